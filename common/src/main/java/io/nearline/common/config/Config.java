@@ -1,0 +1,213 @@
+package io.nearline.common.config;
+
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * Raw configuration values by key, read from a {@code .properties} or YAML file (nested YAML maps
+ * become dotted keys) plus overrides, and typed access through {@link ConfigKey}s. Immutable.
+ */
+public final class Config {
+
+    private final Map<String, String> values;
+
+    private Config(Map<String, String> values) {
+        this.values = Collections.unmodifiableMap(new TreeMap<>(values));
+    }
+
+    public static Config of(Map<String, String> values) {
+        return new Config(values);
+    }
+
+    public static Config empty() {
+        return new Config(Map.of());
+    }
+
+    /** Loads {@code .properties}, {@code .yaml} or {@code .yml}; a missing or unreadable file is a {@link ConfigException}. */
+    public static Config load(Path file) {
+        String name = file.getFileName().toString().toLowerCase();
+        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            if (name.endsWith(".yaml") || name.endsWith(".yml")) {
+                Object root = new Yaml(new SafeConstructor(new LoaderOptions())).load(reader);
+                Map<String, String> flat = new TreeMap<>();
+                if (root != null) {
+                    if (!(root instanceof Map<?, ?> map)) {
+                        throw new ConfigException(file + ": expected a YAML map of settings at the top level");
+                    }
+                    flatten("", map, flat);
+                }
+                return new Config(flat);
+            }
+            Properties props = new Properties();
+            props.load(reader);
+            Map<String, String> flat = new TreeMap<>();
+            props.stringPropertyNames().forEach(k -> flat.put(k, props.getProperty(k)));
+            return new Config(flat);
+        } catch (NoSuchFileException e) {
+            throw new ConfigException("configuration file " + file + " does not exist: check the path");
+        } catch (IOException | RuntimeException e) {
+            if (e instanceof ConfigException ce) {
+                throw ce;
+            }
+            throw new ConfigException("cannot read configuration file " + file + ": " + e.getMessage());
+        }
+    }
+
+    private static void flatten(String prefix, Map<?, ?> map, Map<String, String> out) {
+        map.forEach((k, v) -> {
+            String key = prefix + k;
+            if (v instanceof Map<?, ?> nested) {
+                flatten(key + ".", nested, out);
+            } else if (v instanceof List<?> list) {
+                out.put(key, list.stream().map(String::valueOf).collect(Collectors.joining(",")));
+            } else if (v != null) {
+                out.put(key, String.valueOf(v));
+            }
+        });
+    }
+
+    /** This configuration with {@code overrides} taking precedence. */
+    public Config withOverrides(Map<String, String> overrides) {
+        Map<String, String> merged = new TreeMap<>(values);
+        merged.putAll(overrides);
+        return new Config(merged);
+    }
+
+    public Map<String, String> asMap() {
+        return values;
+    }
+
+    public Optional<String> raw(String key) {
+        return Optional.ofNullable(values.get(key));
+    }
+
+    public boolean isSet(ConfigKey<?> key) {
+        return values.containsKey(key.name());
+    }
+
+    /** The typed value, or the key's default; a bad or missing required value is a {@link ConfigException}. */
+    public <T> T get(ConfigKey<T> key) {
+        String problem = problemWith(key);
+        if (problem != null) {
+            throw new ConfigException(problem);
+        }
+        String text = values.get(key.name());
+        return text == null ? key.defaultValue() : key.type().parse(text);
+    }
+
+    /**
+     * Checks every key of {@code defs} (types, checks, required keys), their invariants, and that no
+     * unknown key hides in their namespaces (a typo of a known key). Reports all problems at once.
+     */
+    public Config validate(ConfigDef... defs) {
+        List<String> problems = new ArrayList<>();
+        Set<String> known = new HashSet<>();
+        Set<String> namespaces = new HashSet<>();
+        for (ConfigDef def : defs) {
+            for (ConfigKey<?> key : def.keys()) {
+                known.add(key.name());
+                int dot = key.name().lastIndexOf('.');
+                namespaces.add(dot < 0 ? "" : key.name().substring(0, dot + 1));
+                String problem = problemWith(key);
+                if (problem != null) {
+                    problems.add(problem);
+                }
+            }
+        }
+        for (String name : values.keySet()) {
+            int dot = name.lastIndexOf('.');
+            String ns = dot < 0 ? "" : name.substring(0, dot + 1);
+            if (!known.contains(name) && !ns.isEmpty() && namespaces.contains(ns)) {
+                String hint = closest(name, known).map(k -> " Did you mean '" + k + "'?").orElse("");
+                problems.add("unknown key '" + name + "'." + hint);
+            }
+        }
+        if (problems.isEmpty()) {
+            for (ConfigDef def : defs) {
+                for (ConfigDef.Invariant invariant : def.invariants()) {
+                    if (!invariant.holds().test(this)) {
+                        problems.add(invariant.problem());
+                    }
+                }
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
+        return this;
+    }
+
+    private <T> String problemWith(ConfigKey<T> key) {
+        String text = values.get(key.name());
+        if (text == null) {
+            return key.isRequired()
+                    ? "'" + key.name() + "' is required: set it to " + key.expectation() + " (" + key.description() + ")"
+                    : null;
+        }
+        T value;
+        try {
+            value = key.type().parse(text);
+        } catch (RuntimeException e) {
+            return "'" + key.name() + "' = '" + text + "' is not valid: expected " + key.expectation() + ".";
+        }
+        if (!key.check().test().test(value)) {
+            return "'" + key.name() + "' = '" + text + "' is not valid: it " + key.check().requirement() + ".";
+        }
+        return null;
+    }
+
+    private static Optional<String> closest(String name, Set<String> known) {
+        String best = null;
+        int bestDistance = Integer.MAX_VALUE;
+        for (String candidate : known) {
+            int d = editDistance(name, candidate);
+            if (d < bestDistance) {
+                bestDistance = d;
+                best = candidate;
+            }
+        }
+        return bestDistance <= Math.max(2, name.length() / 4) ? Optional.ofNullable(best) : Optional.empty();
+    }
+
+    private static int editDistance(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            prev[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
+    }
+
+    @Override
+    public String toString() {
+        return values.toString();
+    }
+}

@@ -1,0 +1,42 @@
+package io.nearline.common.config;
+
+import java.util.Objects;
+
+/**
+ * One configuration setting, declared once: name, type, default, description and validation. The
+ * declaration drives parsing, error messages and the generated table in {@code docs/configuration.md}.
+ * A key without a default is required.
+ */
+public record ConfigKey<T>(String name, ValueType<T> type, T defaultValue, String description, Check<T> check) {
+
+    public ConfigKey {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(description, "description");
+        Objects.requireNonNull(check, "check");
+        if (defaultValue != null && !check.test().test(defaultValue)) {
+            throw new IllegalArgumentException("default of " + name + " violates its own check: " + check.requirement());
+        }
+    }
+
+    public static <T> ConfigKey<T> of(String name, ValueType<T> type, T defaultValue, String description) {
+        return new ConfigKey<>(name, type, defaultValue, description, Check.none());
+    }
+
+    public static <T> ConfigKey<T> required(String name, ValueType<T> type, String description) {
+        return new ConfigKey<>(name, type, null, description, Check.none());
+    }
+
+    public ConfigKey<T> checked(Check<T> newCheck) {
+        return new ConfigKey<>(name, type, defaultValue, description, newCheck);
+    }
+
+    public boolean isRequired() {
+        return defaultValue == null;
+    }
+
+    /** What a valid value looks like, for error messages. */
+    public String expectation() {
+        return check.requirement().isEmpty() ? type.expected() : type.expected() + " that " + check.requirement();
+    }
+}

@@ -1,0 +1,23 @@
+package io.nearline.common.metrics;
+
+/**
+ * The metrics port job logic reports through. Engine adapters bind it to Flink metric groups or the
+ * Samza metrics registry; tools and tests use {@link InMemoryMetrics}. Names are dotted and stable
+ * (they are documented per job), e.g. {@code write.applied}.
+ */
+public interface Metrics {
+
+    Counter counter(String name);
+
+    /** A monotonically increasing count. */
+    interface Counter {
+        void inc(long n);
+
+        default void inc() {
+            inc(1);
+        }
+    }
+
+    /** Discards everything: for code paths where nobody listens. */
+    Metrics NONE = name -> n -> { };
+}

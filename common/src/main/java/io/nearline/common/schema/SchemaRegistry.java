@@ -1,0 +1,29 @@
+package io.nearline.common.schema;
+
+import org.apache.avro.Schema;
+
+import java.util.OptionalInt;
+
+/**
+ * Avro schemas of source-of-truth tables by version. Payloads in change events and cache records are
+ * Avro binary under their writer's schema version; a reader needs that exact schema to decode, then
+ * up-converts to its own version (see {@link PayloadUpconverter}).
+ *
+ * <p>Registration enforces evolution rules: versions of a table are registered in increasing order,
+ * a registered version never changes, and a new version must be able to read data written with every
+ * earlier one (Avro backward compatibility), so up-conversion always works.
+ */
+public interface SchemaRegistry {
+
+    /** The schema {@code table} had at {@code version}. @throws UnknownSchemaException if not registered */
+    Schema schema(String table, int version);
+
+    /** The newest registered version of {@code table}, if any. */
+    OptionalInt latestVersion(String table);
+
+    /**
+     * Registers {@code schema} as {@code table}'s {@code version}. Registering the identical schema
+     * again is a no-op. @throws SchemaRegistryException when the rules above are broken
+     */
+    void register(String table, int version, Schema schema);
+}

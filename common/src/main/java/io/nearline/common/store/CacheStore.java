@@ -1,0 +1,101 @@
+package io.nearline.common.store;
+
+import io.nearline.common.cache.CacheKey;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The port every cache store implements: a key-value store with compare-and-swap and a finite
+ * expiry on every write. Values are opaque bytes (the cache-record envelope); ordering by version is
+ * not the store's job but the SCN-ordered write's, built on these primitives.
+ *
+ * <h2>Contract</h2>
+ * <ul>
+ *   <li>Every mutation takes an explicit expiry, strictly positive; the stored record expires that
+ *       long after the mutation (the previous expiry is never kept). An expired record is absent to
+ *       every operation and is eventually purged.</li>
+ *   <li>A CAS token identifies one stored state of a key: any later mutation of the key changes it.</li>
+ *   <li>Conflicts are results, not exceptions: {@link Status#EXISTS}, {@link Status#CAS_MISMATCH},
+ *       {@link Status#NOT_FOUND}.</li>
+ *   <li>{@link StoreUnavailableException} means "transient, retry with backoff" — including an
+ *       ambiguous outcome (a timeout after the request was sent: the write may or may not have
+ *       happened). {@link StoreException} means retrying will not help.</li>
+ *   <li>Implementations are thread-safe. {@link #close()} is idempotent; operations after it throw
+ *       {@link StoreException}.</li>
+ * </ul>
+ */
+public interface CacheStore extends AutoCloseable {
+
+    /** The current value and its CAS token, or empty when absent or expired. */
+    Optional<Stored> get(CacheKey key);
+
+    /** Stores {@code value} only if the key is absent (or expired): {@link Status#OK} or {@link Status#EXISTS}. */
+    WriteResult insertIfAbsent(CacheKey key, byte[] value, Duration expiry);
+
+    /**
+     * Replaces the value only if its CAS token still equals {@code expectedCas}:
+     * {@link Status#OK}, {@link Status#CAS_MISMATCH}, or {@link Status#NOT_FOUND} if it vanished.
+     */
+    WriteResult replaceIfCasMatches(CacheKey key, byte[] value, long expectedCas, Duration expiry);
+
+    /**
+     * Unconditional write. Job writers never use it (it is exactly the blind write that regresses a
+     * cache under replays and racing writers); it exists for baselines, tools and test fixtures.
+     */
+    WriteResult upsert(CacheKey key, byte[] value, Duration expiry);
+
+    /** Whether the store can take traffic now; jobs stop pulling input while it cannot. */
+    Health health();
+
+    @Override
+    void close();
+
+    /** A stored value and the CAS token of that state. */
+    record Stored(byte[] value, long cas) {
+    }
+
+    /** Outcome of a mutation; {@code cas} is the new token when {@code status == OK}, else 0. */
+    record WriteResult(Status status, long cas) {
+        public static WriteResult ok(long cas) {
+            return new WriteResult(Status.OK, cas);
+        }
+
+        public static WriteResult of(Status status) {
+            return new WriteResult(status, 0L);
+        }
+
+        public boolean ok() {
+            return status == Status.OK;
+        }
+    }
+
+    enum Status {
+        OK,
+        /** insertIfAbsent: the key is present. */
+        EXISTS,
+        /** replaceIfCasMatches: the key was changed by someone else. */
+        CAS_MISMATCH,
+        /** replaceIfCasMatches: the key is absent (removed or expired). */
+        NOT_FOUND
+    }
+
+    /** Health as the store sees it, with a reason a person can act on. */
+    record Health(boolean healthy, String detail) {
+        public static Health up() {
+            return new Health(true, "ok");
+        }
+
+        public static Health down(String detail) {
+            return new Health(false, detail);
+        }
+    }
+
+    /** Checks an expiry argument; every store calls it so that no record is ever written without a TTL. */
+    static Duration requireFiniteExpiry(Duration expiry) {
+        if (expiry == null || expiry.isZero() || expiry.isNegative()) {
+            throw new IllegalArgumentException("every cache write needs a positive expiry, got " + expiry);
+        }
+        return expiry;
+    }
+}

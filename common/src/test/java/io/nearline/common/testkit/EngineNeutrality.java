@@ -1,0 +1,33 @@
+package io.nearline.common.testkit;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+/**
+ * The architecture rule of DESIGN §3: engine-neutral code (common, and the core of every job) must
+ * not touch Flink or Samza. Each engine-neutral module runs {@link #check} on its own packages.
+ */
+public final class EngineNeutrality {
+
+    public static final ArchRule NO_ENGINE_IMPORTS = noClasses()
+            .should().dependOnClassesThat().resideInAnyPackage("org.apache.flink..", "org.apache.samza..")
+            .because("job logic is written once and must run on both engines: wire engines in the flink/ and samza/ adapters");
+
+    private EngineNeutrality() {
+    }
+
+    /** Fails with the offending classes if production code under {@code packages} depends on an engine. */
+    public static void check(String... packages) {
+        NO_ENGINE_IMPORTS.check(productionClasses(packages));
+    }
+
+    public static JavaClasses productionClasses(String... packages) {
+        return new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages(packages);
+    }
+}
