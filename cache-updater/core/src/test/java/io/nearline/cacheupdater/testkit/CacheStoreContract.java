@@ -1,0 +1,362 @@
+package io.nearline.cacheupdater.testkit;
+
+import io.nearline.cacheupdater.core.ScnOrderedWriter;
+import io.nearline.cacheupdater.core.WriteOutcome;
+import io.nearline.cacheupdater.core.WriterSettings;
+import io.nearline.common.cache.CacheKey;
+import io.nearline.common.cache.CacheRecord;
+import io.nearline.common.cache.CacheRecordCodec;
+import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.common.store.CacheStore;
+import io.nearline.common.store.CacheStore.Status;
+import io.nearline.common.store.StoreException;
+import io.nearline.common.testkit.Seeds;
+import io.nearline.common.version.Version;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * What every {@link CacheStore} must do, at the port and through the SCN-ordered write: CAS
+ * semantics, expiry on every mutation, tombstones, ordering under concurrent writers, and reopen.
+ * A store's test extends this and supplies the store; keys are unique per test, so one store may be
+ * shared by the tests of a class.
+ */
+public abstract class CacheStoreContract {
+
+    private static final Duration LONG_TTL = Duration.ofHours(1);
+
+    private String prefix;
+
+    /** The store under test (may be shared between tests). */
+    protected abstract CacheStore store();
+
+    /** Closes the store and opens it again on the same data; stores without durable data abort the test. */
+    protected CacheStore reopen() {
+        Assumptions.abort("this store keeps no data across a reopen");
+        return null;
+    }
+
+    /** A store that is closed, to check what operations do then; null skips that check. */
+    protected CacheStore closedStore() {
+        return null;
+    }
+
+    /** The shortest expiry the store honours (Couchbase counts in whole seconds). */
+    protected Duration shortTtl() {
+        return Duration.ofSeconds(1);
+    }
+
+    /** Size of the race tests: number of keys and of racing threads. Slow stores pick smaller ones. */
+    protected int raceKeys() {
+        return 60;
+    }
+
+    protected int raceThreads() {
+        return 4;
+    }
+
+    @BeforeEach
+    void uniqueKeys(TestInfo info) {
+        prefix = info.getTestMethod().orElseThrow().getName() + "-" + Long.toHexString(System.nanoTime()) + ":";
+    }
+
+    protected CacheKey key(String name) {
+        return CacheKey.of(prefix + name);
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    // ---- the port ------------------------------------------------------------------------------
+
+    @Test
+    void absentKeyReadsEmpty() {
+        assertEquals(Optional.empty(), store().get(key("nothing")));
+    }
+
+    @Test
+    void insertIfAbsentStoresValueWithACasToken() {
+        CacheKey k = key("a");
+        CacheStore.WriteResult r = store().insertIfAbsent(k, bytes("one"), LONG_TTL);
+        assertEquals(Status.OK, r.status());
+        CacheStore.Stored stored = store().get(k).orElseThrow();
+        assertArrayEquals(bytes("one"), stored.value());
+        assertEquals(r.cas(), stored.cas());
+    }
+
+    @Test
+    void insertIfAbsentOnAPresentKeyLeavesItAlone() {
+        CacheKey k = key("a");
+        store().insertIfAbsent(k, bytes("one"), LONG_TTL);
+        assertEquals(Status.EXISTS, store().insertIfAbsent(k, bytes("two"), LONG_TTL).status());
+        assertArrayEquals(bytes("one"), store().get(k).orElseThrow().value());
+    }
+
+    @Test
+    void replaceWithTheCurrentCasSucceedsAndChangesTheCas() {
+        CacheKey k = key("a");
+        long cas = store().insertIfAbsent(k, bytes("one"), LONG_TTL).cas();
+        CacheStore.WriteResult r = store().replaceIfCasMatches(k, bytes("two"), cas, LONG_TTL);
+        assertEquals(Status.OK, r.status());
+        assertNotEquals(cas, r.cas());
+        CacheStore.Stored stored = store().get(k).orElseThrow();
+        assertArrayEquals(bytes("two"), stored.value());
+        assertEquals(r.cas(), stored.cas());
+    }
+
+    @Test
+    void replaceWithAStaleCasIsAMismatchAndChangesNothing() {
+        CacheKey k = key("a");
+        long first = store().insertIfAbsent(k, bytes("one"), LONG_TTL).cas();
+        store().replaceIfCasMatches(k, bytes("two"), first, LONG_TTL);
+        assertEquals(Status.CAS_MISMATCH, store().replaceIfCasMatches(k, bytes("three"), first, LONG_TTL).status());
+        assertArrayEquals(bytes("two"), store().get(k).orElseThrow().value());
+    }
+
+    @Test
+    void replaceOfAnAbsentKeyIsNotFound() {
+        assertEquals(Status.NOT_FOUND, store().replaceIfCasMatches(key("ghost"), bytes("x"), 12345L, LONG_TTL).status());
+        assertEquals(Optional.empty(), store().get(key("ghost")));
+    }
+
+    @Test
+    void upsertWritesWhateverIsThere() {
+        CacheKey k = key("a");
+        store().insertIfAbsent(k, bytes("one"), LONG_TTL);
+        assertEquals(Status.OK, store().upsert(k, bytes("two"), LONG_TTL).status());
+        assertArrayEquals(bytes("two"), store().get(k).orElseThrow().value());
+    }
+
+    @Test
+    void everyMutationNeedsAPositiveExpiry() {
+        CacheKey k = key("a");
+        assertThrows(IllegalArgumentException.class, () -> store().insertIfAbsent(k, bytes("x"), Duration.ZERO));
+        assertThrows(IllegalArgumentException.class, () -> store().upsert(k, bytes("x"), Duration.ofSeconds(-1)));
+        assertThrows(IllegalArgumentException.class, () -> store().replaceIfCasMatches(k, bytes("x"), 1, null));
+    }
+
+    @Test
+    void largeValuesAndNonAsciiKeysRoundTrip() {
+        CacheKey k = key("профиль-プロフィール-🙂");
+        byte[] big = new byte[100 * 1024];
+        new Random(7).nextBytes(big);
+        store().insertIfAbsent(k, big, LONG_TTL);
+        assertArrayEquals(big, store().get(k).orElseThrow().value());
+    }
+
+    @Test
+    void recordsExpireAfterTheirTtl() {
+        CacheKey k = key("short-lived");
+        store().insertIfAbsent(k, bytes("x"), shortTtl());
+        await().atMost(shortTtl().plusSeconds(5)).pollInterval(Duration.ofMillis(100))
+                .until(() -> store().get(k).isEmpty());
+        // an expired key is absent for writes too
+        assertEquals(Status.NOT_FOUND, store().replaceIfCasMatches(k, bytes("y"), 1, LONG_TTL).status());
+        assertEquals(Status.OK, store().insertIfAbsent(k, bytes("z"), LONG_TTL).status());
+    }
+
+    /** Couchbase drops the expiry on a replace unless it is given again: the store must always give it. */
+    @Test
+    void replaceSetsTheNewExpiry() {
+        CacheKey k = key("re-ttl");
+        long cas = store().insertIfAbsent(k, bytes("x"), LONG_TTL).cas();
+        store().replaceIfCasMatches(k, bytes("y"), cas, shortTtl());
+        await().atMost(shortTtl().plusSeconds(5)).pollInterval(Duration.ofMillis(100))
+                .until(() -> store().get(k).isEmpty());
+    }
+
+    @Test
+    void casIncrementsFromManyThreadsLoseNoUpdate() throws Exception {
+        CacheKey k = key("counter");
+        store().insertIfAbsent(k, bytes("0"), LONG_TTL);
+        int threads = raceThreads();
+        int perThread = Math.max(10, raceKeys() / 2);
+        List<Callable<Integer>> tasks = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            tasks.add(() -> {
+                int conflicts = 0;
+                for (int done = 0; done < perThread; ) {
+                    CacheStore.Stored cur = store().get(k).orElseThrow();
+                    int n = Integer.parseInt(new String(cur.value(), StandardCharsets.UTF_8));
+                    if (store().replaceIfCasMatches(k, bytes(Integer.toString(n + 1)), cur.cas(), LONG_TTL).ok()) {
+                        done++;
+                    } else {
+                        conflicts++;
+                    }
+                }
+                return conflicts;
+            });
+        }
+        runAll(tasks);
+        assertEquals(Integer.toString(threads * perThread), new String(store().get(k).orElseThrow().value(), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void healthyWhenOpen() {
+        assertTrue(store().health().healthy(), store().health().detail());
+    }
+
+    @Test
+    void closeIsIdempotentAndLaterCallsFailClearly() {
+        CacheStore closed = closedStore();
+        Assumptions.assumeTrue(closed != null, "no separate store instance to close");
+        closed.close();
+        assertFalse(closed.health().healthy());
+        assertThrows(StoreException.class, () -> closed.get(key("a")));
+        assertThrows(StoreException.class, () -> closed.insertIfAbsent(key("a"), bytes("x"), LONG_TTL));
+    }
+
+    @Test
+    void dataSurvivesReopen() {
+        CacheKey k = key("durable");
+        store().insertIfAbsent(k, bytes("kept"), LONG_TTL);
+        CacheStore reopened = reopen();
+        assertArrayEquals(bytes("kept"), reopened.get(k).orElseThrow().value());
+        // and CAS keeps working on the data that came back
+        CacheStore.Stored s = reopened.get(k).orElseThrow();
+        assertEquals(Status.OK, reopened.replaceIfCasMatches(k, bytes("changed"), s.cas(), LONG_TTL).status());
+    }
+
+    // ---- through the SCN-ordered write ---------------------------------------------------------
+
+    private ScnOrderedWriter writer(InMemoryMetrics metrics) {
+        return new ScnOrderedWriter(store(), WriterSettings.defaults().withTtl(LONG_TTL), metrics);
+    }
+
+    private CacheRecord stored(CacheKey k) {
+        return CacheRecordCodec.decode(store().get(k).orElseThrow().value());
+    }
+
+    @Test
+    void orderedWriteKeepsTheMaximumVersion() {
+        CacheKey k = key("ordered");
+        InMemoryMetrics metrics = new InMemoryMetrics();
+        ScnOrderedWriter w = writer(metrics);
+        assertEquals(WriteOutcome.APPLIED, w.write(k, KeyHistory.record(k, Version.of(5, 1), false)).outcome());
+        assertEquals(WriteOutcome.STALE, w.write(k, KeyHistory.record(k, Version.of(3, 9), false)).outcome());
+        assertEquals(WriteOutcome.DUPLICATE, w.write(k, KeyHistory.record(k, Version.of(5, 1), false)).outcome());
+        assertEquals(WriteOutcome.APPLIED, w.write(k, KeyHistory.record(k, Version.of(5, 2), false)).outcome());
+        CacheRecord now = stored(k);
+        assertEquals(Version.of(5, 2), now.version());
+        assertArrayEquals(KeyHistory.payload(k, Version.of(5, 2)), now.payload());
+        assertTrue(now.writeTimeMillis() > 0);
+        assertEquals(2, metrics.count("write.applied"));
+        assertEquals(1, metrics.count("write.stale"));
+        assertEquals(1, metrics.count("write.duplicate"));
+    }
+
+    @Test
+    void tombstonesBlockOlderUpsertsAndYieldToNewerOnes() {
+        CacheKey k = key("deleted");
+        ScnOrderedWriter w = writer(new InMemoryMetrics());
+        w.write(k, KeyHistory.record(k, Version.of(5, 1), false));
+        assertEquals(WriteOutcome.APPLIED, w.write(k, KeyHistory.record(k, Version.of(7, 1), true)).outcome());
+        assertEquals(WriteOutcome.STALE, w.write(k, KeyHistory.record(k, Version.of(6, 1), false)).outcome());
+        assertTrue(stored(k).tombstone());
+        assertEquals(WriteOutcome.APPLIED, w.write(k, KeyHistory.record(k, Version.of(8, 1), false)).outcome());
+        assertFalse(stored(k).tombstone());
+    }
+
+    @Test
+    void aDeleteOfAnUncachedKeyIsRemembered() {
+        CacheKey k = key("never-seen");
+        ScnOrderedWriter w = writer(new InMemoryMetrics());
+        assertEquals(WriteOutcome.APPLIED, w.write(k, KeyHistory.record(k, Version.of(9, 1), true)).outcome());
+        assertEquals(WriteOutcome.STALE, w.write(k, KeyHistory.record(k, Version.of(4, 1), false)).outcome());
+        assertTrue(stored(k).tombstone());
+    }
+
+    @Test
+    void tombstonesExpireLikeAnyRecord() {
+        CacheKey k = key("tomb-ttl");
+        ScnOrderedWriter w = new ScnOrderedWriter(store(), WriterSettings.defaults().withTtl(shortTtl()), new InMemoryMetrics());
+        w.write(k, KeyHistory.record(k, Version.of(3, 1), true));
+        assertTrue(stored(k).tombstone());
+        await().atMost(shortTtl().plusSeconds(5)).pollInterval(Duration.ofMillis(100))
+                .until(() -> store().get(k).isEmpty());
+    }
+
+    /**
+     * Several writers race on the same keys, each delivering every key's history scrambled and with
+     * duplicates (a replay, a bootstrap and read-repair at once). The cache must end at the maximum
+     * version per key, with that version's bytes.
+     */
+    @Test
+    void racingWritersConvergeOnTheMaximumVersion() throws Exception {
+        long seed = Seeds.seed();
+        Random random = new Random(seed);
+        List<KeyHistory> histories = new ArrayList<>();
+        for (int i = 0; i < raceKeys(); i++) {
+            histories.add(KeyHistory.random(key("k" + i), random, 3 + random.nextInt(10), 0.2));
+        }
+        InMemoryMetrics metrics = new InMemoryMetrics();
+        ScnOrderedWriter w = writer(metrics);
+        List<Callable<Integer>> writers = new ArrayList<>();
+        for (int t = 0; t < raceThreads(); t++) {
+            List<KeyHistory.Write> work = new ArrayList<>();
+            Random mine = new Random(random.nextLong());
+            for (KeyHistory h : histories) {
+                for (CacheRecord r : h.scrambled(mine, 0.3)) {
+                    work.add(new KeyHistory.Write(h.key(), r));
+                }
+            }
+            java.util.Collections.shuffle(work, mine); // interleave the keys too
+            writers.add(() -> {
+                int failedWrites = 0;
+                for (KeyHistory.Write write : work) {
+                    if (w.write(write.key(), write.record()).outcome() == WriteOutcome.FAILED) {
+                        failedWrites++;
+                    }
+                }
+                return failedWrites;
+            });
+        }
+        List<Integer> failures = runAll(writers);
+        assertEquals(0, failures.stream().mapToInt(Integer::intValue).sum(), "writes failed; " + Seeds.replay(seed));
+        for (KeyHistory h : histories) {
+            CacheRecord expected = h.winner();
+            CacheRecord actual = stored(h.key());
+            String where = h.key() + " history " + h.commits().stream().map(CacheRecord::version).toList() + "; " + Seeds.replay(seed);
+            assertEquals(expected.version(), actual.version(), where);
+            assertEquals(expected.tombstone(), actual.tombstone(), where);
+            assertArrayEquals(expected.payload(), actual.payload(), where);
+        }
+        assertTrue(metrics.count("write.stale") + metrics.count("write.duplicate") > 0, "the race exercised nothing; " + Seeds.replay(seed));
+    }
+
+    private static <T> List<T> runAll(List<Callable<T>> tasks) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(tasks.size());
+        try {
+            List<T> results = new ArrayList<>();
+            for (Future<T> f : pool.invokeAll(tasks, 5, TimeUnit.MINUTES)) {
+                results.add(f.get());
+            }
+            return results;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}
