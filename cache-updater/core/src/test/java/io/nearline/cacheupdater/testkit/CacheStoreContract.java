@@ -300,33 +300,59 @@ public abstract class CacheStoreContract {
     }
 
     /**
-     * Several writers race on the same keys, each delivering every key's history scrambled and with
-     * duplicates (a replay, a bootstrap and read-repair at once). The cache must end at the maximum
-     * version per key, with that version's bytes.
+     * Several writers race on the same keys, as the cache updater, the bootstrapper and read-repair
+     * do: each version of a key reaches one or two of them, each sees its share scrambled. The
+     * cache must end at the maximum version per key, with that version's bytes.
      */
     @Test
     void racingWritersConvergeOnTheMaximumVersion() throws Exception {
+        race(raceKeys(), 3, 12);
+    }
+
+    /**
+     * The same on a few hot keys with long histories, so that writers collide between read and
+     * write all the time: a writer that compared versions but skipped compare-and-swap fails here.
+     */
+    @Test
+    void racingWritersOnHotKeysConvergeOnTheMaximumVersion() throws Exception {
+        race(3, hotKeyHistoryLength(), hotKeyHistoryLength() + 1);
+    }
+
+    /** History length per hot key; slow stores pick shorter ones. */
+    protected int hotKeyHistoryLength() {
+        return 150;
+    }
+
+    private void race(int keyCount, int minLength, int maxLength) throws Exception {
         long seed = Seeds.seed();
         Random random = new Random(seed);
         List<KeyHistory> histories = new ArrayList<>();
-        for (int i = 0; i < raceKeys(); i++) {
-            histories.add(KeyHistory.random(key("k" + i), random, 3 + random.nextInt(10), 0.2));
+        for (int i = 0; i < keyCount; i++) {
+            histories.add(KeyHistory.random(key("k" + i), random, minLength + random.nextInt(maxLength - minLength), 0.2));
         }
         InMemoryMetrics metrics = new InMemoryMetrics();
         ScnOrderedWriter w = writer(metrics);
+        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(raceThreads());
         List<Callable<Integer>> writers = new ArrayList<>();
+        List<List<KeyHistory.Write>> shares = new ArrayList<>();
         for (int t = 0; t < raceThreads(); t++) {
-            List<KeyHistory.Write> work = new ArrayList<>();
-            Random mine = new Random(random.nextLong());
-            for (KeyHistory h : histories) {
-                for (CacheRecord r : h.scrambled(mine, 0.3)) {
-                    work.add(new KeyHistory.Write(h.key(), r));
+            shares.add(new ArrayList<>());
+        }
+        for (KeyHistory h : histories) {
+            for (CacheRecord r : h.commits()) {
+                int first = random.nextInt(raceThreads());
+                shares.get(first).add(new KeyHistory.Write(h.key(), r));
+                if (random.nextInt(3) == 0) { // sometimes a second writer has the same version
+                    shares.get((first + 1 + random.nextInt(raceThreads() - 1)) % raceThreads()).add(new KeyHistory.Write(h.key(), r));
                 }
             }
-            java.util.Collections.shuffle(work, mine); // interleave the keys too
+        }
+        for (List<KeyHistory.Write> share : shares) {
+            java.util.Collections.shuffle(share, random);
             writers.add(() -> {
+                start.await();
                 int failedWrites = 0;
-                for (KeyHistory.Write write : work) {
+                for (KeyHistory.Write write : share) {
                     if (w.write(write.key(), write.record()).outcome() == WriteOutcome.FAILED) {
                         failedWrites++;
                     }
@@ -339,7 +365,7 @@ public abstract class CacheStoreContract {
         for (KeyHistory h : histories) {
             CacheRecord expected = h.winner();
             CacheRecord actual = stored(h.key());
-            String where = h.key() + " history " + h.commits().stream().map(CacheRecord::version).toList() + "; " + Seeds.replay(seed);
+            String where = h.key() + " (" + h.commits().size() + " commits); " + Seeds.replay(seed);
             assertEquals(expected.version(), actual.version(), where);
             assertEquals(expected.tombstone(), actual.tombstone(), where);
             assertArrayEquals(expected.payload(), actual.payload(), where);

@@ -1,0 +1,42 @@
+package io.nearline.store.rocksdb;
+
+import io.nearline.common.config.Check;
+import io.nearline.common.config.Config;
+import io.nearline.common.config.ConfigDef;
+import io.nearline.common.config.ConfigKey;
+import io.nearline.common.config.ValueType;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/** Settings of the embedded RocksDB cache store. */
+public record RocksDbStoreSettings(Path path, boolean syncWrites, Duration purgeInterval) {
+
+    public static final ConfigKey<String> PATH = ConfigKey.required("store.rocksdb.path", ValueType.STRING,
+            "Directory of the RocksDB database; created if missing. One process opens it at a time.")
+            .checked(Check.notBlank());
+
+    public static final ConfigKey<Boolean> SYNC_WRITES = ConfigKey.of("store.rocksdb.sync-writes", ValueType.BOOLEAN, false,
+            "fsync the write-ahead log on every write. Off, a write survives a process crash but not a machine "
+                    + "crash; on, it survives both at a large cost in throughput.");
+
+    public static final ConfigKey<Duration> PURGE_INTERVAL = ConfigKey.of("store.rocksdb.purge-interval", ValueType.DURATION,
+            Duration.ofMinutes(1), "How often expired records are deleted from disk (they are invisible to reads "
+                    + "as soon as they expire). 0 turns the background purge off.")
+            .checked(new Check<>("must be >= 0", d -> !d.isNegative()));
+
+    public static final ConfigDef DEF = ConfigDef.of("RocksDB store", PATH, SYNC_WRITES, PURGE_INTERVAL);
+
+    public static RocksDbStoreSettings from(Config config) {
+        config.validate(DEF);
+        return new RocksDbStoreSettings(Path.of(config.get(PATH)), config.get(SYNC_WRITES), config.get(PURGE_INTERVAL));
+    }
+
+    public static RocksDbStoreSettings at(Path path) {
+        return new RocksDbStoreSettings(path, false, PURGE_INTERVAL.defaultValue());
+    }
+
+    public RocksDbStoreSettings withPurgeInterval(Duration interval) {
+        return new RocksDbStoreSettings(path, syncWrites, interval);
+    }
+}
