@@ -1,0 +1,172 @@
+package io.nearline.store.couchbase;
+
+import com.couchbase.client.core.error.AmbiguousTimeoutException;
+import com.couchbase.client.core.error.CasMismatchException;
+import com.couchbase.client.core.error.CouchbaseException;
+import com.couchbase.client.core.error.DocumentExistsException;
+import com.couchbase.client.core.error.DocumentLockedException;
+import com.couchbase.client.core.error.DocumentNotFoundException;
+import com.couchbase.client.core.error.RequestCanceledException;
+import com.couchbase.client.core.error.ServiceNotAvailableException;
+import com.couchbase.client.core.error.TemporaryFailureException;
+import com.couchbase.client.core.error.TimeoutException;
+import com.couchbase.client.java.Bucket;
+import com.couchbase.client.java.Cluster;
+import com.couchbase.client.java.ClusterOptions;
+import com.couchbase.client.java.Collection;
+import com.couchbase.client.java.codec.RawBinaryTranscoder;
+import com.couchbase.client.java.kv.GetResult;
+import com.couchbase.client.java.kv.MutationResult;
+import io.nearline.common.cache.CacheKey;
+import io.nearline.common.store.CacheStore;
+import io.nearline.common.store.ErrorRateHealth;
+import io.nearline.common.store.StoreException;
+import io.nearline.common.store.StoreUnavailableException;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+import static com.couchbase.client.java.kv.GetOptions.getOptions;
+import static com.couchbase.client.java.kv.InsertOptions.insertOptions;
+import static com.couchbase.client.java.kv.ReplaceOptions.replaceOptions;
+import static com.couchbase.client.java.kv.UpsertOptions.upsertOptions;
+
+/**
+ * The production {@link CacheStore} on Couchbase through the Java SDK 3. Values are stored as raw
+ * binary documents (the cache-record envelope); CAS is Couchbase's own.
+ *
+ * <ul>
+ *   <li>Every mutation passes the expiry explicitly: Couchbase resets it on a replace otherwise.</li>
+ *   <li>{@code DocumentExistsException}, {@code CasMismatchException} and {@code DocumentNotFoundException}
+ *       are conflict results for the writer to re-read and retry.</li>
+ *   <li>Timeouts (ambiguous ones included), temporary failures, locked documents, unavailable
+ *       services and cancelled requests are {@link StoreUnavailableException}: retried with backoff.
+ *       An ambiguous timeout may have written: the writer's version check makes the retry harmless.</li>
+ *   <li>Anything else (authentication, a missing bucket, a value too large) is a {@link StoreException}.</li>
+ *   <li>Health is the transient-error rate over a sliding window, like a router's Couchbase health monitor.</li>
+ * </ul>
+ *
+ * Lifecycle: {@link #connect} opens the cluster and waits for the bucket (fails fast with the reason);
+ * {@link #close} disconnects, is idempotent, and later operations throw {@link StoreException}.
+ */
+public final class CouchbaseCacheStore implements CacheStore {
+
+    private final CouchbaseStoreSettings settings;
+    private final Cluster cluster;
+    private final Collection collection;
+    private final ErrorRateHealth health;
+    private volatile boolean closed;
+
+    private CouchbaseCacheStore(CouchbaseStoreSettings settings, Cluster cluster, Collection collection) {
+        this.settings = settings;
+        this.cluster = cluster;
+        this.collection = collection;
+        this.health = new ErrorRateHealth(Clock.systemUTC(), settings.healthWindow().toMillis(),
+                settings.healthMinSamples(), settings.healthMaxErrorRate());
+    }
+
+    public static CouchbaseCacheStore connect(CouchbaseStoreSettings settings) {
+        Cluster cluster = Cluster.connect(settings.connectionString(),
+                ClusterOptions.clusterOptions(settings.username(), settings.password())
+                        .environment(env -> env.timeoutConfig(t -> t
+                                .kvTimeout(settings.kvTimeout())
+                                .connectTimeout(settings.connectTimeout()))));
+        try {
+            Bucket bucket = cluster.bucket(settings.bucket());
+            bucket.waitUntilReady(settings.connectTimeout());
+            Collection collection = bucket.scope(settings.scope()).collection(settings.collection());
+            return new CouchbaseCacheStore(settings, cluster, collection);
+        } catch (RuntimeException e) {
+            cluster.disconnect();
+            throw new StoreException("cannot open Couchbase bucket '" + settings.bucket() + "' at "
+                    + settings.connectionString() + " within " + settings.connectTimeout() + ": " + e.getMessage()
+                    + " (check store.couchbase.connection-string, username, password and bucket)", e);
+        }
+    }
+
+    @Override
+    public Optional<Stored> get(CacheKey key) {
+        return call("get", key, () -> {
+            try {
+                GetResult r = collection.get(key.value(), getOptions().transcoder(RawBinaryTranscoder.INSTANCE));
+                return Optional.of(new Stored(r.contentAs(byte[].class), r.cas()));
+            } catch (DocumentNotFoundException e) {
+                return Optional.empty();
+            }
+        });
+    }
+
+    @Override
+    public WriteResult insertIfAbsent(CacheKey key, byte[] value, Duration expiry) {
+        CacheStore.requireFiniteExpiry(expiry);
+        return call("insert", key, () -> {
+            try {
+                MutationResult r = collection.insert(key.value(), value,
+                        insertOptions().expiry(expiry).transcoder(RawBinaryTranscoder.INSTANCE));
+                return WriteResult.ok(r.cas());
+            } catch (DocumentExistsException e) {
+                return WriteResult.of(Status.EXISTS);
+            }
+        });
+    }
+
+    @Override
+    public WriteResult replaceIfCasMatches(CacheKey key, byte[] value, long expectedCas, Duration expiry) {
+        CacheStore.requireFiniteExpiry(expiry);
+        return call("replace", key, () -> {
+            try {
+                MutationResult r = collection.replace(key.value(), value,
+                        replaceOptions().cas(expectedCas).expiry(expiry).transcoder(RawBinaryTranscoder.INSTANCE));
+                return WriteResult.ok(r.cas());
+            } catch (CasMismatchException e) {
+                return WriteResult.of(Status.CAS_MISMATCH);
+            } catch (DocumentNotFoundException e) {
+                return WriteResult.of(Status.NOT_FOUND);
+            }
+        });
+    }
+
+    @Override
+    public WriteResult upsert(CacheKey key, byte[] value, Duration expiry) {
+        CacheStore.requireFiniteExpiry(expiry);
+        return call("upsert", key, () -> WriteResult.ok(collection.upsert(key.value(), value,
+                upsertOptions().expiry(expiry).transcoder(RawBinaryTranscoder.INSTANCE)).cas()));
+    }
+
+    @Override
+    public Health health() {
+        return closed ? Health.down("Couchbase store " + settings + " is closed") : health.health();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (!closed) {
+            closed = true;
+            cluster.disconnect();
+        }
+    }
+
+    private <T> T call(String op, CacheKey key, Supplier<T> body) {
+        if (closed) {
+            throw new StoreException("Couchbase store " + settings + " is closed");
+        }
+        try {
+            T result = body.get();
+            health.success();
+            return result;
+        } catch (TimeoutException | TemporaryFailureException | DocumentLockedException
+                 | ServiceNotAvailableException | RequestCanceledException e) {
+            if (closed) {
+                throw new StoreException("Couchbase store " + settings + " closed during " + op, e);
+            }
+            health.failure(e);
+            String ambiguity = e instanceof AmbiguousTimeoutException ? " (ambiguous: it may have been applied)" : "";
+            throw new StoreUnavailableException("Couchbase " + op + " of '" + key + "' failed transiently" + ambiguity
+                    + ": " + e.getClass().getSimpleName(), e);
+        } catch (CouchbaseException e) {
+            throw new StoreException("Couchbase " + op + " of '" + key + "' failed: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package io.nearline.store.couchbase;
+
+import io.nearline.common.cache.CacheKey;
+import io.nearline.common.config.Config;
+import io.nearline.common.config.ConfigException;
+import io.nearline.common.store.CacheStore;
+import io.nearline.common.store.StoreException;
+import io.nearline.common.store.StoreUnavailableException;
+import io.nearline.common.testkit.ConfigDocsCheck;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** What only the Couchbase store does: connection failures, error mapping and health, on CouchbaseMock. */
+class CouchbaseCacheStoreIT {
+
+    @Test
+    void wrongCredentialsFailAtConnectWithTheKeysToCheck() throws Exception {
+        try (CouchbaseMockServer server = CouchbaseMockServer.start()) {
+            CouchbaseStoreSettings good = server.settings();
+            CouchbaseStoreSettings bad = new CouchbaseStoreSettings(good.connectionString(), good.username(), "wrong",
+                    good.bucket(), good.scope(), good.collection(), good.kvTimeout(), Duration.ofSeconds(3),
+                    good.healthWindow(), good.healthMinSamples(), good.healthMaxErrorRate());
+            StoreException e = assertThrows(StoreException.class, () -> CouchbaseCacheStore.connect(bad));
+            assertTrue(e.getMessage().contains("store.couchbase.connection-string, username, password and bucket"), e.getMessage());
+        }
+    }
+
+    /** A server that goes away: operations become retriable failures and health turns down. */
+    @Test
+    void anOutageIsTransientAndTurnsHealthDown() throws Exception {
+        CouchbaseMockServer server = CouchbaseMockServer.start();
+        CouchbaseStoreSettings s = server.settings();
+        CouchbaseStoreSettings fast = new CouchbaseStoreSettings(s.connectionString(), s.username(), s.password(),
+                s.bucket(), s.scope(), s.collection(), Duration.ofMillis(300), s.connectTimeout(),
+                Duration.ofSeconds(30), 3, 0.5);
+        try (CouchbaseCacheStore store = CouchbaseCacheStore.connect(fast)) {
+            CacheKey k = CacheKey.of("outage");
+            store.upsert(k, "x".getBytes(StandardCharsets.UTF_8), Duration.ofMinutes(5));
+            assertTrue(store.health().healthy());
+            server.close();
+            for (int i = 0; i < 4; i++) {
+                assertThrows(StoreUnavailableException.class, () -> store.get(k));
+            }
+            CacheStore.Health health = store.health();
+            assertFalse(health.healthy());
+            assertTrue(health.detail().contains("operations failed"), health.detail());
+        }
+    }
+
+    @Test
+    void closedStoreRefusesWork() throws Exception {
+        try (CouchbaseMockServer server = CouchbaseMockServer.start()) {
+            CouchbaseCacheStore store = CouchbaseCacheStore.connect(server.settings());
+            store.close();
+            store.close();
+            assertThrows(StoreException.class, () -> store.get(CacheKey.of("a")));
+            await().until(() -> !store.health().healthy());
+        }
+    }
+
+    @Test
+    void settingsComeFromConfigAndFailByName() {
+        CouchbaseStoreSettings s = CouchbaseStoreSettings.from(Config.of(Map.of(
+                "store.couchbase.username", "cache", "store.couchbase.bucket", "profiles",
+                "store.couchbase.kv-timeout", "1s")));
+        assertTrue(s.kvTimeout().equals(Duration.ofSeconds(1)) && s.collection().equals("_default"));
+        assertFalse(s.toString().contains("password"));
+        ConfigException e = assertThrows(ConfigException.class, () -> CouchbaseStoreSettings.from(Config.of(Map.of(
+                "store.couchbase.username", "cache", "store.couchbase.health.max-error-rate", "2"))));
+        assertTrue(e.getMessage().contains("'store.couchbase.bucket' is required"), e.getMessage());
+        assertTrue(e.getMessage().contains("'store.couchbase.health.max-error-rate' = '2'"), e.getMessage());
+    }
+
+    @Test
+    void docsListEveryKey() {
+        ConfigDocsCheck.assertInSync("store-couchbase", CouchbaseStoreSettings.DEF);
+    }
+}

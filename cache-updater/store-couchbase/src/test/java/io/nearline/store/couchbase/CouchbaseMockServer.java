@@ -1,0 +1,56 @@
+package io.nearline.store.couchbase;
+
+import com.couchbase.mock.Bucket;
+import com.couchbase.mock.BucketConfiguration;
+import com.couchbase.mock.CouchbaseMock;
+
+import java.util.List;
+
+/**
+ * CouchbaseMock, Couchbase's protocol-level test server, in this JVM with one bucket. Its nodes
+ * advertise 127.0.0.1 and clients connect there only (its HTTP port binds every interface; nothing
+ * but this JVM talks to it). Start with {@link #start}, stop with {@link #close}.
+ */
+public final class CouchbaseMockServer implements AutoCloseable {
+
+    public static final String BUCKET = "nearline";
+    public static final String PASSWORD = "secret-for-tests";
+
+    private final CouchbaseMock mock;
+
+    private CouchbaseMockServer(CouchbaseMock mock) {
+        this.mock = mock;
+    }
+
+    public static CouchbaseMockServer start() throws Exception {
+        BucketConfiguration bucket = new BucketConfiguration();
+        bucket.name = BUCKET;
+        bucket.password = PASSWORD;
+        bucket.type = Bucket.BucketType.COUCHBASE;
+        bucket.numNodes = 1;
+        bucket.numReplicas = 0;
+        bucket.numVBuckets = 64;
+        bucket.hostname = "127.0.0.1";
+        CouchbaseMock mock = new CouchbaseMock(0, List.of(bucket));
+        mock.start();
+        mock.waitForStartup();
+        return new CouchbaseMockServer(mock);
+    }
+
+    /** Both ports, since the mock's are not the defaults: the SDK bootstraps over KV and needs the manager port too. */
+    public String connectionString() {
+        return "couchbase://127.0.0.1:" + mock.getCarrierPort(BUCKET) + "=kv,127.0.0.1:" + mock.getHttpPort() + "=manager";
+    }
+
+    /** Settings of a store on this server's bucket (the mock authenticates bucket name + password). */
+    public CouchbaseStoreSettings settings() {
+        return new CouchbaseStoreSettings(connectionString(), BUCKET, PASSWORD,
+                BUCKET, "_default", "_default", java.time.Duration.ofMillis(2500), java.time.Duration.ofSeconds(10),
+                java.time.Duration.ofSeconds(30), 20, 0.5);
+    }
+
+    @Override
+    public void close() {
+        mock.stop();
+    }
+}
