@@ -1,0 +1,23 @@
+package io.nearline.localcluster;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code bin/nearline}: the one front door to Nearline's local tools. */
+@Command(name = "nearline", mixinStandardHelpOptions = true, version = "nearline 0.1.0-SNAPSHOT",
+        description = "Keep caches and derived streams consistent with a source of truth, on Flink and Samza.",
+        subcommands = {RaceCommand.class, CommandLine.HelpCommand.class})
+public final class NearlineCli implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new NearlineCli()).execute(args));
+    }
+}
