@@ -24,10 +24,8 @@ class CouchbaseCacheStoreIT {
     @Test
     void wrongCredentialsFailAtConnectWithTheKeysToCheck() throws Exception {
         try (CouchbaseMockServer server = CouchbaseMockServer.start()) {
-            CouchbaseStoreSettings good = server.settings();
-            CouchbaseStoreSettings bad = new CouchbaseStoreSettings(good.connectionString(), good.username(), "wrong",
-                    good.bucket(), good.scope(), good.collection(), good.kvTimeout(), Duration.ofSeconds(3),
-                    good.healthWindow(), good.healthMinSamples(), good.healthMaxErrorRate());
+            CouchbaseStoreSettings bad = server.settings(Map.of(
+                    "store.couchbase.password", "wrong", "store.couchbase.connect-timeout", "3s"));
             StoreException e = assertThrows(StoreException.class, () -> CouchbaseCacheStore.connect(bad));
             assertTrue(e.getMessage().contains("store.couchbase.connection-string, username, password and bucket"), e.getMessage());
         }
@@ -37,10 +35,8 @@ class CouchbaseCacheStoreIT {
     @Test
     void anOutageIsTransientAndTurnsHealthDown() throws Exception {
         CouchbaseMockServer server = CouchbaseMockServer.start();
-        CouchbaseStoreSettings s = server.settings();
-        CouchbaseStoreSettings fast = new CouchbaseStoreSettings(s.connectionString(), s.username(), s.password(),
-                s.bucket(), s.scope(), s.collection(), Duration.ofMillis(300), s.connectTimeout(),
-                Duration.ofSeconds(30), 3, 0.5);
+        CouchbaseStoreSettings fast = server.settings(Map.of(
+                "store.couchbase.kv-timeout", "300ms", "store.couchbase.health.min-samples", "3"));
         try (CouchbaseCacheStore store = CouchbaseCacheStore.connect(fast)) {
             CacheKey k = CacheKey.of("outage");
             store.upsert(k, "x".getBytes(StandardCharsets.UTF_8), Duration.ofMinutes(5));

@@ -4,7 +4,10 @@ import com.couchbase.mock.Bucket;
 import com.couchbase.mock.BucketConfiguration;
 import com.couchbase.mock.CouchbaseMock;
 
+import io.nearline.common.config.Config;
+
 import java.util.List;
+import java.util.Map;
 
 /**
  * CouchbaseMock, Couchbase's protocol-level test server, in this JVM with one bucket. Its nodes
@@ -44,9 +47,16 @@ public final class CouchbaseMockServer implements AutoCloseable {
 
     /** Settings of a store on this server's bucket (the mock authenticates bucket name + password). */
     public CouchbaseStoreSettings settings() {
-        return new CouchbaseStoreSettings(connectionString(), BUCKET, PASSWORD,
-                BUCKET, "_default", "_default", java.time.Duration.ofMillis(2500), java.time.Duration.ofSeconds(10),
-                java.time.Duration.ofSeconds(30), 20, 0.5);
+        return settings(Map.of());
+    }
+
+    /** The same with some settings overridden, e.g. {@code store.couchbase.kv-timeout}. */
+    public CouchbaseStoreSettings settings(Map<String, String> overrides) {
+        return CouchbaseStoreSettings.from(Config.of(Map.of(
+                "store.couchbase.connection-string", connectionString(),
+                "store.couchbase.username", BUCKET,
+                "store.couchbase.password", PASSWORD,
+                "store.couchbase.bucket", BUCKET)).withOverrides(overrides));
     }
 
     @Override
