@@ -99,7 +99,9 @@ public final class ScnOrderedWriter {
                 }
                 // EXISTS, CAS_MISMATCH or NOT_FOUND: another writer got in between; re-read and decide again.
                 conflictRetries.inc();
-                lastFailure = new StoreException("conflict on '" + key + "': " + result.status());
+                // Contention is transient by nature: if it outlasts the budget, callers retry later.
+                lastFailure = new StoreUnavailableException("write of '" + key + "' still contended after "
+                        + attempt + " attempts (last: " + result.status() + ")");
             } catch (StoreUnavailableException e) {
                 unavailableRetries.inc();
                 lastFailure = e;

@@ -1,0 +1,32 @@
+package io.nearline.cacheupdater.core.events;
+
+import io.nearline.common.avro.ChangeEvent;
+import io.nearline.common.avro.Op;
+import io.nearline.common.cache.CacheKey;
+import io.nearline.common.cache.CacheRecord;
+import io.nearline.common.version.Version;
+
+import java.nio.ByteBuffer;
+
+/** What a valid change event means for the cache. */
+public final class ChangeEvents {
+
+    private ChangeEvents() {
+    }
+
+    public static CacheKey cacheKey(ChangeEvent e) {
+        return CacheKey.of(e.getKey());
+    }
+
+    /** An upsert becomes a record with the payload; a delete becomes a tombstone of the same version. */
+    public static CacheRecord cacheRecord(ChangeEvent e) {
+        Version version = Version.of(e.getScn(), e.getSchemaVersion());
+        if (e.getOp() == Op.DELETE) {
+            return CacheRecord.tombstone(version, e.getPartition());
+        }
+        ByteBuffer b = e.getPayload().duplicate();
+        byte[] payload = new byte[b.remaining()];
+        b.get(payload);
+        return CacheRecord.upsert(version, e.getPartition(), payload);
+    }
+}

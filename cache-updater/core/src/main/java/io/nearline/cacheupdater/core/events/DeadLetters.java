@@ -1,0 +1,100 @@
+package io.nearline.cacheupdater.core.events;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nearline.common.avro.DeadLetter;
+import io.nearline.common.schema.TrustedAvroClasses;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.avro.specific.SpecificDatumWriter;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+
+/**
+ * Dead letters: the rejected input, byte for byte, with where it came from and why. On the
+ * dead-letter topic they are Avro ({@code DeadLetter.avsc}); tools print them as JSON lines
+ * {@code {"reason","detail","job","source":{"topic","partition","offset"},"key","value"}}, where key and
+ * value are text when they are UTF-8 and {@code {"base64": ...}} otherwise.
+ */
+public final class DeadLetters {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    static {
+        TrustedAvroClasses.ensure();
+    }
+
+    private DeadLetters() {
+    }
+
+    public static DeadLetter of(String job, String topic, int partition, long offset, byte[] key, byte[] value,
+                                Rejection rejection, long nowMillis) {
+        return DeadLetter.newBuilder()
+                .setJob(job)
+                .setSourceTopic(topic)
+                .setSourcePartition(partition)
+                .setSourceOffset(offset)
+                .setReason(rejection.reason().name())
+                .setDetail(rejection.detail())
+                .setOriginalKey(key == null ? null : ByteBuffer.wrap(key))
+                .setOriginalValue(value == null ? null : ByteBuffer.wrap(value))
+                .setRejectedAtMillis(nowMillis)
+                .build();
+    }
+
+    public static byte[] encode(DeadLetter letter) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+        try {
+            new SpecificDatumWriter<>(DeadLetter.class).write(letter, encoder);
+            encoder.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    public static DeadLetter decode(byte[] bytes) {
+        try {
+            return new SpecificDatumReader<>(DeadLetter.class).read(null, DecoderFactory.get().binaryDecoder(bytes, null));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static String toJson(DeadLetter letter) {
+        ObjectNode node = JSON.createObjectNode();
+        node.put("reason", letter.getReason());
+        node.put("detail", letter.getDetail());
+        node.put("job", letter.getJob());
+        ObjectNode source = node.putObject("source");
+        source.put("topic", letter.getSourceTopic());
+        source.put("partition", letter.getSourcePartition());
+        source.put("offset", letter.getSourceOffset());
+        putBytes(node, "key", letter.getOriginalKey());
+        putBytes(node, "value", letter.getOriginalValue());
+        return node.toString();
+    }
+
+    private static void putBytes(ObjectNode node, String field, ByteBuffer buffer) {
+        if (buffer == null) {
+            return;
+        }
+        ByteBuffer b = buffer.duplicate();
+        byte[] bytes = new byte[b.remaining()];
+        b.get(bytes);
+        try {
+            node.put(field, StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString());
+        } catch (CharacterCodingException e) {
+            node.putObject(field).put("base64", Base64.getEncoder().encodeToString(bytes));
+        }
+    }
+}

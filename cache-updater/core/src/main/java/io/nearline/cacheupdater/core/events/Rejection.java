@@ -1,0 +1,35 @@
+package io.nearline.cacheupdater.core.events;
+
+/**
+ * Why an input record cannot be processed. {@code reason} is a stable, machine-readable code (it
+ * ends up in the dead-letter topic and in metrics); {@code detail} explains it to a person.
+ */
+public record Rejection(Reason reason, String detail) {
+
+    public enum Reason {
+        /** Not a change event at all: not Avro, not JSON, truncated. */
+        UNDECODABLE,
+        /** No key, or an empty one. */
+        MISSING_KEY,
+        /** A key longer than the cache allows (250 bytes in UTF-8). */
+        KEY_TOO_LONG,
+        /** An SCN that is negative or not a number. */
+        BAD_SCN,
+        /** An operation other than UPSERT or DELETE. */
+        UNKNOWN_OP,
+        /** A schema version the registry does not know, or a negative one. */
+        UNKNOWN_SCHEMA_VERSION,
+        /** A negative source partition. */
+        BAD_PARTITION,
+        /** An UPSERT without a payload. */
+        MISSING_PAYLOAD,
+        /** A payload over the configured limit. */
+        OVERSIZED_PAYLOAD,
+        /** A valid event the store refused for good (e.g. it holds bytes this version cannot read). */
+        STORE_REJECTED
+    }
+
+    public static Rejection of(Reason reason, String detail) {
+        return new Rejection(reason, detail);
+    }
+}

@@ -1,0 +1,77 @@
+package io.nearline.cacheupdater.core.replay;
+
+import io.nearline.cacheupdater.core.ScnOrderedWriter;
+import io.nearline.cacheupdater.core.UpdateBatch;
+import io.nearline.cacheupdater.core.WriterSettings;
+import io.nearline.cacheupdater.core.events.ChangeEventValidator;
+import io.nearline.cacheupdater.core.events.ChangeEvents;
+import io.nearline.cacheupdater.core.events.DeadLetters;
+import io.nearline.cacheupdater.core.events.Rejection;
+import io.nearline.common.cache.CacheKey;
+import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.common.store.CacheStore;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The cache updater's logic without an engine or a broker: lines are decoded, validated, batched and
+ * written exactly as the jobs do. It is the reference the conformance suite holds both engines to.
+ */
+public final class CoreReplay {
+
+    /** The final state, the dead letters (as JSON lines), and the counters. */
+    public record Result(List<String> state, List<String> deadLetters, ReplaySummary summary) {
+    }
+
+    private CoreReplay() {
+    }
+
+    public static Result run(List<ReplayInput.Line> lines, CacheStore store, WriterSettings writerSettings,
+                             int maxPayloadBytes) throws InterruptedException {
+        long started = System.currentTimeMillis();
+        InMemoryMetrics metrics = new InMemoryMetrics();
+        ScnOrderedWriter writer = new ScnOrderedWriter(store, writerSettings, metrics);
+        UpdateBatch batch = new UpdateBatch(writer, metrics, Duration.ofSeconds(1));
+        ChangeEventValidator validator = new ChangeEventValidator(maxPayloadBytes, null);
+        List<String> deadLetters = new ArrayList<>();
+        Set<CacheKey> keys = new LinkedHashSet<>();
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            for (ReplayInput.Line line : lines) {
+                Rejection rejection = line.decoded().ok() ? validator.check(line.decoded().event()) : line.decoded().rejection();
+                if (rejection != null) {
+                    deadLetters.add(DeadLetters.toJson(DeadLetters.of("core", line.file(), -1, line.number(), null,
+                            line.text().getBytes(StandardCharsets.UTF_8), rejection, System.currentTimeMillis())));
+                    continue;
+                }
+                CacheKey key = ChangeEvents.cacheKey(line.decoded().event());
+                keys.add(key);
+                batch.add(key, new UpdateBatch.Pending(line.decoded().event(), ChangeEvents.cacheRecord(line.decoded().event()),
+                        line.file(), -1, line.number()));
+                if (batch.size() >= 1000) {
+                    refuse(batch.flush(pool), deadLetters);
+                }
+            }
+            refuse(batch.flush(pool), deadLetters);
+        } finally {
+            pool.shutdownNow();
+        }
+        List<String> state = io.nearline.cacheupdater.core.StateDump.lines(store, keys);
+        return new Result(state, deadLetters, ReplaySummary.of("core", lines.size(), deadLetters.size(), state.size(),
+                metrics, System.currentTimeMillis() - started));
+    }
+
+    private static void refuse(List<UpdateBatch.Refused> refused, List<String> deadLetters) {
+        for (UpdateBatch.Refused r : refused) {
+            deadLetters.add(DeadLetters.toJson(DeadLetters.of("core", r.change().topic(), r.change().partition(),
+                    r.change().offset(), null, null, r.rejection(), System.currentTimeMillis())));
+        }
+    }
+}

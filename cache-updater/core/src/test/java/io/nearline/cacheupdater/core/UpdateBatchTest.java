@@ -1,0 +1,87 @@
+package io.nearline.cacheupdater.core;
+
+import io.nearline.cacheupdater.core.events.Rejection;
+import io.nearline.cacheupdater.testkit.FaultyCacheStore;
+import io.nearline.cacheupdater.testkit.InMemoryCacheStore;
+import io.nearline.cacheupdater.testkit.KeyHistory;
+import io.nearline.common.cache.CacheKey;
+import io.nearline.common.cache.CacheRecord;
+import io.nearline.common.cache.CacheRecordCodec;
+import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.common.version.Version;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class UpdateBatchTest {
+
+    private final InMemoryCacheStore memory = new InMemoryCacheStore();
+    private final FaultyCacheStore store = new FaultyCacheStore(memory);
+    private final InMemoryMetrics metrics = new InMemoryMetrics();
+    private final ScnOrderedWriter writer = new ScnOrderedWriter(store,
+            new WriterSettings(Duration.ofHours(1), 3, new Backoff(Duration.ZERO, Duration.ZERO)), metrics,
+            Clock.systemUTC(), d -> { }, new Random(1));
+    private final UpdateBatch batch = new UpdateBatch(writer, metrics, Duration.ofMillis(50));
+    private final ExecutorService pool = Executors.newFixedThreadPool(4);
+
+    @AfterEach
+    void stop() {
+        pool.shutdownNow();
+    }
+
+    private static UpdateBatch.Pending change(CacheKey key, long scn) {
+        return new UpdateBatch.Pending(null, KeyHistory.record(key, Version.of(scn, 1), false), "t", 0, scn);
+    }
+
+    private Version stored(CacheKey key) {
+        return CacheRecordCodec.decode(memory.get(key).orElseThrow().value()).version();
+    }
+
+    @Test
+    void keepsTheNewestVersionPerKeyAndCountsTheRest() throws Exception {
+        CacheKey a = CacheKey.of("a");
+        CacheKey b = CacheKey.of("b");
+        batch.add(a, change(a, 5));
+        batch.add(a, change(a, 9));
+        batch.add(a, change(a, 7));
+        batch.add(b, change(b, 1));
+        assertEquals(2, batch.size());
+        assertEquals(List.of(), batch.flush(pool));
+        assertTrue(batch.isEmpty());
+        assertEquals(Version.of(9, 1), stored(a));
+        assertEquals(Version.of(1, 1), stored(b));
+        assertEquals(2, metrics.count("write.superseded"));
+        assertEquals(2, metrics.count("write.applied"));
+    }
+
+    @Test
+    void anOutageLongerThanTheRetryBudgetIsWaitedOutNotDropped() throws Exception {
+        CacheKey a = CacheKey.of("a");
+        batch.add(a, change(a, 5));
+        store.failNext(7); // more than write.max-attempts (3): the first flush round fails, later ones succeed
+        assertEquals(List.of(), batch.flush(pool));
+        assertEquals(Version.of(5, 1), stored(a));
+        assertTrue(metrics.count("write.failed") >= 1);
+    }
+
+    @Test
+    void whatTheStoreRefusesForGoodIsReturnedForDeadLettering() throws Exception {
+        CacheKey a = CacheKey.of("a");
+        memory.upsert(a, new byte[] {0x7f, 0}, Duration.ofHours(1)); // bytes no reader understands
+        batch.add(a, change(a, 5));
+        List<UpdateBatch.Refused> refused = batch.flush(pool);
+        assertEquals(1, refused.size());
+        assertEquals(Rejection.Reason.STORE_REJECTED, refused.get(0).rejection().reason());
+        CacheRecord untouched = null;
+        assertEquals(2, memory.get(a).orElseThrow().value().length, String.valueOf(untouched));
+    }
+}

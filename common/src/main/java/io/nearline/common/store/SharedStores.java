@@ -1,0 +1,105 @@
+package io.nearline.common.store;
+
+import io.nearline.common.cache.CacheKey;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * One store instance per identity (a RocksDB path, a Couchbase cluster) per JVM, shared by every
+ * task that asks for it and closed when the last one lets go. Engines run several tasks in one JVM,
+ * and RocksDB allows one opener per process.
+ */
+public final class SharedStores {
+
+    private static final Map<String, Entry> OPEN = new HashMap<>();
+
+    private static final class Entry {
+        final CacheStore store;
+        int users;
+
+        Entry(CacheStore store) {
+            this.store = store;
+        }
+    }
+
+    private SharedStores() {
+    }
+
+    /** The store known as {@code identity}, opened by {@code opener} for its first user. Close the handle when done. */
+    public static synchronized CacheStore acquire(String identity, Supplier<CacheStore> opener) {
+        Entry entry = OPEN.get(identity);
+        if (entry == null) {
+            entry = new Entry(opener.get());
+            OPEN.put(identity, entry);
+        }
+        entry.users++;
+        return new Handle(identity, entry.store);
+    }
+
+    private static synchronized void release(String identity) {
+        Entry entry = OPEN.get(identity);
+        if (entry != null && --entry.users == 0) {
+            OPEN.remove(identity);
+            entry.store.close();
+        }
+    }
+
+    /** A user's view of a shared store: closing it releases this user only. */
+    private static final class Handle implements CacheStore {
+        private final String identity;
+        private final CacheStore store;
+        private boolean released;
+
+        Handle(String identity, CacheStore store) {
+            this.identity = identity;
+            this.store = store;
+        }
+
+        @Override
+        public Optional<Stored> get(CacheKey key) {
+            check();
+            return store.get(key);
+        }
+
+        @Override
+        public WriteResult insertIfAbsent(CacheKey key, byte[] value, Duration expiry) {
+            check();
+            return store.insertIfAbsent(key, value, expiry);
+        }
+
+        @Override
+        public WriteResult replaceIfCasMatches(CacheKey key, byte[] value, long expectedCas, Duration expiry) {
+            check();
+            return store.replaceIfCasMatches(key, value, expectedCas, expiry);
+        }
+
+        @Override
+        public WriteResult upsert(CacheKey key, byte[] value, Duration expiry) {
+            check();
+            return store.upsert(key, value, expiry);
+        }
+
+        @Override
+        public Health health() {
+            return released ? Health.down("released") : store.health();
+        }
+
+        @Override
+        public synchronized void close() {
+            if (!released) {
+                released = true;
+                release(identity);
+            }
+        }
+
+        private void check() {
+            if (released) {
+                throw new StoreException("this handle on store " + identity + " was closed");
+            }
+        }
+    }
+}

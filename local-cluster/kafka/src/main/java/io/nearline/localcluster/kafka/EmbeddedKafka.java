@@ -1,0 +1,155 @@
+package io.nearline.localcluster.kafka;
+
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.metadata.storage.Formatter;
+import org.apache.kafka.server.common.Feature;
+import org.apache.kafka.server.common.MetadataVersion;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A real Apache Kafka broker in KRaft mode (broker and controller in one node), for tests and local
+ * runs. Every listener binds 127.0.0.1 on a free port.
+ *
+ * <p>Lifecycle: {@link #start} formats the log directory (like {@code kafka-storage format}) and
+ * returns once the broker accepts clients; a directory formatted before is reused with its data.
+ * {@link #close} shuts the broker down and waits for it; it is idempotent. Not restartable: start a
+ * new instance on the same directory instead.
+ */
+public final class EmbeddedKafka implements AutoCloseable {
+
+    private final KafkaRaftServer server;
+    private final String bootstrapServers;
+    private final Path dir;
+    private boolean closed;
+
+    private EmbeddedKafka(KafkaRaftServer server, String bootstrapServers, Path dir) {
+        this.server = server;
+        this.bootstrapServers = bootstrapServers;
+        this.dir = dir;
+    }
+
+    public static EmbeddedKafka start(Path dir) {
+        try {
+            Files.createDirectories(dir);
+            int brokerPort = freePort();
+            int controllerPort = freePort();
+            Path logDir = dir.resolve("kraft-logs");
+            Properties props = new Properties();
+            props.put("process.roles", "broker,controller");
+            props.put("node.id", "1");
+            props.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
+            props.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
+            props.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
+            props.put("controller.listener.names", "CONTROLLER");
+            props.put("inter.broker.listener.name", "PLAINTEXT");
+            props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+            props.put("log.dirs", logDir.toString());
+            // one node: everything internal has one replica; small defaults start fast
+            props.put("offsets.topic.replication.factor", "1");
+            props.put("offsets.topic.num.partitions", "4");
+            props.put("transaction.state.log.replication.factor", "1");
+            props.put("transaction.state.log.min.isr", "1");
+            props.put("share.coordinator.state.topic.replication.factor", "1");
+            props.put("share.coordinator.state.topic.min.isr", "1");
+            props.put("group.initial.rebalance.delay.ms", "0");
+            props.put("num.partitions", "1");
+            props.put("auto.create.topics.enable", "true");
+            props.put("log.retention.hours", "-1");
+            KafkaConfig config = KafkaConfig.fromProps(props, false);
+
+            if (!Files.exists(logDir.resolve("meta.properties"))) {
+                new Formatter()
+                        .setPrintStream(new PrintStream(OutputStream.nullOutputStream()))
+                        .setClusterId(Uuid.randomUuid().toString())
+                        .setNodeId(1)
+                        .setControllerListenerName("CONTROLLER")
+                        .setMetadataLogDirectory(logDir.toString())
+                        .addDirectory(logDir.toString())
+                        .setReleaseVersion(MetadataVersion.LATEST_PRODUCTION)
+                        .setSupportedFeatures(Feature.PRODUCTION_FEATURES)
+                        .run();
+            }
+            KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
+            server.startup();
+            EmbeddedKafka kafka = new EmbeddedKafka(server, "127.0.0.1:" + brokerPort, dir);
+            kafka.awaitReady();
+            return kafka;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot start the embedded Kafka broker in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** {@code host:port} for clients' {@code bootstrap.servers}. */
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    /** Creates topics (name → partitions) with one replica; existing topics are left as they are. */
+    public void createTopics(Map<String, Integer> partitionsByTopic) {
+        try (Admin admin = admin()) {
+            List<NewTopic> topics = partitionsByTopic.entrySet().stream()
+                    .map(e -> new NewTopic(e.getKey(), e.getValue(), (short) 1)).toList();
+            try {
+                admin.createTopics(topics).all().get(30, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof TopicExistsException)) {
+                    throw e;
+                }
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot create topics " + partitionsByTopic + ": " + e.getMessage(), e);
+        }
+    }
+
+    public Admin admin() {
+        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 30_000));
+    }
+
+    private void awaitReady() throws Exception {
+        try (Admin admin = admin()) {
+            admin.describeCluster().nodes().get(60, TimeUnit.SECONDS);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        if (!closed) {
+            closed = true;
+            server.shutdown();
+            server.awaitShutdown();
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+}
