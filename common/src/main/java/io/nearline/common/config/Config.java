@@ -114,11 +114,25 @@ public final class Config {
     }
 
     /**
-     * Checks every key of {@code defs} (types, checks, required keys), their invariants, and that no
-     * unknown key hides in their namespaces (a typo of a known key). Reports all problems at once.
+     * Checks the keys of {@code defs} (types, checks, required keys) and their invariants, reporting all
+     * problems at once. A component validates its own keys; an entry point that knows every component
+     * uses {@link #validateComplete} so that typos are caught too.
      */
     public Config validate(ConfigDef... defs) {
-        List<String> problems = new ArrayList<>();
+        List<String> problems = valueProblems(defs);
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
+        return this;
+    }
+
+    /**
+     * {@link #validate}, and no unknown key in the namespaces of {@code defs}: {@code cache.tll} next to
+     * a declared {@code cache.ttl} is an error with a suggestion. Keys of other namespaces (an engine's own)
+     * pass through. Call it where every component's settings are known: a job's entry point.
+     */
+    public Config validateComplete(ConfigDef... defs) {
+        List<String> problems = valueProblems(defs);
         Set<String> known = new HashSet<>();
         Set<String> namespaces = new HashSet<>();
         for (ConfigDef def : defs) {
@@ -126,10 +140,6 @@ public final class Config {
                 known.add(key.name());
                 int dot = key.name().lastIndexOf('.');
                 namespaces.add(dot < 0 ? "" : key.name().substring(0, dot + 1));
-                String problem = problemWith(key);
-                if (problem != null) {
-                    problems.add(problem);
-                }
             }
         }
         for (String name : values.keySet()) {
@@ -138,6 +148,22 @@ public final class Config {
             if (!known.contains(name) && !ns.isEmpty() && namespaces.contains(ns)) {
                 String hint = closest(name, known).map(k -> " Did you mean '" + k + "'?").orElse("");
                 problems.add("unknown key '" + name + "'." + hint);
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
+        return this;
+    }
+
+    private List<String> valueProblems(ConfigDef... defs) {
+        List<String> problems = new ArrayList<>();
+        for (ConfigDef def : defs) {
+            for (ConfigKey<?> key : def.keys()) {
+                String problem = problemWith(key);
+                if (problem != null) {
+                    problems.add(problem);
+                }
             }
         }
         if (problems.isEmpty()) {
@@ -149,10 +175,7 @@ public final class Config {
                 }
             }
         }
-        if (!problems.isEmpty()) {
-            throw new ConfigException(problems);
-        }
-        return this;
+        return problems;
     }
 
     private <T> String problemWith(ConfigKey<T> key) {

@@ -73,13 +73,20 @@ class ConfigTest {
     @Test
     void typoInAKnownNamespaceIsCaughtWithASuggestion() {
         ConfigException e = assertThrows(ConfigException.class,
-                () -> Config.of(Map.of("cache.tll", "1d", "store.path", "p")).validate(DEF));
+                () -> Config.of(Map.of("cache.tll", "1d", "store.path", "p")).validateComplete(DEF));
         assertTrue(e.getMessage().contains("unknown key 'cache.tll'. Did you mean 'cache.ttl'?"), e.getMessage());
     }
 
     @Test
+    void aComponentValidatingAloneIgnoresItsNeighboursKeys() {
+        ConfigDef ttlOnly = ConfigDef.of("ttl", TTL);
+        Config.of(Map.of("cache.store", "rocksdb")).validate(ttlOnly);
+        assertThrows(ConfigException.class, () -> Config.of(Map.of("cache.store", "rocksdb")).validateComplete(ttlOnly));
+    }
+
+    @Test
     void keysOutsideOurNamespacesPassThrough() {
-        Config.of(Map.of("taskmanager.numberOfTaskSlots", "2", "store.path", "p")).validate(DEF);
+        Config.of(Map.of("taskmanager.numberOfTaskSlots", "2", "store.path", "p")).validateComplete(DEF);
     }
 
     @Test

@@ -1,5 +1,7 @@
 package io.nearline.localcluster;
 
+import io.nearline.common.console.Progress;
+
 import io.nearline.cacheupdater.core.ScnOrderedWriter;
 import io.nearline.cacheupdater.core.WriteOutcome;
 import io.nearline.common.cache.CacheKey;

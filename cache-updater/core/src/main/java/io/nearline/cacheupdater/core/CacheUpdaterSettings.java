@@ -48,6 +48,11 @@ public record CacheUpdaterSettings(String bootstrapServers, String cdcTopic, Str
             .withInvariant(c -> !c.get(CDC_TOPIC).equals(c.get(DEAD_LETTER_TOPIC)),
                     "'cdc.topic' and 'cdc.dead-letter-topic' must differ: rejected events would be read again.");
 
+    /** Every setting the job reads, the chosen store's included, typos caught: call it before starting. */
+    public static void validateJob(Config config) {
+        config.validateComplete(DEF, WriterSettings.DEF, CacheStores.provider(config).settings());
+    }
+
     public static CacheUpdaterSettings from(Config config) {
         config.validate(DEF, WriterSettings.DEF);
         return new CacheUpdaterSettings(config.get(BOOTSTRAP_SERVERS), config.get(CDC_TOPIC), config.get(DEAD_LETTER_TOPIC),

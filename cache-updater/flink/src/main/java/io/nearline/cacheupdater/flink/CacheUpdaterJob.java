@@ -1,0 +1,137 @@
+package io.nearline.cacheupdater.flink;
+
+import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.common.config.Config;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.serialization.SerializationSchema;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.Collector;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+
+import java.io.IOException;
+import java.util.Map;
+
+/**
+ * The cache-updater job on Flink. {@link #define} wires the pipeline from a source and a dead-letter
+ * sink it is given (tests and replays give bounded ones); {@link #kafkaSource} and
+ * {@link #deadLetterSink} are the production I/O.
+ *
+ * <pre>
+ * CDC topic ─► decode + validate ─► keyBy(cache key) ─► SCN-ordered write (batched per key) ─► cache
+ *                    └──────────── dead letters ◄──────────────────┘  (store refusals)
+ *                                      └─► dead-letter topic
+ * </pre>
+ */
+public final class CacheUpdaterJob {
+
+    private CacheUpdaterJob() {
+    }
+
+    public static void define(StreamExecutionEnvironment env, Config config, Source<KafkaInput, ?, ?> source,
+                              Sink<byte[]> deadLetterSink) {
+        CacheUpdaterSettings.validateJob(config);
+        CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
+        env.setParallelism(settings.parallelism());
+        env.enableCheckpointing(settings.checkpointInterval().toMillis());
+
+        SingleOutputStreamOperator<Change> changes = env
+                .fromSource(source, WatermarkStrategy.noWatermarks(), "cdc-source").uid("cdc-source")
+                .process(new DecodeFunction(settings.consumerGroup(), settings.maxPayloadBytes()))
+                .name("decode").uid("decode");
+        SingleOutputStreamOperator<Void> written = changes
+                .keyBy(c -> c.key, Types.STRING)
+                .transform("write-cache", TypeInformation.of(Void.class), new CacheWriteOperator(config.asMap()))
+                .uid("write-cache");
+        changes.getSideOutput(DecodeFunction.DEAD_LETTERS)
+                .union(written.getSideOutput(DecodeFunction.DEAD_LETTERS))
+                .sinkTo(deadLetterSink).name("dead-letters").uid("dead-letters");
+    }
+
+    /** The CDC topic from the committed offsets of the consumer group (earliest when it has none). */
+    public static KafkaSource<KafkaInput> kafkaSource(CacheUpdaterSettings settings, boolean boundedToCurrentEnd) {
+        KafkaSourceBuilder<KafkaInput> builder = KafkaSource.<KafkaInput>builder()
+                .setBootstrapServers(settings.bootstrapServers())
+                .setTopics(settings.cdcTopic())
+                .setGroupId(settings.consumerGroup())
+                .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
+                .setProperty("commit.offsets.on.checkpoint", "true")
+                .setDeserializer(new RawDeserializer());
+        if (boundedToCurrentEnd) {
+            builder.setBounded(OffsetsInitializer.latest());
+        }
+        return builder.build();
+    }
+
+    public static Sink<byte[]> deadLetterSink(CacheUpdaterSettings settings) {
+        return KafkaSink.<byte[]>builder()
+                .setBootstrapServers(settings.bootstrapServers())
+                .setRecordSerializer(KafkaRecordSerializationSchema.<byte[]>builder()
+                        .setTopic(settings.deadLetterTopic())
+                        .setValueSerializationSchema(new AsIs())
+                        .build())
+                .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
+                .build();
+    }
+
+    /** Production entry point: {@code CacheUpdaterJob --config job.yaml [--set key=value ...]}. */
+    public static void main(String[] args) throws Exception {
+        Config config = JobArgs.config(args);
+        CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        define(env, config, kafkaSource(settings, false), deadLetterSink(settings));
+        env.execute("nearline-cache-updater");
+    }
+
+    /** Dead letters are encoded already. */
+    static final class AsIs implements SerializationSchema<byte[]> {
+        @Override
+        public byte[] serialize(byte[] bytes) {
+            return bytes;
+        }
+    }
+
+    static final class RawDeserializer implements KafkaRecordDeserializationSchema<KafkaInput> {
+        @Override
+        public void deserialize(ConsumerRecord<byte[], byte[]> r, Collector<KafkaInput> out) throws IOException {
+            out.collect(new KafkaInput(r.topic(), r.partition(), r.offset(), r.key(), r.value()));
+        }
+
+        @Override
+        public TypeInformation<KafkaInput> getProducedType() {
+            return TypeInformation.of(KafkaInput.class);
+        }
+    }
+
+    /** {@code --config FILE} and {@code --set key=value} into a Config. */
+    static final class JobArgs {
+        static Config config(String[] args) {
+            Config config = Config.empty();
+            Map<String, String> sets = new java.util.LinkedHashMap<>();
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--config" -> config = Config.load(java.nio.file.Path.of(args[++i]));
+                    case "--set" -> {
+                        String[] kv = args[++i].split("=", 2);
+                        sets.put(kv[0], kv.length > 1 ? kv[1] : "");
+                    }
+                    default -> throw new IllegalArgumentException("unknown argument " + args[i]
+                            + "; usage: --config FILE [--set key=value ...]");
+                }
+            }
+            return config.withOverrides(sets);
+        }
+    }
+}

@@ -1,0 +1,116 @@
+package io.nearline.cacheupdater.flink;
+
+import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.cacheupdater.core.ScnOrderedWriter;
+import io.nearline.cacheupdater.core.UpdateBatch;
+import io.nearline.cacheupdater.core.WriterSettings;
+import io.nearline.cacheupdater.core.events.ChangeEventCodec;
+import io.nearline.cacheupdater.core.events.ChangeEvents;
+import io.nearline.cacheupdater.core.events.DeadLetters;
+import io.nearline.common.avro.ChangeEvent;
+import io.nearline.common.config.Config;
+import io.nearline.common.metrics.Metrics;
+import io.nearline.common.store.CacheStore;
+import io.nearline.common.store.CacheStores;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * Writes keyed changes into the cache through the SCN-ordered write, batched per key
+ * ({@link UpdateBatch}). The batch is flushed when it holds {@code write.batch.max-keys} keys, every
+ * {@code write.batch.max-delay}, at end of input, and before every checkpoint barrier leaves this
+ * operator — so a checkpoint, and with it the Kafka offsets it commits, never covers a write that is
+ * not yet durable. While the store fails, the flush blocks and backpressure stops the source.
+ */
+final class CacheWriteOperator extends AbstractStreamOperator<Void>
+        implements OneInputStreamOperator<Change, Void>, BoundedOneInput {
+
+    private final HashMap<String, String> config;
+    private transient CacheUpdaterSettings settings;
+    private transient CacheStore store;
+    private transient UpdateBatch batch;
+    private transient ExecutorService pool;
+
+    CacheWriteOperator(Map<String, String> config) {
+        this.config = new HashMap<>(config);
+    }
+
+    @Override
+    public void open() throws Exception {
+        super.open();
+        Config c = Config.of(config);
+        settings = CacheUpdaterSettings.from(c);
+        Metrics metrics = new FlinkMetrics(getMetricGroup());
+        store = CacheStores.open(c);
+        ScnOrderedWriter writer = new ScnOrderedWriter(store, WriterSettings.from(c), metrics);
+        batch = new UpdateBatch(writer, metrics, settings.maxPause());
+        pool = Executors.newFixedThreadPool(settings.writeThreads(), r -> {
+            Thread t = new Thread(r, "cache-write");
+            t.setDaemon(true);
+            return t;
+        });
+        scheduleFlush();
+    }
+
+    @Override
+    public void processElement(StreamRecord<Change> element) throws Exception {
+        Change change = element.getValue();
+        ChangeEvent event = ChangeEventCodec.decode(change.value).event();
+        batch.add(ChangeEvents.cacheKey(event), new UpdateBatch.Pending(event, ChangeEvents.cacheRecord(event),
+                change.topic, change.partition, change.offset));
+        if (batch.size() >= settings.batchMaxKeys()) {
+            flush();
+        }
+    }
+
+    @Override
+    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        flush();
+    }
+
+    @Override
+    public void endInput() throws Exception {
+        flush();
+    }
+
+    private void scheduleFlush() {
+        long at = getProcessingTimeService().getCurrentProcessingTime() + settings.batchMaxDelay().toMillis();
+        getProcessingTimeService().registerTimer(at, time -> {
+            flush();
+            scheduleFlush();
+        });
+    }
+
+    private void flush() throws InterruptedException {
+        if (batch.isEmpty()) {
+            return;
+        }
+        for (UpdateBatch.Refused refused : batch.flush(pool)) {
+            UpdateBatch.Pending p = refused.change();
+            output.collect(DecodeFunction.DEAD_LETTERS, new StreamRecord<>(DeadLetters.encode(DeadLetters.of(
+                    settings.consumerGroup(), p.topic(), p.partition(), p.offset(), null,
+                    ChangeEventCodec.encode(p.event()), refused.rejection(), System.currentTimeMillis()))));
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            if (pool != null) {
+                pool.shutdownNow();
+            }
+            if (store != null) {
+                store.close();
+            }
+        } finally {
+            super.close();
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package io.nearline.cacheupdater.replay;
+
+import io.nearline.common.config.Config;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The options of {@code replay cdc}, shared by the front door and each engine's runner. */
+public final class ReplayCdcOptions {
+
+    @Option(names = "--events", required = true, paramLabel = "FILE",
+            description = "Change events as JSON lines; repeat for several files (read in order).")
+    public List<Path> events;
+
+    @Option(names = "--out", required = true, paramLabel = "STATE.jsonl",
+            description = "Where the final cache state goes, as JSON lines sorted by key.")
+    public Path out;
+
+    @Option(names = "--dlq-out", paramLabel = "DLQ.jsonl", description = "Where the dead letters go, as JSON lines.")
+    public Path dlqOut;
+
+    @Option(names = "--store", defaultValue = "rocksdb",
+            description = "Cache store: rocksdb (embedded, in --work-dir) or couchbase (settings via --config/--set). Default: ${DEFAULT-VALUE}.")
+    public String store;
+
+    @Option(names = "--partitions", defaultValue = "4", description = "Partitions of the CDC topic (default: ${DEFAULT-VALUE}).")
+    public int partitions;
+
+    @Option(names = "--parallelism", defaultValue = "2", description = "Parallel tasks of the job (default: ${DEFAULT-VALUE}).")
+    public int parallelism;
+
+    @Option(names = "--config", paramLabel = "FILE", description = "Job settings (.properties or .yaml); see docs/configuration.md.")
+    public Path config;
+
+    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Overrides one setting; repeatable.")
+    public Map<String, String> overrides = new LinkedHashMap<>();
+
+    @Option(names = "--work-dir", paramLabel = "DIR",
+            description = "Where the broker's log and the RocksDB cache live (default: a new temporary directory, kept for inspection).")
+    public Path workDir;
+
+    @Option(names = "--kafka-jar", hidden = true, description = "The broker jar, for engines that run it as its own JVM.")
+    public Path kafkaJar;
+
+    /** The job configuration this replay runs with: file, then the replay's own choices, then --set. */
+    public Config jobConfig(String bootstrapServers, Path work) {
+        Config base = config == null ? Config.empty() : Config.load(config);
+        Map<String, String> replay = new LinkedHashMap<>();
+        replay.put("kafka.bootstrap-servers", bootstrapServers);
+        replay.put("cache.store", store);
+        replay.put("job.parallelism", Integer.toString(parallelism));
+        replay.put("store.rocksdb.path", work.resolve("cache-rocksdb").toString());
+        return base.withOverrides(replay).withOverrides(overrides);
+    }
+
+    public Path workDir() throws java.io.IOException {
+        return workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("nearline-replay");
+    }
+}
