@@ -22,6 +22,11 @@ public final class InMemoryMetrics implements Metrics {
         return adder == null ? 0 : adder.sum();
     }
 
+    /** Sets every counter back to 0 (a local runner starting a new run in the same JVM). */
+    public void reset() {
+        counters.values().forEach(LongAdder::reset);
+    }
+
     /** Every counter by name, sorted. */
     public Map<String, Long> snapshot() {
         Map<String, Long> out = new TreeMap<>();

@@ -39,6 +39,7 @@ public final class FlinkReplay implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         long started = System.currentTimeMillis();
+        FlinkMetrics.local().reset(); // counters are JVM-wide; this run counts from zero
         Path work = options.workDir();
         List<ReplayInput.Line> lines = ReplayInput.read(options.events);
         System.out.printf("replay cdc on flink: %,d lines from %s; work dir %s%n", lines.size(), options.events, work);

@@ -1,0 +1,73 @@
+package io.nearline.cacheupdater.samza;
+
+import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.common.config.Config;
+import org.apache.samza.application.TaskApplication;
+import org.apache.samza.application.descriptors.TaskApplicationDescriptor;
+import org.apache.samza.serializers.ByteSerde;
+import org.apache.samza.serializers.KVSerde;
+import org.apache.samza.system.SystemStreamMetadata;
+import org.apache.samza.system.kafka.descriptors.KafkaInputDescriptor;
+import org.apache.samza.system.kafka.descriptors.KafkaSystemDescriptor;
+import org.apache.samza.task.StreamTaskFactory;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The cache-updater app on Samza (low-level API): the CDC topic in, {@link CacheUpdaterTask} per
+ * partition, dead letters out. {@link #localRunConfig} is the configuration for Samza's local
+ * application runner: passthrough coordinator, one container, Kafka checkpoints.
+ */
+public final class CacheUpdaterApp implements TaskApplication {
+
+    static final String SYSTEM = "kafka";
+
+    private final CacheUpdaterSettings settings;
+
+    public CacheUpdaterApp(CacheUpdaterSettings settings) {
+        this.settings = settings;
+    }
+
+    @Override
+    public void describe(TaskApplicationDescriptor app) {
+        KafkaSystemDescriptor kafka = new KafkaSystemDescriptor(SYSTEM)
+                .withProducerBootstrapServers(List.of(settings.bootstrapServers()))
+                .withDefaultStreamConfigs(Map.of("replication.factor", "1"));
+        KafkaInputDescriptor<org.apache.samza.operators.KV<byte[], byte[]>> cdc = kafka
+                .getInputDescriptor("cdc", KVSerde.of(new ByteSerde(), new ByteSerde()))
+                .withPhysicalName(settings.cdcTopic()) // stream ids may not contain dots; topic names may
+                .withOffsetDefault(SystemStreamMetadata.OffsetType.OLDEST);
+        app.withDefaultSystem(kafka);
+        app.withInputStream(cdc);
+        app.withOutputStream(kafka.getOutputDescriptor("deadletters", new ByteSerde()).withPhysicalName(settings.deadLetterTopic()));
+        app.withTaskFactory((StreamTaskFactory) CacheUpdaterTask::new);
+    }
+
+    /** Samza settings for a local run of this app, plus every Nearline setting (tasks read them back). */
+    public static Map<String, String> localRunConfig(Config config) {
+        CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
+        Map<String, String> samza = new LinkedHashMap<>(config.asMap());
+        samza.put("job.name", settings.consumerGroup());
+        samza.put("job.id", "1");
+        samza.put("job.coordinator.factory", "org.apache.samza.standalone.PassthroughJobCoordinatorFactory");
+        samza.put("task.name.grouper.factory", "org.apache.samza.container.grouper.task.SingleContainerGrouperFactory");
+        samza.put("processor.id", "0");
+        samza.put("job.jmx.enabled", "false");
+        samza.put("job.default.system", SYSTEM);
+        samza.put("job.container.thread.pool.size", Integer.toString(settings.parallelism()));
+        samza.put("task.checkpoint.factory", "org.apache.samza.checkpoint.kafka.KafkaCheckpointManagerFactory");
+        samza.put("task.checkpoint.system", SYSTEM);
+        samza.put("task.checkpoint.replication.factor", "1");
+        samza.put("task.commit.ms", Long.toString(settings.checkpointInterval().toMillis()));
+        samza.put("task.shutdown.ms", "10000");
+        // KafkaSystemDescriptor 1.8 sets no consumer bootstrap servers: give them as consumer configs
+        samza.put("systems." + SYSTEM + ".consumer.bootstrap.servers", settings.bootstrapServers());
+        samza.put("systems." + SYSTEM + ".producer.bootstrap.servers", settings.bootstrapServers());
+        samza.put("systems." + SYSTEM + ".default.stream.replication.factor", "1");
+        samza.put("systems." + SYSTEM + ".producer.max.request.size", Integer.toString(16 * 1024 * 1024));
+        samza.put("systems." + SYSTEM + ".consumer.max.partition.fetch.bytes", Integer.toString(16 * 1024 * 1024));
+        return samza;
+    }
+}

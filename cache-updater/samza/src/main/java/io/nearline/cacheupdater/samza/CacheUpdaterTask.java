@@ -1,0 +1,107 @@
+package io.nearline.cacheupdater.samza;
+
+import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.cacheupdater.core.ScnOrderedWriter;
+import io.nearline.cacheupdater.core.UpdateBatch;
+import io.nearline.cacheupdater.core.WriterSettings;
+import io.nearline.cacheupdater.core.events.ChangeEventCodec;
+import io.nearline.cacheupdater.core.events.ChangeEventValidator;
+import io.nearline.cacheupdater.core.events.ChangeEvents;
+import io.nearline.cacheupdater.core.events.DeadLetters;
+import io.nearline.cacheupdater.core.events.Decoded;
+import io.nearline.cacheupdater.core.events.Rejection;
+import io.nearline.common.config.Config;
+import io.nearline.common.metrics.Metrics;
+import io.nearline.common.store.CacheStore;
+import io.nearline.common.store.CacheStores;
+import org.apache.samza.context.Context;
+import org.apache.samza.system.IncomingMessageEnvelope;
+import org.apache.samza.system.OutgoingMessageEnvelope;
+import org.apache.samza.system.SystemStream;
+import org.apache.samza.task.ClosableTask;
+import org.apache.samza.task.InitableTask;
+import org.apache.samza.task.MessageCollector;
+import org.apache.samza.task.StreamTask;
+import org.apache.samza.task.TaskCoordinator;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * One task per CDC partition: decode and validate each message, dead-letter the bad ones, and write
+ * the rest through the SCN-ordered write before {@code process} returns. Samza commits a checkpoint
+ * only between messages, so every write before a committed offset is durable. While the store
+ * fails, {@code process} blocks and Samza stops pulling input.
+ */
+final class CacheUpdaterTask implements StreamTask, InitableTask, ClosableTask {
+
+    private CacheUpdaterSettings settings;
+    private ChangeEventValidator validator;
+    private CacheStore store;
+    private UpdateBatch batch;
+    private ExecutorService pool;
+    private SystemStream deadLetters;
+    private Metrics.Counter received;
+    private Metrics.Counter deadLettered;
+
+    @Override
+    public void init(Context context) {
+        Map<String, String> raw = new HashMap<>();
+        context.getJobContext().getConfig().forEach(raw::put);
+        Config config = Config.of(raw);
+        settings = CacheUpdaterSettings.from(config);
+        validator = new ChangeEventValidator(settings.maxPayloadBytes(), null);
+        Metrics metrics = new SamzaMetrics(context.getTaskContext().getTaskMetricsRegistry());
+        received = metrics.counter("events.received");
+        deadLettered = metrics.counter("events.dead-lettered");
+        store = CacheStores.open(config);
+        batch = new UpdateBatch(new ScnOrderedWriter(store, WriterSettings.from(config), metrics), metrics, settings.maxPause());
+        pool = Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "cache-write");
+            t.setDaemon(true);
+            return t;
+        });
+        deadLetters = new SystemStream(CacheUpdaterApp.SYSTEM, settings.deadLetterTopic());
+    }
+
+    @Override
+    public void process(IncomingMessageEnvelope envelope, MessageCollector collector, TaskCoordinator coordinator)
+            throws InterruptedException {
+        byte[] key = (byte[]) envelope.getKey();
+        byte[] value = (byte[]) envelope.getMessage();
+        String topic = envelope.getSystemStreamPartition().getStream();
+        int partition = envelope.getSystemStreamPartition().getPartition().getPartitionId();
+        long offset = Long.parseLong(envelope.getOffset());
+        Decoded decoded = ChangeEventCodec.decode(value);
+        Rejection rejection = decoded.ok() ? validator.check(decoded.event()) : decoded.rejection();
+        if (rejection != null) {
+            deadLetter(collector, DeadLetters.of(settings.consumerGroup(), topic, partition, offset, key, value, rejection,
+                    System.currentTimeMillis()));
+        } else {
+            batch.add(ChangeEvents.cacheKey(decoded.event()), new UpdateBatch.Pending(decoded.event(),
+                    ChangeEvents.cacheRecord(decoded.event()), topic, partition, offset));
+            for (UpdateBatch.Refused refused : batch.flush(pool)) {
+                deadLetter(collector, DeadLetters.of(settings.consumerGroup(), topic, partition, offset, key, value,
+                        refused.rejection(), System.currentTimeMillis()));
+            }
+        }
+        received.inc(); // after the write: a local run waits on this count
+    }
+
+    private void deadLetter(MessageCollector collector, io.nearline.common.avro.DeadLetter letter) {
+        deadLettered.inc();
+        collector.send(new OutgoingMessageEnvelope(deadLetters, DeadLetters.encode(letter)));
+    }
+
+    @Override
+    public void close() {
+        if (pool != null) {
+            pool.shutdownNow();
+        }
+        if (store != null) {
+            store.close();
+        }
+    }
+}

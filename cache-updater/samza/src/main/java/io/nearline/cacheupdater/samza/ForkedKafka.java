@@ -1,0 +1,75 @@
+package io.nearline.cacheupdater.samza;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The embedded Kafka broker in a JVM of its own ({@code nearline-kafka.jar}): a Samza JVM cannot hold a
+ * Kafka 4 broker (FACTS.md). Started with {@link #start}, which returns once the broker prints that
+ * clients may connect; {@link #close} closes the broker's stdin, which makes it shut down cleanly,
+ * and kills it only if it does not exit in time. Only the process started here is ever stopped.
+ */
+public final class ForkedKafka implements AutoCloseable {
+
+    private static final String READY_PREFIX = "BOOTSTRAP_SERVERS="; // EmbeddedKafkaMain.READY_PREFIX
+
+    private final Process process;
+    private final String bootstrapServers;
+
+    private ForkedKafka(Process process, String bootstrapServers) {
+        this.process = process;
+        this.bootstrapServers = bootstrapServers;
+    }
+
+    public static ForkedKafka start(Path jar, Path dir) throws IOException {
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("broker jar " + jar + " not found: build it with "
+                    + "./mvnw package -pl local-cluster/kafka -am -DskipTests");
+        }
+        Files.createDirectories(dir);
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process process = new ProcessBuilder(java, "-Xmx768m", "-jar", jar.toString(), dir.toString())
+                .redirectError(dir.resolve("broker.log").toFile())
+                .start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        String line;
+        while ((line = out.readLine()) != null) {
+            if (line.startsWith(READY_PREFIX)) {
+                return new ForkedKafka(process, line.substring(READY_PREFIX.length()).trim());
+            }
+            if (System.nanoTime() > deadline) {
+                break;
+            }
+        }
+        process.destroyForcibly();
+        throw new IllegalStateException("the broker did not start; see " + dir.resolve("broker.log"));
+    }
+
+    public String bootstrapServers() {
+        return bootstrapServers;
+    }
+
+    @Override
+    public void close() {
+        try {
+            process.getOutputStream().close();
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroy();
+                if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                    process.destroyForcibly();
+                }
+            }
+        } catch (IOException e) {
+            process.destroyForcibly();
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package io.nearline.cacheupdater.samza;
+
+import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.common.metrics.Metrics;
+import org.apache.samza.metrics.MetricsRegistry;
+
+/**
+ * The {@link Metrics} port on Samza: counters in the task's metrics registry (group {@code nearline},
+ * so they reach Samza's metrics reporters) that also add to {@link #local()} for local runs.
+ */
+final class SamzaMetrics implements Metrics {
+
+    private static final InMemoryMetrics LOCAL = new InMemoryMetrics();
+
+    private final MetricsRegistry registry;
+
+    SamzaMetrics(MetricsRegistry registry) {
+        this.registry = registry;
+    }
+
+    static InMemoryMetrics local() {
+        return LOCAL;
+    }
+
+    @Override
+    public Counter counter(String name) {
+        org.apache.samza.metrics.Counter samza = registry.newCounter("nearline", name);
+        Counter mine = LOCAL.counter(name);
+        return n -> {
+            samza.inc(n);
+            mine.inc(n);
+        };
+    }
+}
