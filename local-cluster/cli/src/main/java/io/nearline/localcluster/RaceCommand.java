@@ -23,10 +23,9 @@ import java.util.stream.Stream;
 @Command(name = "race", mixinStandardHelpOptions = true,
         description = {
                 "Race writers on the same keys into the embedded cache; check every key ends at its newest version.",
-                "Like the cache updater, the bootstrapper and read-repair in production, each version of a key",
-                "reaches one or two writers, each in a scrambled order.",
-                "The same race through a blind sink (put whatever arrives) is run for comparison.",
-                "Exits 0 when the SCN-ordered write leaves no key behind."})
+                "%nLike the cache updater, the bootstrapper and read-repair in production, each version of a key "
+                        + "reaches one or two writers, each in a scrambled order. The same race through a blind sink "
+                        + "(put whatever arrives) runs for comparison. Exits 0 when the SCN-ordered write leaves no key behind.%n"})
 public final class RaceCommand implements Callable<Integer> {
 
     @Option(names = "--keys", defaultValue = "2000", description = "Keys to race on (default: ${DEFAULT-VALUE}).")

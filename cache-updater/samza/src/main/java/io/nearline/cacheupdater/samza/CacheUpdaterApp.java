@@ -49,7 +49,8 @@ public final class CacheUpdaterApp implements TaskApplication {
     public static Map<String, String> localRunConfig(Config config) {
         CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
         Map<String, String> samza = new LinkedHashMap<>(config.asMap());
-        samza.put("job.name", settings.consumerGroup());
+        samza.put("app.name", settings.consumerGroup());
+        samza.put("job.name", settings.consumerGroup()); // still read by parts of Samza 1.8
         samza.put("job.id", "1");
         samza.put("job.coordinator.factory", "org.apache.samza.standalone.PassthroughJobCoordinatorFactory");
         samza.put("task.name.grouper.factory", "org.apache.samza.container.grouper.task.SingleContainerGrouperFactory");
