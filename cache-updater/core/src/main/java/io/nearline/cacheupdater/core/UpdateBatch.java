@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
@@ -23,12 +24,15 @@ import java.util.concurrent.Future;
  * {@link #flush} writes every key through the SCN-ordered write, different keys in parallel, and
  * returns only when each write is durable — so an engine may commit its input position right after.
  *
+ * <p>Writes go out in one chunk per write thread, each chunk written key by key: a thread hand-off per
+ * key would cost more than an embedded store's write. With one thread the caller writes inline.
+ *
  * <p>Failures: a transient one (store unavailable, conflicts beyond the retry budget) is retried with
  * growing pauses until it succeeds; the flush blocks meanwhile, so the job stops pulling input instead
  * of dropping it. A permanent one (the store refuses the write for good) is returned for dead-lettering.
- * Not thread-safe: one batch per task.
+ * Not thread-safe: one batch per task. Close it to stop its write threads.
  */
-public final class UpdateBatch {
+public final class UpdateBatch implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(UpdateBatch.class);
 
@@ -44,11 +48,19 @@ public final class UpdateBatch {
     private final Metrics.Counter superseded;
     private final Duration maxPause;
     private final Map<CacheKey, Pending> pending = new LinkedHashMap<>();
+    private final int threads;
+    private final ExecutorService pool;
 
-    public UpdateBatch(ScnOrderedWriter writer, Metrics metrics, Duration maxPause) {
+    public UpdateBatch(ScnOrderedWriter writer, Metrics metrics, Duration maxPause, int writeThreads) {
         this.writer = writer;
         this.superseded = metrics.counter("write.superseded");
         this.maxPause = maxPause;
+        this.threads = writeThreads;
+        this.pool = writeThreads <= 1 ? null : Executors.newFixedThreadPool(writeThreads, r -> {
+            Thread t = new Thread(r, "cache-write");
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     public void add(CacheKey key, Pending change) {
@@ -70,21 +82,17 @@ public final class UpdateBatch {
     }
 
     /** Writes everything pending; blocks through transient store trouble. @return what the store refused for good */
-    public List<Refused> flush(ExecutorService pool) throws InterruptedException {
+    public List<Refused> flush() throws InterruptedException {
         List<Refused> refused = new ArrayList<>();
-        Map<CacheKey, Pending> todo = new LinkedHashMap<>(pending);
+        List<Map.Entry<CacheKey, Pending>> todo = new ArrayList<>(pending.entrySet());
         pending.clear();
         long pauseMillis = 100;
         while (!todo.isEmpty()) {
-            List<Map.Entry<CacheKey, Pending>> entries = new ArrayList<>(todo.entrySet());
-            List<Future<WriteResult>> results = new ArrayList<>(entries.size());
-            for (Map.Entry<CacheKey, Pending> e : entries) {
-                results.add(pool.submit(() -> writer.write(e.getKey(), e.getValue().record())));
-            }
-            todo.clear();
+            WriteResult[] results = writeAll(todo);
+            List<Map.Entry<CacheKey, Pending>> again = new ArrayList<>();
             Throwable lastTransient = null;
-            for (int i = 0; i < entries.size(); i++) {
-                WriteResult r = await(results.get(i));
+            for (int i = 0; i < results.length; i++) {
+                WriteResult r = results[i];
                 if (r.outcome() != WriteOutcome.FAILED) {
                     continue;
                 }
@@ -92,13 +100,14 @@ public final class UpdateBatch {
                     throw new InterruptedException("cache flush interrupted (job stopping)");
                 }
                 if (r.failure() instanceof StoreUnavailableException) {
-                    todo.put(entries.get(i).getKey(), entries.get(i).getValue());
+                    again.add(todo.get(i));
                     lastTransient = r.failure();
                 } else {
-                    refused.add(new Refused(entries.get(i).getValue(),
+                    refused.add(new Refused(todo.get(i).getValue(),
                             Rejection.of(Rejection.Reason.STORE_REJECTED, String.valueOf(r.failure()))));
                 }
             }
+            todo = again;
             if (!todo.isEmpty()) {
                 // The store is in trouble: hold on to these writes (and so stop pulling input) until it recovers.
                 LOG.warn("{} cache writes still failing ({}); retrying in {} ms, input paused",
@@ -110,9 +119,41 @@ public final class UpdateBatch {
         return refused;
     }
 
-    private static WriteResult await(Future<WriteResult> f) throws InterruptedException {
+    private WriteResult[] writeAll(List<Map.Entry<CacheKey, Pending>> entries) throws InterruptedException {
+        WriteResult[] results = new WriteResult[entries.size()];
+        if (pool == null || entries.size() < 2) {
+            writeRange(entries, results, 0, entries.size());
+            return results;
+        }
+        int chunk = (entries.size() + threads - 1) / threads;
+        List<Future<?>> running = new ArrayList<>();
+        for (int from = 0; from < entries.size(); from += chunk) {
+            int start = from;
+            int end = Math.min(entries.size(), from + chunk);
+            running.add(pool.submit(() -> writeRange(entries, results, start, end)));
+        }
+        for (Future<?> f : running) {
+            await(f);
+        }
+        return results;
+    }
+
+    private void writeRange(List<Map.Entry<CacheKey, Pending>> entries, WriteResult[] results, int from, int to) {
+        for (int i = from; i < to; i++) {
+            results[i] = writer.write(entries.get(i).getKey(), entries.get(i).getValue().record());
+        }
+    }
+
+    @Override
+    public void close() {
+        if (pool != null) {
+            pool.shutdownNow();
+        }
+    }
+
+    private static void await(Future<?> f) throws InterruptedException {
         try {
-            return f.get();
+            f.get();
         } catch (java.util.concurrent.ExecutionException e) {
             throw new IllegalStateException("cache write crashed", e.getCause());
         }

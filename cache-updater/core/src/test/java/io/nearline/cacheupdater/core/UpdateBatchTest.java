@@ -16,8 +16,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -30,12 +28,11 @@ class UpdateBatchTest {
     private final ScnOrderedWriter writer = new ScnOrderedWriter(store,
             new WriterSettings(Duration.ofHours(1), 3, new Backoff(Duration.ZERO, Duration.ZERO)), metrics,
             Clock.systemUTC(), d -> { }, new Random(1));
-    private final UpdateBatch batch = new UpdateBatch(writer, metrics, Duration.ofMillis(50));
-    private final ExecutorService pool = Executors.newFixedThreadPool(4);
+    private final UpdateBatch batch = new UpdateBatch(writer, metrics, Duration.ofMillis(50), 4);
 
     @AfterEach
     void stop() {
-        pool.shutdownNow();
+        batch.close();
     }
 
     private static UpdateBatch.Pending change(CacheKey key, long scn) {
@@ -55,7 +52,7 @@ class UpdateBatchTest {
         batch.add(a, change(a, 7));
         batch.add(b, change(b, 1));
         assertEquals(2, batch.size());
-        assertEquals(List.of(), batch.flush(pool));
+        assertEquals(List.of(), batch.flush());
         assertTrue(batch.isEmpty());
         assertEquals(Version.of(9, 1), stored(a));
         assertEquals(Version.of(1, 1), stored(b));
@@ -68,7 +65,7 @@ class UpdateBatchTest {
         CacheKey a = CacheKey.of("a");
         batch.add(a, change(a, 5));
         store.failNext(7); // more than write.max-attempts (3): the first flush round fails, later ones succeed
-        assertEquals(List.of(), batch.flush(pool));
+        assertEquals(List.of(), batch.flush());
         assertEquals(Version.of(5, 1), stored(a));
         assertTrue(metrics.count("write.failed") >= 1);
     }
@@ -78,7 +75,7 @@ class UpdateBatchTest {
         CacheKey a = CacheKey.of("a");
         memory.upsert(a, new byte[] {0x7f, 0}, Duration.ofHours(1)); // bytes no reader understands
         batch.add(a, change(a, 5));
-        List<UpdateBatch.Refused> refused = batch.flush(pool);
+        List<UpdateBatch.Refused> refused = batch.flush();
         assertEquals(1, refused.size());
         assertEquals(Rejection.Reason.STORE_REJECTED, refused.get(0).rejection().reason());
         CacheRecord untouched = null;

@@ -19,8 +19,6 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * Writes keyed changes into the cache through the SCN-ordered write, batched per key
@@ -36,7 +34,6 @@ final class CacheWriteOperator extends AbstractStreamOperator<Void>
     private transient CacheUpdaterSettings settings;
     private transient CacheStore store;
     private transient UpdateBatch batch;
-    private transient ExecutorService pool;
 
     CacheWriteOperator(Map<String, String> config) {
         this.config = new HashMap<>(config);
@@ -50,12 +47,7 @@ final class CacheWriteOperator extends AbstractStreamOperator<Void>
         Metrics metrics = new FlinkMetrics(getMetricGroup());
         store = CacheStores.open(c);
         ScnOrderedWriter writer = new ScnOrderedWriter(store, WriterSettings.from(c), metrics);
-        batch = new UpdateBatch(writer, metrics, settings.maxPause());
-        pool = Executors.newFixedThreadPool(settings.writeThreads(), r -> {
-            Thread t = new Thread(r, "cache-write");
-            t.setDaemon(true);
-            return t;
-        });
+        batch = new UpdateBatch(writer, metrics, settings.maxPause(), settings.writeThreads());
         scheduleFlush();
     }
 
@@ -92,7 +84,7 @@ final class CacheWriteOperator extends AbstractStreamOperator<Void>
         if (batch.isEmpty()) {
             return;
         }
-        for (UpdateBatch.Refused refused : batch.flush(pool)) {
+        for (UpdateBatch.Refused refused : batch.flush()) {
             UpdateBatch.Pending p = refused.change();
             output.collect(DecodeFunction.DEAD_LETTERS, new StreamRecord<>(DeadLetters.encode(DeadLetters.of(
                     settings.consumerGroup(), p.topic(), p.partition(), p.offset(), null,
@@ -103,8 +95,8 @@ final class CacheWriteOperator extends AbstractStreamOperator<Void>
     @Override
     public void close() throws Exception {
         try {
-            if (pool != null) {
-                pool.shutdownNow();
+            if (batch != null) {
+                batch.close();
             }
             if (store != null) {
                 store.close();

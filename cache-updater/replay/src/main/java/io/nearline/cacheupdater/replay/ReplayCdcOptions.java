@@ -43,6 +43,13 @@ public final class ReplayCdcOptions {
             description = "Where the broker's log and the RocksDB cache live (default: a new temporary directory, kept for inspection).")
     public Path workDir;
 
+    @Option(names = "--summary-json", paramLabel = "FILE", description = "Also write the summary as JSON.")
+    public Path summaryJson;
+
+    @Option(names = "--raw-consume-baseline",
+            description = "Before the job runs, time one plain consumer reading the whole CDC topic (for benchmarks).")
+    public boolean rawConsumeBaseline;
+
     @Option(names = "--kafka-jar", hidden = true, description = "The broker jar, for engines that run it as its own JVM.")
     public Path kafkaJar;
 

@@ -26,8 +26,6 @@ import org.apache.samza.task.TaskCoordinator;
 
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * One task per CDC partition: decode and validate each message, dead-letter the bad ones, and write
@@ -41,7 +39,6 @@ final class CacheUpdaterTask implements StreamTask, InitableTask, ClosableTask {
     private ChangeEventValidator validator;
     private CacheStore store;
     private UpdateBatch batch;
-    private ExecutorService pool;
     private SystemStream deadLetters;
     private Metrics.Counter received;
     private Metrics.Counter deadLettered;
@@ -57,12 +54,8 @@ final class CacheUpdaterTask implements StreamTask, InitableTask, ClosableTask {
         received = metrics.counter("events.received");
         deadLettered = metrics.counter("events.dead-lettered");
         store = CacheStores.open(config);
-        batch = new UpdateBatch(new ScnOrderedWriter(store, WriterSettings.from(config), metrics), metrics, settings.maxPause());
-        pool = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "cache-write");
-            t.setDaemon(true);
-            return t;
-        });
+        // one message at a time: the write happens inline, in process()
+        batch = new UpdateBatch(new ScnOrderedWriter(store, WriterSettings.from(config), metrics), metrics, settings.maxPause(), 1);
         deadLetters = new SystemStream(CacheUpdaterApp.SYSTEM, settings.deadLetterTopic());
     }
 
@@ -82,7 +75,7 @@ final class CacheUpdaterTask implements StreamTask, InitableTask, ClosableTask {
         } else {
             batch.add(ChangeEvents.cacheKey(decoded.event()), new UpdateBatch.Pending(decoded.event(),
                     ChangeEvents.cacheRecord(decoded.event()), topic, partition, offset));
-            for (UpdateBatch.Refused refused : batch.flush(pool)) {
+            for (UpdateBatch.Refused refused : batch.flush()) {
                 deadLetter(collector, DeadLetters.of(settings.consumerGroup(), topic, partition, offset, key, value,
                         refused.rejection(), System.currentTimeMillis()));
             }
@@ -97,8 +90,8 @@ final class CacheUpdaterTask implements StreamTask, InitableTask, ClosableTask {
 
     @Override
     public void close() {
-        if (pool != null) {
-            pool.shutdownNow();
+        if (batch != null) {
+            batch.close();
         }
         if (store != null) {
             store.close();

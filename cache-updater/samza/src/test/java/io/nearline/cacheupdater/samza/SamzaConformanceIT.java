@@ -5,6 +5,7 @@ import io.nearline.cacheupdater.core.replay.CoreReplay;
 import io.nearline.cacheupdater.core.replay.ReplayInput;
 import io.nearline.cacheupdater.testkit.InMemoryCacheStore;
 import io.nearline.cacheupdater.testkit.Scenarios;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.FieldSource;
@@ -13,6 +14,7 @@ import picocli.CommandLine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -27,6 +29,7 @@ class SamzaConformanceIT {
     @TempDir
     Path dir;
 
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
     @ParameterizedTest
     @FieldSource("SCENARIOS")
     void samzaEndsWhereTheCoreEnds(String scenario) throws Exception {

@@ -17,8 +17,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 /**
  * The cache updater's logic without an engine or a broker: lines are decoded, validated, batched and
@@ -38,11 +36,10 @@ public final class CoreReplay {
         long started = System.currentTimeMillis();
         InMemoryMetrics metrics = new InMemoryMetrics();
         ScnOrderedWriter writer = new ScnOrderedWriter(store, writerSettings, metrics);
-        UpdateBatch batch = new UpdateBatch(writer, metrics, Duration.ofSeconds(1));
+        UpdateBatch batch = new UpdateBatch(writer, metrics, Duration.ofSeconds(1), 4);
         ChangeEventValidator validator = new ChangeEventValidator(maxPayloadBytes, null);
         List<String> deadLetters = new ArrayList<>();
         Set<CacheKey> keys = new LinkedHashSet<>();
-        ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
             for (ReplayInput.Line line : lines) {
                 Rejection rejection = line.decoded().ok() ? validator.check(line.decoded().event()) : line.decoded().rejection();
@@ -56,16 +53,16 @@ public final class CoreReplay {
                 batch.add(key, new UpdateBatch.Pending(line.decoded().event(), ChangeEvents.cacheRecord(line.decoded().event()),
                         line.file(), -1, line.number()));
                 if (batch.size() >= 1000) {
-                    refuse(batch.flush(pool), deadLetters);
+                    refuse(batch.flush(), deadLetters);
                 }
             }
-            refuse(batch.flush(pool), deadLetters);
+            refuse(batch.flush(), deadLetters);
         } finally {
-            pool.shutdownNow();
+            batch.close();
         }
         List<String> state = io.nearline.cacheupdater.core.StateDump.lines(store, keys);
         return new Result(state, deadLetters, ReplaySummary.of("core", lines.size(), deadLetters.size(), state.size(),
-                metrics, System.currentTimeMillis() - started));
+                metrics, System.currentTimeMillis() - started, Double.NaN, Double.NaN));
     }
 
     private static void refuse(List<UpdateBatch.Refused> refused, List<String> deadLetters) {

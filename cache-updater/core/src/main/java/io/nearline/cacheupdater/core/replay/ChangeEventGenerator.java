@@ -1,0 +1,58 @@
+package io.nearline.cacheupdater.core.replay;
+
+import io.nearline.cacheupdater.core.events.ChangeEventText;
+import io.nearline.common.avro.ChangeEvent;
+import io.nearline.common.avro.Op;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+
+/**
+ * A synthetic change stream for benchmarks: {@code events} commits over {@code keys} keys chosen
+ * uniformly, SCNs growing per source partition, 10 % deletes, a schema upgrade half-way, payloads of
+ * about 100 bytes. Same seed, same file.
+ */
+public final class ChangeEventGenerator {
+
+    private static final int PARTITIONS = 16;
+
+    private ChangeEventGenerator() {
+    }
+
+    public static void write(Path file, long events, int keys, long seed) {
+        Random random = new Random(seed);
+        long[] scn = new long[PARTITIONS];
+        byte[] filler = new byte[64];
+        try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            for (long i = 0; i < events; i++) {
+                int k = random.nextInt(keys);
+                int partition = k % PARTITIONS;
+                boolean delete = random.nextInt(10) == 0;
+                for (int b = 0; b < filler.length; b++) {
+                    filler[b] = (byte) ('a' + random.nextInt(26));
+                }
+                ChangeEvent e = ChangeEvent.newBuilder()
+                        .setTable("profile")
+                        .setKey("member:" + k)
+                        .setPartition(partition)
+                        .setScn(++scn[partition])
+                        .setOp(delete ? Op.DELETE : Op.UPSERT)
+                        .setSchemaVersion(i < events / 2 ? 1 : 2)
+                        .setPayload(delete ? null : ByteBuffer.wrap(("{\"id\":" + k + ",\"headline\":\""
+                                + new String(filler, StandardCharsets.US_ASCII) + "\"}").getBytes(StandardCharsets.UTF_8)))
+                        .setCommitTimeMillis(0)
+                        .build();
+                out.write(ChangeEventText.format(e));
+                out.newLine();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

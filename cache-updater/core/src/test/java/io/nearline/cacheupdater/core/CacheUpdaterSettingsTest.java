@@ -1,0 +1,36 @@
+package io.nearline.cacheupdater.core;
+
+import io.nearline.common.config.Config;
+import io.nearline.common.config.ConfigException;
+import io.nearline.common.testkit.ConfigDocsCheck;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class CacheUpdaterSettingsTest {
+
+    @Test
+    void defaultsNeedOnlyTheBrokers() {
+        CacheUpdaterSettings s = CacheUpdaterSettings.from(Config.of(Map.of("kafka.bootstrap-servers", "127.0.0.1:9092")));
+        assertEquals("nearline.cdc", s.cdcTopic());
+        assertEquals(1000, s.batchMaxKeys());
+    }
+
+    @Test
+    void missingBrokersAndSameTopicsFailByName() {
+        ConfigException missing = assertThrows(ConfigException.class, () -> CacheUpdaterSettings.from(Config.empty()));
+        assertTrue(missing.getMessage().contains("'kafka.bootstrap-servers' is required"), missing.getMessage());
+        ConfigException same = assertThrows(ConfigException.class, () -> CacheUpdaterSettings.from(Config.of(Map.of(
+                "kafka.bootstrap-servers", "b:1", "cdc.topic", "t", "cdc.dead-letter-topic", "t"))));
+        assertTrue(same.getMessage().contains("'cdc.topic' and 'cdc.dead-letter-topic' must differ"), same.getMessage());
+    }
+
+    @Test
+    void docsListEveryKey() {
+        ConfigDocsCheck.assertInSync("cache-updater", CacheUpdaterSettings.DEF);
+    }
+}

@@ -1,0 +1,81 @@
+package io.nearline.cacheupdater.replay;
+
+import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.cacheupdater.core.StateDump;
+import io.nearline.cacheupdater.core.replay.ReplayInput;
+import io.nearline.cacheupdater.core.replay.ReplaySummary;
+import io.nearline.common.config.Config;
+import io.nearline.common.console.Progress;
+import io.nearline.common.console.RateMeter;
+import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.common.store.CacheStore;
+import io.nearline.common.store.CacheStores;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The flow of {@code replay cdc}, the same on every engine: read the lines, create the topics, send
+ * the events, optionally time a raw consumer, let the engine run the real job until every event is
+ * consumed, then write the final state, the dead letters and the summary.
+ */
+public final class CdcReplay {
+
+    /** What an engine brings to a replay. */
+    public interface Engine {
+        String name();
+
+        /** The engine's counters in this JVM (reset at the start of each replay). */
+        InMemoryMetrics localMetrics();
+
+        /** Runs the job on everything on the CDC topic; returns once {@code events} were consumed and written. */
+        void run(Config config, CacheUpdaterSettings settings, long events) throws Exception;
+    }
+
+    private CdcReplay() {
+    }
+
+    public static int run(ReplayCdcOptions options, Path work, String bootstrapServers, Engine engine) throws Exception {
+        long started = System.currentTimeMillis();
+        engine.localMetrics().reset(); // counters are JVM-wide; this run counts from zero
+        List<ReplayInput.Line> lines = ReplayInput.read(options.events);
+        System.out.printf("replay cdc on %s: %,d lines from %s; work dir %s%n", engine.name(), lines.size(), options.events, work);
+
+        Config config = options.jobConfig(bootstrapServers, work);
+        CacheUpdaterSettings.validateJob(config);
+        CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
+        KafkaReplay.createTopics(bootstrapServers, Map.of(settings.cdcTopic(), options.partitions, settings.deadLetterTopic(), 1));
+        KafkaReplay.Sent sent;
+        try (Progress progress = new Progress("events sent", lines.size(), System.err)) {
+            sent = KafkaReplay.send(bootstrapServers, settings.cdcTopic(), settings.deadLetterTopic(), lines, progress::step);
+        }
+        double raw = options.rawConsumeBaseline ? KafkaReplay.rawConsumeRate(bootstrapServers, settings.cdcTopic()) : Double.NaN;
+
+        double steady;
+        try (Progress progress = new Progress("events consumed", sent.events(),
+                () -> engine.localMetrics().count("events.received"), System.err);
+             RateMeter meter = new RateMeter(sent.events(), () -> engine.localMetrics().count("events.received"))) {
+            engine.run(config, settings, sent.events());
+            steady = meter.steadyRate();
+        }
+
+        List<String> deadLetters = KafkaReplay.deadLetters(bootstrapServers, settings.deadLetterTopic());
+        List<String> state;
+        try (CacheStore store = CacheStores.open(config)) {
+            state = StateDump.lines(store, sent.keys());
+        }
+        ReplayOutput.write(options.out, state);
+        if (options.dlqOut != null) {
+            ReplayOutput.write(options.dlqOut, deadLetters);
+        }
+        ReplaySummary summary = ReplaySummary.of(engine.name(), lines.size(), deadLetters.size(), state.size(),
+                engine.localMetrics(), System.currentTimeMillis() - started, steady, raw);
+        summary.print(System.out);
+        System.out.println("  state: " + options.out + (options.dlqOut == null ? "" : "  dead letters: " + options.dlqOut));
+        if (options.summaryJson != null) {
+            ReplayOutput.write(options.summaryJson, List.of(summary.toJson()));
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,87 @@
+package io.nearline.localcluster;
+
+import io.nearline.cacheupdater.core.replay.ChangeEventGenerator;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code nearline bench cdc}: the cache-updater job's throughput on each engine against the raw consume rate. */
+@Command(name = "bench", mixinStandardHelpOptions = true, description = "End-to-end benchmarks of the jobs on this machine.",
+        subcommands = {BenchCommand.Cdc.class, CommandLine.HelpCommand.class})
+public final class BenchCommand implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    @Command(name = "cdc", mixinStandardHelpOptions = true,
+            description = {"Replay a generated change stream through the cache-updater job into the RocksDB store on "
+                    + "each engine, and report its steady rate next to the raw consume rate of the same topic, "
+                    + "measured in the same run."})
+    public static final class Cdc implements Callable<Integer> {
+
+        @Option(names = "--events", defaultValue = "1000000", description = "Change events (default: ${DEFAULT-VALUE}).")
+        long events;
+
+        @Option(names = "--keys", defaultValue = "100000", description = "Distinct keys (default: ${DEFAULT-VALUE}).")
+        int keys;
+
+        @Option(names = "--engine", split = ",", defaultValue = "flink,samza", description = "Engines, in order (default: ${DEFAULT-VALUE}).")
+        List<String> engines;
+
+        @Option(names = "--partitions", defaultValue = "2", description = "Partitions of the CDC topic (default: ${DEFAULT-VALUE}).")
+        int partitions;
+
+        @Option(names = "--parallelism", defaultValue = "2", description = "Parallel tasks (default: ${DEFAULT-VALUE}).")
+        int parallelism;
+
+        @Option(names = "--seed", defaultValue = "1", description = "Generator seed (default: ${DEFAULT-VALUE}).")
+        long seed;
+
+        @Option(names = "--work-dir", description = "Where the stream, brokers and stores go (default: a temporary directory).")
+        Path workDir;
+
+        @Override
+        public Integer call() throws Exception {
+            Path work = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("nearline-bench");
+            Path stream = work.resolve("events.jsonl");
+            System.out.printf("bench cdc: generating %,d events over %,d keys (seed %d) in %s%n", events, keys, seed, stream);
+            ChangeEventGenerator.write(stream, events, keys, seed);
+            List<String> rows = new ArrayList<>();
+            for (String engine : engines) {
+                Path summary = work.resolve("summary-" + engine + ".json");
+                Path jar = Home.dir().resolve("cache-updater/" + engine + "/target/nearline-cache-updater-" + engine + ".jar");
+                List<String> command = new ArrayList<>(List.of(Home.java(), "-Xmx3g", "-jar", jar.toString(),
+                        "--events", stream.toString(), "--out", work.resolve("state-" + engine + ".jsonl").toString(),
+                        "--work-dir", work.resolve(engine).toString(), "--partitions", Integer.toString(partitions),
+                        "--parallelism", Integer.toString(parallelism), "--raw-consume-baseline",
+                        "--summary-json", summary.toString()));
+                if (engine.equals("samza")) {
+                    command.add("--kafka-jar");
+                    command.add(Home.dir().resolve("local-cluster/kafka/target/nearline-kafka.jar").toString());
+                }
+                System.out.printf("%n== %s ==%n", engine);
+                int code = Home.run(command, jar);
+                if (code != 0) {
+                    return code;
+                }
+                rows.add(engine + "  " + Files.readString(summary, StandardCharsets.UTF_8).trim());
+            }
+            System.out.printf("%nbench cdc summary (%,d events, %,d keys, %d partitions, parallelism %d):%n",
+                    events, keys, partitions, parallelism);
+            rows.forEach(r -> System.out.println("  " + r));
+            return 0;
+        }
+    }
+}
