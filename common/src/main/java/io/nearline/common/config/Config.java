@@ -197,17 +197,29 @@ public final class Config {
         return null;
     }
 
+    /** The known key nearest to {@code name}; ties go to the longer shared prefix, then alphabetical order. */
     private static Optional<String> closest(String name, Set<String> known) {
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
-        for (String candidate : known) {
+        int bestPrefix = -1;
+        for (String candidate : new java.util.TreeSet<>(known)) {
             int d = editDistance(name, candidate);
-            if (d < bestDistance) {
+            int prefix = commonPrefix(name, candidate);
+            if (d < bestDistance || (d == bestDistance && prefix > bestPrefix)) {
                 bestDistance = d;
+                bestPrefix = prefix;
                 best = candidate;
             }
         }
         return bestDistance <= Math.max(2, name.length() / 4) ? Optional.ofNullable(best) : Optional.empty();
+    }
+
+    private static int commonPrefix(String a, String b) {
+        int n = 0;
+        while (n < a.length() && n < b.length() && a.charAt(n) == b.charAt(n)) {
+            n++;
+        }
+        return n;
     }
 
     private static int editDistance(String a, String b) {
