@@ -113,13 +113,7 @@ public final class KafkaReplay {
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = new ArrayList<>();
-            for (PartitionInfo p : consumer.partitionsFor(topic)) {
-                partitions.add(new TopicPartition(topic, p.partition()));
-            }
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            Map<TopicPartition, Long> end = fromBeginning(consumer, topic);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (!caughtUp(consumer, end) && System.nanoTime() < deadline) {
                 consumer.poll(Duration.ofMillis(200)).forEach(out::add);
@@ -143,13 +137,7 @@ public final class KafkaReplay {
         props.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, String.valueOf(64 * 1024 * 1024));
         props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(16 * 1024 * 1024));
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = new ArrayList<>();
-            for (PartitionInfo p : consumer.partitionsFor(topic)) {
-                partitions.add(new TopicPartition(topic, p.partition()));
-            }
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            Map<TopicPartition, Long> end = fromBeginning(consumer, topic);
             long records = 0;
             long started = System.nanoTime();
             while (!caughtUp(consumer, end)) {
@@ -157,6 +145,17 @@ public final class KafkaReplay {
             }
             return records / ((System.nanoTime() - started) / 1e9);
         }
+    }
+
+    /** Assigns every partition of {@code topic} at its beginning; returns where each ends now. */
+    private static Map<TopicPartition, Long> fromBeginning(KafkaConsumer<byte[], byte[]> consumer, String topic) {
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (PartitionInfo p : consumer.partitionsFor(topic)) {
+            partitions.add(new TopicPartition(topic, p.partition()));
+        }
+        consumer.assign(partitions);
+        consumer.seekToBeginning(partitions);
+        return consumer.endOffsets(partitions);
     }
 
     private static boolean caughtUp(KafkaConsumer<?, ?> consumer, Map<TopicPartition, Long> end) {

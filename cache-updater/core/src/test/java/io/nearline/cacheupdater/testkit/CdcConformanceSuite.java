@@ -1,0 +1,86 @@
+package io.nearline.cacheupdater.testkit;
+
+import io.nearline.cacheupdater.core.WriterSettings;
+import io.nearline.cacheupdater.core.replay.CoreReplay;
+import io.nearline.cacheupdater.core.replay.ReplayInput;
+import io.nearline.common.metrics.InMemoryMetrics;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The cache updater's conformance suite: the same scenario files through an engine's real job
+ * ({@code replay cdc}: broker, engine, RocksDB store) and through the core alone; final states must
+ * be identical and equal the oracle's, every bad line dead-lettered, and a store outage must cost
+ * nothing. Each engine module runs it by naming how to start a replay.
+ */
+public abstract class CdcConformanceSuite {
+
+    @TempDir
+    protected Path dir;
+
+    /** Runs the engine's {@code replay cdc} with these arguments; returns its exit code. */
+    protected abstract int replay(List<String> args);
+
+    /** The engine's counters in this JVM (as the last replay left them). */
+    protected abstract InMemoryMetrics engineMetrics();
+
+    static List<String> scenarios() {
+        return Scenarios.CDC;
+    }
+
+    private int replay(Path events, Path out, String... more) {
+        List<String> args = new ArrayList<>(List.of("--events", events.toString(), "--out", out.toString(),
+                "--work-dir", dir.resolve("work").toString(), "--partitions", "3"));
+        args.addAll(List.of(more));
+        return replay(args);
+    }
+
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    @ParameterizedTest
+    @MethodSource("io.nearline.cacheupdater.testkit.CdcConformanceSuite#scenarios")
+    void engineEndsWhereTheCoreEnds(String scenario) throws Exception {
+        Path events = Scenarios.copy(scenario, dir);
+        Path out = dir.resolve("state.jsonl");
+        Path dlq = dir.resolve("dlq.jsonl");
+        assertEquals(0, replay(events, out, "--dlq-out", dlq.toString()));
+
+        List<String> core = CoreReplay.run(ReplayInput.read(List.of(events)), new InMemoryCacheStore(),
+                WriterSettings.defaults(), 1024 * 1024).state();
+        assertEquals(Scenarios.expectedState(events), core, "core vs oracle");
+        assertEquals(core, Files.readAllLines(out), "engine vs core");
+        assertEquals(Scenarios.expectedDeadLetters(events), Files.readAllLines(dlq).size(), "dead letters");
+    }
+
+    /**
+     * The store is down for the first seconds of the job: every call fails, longer than a write's own
+     * retries last. The job must hold on to those writes and wait the outage out (not pulling more
+     * input meanwhile) and end exactly where the core ends: nothing dropped.
+     */
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    @Test
+    void aStoreOutageIsWaitedOutAndNothingIsLost() throws Exception {
+        Path events = Scenarios.copy("scrambled.jsonl", dir);
+        Path out = dir.resolve("state.jsonl");
+        OutageStoreProvider.reset();
+        assertEquals(0, replay(events, out, "--store", "outage",
+                "--set", "test.outage.delegate=rocksdb", "--set", "test.outage.duration=3s",
+                "--set", "write.outage.max-pause=500ms", "--set", "write.max-attempts=3"));
+        assertTrue(OutageStoreProvider.failedCalls() > 0, "the outage never hit the job");
+        assertTrue(engineMetrics().count("write.retries.unavailable") > 0, "no retries were counted");
+        // writes outlived their own retries: what saved them is the job holding on to them
+        assertTrue(engineMetrics().count("write.failed") > 0, "the outage was shorter than the writer's retries");
+        assertEquals(Scenarios.expectedState(events), Files.readAllLines(out), "state after the outage");
+    }
+}
