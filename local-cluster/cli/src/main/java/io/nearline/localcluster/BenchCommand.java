@@ -61,7 +61,7 @@ public final class BenchCommand implements Runnable {
             List<String> rows = new ArrayList<>();
             for (String engine : engines) {
                 Path summary = work.resolve("summary-" + engine + ".json");
-                Path jar = Home.dir().resolve("cache-updater/" + engine + "/target/nearline-cache-updater-" + engine + ".jar");
+                Path jar = Home.engineJar(engine);
                 List<String> command = new ArrayList<>(List.of(Home.java(), "-Xmx3g", "-jar", jar.toString(),
                         "--events", stream.toString(), "--out", work.resolve("state-" + engine + ".jsonl").toString(),
                         "--work-dir", work.resolve(engine).toString(), "--partitions", Integer.toString(partitions),
@@ -69,7 +69,7 @@ public final class BenchCommand implements Runnable {
                         "--summary-json", summary.toString()));
                 if (engine.equals("samza")) {
                     command.add("--kafka-jar");
-                    command.add(Home.dir().resolve("local-cluster/kafka/target/nearline-kafka.jar").toString());
+                    command.add(Home.kafkaJar().toString());
                 }
                 System.out.printf("%n== %s ==%n", engine);
                 int code = Home.run(command, jar);

@@ -25,6 +25,16 @@ final class Home {
         }
     }
 
+    /** The runnable jar of an engine's local runner (flink or samza). */
+    static Path engineJar(String engine) {
+        return dir().resolve("cache-updater/" + engine + "/target/nearline-cache-updater-" + engine + ".jar");
+    }
+
+    /** The broker as its own process, for the Samza side. */
+    static Path kafkaJar() {
+        return dir().resolve("local-cluster/kafka/target/nearline-kafka.jar");
+    }
+
     static String java() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }

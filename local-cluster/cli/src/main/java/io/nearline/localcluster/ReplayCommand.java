@@ -55,8 +55,7 @@ public final class ReplayCommand implements Runnable {
                     throw new CommandLine.ParameterException(spec.commandLine(), "cannot read --events " + events);
                 }
             }
-            Path home = Home.dir();
-            Path jar = home.resolve("cache-updater/" + engine + "/target/nearline-cache-updater-" + engine + ".jar");
+            Path jar = Home.engineJar(engine);
             List<String> command = new ArrayList<>(List.of(Home.java(), "-Xmx2g", "-jar", jar.toString()));
             List<String> all = spec.commandLine().getParseResult().originalArgs(); // the whole command line
             List<String> original = all.subList(all.indexOf(spec.name()) + 1, all.size());
@@ -70,7 +69,7 @@ public final class ReplayCommand implements Runnable {
             }
             if (engine.equals("samza") && options.kafkaJar == null) {
                 command.add("--kafka-jar");
-                command.add(home.resolve("local-cluster/kafka/target/nearline-kafka.jar").toString());
+                command.add(Home.kafkaJar().toString());
             }
             return Home.run(command, jar);
         }
