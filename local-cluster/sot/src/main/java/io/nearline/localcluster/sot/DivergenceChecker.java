@@ -1,0 +1,151 @@
+package io.nearline.localcluster.sot;
+
+import io.nearline.common.cache.CacheKey;
+import io.nearline.common.cache.CacheRecord;
+import io.nearline.common.cache.CacheRecordCodec;
+import io.nearline.common.store.CacheStore;
+import io.nearline.common.version.Version;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * Compares a cache with the source of truth key by key and says how they differ — the oracle of the
+ * integration tests, the demo and the drills. Run it once writers have drained; while they run, the
+ * same comparison measures staleness.
+ */
+public final class DivergenceChecker {
+
+    /** How a key can differ. */
+    public enum Kind {
+        /** The source of truth has a newer version than the cache. */
+        STALE,
+        /** The source of truth has the key; the cache has nothing. */
+        MISSING,
+        /** The key was deleted, but the cache shows an older upsert: a lost or overwritten delete. */
+        RESURRECTED,
+        /** The cache shows a record for a key the source of truth never had. */
+        EXTRA,
+        /** The cache holds a version the source of truth never committed (newer than its latest). */
+        AHEAD,
+        /** Same version, different content. */
+        CORRUPT
+    }
+
+    public record Divergence(CacheKey key, Kind kind, Version sot, Version cache) {
+        @Override
+        public String toString() {
+            return key + ": " + kind + " (source " + sot + ", cache " + cache + ")";
+        }
+    }
+
+    /**
+     * @param keysChecked   keys compared
+     * @param divergent     every divergent key, sorted by key
+     * @param scnLag        for STALE keys, how many SCNs behind (sorted)
+     * @param millisLag     for STALE keys, milliseconds since the source committed the version the cache lacks (sorted)
+     */
+    public record Report(long keysChecked, List<Divergence> divergent, long[] scnLag, long[] millisLag) {
+
+        public long count(Kind kind) {
+            return divergent.stream().filter(d -> d.kind() == kind).count();
+        }
+
+        public Map<Kind, Long> counts() {
+            Map<Kind, Long> out = new EnumMap<>(Kind.class);
+            for (Kind k : Kind.values()) {
+                out.put(k, count(k));
+            }
+            return out;
+        }
+
+        public boolean converged() {
+            return divergent.isEmpty();
+        }
+
+        /** The p-th percentile (0..100) of a sorted lag array; 0 when empty. */
+        public static long percentile(long[] sorted, double p) {
+            if (sorted.length == 0) {
+                return 0;
+            }
+            int i = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+            return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+        }
+
+        public String summary() {
+            StringBuilder out = new StringBuilder(String.format("keys checked %,d, divergent %,d", keysChecked, divergent.size()));
+            counts().forEach((kind, n) -> {
+                if (n > 0) {
+                    out.append(String.format("; %s %,d", kind, n));
+                }
+            });
+            if (scnLag.length > 0) {
+                out.append(String.format("; SCN lag p50 %d p99 %d; ms lag p50 %d p99 %d", percentile(scnLag, 50),
+                        percentile(scnLag, 99), percentile(millisLag, 50), percentile(millisLag, 99)));
+            }
+            divergent.stream().limit(5).forEach(d -> out.append("\n  e.g. ").append(d));
+            return out.toString();
+        }
+    }
+
+    private DivergenceChecker() {
+    }
+
+    /**
+     * Compares every key the source of truth ever had, plus {@code alsoCheck} (keys writers touched:
+     * the cache has no scan, so an EXTRA key can only be found where someone looks).
+     */
+    public static Report check(SourceOfTruth sot, CacheStore cache, Collection<CacheKey> alsoCheck, long nowMillis) {
+        TreeSet<CacheKey> keys = new TreeSet<>(sot.keys());
+        keys.addAll(alsoCheck);
+        List<Divergence> divergent = new ArrayList<>();
+        List<Long> scnLag = new ArrayList<>();
+        List<Long> millisLag = new ArrayList<>();
+        for (CacheKey key : keys) {
+            Optional<Row> source = sot.read(key);
+            Optional<CacheRecord> cached = cache.get(key).map(s -> CacheRecordCodec.decode(s.value()));
+            Kind kind = classify(source.orElse(null), cached.orElse(null));
+            if (kind != null) {
+                divergent.add(new Divergence(key, kind, source.map(Row::version).orElse(Version.NONE),
+                        cached.map(CacheRecord::version).orElse(Version.NONE)));
+                if (kind == Kind.STALE) {
+                    scnLag.add(source.get().version().scn().value() - cached.get().version().scn().value());
+                    millisLag.add(Math.max(0, nowMillis - source.get().commitTimeMillis()));
+                }
+            }
+        }
+        return new Report(keys.size(), divergent, sorted(scnLag), sorted(millisLag));
+    }
+
+    /** Null when the cache agrees with the source for this key. */
+    static Kind classify(Row source, CacheRecord cached) {
+        if (source == null) {
+            return cached != null && !cached.tombstone() ? Kind.EXTRA : null;
+        }
+        if (cached == null) {
+            return source.deleted() ? null : Kind.MISSING;
+        }
+        int order = cached.version().compareTo(source.version());
+        if (order > 0) {
+            return Kind.AHEAD;
+        }
+        if (source.deleted()) {
+            // an older tombstone also reads as "deleted": fine; an older upsert brings the key back
+            return cached.tombstone() ? null : (order < 0 ? Kind.RESURRECTED : Kind.CORRUPT);
+        }
+        if (order < 0) {
+            return Kind.STALE;
+        }
+        return cached.tombstone() || !Arrays.equals(cached.payload(), source.payload()) ? Kind.CORRUPT : null;
+    }
+
+    private static long[] sorted(List<Long> values) {
+        return values.stream().mapToLong(Long::longValue).sorted().toArray();
+    }
+}

@@ -1,0 +1,165 @@
+package io.nearline.localcluster.sot;
+
+import io.nearline.cacheupdater.core.ScnOrderedWriter;
+import io.nearline.cacheupdater.core.WriteOutcome;
+import io.nearline.cacheupdater.core.WriterSettings;
+import io.nearline.cacheupdater.core.events.ChangeEvents;
+import io.nearline.cacheupdater.testkit.InMemoryCacheStore;
+import io.nearline.common.avro.ChangeEvent;
+import io.nearline.common.cache.CacheKey;
+import io.nearline.common.cache.CacheRecord;
+import io.nearline.common.cache.CacheRecordCodec;
+import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.common.schema.InMemorySchemaRegistry;
+import io.nearline.common.store.CacheStore;
+import io.nearline.common.testkit.ManualClock;
+import io.nearline.common.testkit.Seeds;
+import io.nearline.common.version.Version;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DivergenceCheckerTest {
+
+    private static final Duration TTL = Duration.ofHours(1);
+
+    @Test
+    void everyKindIsRecognised() {
+        CacheKey k = CacheKey.of("k");
+        Row live = new Row(k, 0, Version.of(5, 1), false, new byte[] {1}, 0);
+        Row deleted = new Row(k, 0, Version.of(5, 1), true, null, 0);
+        CacheRecord same = CacheRecord.upsert(Version.of(5, 1), 0, new byte[] {1});
+        CacheRecord older = CacheRecord.upsert(Version.of(4, 1), 0, new byte[] {9});
+        CacheRecord newer = CacheRecord.upsert(Version.of(6, 1), 0, new byte[] {9});
+        assertEquals(null, DivergenceChecker.classify(live, same));
+        assertEquals(DivergenceChecker.Kind.MISSING, DivergenceChecker.classify(live, null));
+        assertEquals(DivergenceChecker.Kind.STALE, DivergenceChecker.classify(live, older));
+        assertEquals(DivergenceChecker.Kind.STALE, DivergenceChecker.classify(live, CacheRecord.tombstone(Version.of(4, 1), 0)));
+        assertEquals(DivergenceChecker.Kind.AHEAD, DivergenceChecker.classify(live, newer));
+        assertEquals(DivergenceChecker.Kind.CORRUPT, DivergenceChecker.classify(live, CacheRecord.upsert(Version.of(5, 1), 0, new byte[] {2})));
+        assertEquals(null, DivergenceChecker.classify(deleted, null));
+        assertEquals(null, DivergenceChecker.classify(deleted, CacheRecord.tombstone(Version.of(5, 1), 0)));
+        assertEquals(null, DivergenceChecker.classify(deleted, CacheRecord.tombstone(Version.of(3, 1), 0)));
+        assertEquals(DivergenceChecker.Kind.RESURRECTED, DivergenceChecker.classify(deleted, older));
+        assertEquals(DivergenceChecker.Kind.EXTRA, DivergenceChecker.classify(null, same));
+        assertEquals(null, DivergenceChecker.classify(null, CacheRecord.tombstone(Version.of(1, 1), 0)));
+    }
+
+    /**
+     * The three writers of the production design race on one cache while the source commits: the
+     * cache updater applies the change stream in order, a bootstrapper applies a snapshot taken
+     * mid-run, read-repair writes back whatever a point read returns. After they drain, the cache
+     * must equal the source of truth.
+     */
+    @Test
+    void threeWritersRacingThroughTheOrderedWriteLeaveNoDivergence() throws Exception {
+        long seed = Seeds.seed();
+        InMemoryCacheStore cache = new InMemoryCacheStore();
+        ScnOrderedWriter writer = new ScnOrderedWriter(cache, WriterSettings.defaults().withTtl(TTL), new InMemoryMetrics());
+        Race race = race(seed, (key, record) -> {
+            if (writer.write(key, record).outcome() == WriteOutcome.FAILED) {
+                throw new AssertionError("write failed for " + key);
+            }
+        }, cache);
+        DivergenceChecker.Report report = DivergenceChecker.check(race.sot, cache, Set.of(), System.currentTimeMillis());
+        assertTrue(report.converged(), report.summary() + "\n" + Seeds.replay(seed));
+        assertTrue(report.keysChecked() > 100);
+    }
+
+    /**
+     * The checker is not blind: the same kind of race, where the bootstrapper writes its (older)
+     * snapshot blindly once the stream has been applied, leaves keys behind, and the checker says which.
+     */
+    @Test
+    void aWriterThatSkipsTheScnCheckIsCaught() throws Exception {
+        long seed = Seeds.seed();
+        InMemoryCacheStore cache = new InMemoryCacheStore();
+        ScnOrderedWriter writer = new ScnOrderedWriter(cache, WriterSettings.defaults().withTtl(TTL), new InMemoryMetrics());
+        Race race = race(seed, (key, record) -> writer.write(key, record), cache);
+        // a test-only bootstrapper that puts whatever the snapshot holds
+        for (Row row : race.snapshot.rows()) {
+            cache.upsert(row.key(), CacheRecordCodec.encode(row.toCacheRecord()), TTL);
+        }
+        DivergenceChecker.Report report = DivergenceChecker.check(race.sot, cache, Set.of(), System.currentTimeMillis());
+        assertTrue(report.count(DivergenceChecker.Kind.STALE) + report.count(DivergenceChecker.Kind.RESURRECTED) > 0,
+                "a blind bootstrap went unnoticed: " + report.summary() + "\n" + Seeds.replay(seed));
+        assertTrue(report.scnLag().length > 0 || report.count(DivergenceChecker.Kind.RESURRECTED) > 0);
+    }
+
+    @Test
+    void extraKeysAreFoundWhereTheyAreLookedFor() {
+        SourceOfTruth sot = new SourceOfTruth(2, new InMemorySchemaRegistry(), new ManualClock(), e -> { });
+        CacheStore cache = new InMemoryCacheStore();
+        CacheKey ghost = CacheKey.of("ghost");
+        cache.upsert(ghost, CacheRecordCodec.encode(CacheRecord.upsert(Version.of(1, 1), 0, new byte[] {1})), TTL);
+        assertEquals(1, DivergenceChecker.check(sot, cache, Set.of(ghost), 0).count(DivergenceChecker.Kind.EXTRA));
+    }
+
+    private record Race(SourceOfTruth sot, Snapshot snapshot) {
+    }
+
+    private static Race race(long seed, BiConsumer<CacheKey, CacheRecord> write, CacheStore cache) throws Exception {
+        Random random = new Random(seed);
+        BlockingQueue<ChangeEvent> stream = new LinkedBlockingQueue<>();
+        SourceOfTruth sot = new SourceOfTruth(4, new InMemorySchemaRegistry(), new ManualClock(), stream::add);
+        Workload workload = new Workload(300, 6000, 0.8, 0.15, 0.5, 0);
+        AtomicBoolean committing = new AtomicBoolean(true);
+        List<Snapshot> snapshot = Collections.synchronizedList(new ArrayList<>());
+
+        Thread source = new Thread(() -> {
+            Random r = new Random(seed + 1);
+            workload.run(sot, r, Duration.ofMinutes(1));
+            committing.set(false);
+        }, "source");
+        Thread updater = new Thread(() -> {
+            try {
+                while (committing.get() || !stream.isEmpty()) {
+                    ChangeEvent e = stream.poll(10, java.util.concurrent.TimeUnit.MILLISECONDS);
+                    if (e != null) {
+                        write.accept(ChangeEvents.cacheKey(e), ChangeEvents.cacheRecord(e));
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "updater");
+        Thread bootstrapper = new Thread(() -> {
+            while (committing.get() && sot.keys().size() < 100) {
+                Thread.onSpinWait();
+            }
+            Snapshot s = sot.snapshot();
+            snapshot.add(s);
+            List<Row> rows = new ArrayList<>(s.rows());
+            Collections.shuffle(rows, new Random(seed + 2));
+            rows.forEach(row -> write.accept(row.key(), row.toCacheRecord()));
+        }, "bootstrapper");
+        Thread readRepair = new Thread(() -> {
+            Random r = new Random(seed + 3);
+            while (committing.get()) {
+                CacheKey key = Workload.key(r.nextInt(workload.keys()));
+                if (cache.get(key).isEmpty()) { // a miss: fetch from the source and write back
+                    sot.read(key).ifPresent(row -> write.accept(key, row.toCacheRecord()));
+                }
+            }
+        }, "read-repair");
+        for (Thread t : List.of(source, updater, bootstrapper, readRepair)) {
+            t.start();
+        }
+        for (Thread t : List.of(source, updater, bootstrapper, readRepair)) {
+            t.join(60_000);
+        }
+        return new Race(sot, snapshot.get(0));
+    }
+}
