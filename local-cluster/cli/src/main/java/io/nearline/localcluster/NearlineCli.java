@@ -1,12 +1,13 @@
 package io.nearline.localcluster;
 
+import io.nearline.cacheupdater.replay.CliErrors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code bin/nearline}: the one front door to Nearline's local tools. */
 @Command(name = "nearline", mixinStandardHelpOptions = true, version = "nearline 0.1.0-SNAPSHOT",
         description = "Keep caches and derived streams consistent with a source of truth, on Flink and Samza.",
-        subcommands = {ReplayCommand.class, BenchCommand.class, RaceCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {ReplayCommand.class, CheckCommand.class, BenchCommand.class, RaceCommand.class, CommandLine.HelpCommand.class})
 public final class NearlineCli implements Runnable {
 
     @CommandLine.Spec
@@ -18,6 +19,6 @@ public final class NearlineCli implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new NearlineCli()).execute(args));
+        System.exit(CliErrors.install(new CommandLine(new NearlineCli())).execute(args));
     }
 }

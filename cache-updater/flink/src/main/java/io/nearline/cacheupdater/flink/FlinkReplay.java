@@ -9,6 +9,7 @@ import io.nearline.localcluster.kafka.EmbeddedKafka;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import io.nearline.cacheupdater.replay.CliErrors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -30,6 +31,7 @@ public final class FlinkReplay implements Callable<Integer>, CdcReplay.Engine {
     @Override
     public Integer call() throws Exception {
         Path work = options.workDir();
+        CdcReplay.validate(options, work);
         try (EmbeddedKafka kafka = EmbeddedKafka.start(work.resolve("kafka"))) {
             return CdcReplay.run(options, work, kafka.bootstrapServers(), this);
         }
@@ -57,6 +59,6 @@ public final class FlinkReplay implements Callable<Integer>, CdcReplay.Engine {
     }
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new FlinkReplay()).execute(args));
+        System.exit(CliErrors.install(new CommandLine(new FlinkReplay())).execute(args));
     }
 }

@@ -36,6 +36,11 @@ public final class CdcReplay {
     private CdcReplay() {
     }
 
+    /** Checks the job configuration before anything starts (the brokers' address is filled in later). */
+    public static void validate(ReplayCdcOptions options, Path work) {
+        CacheUpdaterSettings.validateJob(options.jobConfig("127.0.0.1:9092", work));
+    }
+
     public static int run(ReplayCdcOptions options, Path work, String bootstrapServers, Engine engine) throws Exception {
         long started = System.currentTimeMillis();
         engine.localMetrics().reset(); // counters are JVM-wide; this run counts from zero

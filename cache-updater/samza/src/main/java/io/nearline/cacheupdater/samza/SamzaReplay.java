@@ -8,6 +8,7 @@ import io.nearline.common.metrics.InMemoryMetrics;
 import org.apache.samza.config.MapConfig;
 import org.apache.samza.job.ApplicationStatus;
 import org.apache.samza.runtime.LocalApplicationRunner;
+import io.nearline.cacheupdater.replay.CliErrors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -32,6 +33,7 @@ public final class SamzaReplay implements Callable<Integer>, CdcReplay.Engine {
         Path work = options.workDir();
         Path brokerJar = options.kafkaJar != null ? options.kafkaJar
                 : Path.of(System.getProperty("nearline.kafka.jar", "local-cluster/kafka/target/nearline-kafka.jar"));
+        CdcReplay.validate(options, work);
         try (ForkedKafka kafka = ForkedKafka.start(brokerJar, work.resolve("kafka"))) {
             return CdcReplay.run(options, work, kafka.bootstrapServers(), this);
         }
@@ -77,6 +79,6 @@ public final class SamzaReplay implements Callable<Integer>, CdcReplay.Engine {
     }
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new SamzaReplay()).execute(args));
+        System.exit(CliErrors.install(new CommandLine(new SamzaReplay())).execute(args));
     }
 }

@@ -2,7 +2,6 @@ package io.nearline.localcluster.sot;
 
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
-import io.nearline.common.cache.CacheRecordCodec;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.version.Version;
 
@@ -101,7 +100,12 @@ public final class DivergenceChecker {
      * Compares every key the source of truth ever had, plus {@code alsoCheck} (keys writers touched:
      * the cache has no scan, so an EXTRA key can only be found where someone looks).
      */
-    public static Report check(SourceOfTruth sot, CacheStore cache, Collection<CacheKey> alsoCheck, long nowMillis) {
+    public static Report check(TruthView sot, CacheStore cache, Collection<CacheKey> alsoCheck, long nowMillis) {
+        return check(sot, CacheView.of(cache), alsoCheck, nowMillis);
+    }
+
+    /** The same against any view of a cache (a live store, a state dump). */
+    public static Report check(TruthView sot, CacheView cache, Collection<CacheKey> alsoCheck, long nowMillis) {
         TreeSet<CacheKey> keys = new TreeSet<>(sot.keys());
         keys.addAll(alsoCheck);
         List<Divergence> divergent = new ArrayList<>();
@@ -109,7 +113,7 @@ public final class DivergenceChecker {
         List<Long> millisLag = new ArrayList<>();
         for (CacheKey key : keys) {
             Optional<Row> source = sot.read(key);
-            Optional<CacheRecord> cached = cache.get(key).map(s -> CacheRecordCodec.decode(s.value()));
+            Optional<CacheRecord> cached = cache.get(key);
             Kind kind = classify(source.orElse(null), cached.orElse(null));
             if (kind != null) {
                 divergent.add(new Divergence(key, kind, source.map(Row::version).orElse(Version.NONE),

@@ -31,7 +31,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * with a default) and later commits are written under it. Thread-safe; commits to different
  * partitions proceed in parallel.
  */
-public final class SourceOfTruth {
+public final class SourceOfTruth implements TruthView {
 
     public static final String TABLE = "profile";
 
@@ -135,11 +135,13 @@ public final class SourceOfTruth {
     }
 
     /** The latest committed row of {@code key} (a deleted one included), as a point read sees it. */
+    @Override
     public Optional<Row> read(CacheKey key) {
         return Optional.ofNullable(rows.get(key));
     }
 
     /** Every key ever committed. */
+    @Override
     public Set<CacheKey> keys() {
         return Set.copyOf(rows.keySet());
     }

@@ -1,0 +1,49 @@
+package io.nearline.localcluster.sot;
+
+import io.nearline.cacheupdater.core.events.ChangeEventValidator;
+import io.nearline.cacheupdater.core.events.ChangeEvents;
+import io.nearline.cacheupdater.core.replay.ReplayInput;
+import io.nearline.common.avro.ChangeEvent;
+import io.nearline.common.avro.Op;
+import io.nearline.common.cache.CacheKey;
+import io.nearline.common.cache.CacheRecord;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The source of truth as told by its change log (JSON lines): per key, the valid event with the
+ * highest version, whatever order the lines are in. Lines a job would dead-letter are ignored.
+ */
+public final class ChangeLogTruth implements TruthView {
+
+    private final Map<CacheKey, Row> rows = new HashMap<>();
+
+    public ChangeLogTruth(List<Path> files, int maxPayloadBytes) {
+        ChangeEventValidator validator = new ChangeEventValidator(maxPayloadBytes, null);
+        for (ReplayInput.Line line : ReplayInput.read(files)) {
+            if (!line.decoded().ok() || validator.check(line.decoded().event()) != null) {
+                continue;
+            }
+            ChangeEvent e = line.decoded().event();
+            CacheRecord record = ChangeEvents.cacheRecord(e);
+            Row row = new Row(ChangeEvents.cacheKey(e), e.getPartition(), record.version(), e.getOp() == Op.DELETE,
+                    record.tombstone() ? null : record.payload(), e.getCommitTimeMillis());
+            rows.merge(row.key(), row, (a, b) -> b.version().isNewerThan(a.version()) ? b : a);
+        }
+    }
+
+    @Override
+    public Optional<Row> read(CacheKey key) {
+        return Optional.ofNullable(rows.get(key));
+    }
+
+    @Override
+    public Set<CacheKey> keys() {
+        return Set.copyOf(rows.keySet());
+    }
+}

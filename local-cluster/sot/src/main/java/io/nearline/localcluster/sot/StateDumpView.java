@@ -1,0 +1,62 @@
+package io.nearline.localcluster.sot;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.nearline.common.cache.CacheKey;
+import io.nearline.common.cache.CacheRecord;
+import io.nearline.common.version.Version;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** A cache state dump (JSON lines {@code {"key","scn","schemaVersion","tombstone","payload"}}) as a {@link CacheView}. */
+public final class StateDumpView implements CacheView {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Map<CacheKey, CacheRecord> records = new HashMap<>();
+
+    public StateDumpView(Path file) {
+        try {
+            long number = 0;
+            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                number++;
+                if (line.isBlank()) {
+                    continue;
+                }
+                JsonNode n;
+                try {
+                    n = JSON.readTree(line);
+                } catch (IOException e) {
+                    throw new IllegalArgumentException(file + " line " + number + " is not JSON (a truncated file?)");
+                }
+                if (n == null || !n.hasNonNull("key") || !n.path("scn").canConvertToLong()) {
+                    throw new IllegalArgumentException(file + " line " + number + " is not a state-dump line: " + line);
+                }
+                Version version = Version.of(n.get("scn").asLong(), n.path("schemaVersion").asInt(0));
+                CacheRecord record = n.path("tombstone").asBoolean(false)
+                        ? CacheRecord.tombstone(version, 0)
+                        : CacheRecord.upsert(version, 0, n.path("payload").asText("").getBytes(StandardCharsets.UTF_8));
+                records.put(CacheKey.of(n.get("key").asText()), record);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read state dump " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Optional<CacheRecord> get(CacheKey key) {
+        return Optional.ofNullable(records.get(key));
+    }
+
+    public Set<CacheKey> keys() {
+        return Set.copyOf(records.keySet());
+    }
+}

@@ -1,0 +1,51 @@
+package io.nearline.localcluster.sot;
+
+import io.nearline.cacheupdater.core.WriterSettings;
+import io.nearline.cacheupdater.core.replay.CoreReplay;
+import io.nearline.cacheupdater.core.replay.ReplayInput;
+import io.nearline.cacheupdater.testkit.InMemoryCacheStore;
+import io.nearline.cacheupdater.testkit.Scenarios;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The checker over files: a replay's state dump against the change log it was made from. */
+class ChangeLogCheckTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aCorrectStateDumpHasNoDivergenceAndATamperedOneIsCaught() throws Exception {
+        Path events = Scenarios.copy("edge-cases.jsonl", dir);
+        List<String> state = CoreReplay.run(ReplayInput.read(List.of(events)), new InMemoryCacheStore(),
+                WriterSettings.defaults(), 1024 * 1024).state();
+        Path good = Files.write(dir.resolve("good.jsonl"), state);
+        ChangeLogTruth truth = new ChangeLogTruth(List.of(events), 1024 * 1024);
+        StateDumpView view = new StateDumpView(good);
+        DivergenceChecker.Report ok = DivergenceChecker.check(truth, view, view.keys(), 0);
+        assertTrue(ok.converged(), ok.summary());
+
+        List<String> tampered = new ArrayList<>();
+        for (String line : state) {
+            if (line.contains("\"key\":\"revived\"")) {
+                continue; // lost
+            }
+            tampered.add(line.contains("\"key\":\"same-scn\"") ? line.replace("\"schemaVersion\":2", "\"schemaVersion\":1") : line);
+        }
+        tampered.add("{\"key\":\"never-there\",\"scn\":1,\"schemaVersion\":1,\"tombstone\":false,\"payload\":\"x\"}");
+        StateDumpView bad = new StateDumpView(Files.write(dir.resolve("bad.jsonl"), tampered));
+        DivergenceChecker.Report report = DivergenceChecker.check(truth, bad, bad.keys(), 0);
+        assertEquals(1, report.count(DivergenceChecker.Kind.MISSING), report.summary());
+        assertEquals(1, report.count(DivergenceChecker.Kind.STALE), report.summary());
+        assertEquals(1, report.count(DivergenceChecker.Kind.EXTRA), report.summary());
+        assertTrue(Files.exists(good));
+    }
+}
