@@ -56,7 +56,7 @@ public final class ReplayCommand implements Runnable {
                 }
             }
             Path jar = Home.engineJar(engine);
-            List<String> command = new ArrayList<>(List.of(Home.java(), "-Xmx2g", "-jar", jar.toString()));
+            List<String> command = new ArrayList<>(List.of(Home.java(), "-Xmx2g", "-jar", jar.toString(), "replay-cdc"));
             List<String> all = spec.commandLine().getParseResult().originalArgs(); // the whole command line
             List<String> original = all.subList(all.indexOf(spec.name()) + 1, all.size());
             for (int i = 0; i < original.size(); i++) {

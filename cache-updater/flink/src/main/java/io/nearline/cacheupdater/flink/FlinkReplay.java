@@ -21,7 +21,7 @@ import java.util.concurrent.Callable;
  * {@code replay cdc --engine flink}: the embedded broker in this JVM, and the real job on a local
  * MiniCluster with its Kafka source bounded to the topic's end at start, so the job ends by itself.
  */
-@Command(name = "replay-cdc-flink", mixinStandardHelpOptions = true,
+@Command(name = "replay-cdc", mixinStandardHelpOptions = true,
         description = "Replays change events through the cache-updater job on Flink and writes the final cache state.")
 public final class FlinkReplay implements Callable<Integer>, CdcReplay.Engine {
 

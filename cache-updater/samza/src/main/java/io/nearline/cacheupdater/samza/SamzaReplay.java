@@ -21,7 +21,7 @@ import java.util.concurrent.Callable;
  * {@code replay cdc --engine samza}: the broker in its own JVM, and the real app on Samza's local
  * application runner until every event is processed (Samza has no bounded Kafka input), then stopped.
  */
-@Command(name = "replay-cdc-samza", mixinStandardHelpOptions = true,
+@Command(name = "replay-cdc", mixinStandardHelpOptions = true,
         description = "Replays change events through the cache-updater app on Samza and writes the final cache state.")
 public final class SamzaReplay implements Callable<Integer>, CdcReplay.Engine {
 

@@ -1,0 +1,56 @@
+package io.nearline.localcluster;
+
+import io.nearline.localcluster.demo.DemoOptions;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+/** {@code nearline demo}: the whole stack on this machine, with trouble injected, and the checker's verdict. */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = {"Run the whole stack on this machine and check the cache against the source of truth.",
+                "%nA real Kafka broker; the source-of-truth simulator committing a skewed workload (deletes, a schema "
+                        + "upgrade half-way) and publishing every commit to the CDC topic; the cache-updater job on the "
+                        + "chosen engine writing the embedded RocksDB cache; read-repair reading the cache and writing back "
+                        + "misses. A third of the way in the job is stopped and restarted from its last checkpoint; two "
+                        + "thirds in the store is down for 3 s. Then the source stops, the cache drains, and the divergence "
+                        + "checker reports. Exits 0 when no key diverges.%n"})
+public final class DemoCommand implements Callable<Integer> {
+
+    @Option(names = "--engine", defaultValue = "flink", description = "flink or samza (default: ${DEFAULT-VALUE}).")
+    String engine;
+
+    @Mixin
+    DemoOptions options;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!engine.equals("flink") && !engine.equals("samza")) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--engine must be flink or samza, got " + engine);
+        }
+        Path jar = Home.engineJar(engine);
+        List<String> command = new ArrayList<>(List.of(Home.java(), "-Xmx2g", "-jar", jar.toString(), "demo"));
+        List<String> all = spec.commandLine().getParseResult().originalArgs();
+        List<String> mine = all.subList(all.indexOf(spec.name()) + 1, all.size());
+        for (int i = 0; i < mine.size(); i++) {
+            if (mine.get(i).equals("--engine")) {
+                i++;
+            } else if (!mine.get(i).startsWith("--engine=")) {
+                command.add(mine.get(i));
+            }
+        }
+        if (engine.equals("samza") && options.kafkaJar == null) {
+            command.add("--kafka-jar");
+            command.add(Home.kafkaJar().toString());
+        }
+        return Home.run(command, jar);
+    }
+}

@@ -1,0 +1,274 @@
+package io.nearline.localcluster.demo;
+
+import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.cacheupdater.core.ScnOrderedWriter;
+import io.nearline.cacheupdater.core.WriterSettings;
+import io.nearline.cacheupdater.core.events.ChangeEventCodec;
+import io.nearline.cacheupdater.replay.KafkaReplay;
+import io.nearline.cacheupdater.replay.ReplayOutput;
+import io.nearline.common.cache.CacheKey;
+import io.nearline.common.config.Config;
+import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.common.schema.InMemorySchemaRegistry;
+import io.nearline.common.store.CacheStore;
+import io.nearline.common.store.CacheStores;
+import io.nearline.common.store.StoreUnavailableException;
+import io.nearline.localcluster.sot.CacheView;
+import io.nearline.localcluster.sot.DivergenceChecker;
+import io.nearline.localcluster.sot.ReadRepair;
+import io.nearline.localcluster.sot.Row;
+import io.nearline.localcluster.sot.SourceOfTruth;
+import io.nearline.localcluster.sot.Workload;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * {@code bin/nearline demo}, the same on every engine: the source-of-truth simulator commits a skewed
+ * workload and publishes every commit to the CDC topic; the cache-updater job runs on the engine;
+ * read-repair reads the cache and writes back what it misses. A third of the way in, the job is
+ * stopped and started again from its last checkpoint; two thirds in, the store goes down for three
+ * seconds. Then the source stops, the cache drains, and the divergence checker gives its verdict.
+ */
+public final class Demo {
+
+    /** What an engine brings: how to start the job, and its counters. */
+    public interface Engine {
+        String name();
+
+        InMemoryMetrics localMetrics();
+
+        /** Starts the job on everything on the CDC topic from its committed position; close() stops it. */
+        AutoCloseable start(Config config, CacheUpdaterSettings settings) throws Exception;
+    }
+
+    private static final Duration OUTAGE = Duration.ofSeconds(3);
+    private static final Duration DRAIN_LIMIT = Duration.ofSeconds(90);
+
+    private Demo() {
+    }
+
+    public static int run(DemoOptions options, Path work, String bootstrap, Engine engine) throws Exception {
+        long started = System.currentTimeMillis();
+        engine.localMetrics().reset();
+        Config config = Config.of(Map.of(
+                "kafka.bootstrap-servers", bootstrap,
+                "cdc.consumer-group", "nearline-demo",
+                "cache.store", "switchable",
+                "store.rocksdb.path", work.resolve("cache-rocksdb").toString(),
+                "job.parallelism", Integer.toString(options.parallelism),
+                "job.checkpoint-interval", "1s",
+                "write.outage.max-pause", "1s"));
+        CacheUpdaterSettings.validateJob(config);
+        CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
+        KafkaReplay.createTopics(bootstrap, Map.of(settings.cdcTopic(), options.partitions, settings.deadLetterTopic(), 1));
+        long commits = options.duration.toSeconds() * options.rate;
+        System.out.printf("demo on %s: %,d keys, %,d commits/s for %s (%,d commits), work dir %s%n", engine.name(),
+                options.keys, options.rate, options.duration, commits, work);
+
+        AtomicLong published = new AtomicLong();
+        InMemoryMetrics readMetrics = new InMemoryMetrics();
+        try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap);
+             CacheStore store = CacheStores.open(config)) {
+            SourceOfTruth sot = new SourceOfTruth(8, new InMemorySchemaRegistry(), Clock.systemUTC(), event -> {
+                producer.send(new ProducerRecord<>(settings.cdcTopic(), event.getKey().getBytes(StandardCharsets.UTF_8),
+                        ChangeEventCodec.encode(event)));
+                published.incrementAndGet();
+            });
+            ReadRepair reader = new ReadRepair(sot, store, new ScnOrderedWriter(store, WriterSettings.from(config), readMetrics),
+                    Duration.ofSeconds(5), Clock.systemUTC(), readMetrics);
+            AutoCloseable job = engine.start(config, settings);
+            AtomicBoolean committing = new AtomicBoolean(true);
+            List<Long> staleness = new ArrayList<>();
+
+            Thread source = new Thread(() -> {
+                new Workload(options.keys, commits, 0.8, 0.1, 0.5, options.rate)
+                        .run(sot, new Random(options.seed), options.duration.plusSeconds(30));
+                committing.set(false);
+            }, "source-of-truth");
+            Thread readers = new Thread(() -> readRepair(reader, options, committing, readMetrics), "read-repair");
+            source.start();
+            readers.start();
+
+            long third = options.duration.toMillis() / 3;
+            boolean restarted = false;
+            boolean outage = false;
+            Random sample = new Random(options.seed + 7);
+            while (committing.get()) {
+                Thread.sleep(1000);
+                long t = System.currentTimeMillis() - started;
+                if (!options.noTrouble && !restarted && t >= third) {
+                    System.out.println("  >> injecting: the job stops and starts again from its last checkpoint");
+                    job.close();
+                    job = engine.start(config, settings);
+                    restarted = true;
+                } else if (!options.noTrouble && !outage && t >= 2 * third) {
+                    System.out.println("  >> injecting: the cache store is down for " + OUTAGE.toSeconds() + " s");
+                    OutageSwitch.down(OUTAGE);
+                    outage = true;
+                }
+                long[] lag = sampleStaleness(sot, store, sample);
+                for (long l : lag) {
+                    staleness.add(l);
+                }
+                System.out.printf("  t=%3ds committed %,d  consumed %,d  applied %,d  read-repaired %,d  stale p99 %,d ms%n",
+                        t / 1000, published.get(), engine.localMetrics().count("events.received"),
+                        engine.localMetrics().count("write.applied"), readMetrics.count("read.repaired"),
+                        DivergenceChecker.Report.percentile(sortedArray(lag), 99));
+            }
+            source.join();
+            readers.join();
+            producer.flush();
+
+            System.out.println("  source stopped; draining the cache...");
+            DivergenceChecker.Report report = drain(sot, store);
+            job.close();
+
+            long[] lag = sortedArray(staleness);
+            Map<String, Object> summary = new java.util.LinkedHashMap<>();
+            summary.put("engine", engine.name());
+            summary.put("eventsCommitted", published.get());
+            summary.put("eventsConsumed", engine.localMetrics().count("events.received"));
+            summary.put("eventsApplied", engine.localMetrics().count("write.applied"));
+            summary.put("eventsStale", engine.localMetrics().count("write.stale"));
+            summary.put("eventsDuplicate", engine.localMetrics().count("write.duplicate"));
+            summary.put("eventsSuperseded", engine.localMetrics().count("write.superseded"));
+            summary.put("retries", engine.localMetrics().count("write.retries.conflict")
+                    + engine.localMetrics().count("write.retries.unavailable"));
+            long runningMillis = Math.max(1, System.currentTimeMillis() - started);
+            summary.put("throughputEventsPerSec", engine.localMetrics().count("events.received") * 1000 / runningMillis);
+            summary.put("readRepairs", readMetrics.count("read.repaired"));
+            summary.put("restarts", restarted ? 1 : 0);
+            summary.put("outageRefusedCalls", OutageSwitch.refusedCalls());
+            summary.put("stalenessP50Millis", DivergenceChecker.Report.percentile(lag, 50));
+            summary.put("stalenessP99Millis", DivergenceChecker.Report.percentile(lag, 99));
+            summary.put("keysChecked", report.keysChecked());
+            summary.put("divergentKeys", report.divergent().size());
+            summary.put("elapsedMillis", System.currentTimeMillis() - started);
+            print(summary, report);
+            if (options.summaryJson != null) {
+                ReplayOutput.write(options.summaryJson, List.of(json(summary)));
+            }
+            return report.converged() && report.keysChecked() > 0 && engine.localMetrics().count("write.applied") > 0 ? 0 : 1;
+        }
+    }
+
+    private static void readRepair(ReadRepair reader, DemoOptions options, AtomicBoolean committing, InMemoryMetrics metrics) {
+        Random random = new Random(options.seed + 3);
+        while (committing.get()) {
+            try {
+                reader.read(Workload.key(random.nextInt(options.keys)));
+            } catch (StoreUnavailableException e) {
+                metrics.counter("read.failed").inc(); // the store is down: a real reader would fall back or fail
+            }
+            try {
+                Thread.sleep(2); // about 500 reads a second
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    /** Milliseconds each of 200 random keys is behind the source (0 when up to date). */
+    private static long[] sampleStaleness(SourceOfTruth sot, CacheStore store, Random random) {
+        List<CacheKey> keys = new ArrayList<>(sot.keys());
+        if (keys.isEmpty()) {
+            return new long[0];
+        }
+        long now = System.currentTimeMillis();
+        long[] out = new long[Math.min(200, keys.size())];
+        for (int i = 0; i < out.length; i++) {
+            CacheKey key = keys.get(random.nextInt(keys.size()));
+            Row row = sot.read(key).orElseThrow();
+            try {
+                var cached = CacheView.of(store).get(key);
+                boolean behind = cached.isEmpty() ? !row.deleted() : cached.get().version().compareTo(row.version()) < 0;
+                out[i] = behind ? Math.max(0, now - row.commitTimeMillis()) : 0;
+            } catch (StoreUnavailableException e) {
+                out[i] = 0; // cannot tell during the outage
+            }
+        }
+        return out;
+    }
+
+    /** Waits until the cache equals the source, or the drain limit passes; returns the last check. */
+    private static DivergenceChecker.Report drain(SourceOfTruth sot, CacheStore store) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + DRAIN_LIMIT.toMillis();
+        DivergenceChecker.Report report;
+        while (true) {
+            try {
+                report = DivergenceChecker.check(sot, store, Set.of(), System.currentTimeMillis());
+                if (report.converged() || System.currentTimeMillis() > deadline) {
+                    return report;
+                }
+            } catch (StoreUnavailableException e) {
+                // still down: try again
+            }
+            Thread.sleep(500);
+        }
+    }
+
+    private static long[] sortedArray(long[] values) {
+        long[] copy = values.clone();
+        java.util.Arrays.sort(copy);
+        return copy;
+    }
+
+    private static long[] sortedArray(List<Long> values) {
+        return values.stream().mapToLong(Long::longValue).sorted().toArray();
+    }
+
+    private static void print(Map<String, Object> s, DivergenceChecker.Report report) {
+        System.out.println();
+        System.out.printf("demo on %s: done in %.0f s%n", s.get("engine"), ((Number) s.get("elapsedMillis")).longValue() / 1000.0);
+        System.out.printf("  source of truth  %,d commits%n", s.get("eventsCommitted"));
+        System.out.printf("  cache updater    %,d events consumed: applied %,d  stale %,d  duplicate %,d  superseded %,d  retries %,d%n",
+                s.get("eventsConsumed"), s.get("eventsApplied"), s.get("eventsStale"), s.get("eventsDuplicate"),
+                s.get("eventsSuperseded"), s.get("retries"));
+        System.out.printf("  throughput       %,d events/s consumed over the whole run%n", s.get("throughputEventsPerSec"));
+        System.out.printf("  read-repair      %,d writes back%n", s.get("readRepairs"));
+        System.out.printf("  trouble          %d job restart(s); %,d store calls refused during the outage%n",
+                s.get("restarts"), s.get("outageRefusedCalls"));
+        System.out.printf("  staleness        p50 %,d ms  p99 %,d ms (sampled every second while running)%n",
+                s.get("stalenessP50Millis"), s.get("stalenessP99Millis"));
+        System.out.println("  checker          " + report.summary());
+        System.out.println(report.converged() ? "OK: the cache equals the source of truth." : "DIVERGED: see the keys above.");
+    }
+
+    private static String json(Map<String, Object> summary) {
+        StringBuilder out = new StringBuilder("{");
+        summary.forEach((k, v) -> {
+            if (out.length() > 1) {
+                out.append(',');
+            }
+            out.append('"').append(k).append("\":");
+            out.append(v instanceof Number ? v.toString() : "\"" + v + "\"");
+        });
+        return out.append('}').toString();
+    }
+
+    private static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false");
+        // one request in flight: each key's commits reach the topic in commit order
+        props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+}
