@@ -38,6 +38,7 @@ class JobDescriptorTest {
     void anUnknownStoreNamesTheChoices() {
         Config config = Config.of(Map.of("kafka.bootstrap-servers", "b:1", "cache.store", "redis"));
         ConfigException e = assertThrows(ConfigException.class, () -> CacheUpdaterSettings.validateJob(config));
-        assertTrue(e.getMessage().contains("[couchbase, rocksdb]"), e.getMessage());
+        assertTrue(e.getMessage().contains("'cache.store' = 'redis' is not a store on this classpath")
+                && e.getMessage().contains("couchbase") && e.getMessage().contains("rocksdb"), e.getMessage());
     }
 }
