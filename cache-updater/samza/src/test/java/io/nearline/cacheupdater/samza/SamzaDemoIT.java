@@ -1,32 +1,18 @@
 package io.nearline.cacheupdater.samza;
 
-import io.nearline.cacheupdater.testkit.DemoSummary;
-import io.nearline.common.testkit.Seeds;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import io.nearline.cacheupdater.testkit.DemoSuite;
 import picocli.CommandLine;
 
-import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
+import java.util.ArrayList;
+import java.util.List;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
+/** The demo suite on Samza (broker in its own JVM). */
+class SamzaDemoIT extends DemoSuite {
 
-/** The whole stack on Samza: same race, restart and outage as on Flink; the cache must end equal to the source. */
-class SamzaDemoIT {
-
-    @TempDir
-    Path dir;
-
-    @Timeout(value = 5, unit = TimeUnit.MINUTES)
-    @Test
-    void threeWritersARestartAndAnOutageLeaveNoDivergence() throws Exception {
-        long seed = Seeds.seed();
-        Path summary = dir.resolve("summary.json");
-        int code = new CommandLine(new SamzaDemo()).execute("--duration", "15s", "--rate", "800", "--keys", "1500",
-                "--seed", Long.toString(seed), "--work-dir", dir.resolve("work").toString(), "--summary-json", summary.toString(),
-                "--kafka-jar", System.getProperty("nearline.kafka.jar"));
-        assertEquals(0, code, Seeds.replay(seed));
-        DemoSummary.assertConverged(summary, true);
+    @Override
+    protected int demo(List<String> args) {
+        List<String> all = new ArrayList<>(args);
+        all.addAll(List.of("--kafka-jar", System.getProperty("nearline.kafka.jar")));
+        return new CommandLine(new SamzaDemo()).execute(all.toArray(String[]::new));
     }
 }

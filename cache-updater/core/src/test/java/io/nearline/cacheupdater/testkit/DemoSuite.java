@@ -1,0 +1,48 @@
+package io.nearline.cacheupdater.testkit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.nearline.common.testkit.Seeds;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The whole local stack on an engine with a random workload: the source commits while the job,
+ * read-repair and a job restart race on one cache, the store goes down for a while, and the cache
+ * must end equal to the source. Each engine module runs it by naming how to start its demo.
+ */
+public abstract class DemoSuite {
+
+    @TempDir
+    protected Path dir;
+
+    /** Runs the engine's {@code demo} with these arguments; returns its exit code. */
+    protected abstract int demo(List<String> args);
+
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    @Test
+    void threeWritersARestartAndAnOutageLeaveNoDivergence() throws Exception {
+        long seed = Seeds.seed();
+        Path summary = dir.resolve("summary.json");
+        List<String> args = new ArrayList<>(List.of("--duration", "15s", "--rate", "800", "--keys", "1500",
+                "--seed", Long.toString(seed), "--work-dir", dir.resolve("work").toString(), "--summary-json", summary.toString()));
+        assertEquals(0, demo(args), Seeds.replay(seed));
+        JsonNode s = new ObjectMapper().readTree(summary.toFile());
+        String where = s + " " + Seeds.replay(seed);
+        assertEquals(0, s.get("divergentKeys").asLong(), where);
+        assertTrue(s.get("keysChecked").asLong() > 0, where);
+        assertTrue(s.get("eventsApplied").asLong() > 0, where);
+        assertTrue(s.get("readRepairs").asLong() > 0, "read-repair never wrote: " + where);
+        assertEquals(1, s.get("restarts").asInt(), where);
+        assertTrue(s.get("outageRefusedCalls").asLong() > 0, "the outage hit nothing: " + where);
+    }
+}
