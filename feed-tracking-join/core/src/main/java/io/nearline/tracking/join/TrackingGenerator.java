@@ -1,0 +1,90 @@
+package io.nearline.tracking.join;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeSet;
+
+/**
+ * Realistic tracking traffic for the join: many index nodes, fan-outs of 1 to {@code maxFanout}
+ * nodes, fragments and broker events delayed independently (so the broker event comes before or
+ * after the fragments), some fragments dropped or sent twice, a few requests whose broker event is
+ * lost. Writes the two streams as JSON lines, each in arrival order. Same seed, same files.
+ */
+public record TrackingGenerator(int requests, int nodes, int maxFanout, double dropRatio, double duplicateRatio,
+                                double lostBrokerRatio, long maxDelayMillis, long seed) {
+
+    public TrackingGenerator {
+        if (requests < 0 || nodes < 1 || maxDelayMillis < 0) {
+            throw new IllegalArgumentException("--requests and --max-delay-ms must be >= 0 and --nodes >= 1");
+        }
+        if (maxFanout < 1 || maxFanout > nodes) {
+            throw new IllegalArgumentException("--max-fanout " + maxFanout + " must be between 1 and --nodes (" + nodes + ")");
+        }
+    }
+
+    /** What was written, for the caller's summary. */
+    public record Written(long fragments, long brokerEvents) {
+    }
+
+    public Written write(Path indexFile, Path brokerFile) {
+        Random random = new Random(seed);
+        List<Timed> index = new ArrayList<>();
+        List<Timed> broker = new ArrayList<>();
+        for (int r = 0; r < requests; r++) {
+            String id = "req-" + r;
+            long t0 = 1_700_000_000_000L + r * 10L;
+            TreeSet<String> fanout = new TreeSet<>();
+            int fan = 1 + random.nextInt(maxFanout);
+            while (fanout.size() < fan) {
+                fanout.add("index-" + random.nextInt(nodes));
+            }
+            for (String node : fanout) {
+                if (random.nextDouble() < dropRatio) {
+                    continue;
+                }
+                long ts = t0 + random.nextInt(20);
+                List<Events.ScoredDoc> docs = List.of(new Events.ScoredDoc(node + "/doc-" + random.nextInt(1000), random.nextDouble()));
+                String line = TrackingText.format(new Events.Fragment(id, node, ts, docs));
+                index.add(new Timed(ts + delay(random), line));
+                if (random.nextDouble() < duplicateRatio) {
+                    index.add(new Timed(ts + delay(random), line));
+                }
+            }
+            if (random.nextDouble() >= lostBrokerRatio) {
+                long ts = t0 + 20 + random.nextInt(10);
+                broker.add(new Timed(ts + delay(random), TrackingText.format(new Events.BrokerEvent(id, ts, fanout,
+                        "viewer-" + random.nextInt(100_000), new ArrayList<>(fanout), "model-3"))));
+            }
+        }
+        writeSorted(indexFile, index);
+        writeSorted(brokerFile, broker);
+        return new Written(index.size(), broker.size());
+    }
+
+    private long delay(Random random) {
+        return maxDelayMillis == 0 ? 0 : (long) (Math.abs(random.nextGaussian()) * maxDelayMillis / 3) % (maxDelayMillis + 1);
+    }
+
+    private record Timed(long arrival, String line) {
+    }
+
+    private static void writeSorted(Path file, List<Timed> lines) {
+        lines.sort(Comparator.comparingLong(Timed::arrival));
+        try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            for (Timed t : lines) {
+                out.write(t.line());
+                out.newLine();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
