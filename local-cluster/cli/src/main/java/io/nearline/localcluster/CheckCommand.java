@@ -7,7 +7,11 @@ import io.nearline.localcluster.sot.StateDumpView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -33,16 +37,17 @@ public final class CheckCommand implements Callable<Integer> {
     int maxPayloadBytes;
 
     @Override
-    public Integer call() {
+    public Integer call() throws Exception {
         ChangeLogTruth truth = new ChangeLogTruth(events, maxPayloadBytes);
         StateDumpView cache = new StateDumpView(state);
         DivergenceChecker.Report report = DivergenceChecker.check(truth, cache, cache.keys(), System.currentTimeMillis());
         System.out.println("check: " + report.summary());
         if (summaryJson != null) {
-            StringBuilder json = new StringBuilder("{\"keysChecked\":" + report.keysChecked()
-                    + ",\"divergentKeys\":" + report.divergent().size());
-            report.counts().forEach((kind, n) -> json.append(",\"").append(kind.name().toLowerCase()).append("\":").append(n));
-            ReplayOutput.write(summaryJson, List.of(json.append('}').toString()));
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("keysChecked", report.keysChecked());
+            json.put("divergentKeys", report.divergent().size());
+            report.counts().forEach((kind, n) -> json.put(kind.name().toLowerCase(), n));
+            ReplayOutput.write(summaryJson, List.of(new ObjectMapper().writeValueAsString(json)));
         }
         System.out.println(report.converged() ? "OK: the cache matches the source of truth." : "DIVERGED.");
         return report.converged() ? 0 : 1;

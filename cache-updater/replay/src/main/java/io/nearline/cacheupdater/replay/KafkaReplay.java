@@ -167,7 +167,8 @@ public final class KafkaReplay {
         return true;
     }
 
-    private static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
+    /** A producer that keeps each key's records in send order (one request in flight), for replays and the demo. */
+    public static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
         Map<String, Object> props = new HashMap<>();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ProducerConfig.ACKS_CONFIG, "all");

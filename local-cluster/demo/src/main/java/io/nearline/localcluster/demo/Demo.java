@@ -1,5 +1,6 @@
 package io.nearline.localcluster.demo;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.cacheupdater.core.ScnOrderedWriter;
 import io.nearline.cacheupdater.core.WriterSettings;
@@ -20,16 +21,13 @@ import io.nearline.localcluster.sot.Row;
 import io.nearline.localcluster.sot.SourceOfTruth;
 import io.nearline.localcluster.sot.Workload;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -82,7 +80,7 @@ public final class Demo {
 
         AtomicLong published = new AtomicLong();
         InMemoryMetrics readMetrics = new InMemoryMetrics();
-        try (KafkaProducer<byte[], byte[]> producer = producer(bootstrap);
+        try (KafkaProducer<byte[], byte[]> producer = KafkaReplay.producer(bootstrap);
              CacheStore store = CacheStores.open(config)) {
             SourceOfTruth sot = new SourceOfTruth(8, new InMemorySchemaRegistry(), Clock.systemUTC(), event -> {
                 producer.send(new ProducerRecord<>(settings.cdcTopic(), event.getKey().getBytes(StandardCharsets.UTF_8),
@@ -250,25 +248,10 @@ public final class Demo {
     }
 
     private static String json(Map<String, Object> summary) {
-        StringBuilder out = new StringBuilder("{");
-        summary.forEach((k, v) -> {
-            if (out.length() > 1) {
-                out.append(',');
-            }
-            out.append('"').append(k).append("\":");
-            out.append(v instanceof Number ? v.toString() : "\"" + v + "\"");
-        });
-        return out.append('}').toString();
-    }
-
-    private static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
-        Map<String, Object> props = new HashMap<>();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-        props.put(ProducerConfig.ACKS_CONFIG, "all");
-        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false");
-        // one request in flight: each key's commits reach the topic in commit order
-        props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
-        props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
-        return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+        try {
+            return new ObjectMapper().writeValueAsString(summary);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }
