@@ -7,7 +7,6 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -37,20 +36,7 @@ public final class DemoCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--engine must be flink or samza, got " + engine);
         }
         Path jar = Home.engineJar(engine);
-        List<String> command = new ArrayList<>(List.of(Home.java(), "-Xmx2g", "-jar", jar.toString(), "demo"));
-        List<String> all = spec.commandLine().getParseResult().originalArgs();
-        List<String> mine = all.subList(all.indexOf(spec.name()) + 1, all.size());
-        for (int i = 0; i < mine.size(); i++) {
-            if (mine.get(i).equals("--engine")) {
-                i++;
-            } else if (!mine.get(i).startsWith("--engine=")) {
-                command.add(mine.get(i));
-            }
-        }
-        if (engine.equals("samza") && options.kafkaJar == null) {
-            command.add("--kafka-jar");
-            command.add(Home.kafkaJar().toString());
-        }
+        List<String> command = Home.engineCommand(engine, "demo", spec, options.kafkaJar != null);
         return Home.run(command, jar);
     }
 }

@@ -35,6 +35,29 @@ final class Home {
         return dir().resolve("local-cluster/kafka/target/nearline-kafka.jar");
     }
 
+    /**
+     * The command that runs {@code subcommand} of an engine's runner with this command's own arguments
+     * (everything after {@code spec}'s name, {@code --engine} left out), plus the broker jar on Samza.
+     */
+    static List<String> engineCommand(String engine, String subcommand, picocli.CommandLine.Model.CommandSpec spec,
+                                      boolean kafkaJarGiven) {
+        List<String> command = new java.util.ArrayList<>(List.of(java(), "-Xmx2g", "-jar", engineJar(engine).toString(), subcommand));
+        List<String> all = spec.commandLine().getParseResult().originalArgs(); // the whole command line
+        List<String> mine = all.subList(all.indexOf(spec.name()) + 1, all.size());
+        for (int i = 0; i < mine.size(); i++) {
+            if (mine.get(i).equals("--engine")) {
+                i++;
+            } else if (!mine.get(i).startsWith("--engine=")) {
+                command.add(mine.get(i));
+            }
+        }
+        if (engine.equals("samza") && !kafkaJarGiven) {
+            command.add("--kafka-jar");
+            command.add(kafkaJar().toString());
+        }
+        return command;
+    }
+
     static String java() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }

@@ -8,7 +8,6 @@ import picocli.CommandLine.Option;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -56,21 +55,7 @@ public final class ReplayCommand implements Runnable {
                 }
             }
             Path jar = Home.engineJar(engine);
-            List<String> command = new ArrayList<>(List.of(Home.java(), "-Xmx2g", "-jar", jar.toString(), "replay-cdc"));
-            List<String> all = spec.commandLine().getParseResult().originalArgs(); // the whole command line
-            List<String> original = all.subList(all.indexOf(spec.name()) + 1, all.size());
-            for (int i = 0; i < original.size(); i++) {
-                String arg = original.get(i);
-                if (arg.equals("--engine")) {
-                    i++;
-                } else if (!arg.startsWith("--engine=")) {
-                    command.add(arg);
-                }
-            }
-            if (engine.equals("samza") && options.kafkaJar == null) {
-                command.add("--kafka-jar");
-                command.add(Home.kafkaJar().toString());
-            }
+            List<String> command = Home.engineCommand(engine, "replay-cdc", spec, options.kafkaJar != null);
             return Home.run(command, jar);
         }
     }
