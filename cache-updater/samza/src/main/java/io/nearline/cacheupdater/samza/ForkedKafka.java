@@ -26,6 +26,12 @@ public final class ForkedKafka implements AutoCloseable {
         this.bootstrapServers = bootstrapServers;
     }
 
+    /** The broker jar: the one given, else {@code -Dnearline.kafka.jar}, else the build's output in this checkout. */
+    public static Path brokerJar(Path given) {
+        return given != null ? given
+                : Path.of(System.getProperty("nearline.kafka.jar", "local-cluster/kafka/target/nearline-kafka.jar"));
+    }
+
     public static ForkedKafka start(Path jar, Path dir) throws IOException {
         if (!Files.isRegularFile(jar)) {
             throw new IllegalStateException("broker jar " + jar + " not found: build it with "

@@ -24,9 +24,7 @@ public final class SamzaDemo implements Callable<Integer>, Demo.Engine {
     @Override
     public Integer call() throws Exception {
         Path work = options.workDir();
-        Path brokerJar = options.kafkaJar != null ? options.kafkaJar
-                : Path.of(System.getProperty("nearline.kafka.jar", "local-cluster/kafka/target/nearline-kafka.jar"));
-        try (ForkedKafka kafka = ForkedKafka.start(brokerJar, work.resolve("kafka"))) {
+        try (ForkedKafka kafka = ForkedKafka.start(ForkedKafka.brokerJar(options.kafkaJar), work.resolve("kafka"))) {
             return Demo.run(options, work, kafka.bootstrapServers(), this);
         }
     }

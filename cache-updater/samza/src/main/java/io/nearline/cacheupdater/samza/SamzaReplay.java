@@ -31,10 +31,8 @@ public final class SamzaReplay implements Callable<Integer>, CdcReplay.Engine {
     @Override
     public Integer call() throws Exception {
         Path work = options.workDir();
-        Path brokerJar = options.kafkaJar != null ? options.kafkaJar
-                : Path.of(System.getProperty("nearline.kafka.jar", "local-cluster/kafka/target/nearline-kafka.jar"));
         CdcReplay.validate(options, work);
-        try (ForkedKafka kafka = ForkedKafka.start(brokerJar, work.resolve("kafka"))) {
+        try (ForkedKafka kafka = ForkedKafka.start(ForkedKafka.brokerJar(options.kafkaJar), work.resolve("kafka"))) {
             return CdcReplay.run(options, work, kafka.bootstrapServers(), this);
         }
     }
