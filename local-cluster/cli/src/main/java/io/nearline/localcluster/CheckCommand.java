@@ -1,6 +1,6 @@
 package io.nearline.localcluster;
 
-import io.nearline.cacheupdater.replay.ReplayOutput;
+import io.nearline.localcluster.replay.ReplayOutput;
 import io.nearline.localcluster.sot.ChangeLogTruth;
 import io.nearline.localcluster.sot.DivergenceChecker;
 import io.nearline.localcluster.sot.StateDumpView;

@@ -1,6 +1,6 @@
 package io.nearline.localcluster;
 
-import io.nearline.cacheupdater.replay.CliErrors;
+import io.nearline.localcluster.replay.CliErrors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

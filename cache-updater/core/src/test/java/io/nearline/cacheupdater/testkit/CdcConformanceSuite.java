@@ -1,5 +1,7 @@
 package io.nearline.cacheupdater.testkit;
 
+import io.nearline.common.deadletter.DeadLetters;
+
 import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.cacheupdater.core.replay.CoreReplay;
 import io.nearline.cacheupdater.core.replay.ReplayInput;

@@ -1,5 +1,7 @@
 package io.nearline.cacheupdater.testkit;
 
+import io.nearline.common.deadletter.DeadLetters;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;

@@ -6,7 +6,7 @@ import io.nearline.cacheupdater.core.UpdateBatch;
 import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.cacheupdater.core.events.ChangeEventCodec;
 import io.nearline.cacheupdater.core.events.ChangeEvents;
-import io.nearline.cacheupdater.core.events.DeadLetters;
+import io.nearline.common.deadletter.DeadLetters;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.config.Config;
 import io.nearline.common.metrics.Metrics;

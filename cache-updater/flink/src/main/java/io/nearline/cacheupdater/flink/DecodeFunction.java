@@ -3,7 +3,7 @@ package io.nearline.cacheupdater.flink;
 import io.nearline.cacheupdater.core.events.ChangeEventCodec;
 import io.nearline.cacheupdater.core.events.ChangeEventValidator;
 import io.nearline.cacheupdater.core.events.Decoded;
-import io.nearline.cacheupdater.core.events.DeadLetters;
+import io.nearline.common.deadletter.DeadLetters;
 import io.nearline.cacheupdater.core.events.Rejection;
 import io.nearline.common.metrics.Metrics;
 import org.apache.flink.api.common.functions.OpenContext;

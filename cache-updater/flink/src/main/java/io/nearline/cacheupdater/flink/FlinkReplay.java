@@ -9,7 +9,7 @@ import io.nearline.localcluster.kafka.EmbeddedKafka;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import io.nearline.cacheupdater.replay.CliErrors;
+import io.nearline.localcluster.replay.CliErrors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

@@ -1,5 +1,7 @@
 package io.nearline.cacheupdater.replay;
 
+import io.nearline.localcluster.replay.KafkaTopics;
+import io.nearline.localcluster.replay.ReplayOutput;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.cacheupdater.core.StateDump;
 import io.nearline.cacheupdater.core.replay.ReplayInput;
@@ -50,12 +52,12 @@ public final class CdcReplay {
         Config config = options.jobConfig(bootstrapServers, work);
         CacheUpdaterSettings.validateJob(config);
         CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
-        KafkaReplay.createTopics(bootstrapServers, Map.of(settings.cdcTopic(), options.partitions, settings.deadLetterTopic(), 1));
+        KafkaTopics.createTopics(bootstrapServers, Map.of(settings.cdcTopic(), options.partitions, settings.deadLetterTopic(), 1));
         KafkaReplay.Sent sent;
         try (Progress progress = new Progress("events sent", lines.size(), System.err)) {
             sent = KafkaReplay.send(bootstrapServers, settings.cdcTopic(), settings.deadLetterTopic(), lines, progress::step);
         }
-        double raw = options.rawConsumeBaseline ? KafkaReplay.rawConsumeRate(bootstrapServers, settings.cdcTopic()) : Double.NaN;
+        double raw = options.rawConsumeBaseline ? KafkaTopics.rawConsumeRate(bootstrapServers, settings.cdcTopic()) : Double.NaN;
 
         double steady;
         try (Progress progress = new Progress("events consumed", sent.events(),

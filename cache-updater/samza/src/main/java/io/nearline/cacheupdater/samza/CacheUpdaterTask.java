@@ -7,7 +7,7 @@ import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.cacheupdater.core.events.ChangeEventCodec;
 import io.nearline.cacheupdater.core.events.ChangeEventValidator;
 import io.nearline.cacheupdater.core.events.ChangeEvents;
-import io.nearline.cacheupdater.core.events.DeadLetters;
+import io.nearline.common.deadletter.DeadLetters;
 import io.nearline.cacheupdater.core.events.Decoded;
 import io.nearline.cacheupdater.core.events.Rejection;
 import io.nearline.common.config.Config;

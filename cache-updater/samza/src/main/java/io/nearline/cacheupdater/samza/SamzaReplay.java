@@ -8,7 +8,7 @@ import io.nearline.common.metrics.InMemoryMetrics;
 import org.apache.samza.config.MapConfig;
 import org.apache.samza.job.ApplicationStatus;
 import org.apache.samza.runtime.LocalApplicationRunner;
-import io.nearline.cacheupdater.replay.CliErrors;
+import io.nearline.localcluster.replay.CliErrors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

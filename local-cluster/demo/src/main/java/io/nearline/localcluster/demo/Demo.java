@@ -5,8 +5,8 @@ import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.cacheupdater.core.ScnOrderedWriter;
 import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.cacheupdater.core.events.ChangeEventCodec;
-import io.nearline.cacheupdater.replay.KafkaReplay;
-import io.nearline.cacheupdater.replay.ReplayOutput;
+import io.nearline.localcluster.replay.KafkaTopics;
+import io.nearline.localcluster.replay.ReplayOutput;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.config.Config;
 import io.nearline.common.metrics.InMemoryMetrics;
@@ -73,14 +73,14 @@ public final class Demo {
                 "write.outage.max-pause", "1s"));
         CacheUpdaterSettings.validateJob(config);
         CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
-        KafkaReplay.createTopics(bootstrap, Map.of(settings.cdcTopic(), options.partitions, settings.deadLetterTopic(), 1));
+        KafkaTopics.createTopics(bootstrap, Map.of(settings.cdcTopic(), options.partitions, settings.deadLetterTopic(), 1));
         long commits = options.duration.toSeconds() * options.rate;
         System.out.printf("demo on %s: %,d keys, %,d commits/s for %s (%,d commits), work dir %s%n", engine.name(),
                 options.keys, options.rate, options.duration, commits, work);
 
         AtomicLong published = new AtomicLong();
         InMemoryMetrics readMetrics = new InMemoryMetrics();
-        try (KafkaProducer<byte[], byte[]> producer = KafkaReplay.producer(bootstrap);
+        try (KafkaProducer<byte[], byte[]> producer = KafkaTopics.producer(bootstrap);
              CacheStore store = CacheStores.open(config)) {
             SourceOfTruth sot = new SourceOfTruth(8, new InMemorySchemaRegistry(), Clock.systemUTC(), event -> {
                 producer.send(new ProducerRecord<>(settings.cdcTopic(), event.getKey().getBytes(StandardCharsets.UTF_8),

@@ -1,10 +1,12 @@
 package io.nearline.cacheupdater.core.events;
 
+import io.nearline.common.deadletter.RejectionReason;
+
 /**
  * Why an input record cannot be processed. {@code reason} is a stable, machine-readable code (it
  * ends up in the dead-letter topic and in metrics); {@code detail} explains it to a person.
  */
-public record Rejection(Reason reason, String detail) {
+public record Rejection(Reason reason, String detail) implements RejectionReason {
 
     public enum Reason {
         /** Not a change event at all: not Avro, not JSON, truncated. */
@@ -27,6 +29,11 @@ public record Rejection(Reason reason, String detail) {
         OVERSIZED_PAYLOAD,
         /** A valid event the store refused for good (e.g. it holds bytes this version cannot read). */
         STORE_REJECTED
+    }
+
+    @Override
+    public String code() {
+        return reason.name();
     }
 
     public static Rejection of(Reason reason, String detail) {

@@ -1,5 +1,7 @@
 package io.nearline.cacheupdater.core.events;
 
+import io.nearline.common.deadletter.DeadLetters;
+
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.avro.Op;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,7 @@
 package io.nearline.cacheupdater.core.replay;
 
+import io.nearline.common.deadletter.DeadLetters;
+
 import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.cacheupdater.testkit.InMemoryCacheStore;
 import io.nearline.cacheupdater.testkit.Scenarios;

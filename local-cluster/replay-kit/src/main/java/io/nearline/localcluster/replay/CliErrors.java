@@ -1,4 +1,4 @@
-package io.nearline.cacheupdater.replay;
+package io.nearline.localcluster.replay;
 
 import io.nearline.common.config.ConfigException;
 import picocli.CommandLine;

@@ -1,4 +1,4 @@
-package io.nearline.cacheupdater.core.events;
+package io.nearline.common.deadletter;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -36,13 +36,13 @@ public final class DeadLetters {
     }
 
     public static DeadLetter of(String job, String topic, int partition, long offset, byte[] key, byte[] value,
-                                Rejection rejection, long nowMillis) {
+                                RejectionReason rejection, long nowMillis) {
         return DeadLetter.newBuilder()
                 .setJob(job)
                 .setSourceTopic(topic)
                 .setSourcePartition(partition)
                 .setSourceOffset(offset)
-                .setReason(rejection.reason().name())
+                .setReason(rejection.code())
                 .setDetail(rejection.detail())
                 .setOriginalKey(key == null ? null : ByteBuffer.wrap(key))
                 .setOriginalValue(value == null ? null : ByteBuffer.wrap(value))

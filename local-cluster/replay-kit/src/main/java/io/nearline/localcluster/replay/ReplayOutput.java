@@ -1,4 +1,4 @@
-package io.nearline.cacheupdater.replay;
+package io.nearline.localcluster.replay;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
