@@ -9,11 +9,56 @@ import java.util.concurrent.atomic.LongAdder;
 public final class InMemoryMetrics implements Metrics {
 
     private final Map<String, LongAdder> counters = new ConcurrentHashMap<>();
+    private final Map<String, Samples> histograms = new ConcurrentHashMap<>();
+
+    /** Every recorded value, for exact percentiles: fine for the runs a local JVM does (millions of values). */
+    private static final class Samples {
+        private long[] values = new long[1024];
+        private int size;
+
+        synchronized void add(long value) {
+            if (size == values.length) {
+                values = java.util.Arrays.copyOf(values, size * 2);
+            }
+            values[size++] = value;
+        }
+
+        synchronized long[] sorted() {
+            long[] copy = java.util.Arrays.copyOf(values, size);
+            java.util.Arrays.sort(copy);
+            return copy;
+        }
+
+        synchronized void clear() {
+            size = 0;
+        }
+    }
 
     @Override
     public Counter counter(String name) {
         LongAdder adder = counters.computeIfAbsent(name, n -> new LongAdder());
         return adder::add;
+    }
+
+    @Override
+    public Histogram histogram(String name) {
+        return histograms.computeIfAbsent(name, n -> new Samples())::add;
+    }
+
+    /** The recorded values of a histogram, sorted (empty if none). */
+    public long[] values(String name) {
+        Samples samples = histograms.get(name);
+        return samples == null ? new long[0] : samples.sorted();
+    }
+
+    /** The {@code p}-th percentile (0 to 100, nearest rank) of a histogram; -1 when it has no values. */
+    public long percentile(String name, double p) {
+        long[] sorted = values(name);
+        if (sorted.length == 0) {
+            return -1;
+        }
+        int rank = (int) Math.ceil(p / 100.0 * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
     }
 
     /** Current value of a counter; 0 if it was never created. */
@@ -25,6 +70,7 @@ public final class InMemoryMetrics implements Metrics {
     /** Sets every counter back to 0 (a local runner starting a new run in the same JVM). */
     public void reset() {
         counters.values().forEach(LongAdder::reset);
+        histograms.values().forEach(Samples::clear);
     }
 
     /** Every counter by name, sorted. */

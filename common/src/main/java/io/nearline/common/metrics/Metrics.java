@@ -9,6 +9,11 @@ public interface Metrics {
 
     Counter counter(String name);
 
+    /** A distribution of values (latencies in ms, say); ports that keep none ignore it. */
+    default Histogram histogram(String name) {
+        return value -> { };
+    }
+
     /** A monotonically increasing count. */
     interface Counter {
         void inc(long n);
@@ -16,6 +21,11 @@ public interface Metrics {
         default void inc() {
             inc(1);
         }
+    }
+
+    /** Values whose distribution is reported (percentiles). */
+    interface Histogram {
+        void record(long value);
     }
 
     /** Discards everything: for code paths where nobody listens. */

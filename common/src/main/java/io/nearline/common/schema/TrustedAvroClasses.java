@@ -7,20 +7,32 @@ import org.apache.avro.util.ClassSecurityValidator;
 
 /**
  * Avro (since 1.11.4) instantiates only classes it trusts while decoding. Our generated model must be
- * on that list; {@link #ensure} adds exactly these classes, once, keeping whatever else is trusted.
+ * on that list; {@link #ensure} adds exactly the classes named, once, keeping whatever else is trusted.
  */
 public final class TrustedAvroClasses {
 
-    private static boolean done;
+    private static final java.util.Set<Class<?>> TRUSTED = new java.util.HashSet<>();
 
     private TrustedAvroClasses() {
     }
 
-    public static synchronized void ensure() {
-        if (!done) {
-            ClassSecurityValidator.setGlobal(ClassSecurityValidator.composite(ClassSecurityValidator.getGlobal(),
-                    ClassSecurityValidator.builder().add(ChangeEvent.class).add(DeadLetter.class).add(Op.class).build()));
-            done = true;
+    /** Trusts the shared model (change events, dead letters). */
+    public static void ensure() {
+        ensure(ChangeEvent.class, DeadLetter.class, Op.class);
+    }
+
+    /** Trusts a job's own generated model classes too. */
+    public static synchronized void ensure(Class<?>... classes) {
+        ClassSecurityValidator.Builder added = ClassSecurityValidator.builder();
+        boolean any = false;
+        for (Class<?> c : classes) {
+            if (TRUSTED.add(c)) {
+                added.add(c);
+                any = true;
+            }
+        }
+        if (any) {
+            ClassSecurityValidator.setGlobal(ClassSecurityValidator.composite(ClassSecurityValidator.getGlobal(), added.build()));
         }
     }
 }

@@ -25,7 +25,7 @@ public final class GenerateCommand implements Runnable {
     @Command(name = "tracking", mixinStandardHelpOptions = true,
             description = {"Generate feed tracking traffic: index-node fragments and broker events as JSON lines, each "
                     + "stream in arrival order, with independent delays (broker before or after the fragments), "
-                    + "dropped and duplicated fragments, and lost broker events."})
+                    + "dropped and duplicated fragments, lost broker events, and a few fragments repeated much later."})
     public static final class Tracking implements Callable<Integer> {
 
         @Option(names = "--requests", defaultValue = "10000", description = "Feed requests (default: ${DEFAULT-VALUE}).")
@@ -49,6 +49,14 @@ public final class GenerateCommand implements Runnable {
         @Option(names = "--max-delay-ms", defaultValue = "500", description = "Largest delivery delay (default: ${DEFAULT-VALUE}).")
         long maxDelay;
 
+        @Option(names = "--late", defaultValue = "0.001",
+                description = "Share of fragments sent once more, --late-delay-ms after the others (default: ${DEFAULT-VALUE}).")
+        double late;
+
+        @Option(names = "--late-delay-ms", defaultValue = "30000",
+                description = "How much later those repeats come: beyond the join's allowed lateness (default: ${DEFAULT-VALUE}).")
+        long lateDelay;
+
         @Option(names = "--seed", defaultValue = "1", description = "Seed (default: ${DEFAULT-VALUE}).")
         long seed;
 
@@ -59,7 +67,7 @@ public final class GenerateCommand implements Runnable {
         public Integer call() throws Exception {
             Files.createDirectories(outDir);
             TrackingGenerator.Written w = new TrackingGenerator(requests, nodes, maxFanout, drop, duplicate, lostBroker,
-                    maxDelay, seed).write(outDir.resolve("index.jsonl"), outDir.resolve("broker.jsonl"));
+                    maxDelay, late, lateDelay, seed).write(outDir.resolve("index.jsonl"), outDir.resolve("broker.jsonl"));
             System.out.printf("generate tracking: %,d requests -> %,d index fragments (%s), %,d broker events (%s)%n",
                     requests, w.fragments(), outDir.resolve("index.jsonl"), w.brokerEvents(), outDir.resolve("broker.jsonl"));
             return 0;

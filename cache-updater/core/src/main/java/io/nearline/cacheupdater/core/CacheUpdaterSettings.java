@@ -4,6 +4,7 @@ import io.nearline.common.config.Check;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigDef;
 import io.nearline.common.config.ConfigKey;
+import io.nearline.common.config.JobKeys;
 import io.nearline.common.config.ValueType;
 import io.nearline.common.store.CacheStores;
 
@@ -14,8 +15,7 @@ public record CacheUpdaterSettings(String bootstrapServers, String cdcTopic, Str
                                    int maxPayloadBytes, int parallelism, Duration checkpointInterval,
                                    int batchMaxKeys, Duration batchMaxDelay, int writeThreads, Duration maxPause) {
 
-    public static final ConfigKey<String> BOOTSTRAP_SERVERS = ConfigKey.required("kafka.bootstrap-servers", ValueType.STRING,
-            "Kafka brokers to read the change stream from and write dead letters to (host:port,...).").checked(Check.notBlank());
+    public static final ConfigKey<String> BOOTSTRAP_SERVERS = JobKeys.BOOTSTRAP_SERVERS;
     public static final ConfigKey<String> CDC_TOPIC = ConfigKey.of("cdc.topic", ValueType.STRING, "nearline.cdc",
             "Topic of change events (Avro ChangeEvent, key = cache key in UTF-8).").checked(Check.notBlank());
     public static final ConfigKey<String> DEAD_LETTER_TOPIC = ConfigKey.of("cdc.dead-letter-topic", ValueType.STRING,
@@ -25,11 +25,9 @@ public record CacheUpdaterSettings(String bootstrapServers, String cdcTopic, Str
     public static final ConfigKey<Integer> MAX_PAYLOAD_BYTES = ConfigKey.of("cache.max-payload-bytes", ValueType.INT,
             1024 * 1024, "Largest payload accepted; larger change events are dead-lettered as OVERSIZED_PAYLOAD.")
             .checked(Check.between(1, 20 * 1024 * 1024));
-    public static final ConfigKey<Integer> PARALLELISM = ConfigKey.of("job.parallelism", ValueType.INT, 2,
-            "Parallel tasks of the job (Flink parallelism; Samza container threads).").checked(Check.between(1, 1024));
-    public static final ConfigKey<Duration> CHECKPOINT_INTERVAL = ConfigKey.of("job.checkpoint-interval", ValueType.DURATION,
-            Duration.ofSeconds(2), "How often input positions are committed; every write before a committed position "
-                    + "is durable in the store first.").checked(Check.positiveDuration());
+    public static final ConfigKey<Integer> PARALLELISM = JobKeys.PARALLELISM;
+    /** Every write before a committed position is durable in the store first. */
+    public static final ConfigKey<Duration> CHECKPOINT_INTERVAL = JobKeys.CHECKPOINT_INTERVAL;
     public static final ConfigKey<Integer> BATCH_MAX_KEYS = ConfigKey.of("write.batch.max-keys", ValueType.INT, 1000,
             "Flink: keys collected per task before their writes go out together (one write per key, the newest "
                     + "version). Samza writes each message as it comes.").checked(Check.between(1, 1_000_000));

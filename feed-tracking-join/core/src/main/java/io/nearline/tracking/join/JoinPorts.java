@@ -17,17 +17,24 @@ public final class JoinPorts {
         void remove(String requestId);
     }
 
-    /** Event-time timers per request; the engine calls {@link TrackingJoin#onTimer} when one fires. */
+    /**
+     * Event-time timers per request: once the watermark reaches a registered time, the engine calls
+     * {@link TrackingJoin#onTimer}, in time order per request. Registering a time twice may fire once.
+     */
     public interface Timers {
         void register(String requestId, long eventTime);
 
-        /** The engine's current event-time watermark. */
+        /** The engine's current event-time watermark: no event at or before it is expected any more. */
         long currentWatermark();
     }
 
     /** Where results go. */
     public interface Output {
-        void joined(Events.Joined joined);
+        /**
+         * @param lastNeededArrivalMillis processing time at which the last event the join needed arrived
+         *                                (the engine measures join latency in processing time from it)
+         */
+        void joined(Events.Joined joined, long lastNeededArrivalMillis);
 
         void orphan(Events.Orphan orphan);
 

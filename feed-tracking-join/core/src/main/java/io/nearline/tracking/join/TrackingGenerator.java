@@ -9,21 +9,27 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
  * Realistic tracking traffic for the join: many index nodes, fan-outs of 1 to {@code maxFanout}
  * nodes, fragments and broker events delayed independently (so the broker event comes before or
  * after the fragments), some fragments dropped or sent twice, a few requests whose broker event is
- * lost. Writes the two streams as JSON lines, each in arrival order. Same seed, same files.
+ * lost, and a few fragments sent once more long after (late: beyond any sensible allowed lateness).
+ * Writes the two streams as JSON lines, each in arrival order. Same seed, same files.
  */
 public record TrackingGenerator(int requests, int nodes, int maxFanout, double dropRatio, double duplicateRatio,
-                                double lostBrokerRatio, long maxDelayMillis, long seed) {
+                                double lostBrokerRatio, long maxDelayMillis, double lateRatio, long lateDelayMillis,
+                                long seed) {
+
+    private static final String[] FEATURES = {"affinity", "freshness", "ctr"};
 
     public TrackingGenerator {
-        if (requests < 0 || nodes < 1 || maxDelayMillis < 0) {
-            throw new IllegalArgumentException("--requests and --max-delay-ms must be >= 0 and --nodes >= 1");
+        if (requests < 0 || nodes < 1 || maxDelayMillis < 0 || lateDelayMillis < 0) {
+            throw new IllegalArgumentException("--requests, --max-delay-ms and --late-delay-ms must be >= 0 and --nodes >= 1");
         }
         if (maxFanout < 1 || maxFanout > nodes) {
             throw new IllegalArgumentException("--max-fanout " + maxFanout + " must be between 1 and --nodes (" + nodes + ")");
@@ -51,11 +57,13 @@ public record TrackingGenerator(int requests, int nodes, int maxFanout, double d
                     continue;
                 }
                 long ts = t0 + random.nextInt(20);
-                List<Events.ScoredDoc> docs = List.of(new Events.ScoredDoc(node + "/doc-" + random.nextInt(1000), random.nextDouble()));
-                String line = TrackingText.format(new Events.Fragment(id, node, ts, docs));
+                String line = TrackingText.format(new Events.Fragment(id, node, ts, docs(random, node)));
                 index.add(new Timed(ts + delay(random), line));
                 if (random.nextDouble() < duplicateRatio) {
                     index.add(new Timed(ts + delay(random), line));
+                }
+                if (random.nextDouble() < lateRatio) {
+                    index.add(new Timed(ts + lateDelayMillis + delay(random), line));
                 }
             }
             if (random.nextDouble() >= lostBrokerRatio) {
@@ -67,6 +75,19 @@ public record TrackingGenerator(int requests, int nodes, int maxFanout, double d
         writeSorted(indexFile, index);
         writeSorted(brokerFile, broker);
         return new Written(index.size(), broker.size());
+    }
+
+    /** Two scored documents with the model's features, as an index node reports them. */
+    private static List<Events.ScoredDoc> docs(Random random, String node) {
+        List<Events.ScoredDoc> docs = new ArrayList<>(2);
+        for (int i = 0; i < 2; i++) {
+            Map<String, Double> features = new TreeMap<>();
+            for (String feature : FEATURES) {
+                features.put(feature, Math.round(random.nextDouble() * 1000) / 1000.0);
+            }
+            docs.add(new Events.ScoredDoc(node + "/doc-" + random.nextInt(1000), Math.round(random.nextDouble() * 1e6) / 1e6, features));
+        }
+        return docs;
     }
 
     private long delay(Random random) {

@@ -1,6 +1,9 @@
 package io.nearline.tracking.join;
 
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -8,20 +11,34 @@ import java.util.TreeSet;
  * The per-request join of DESIGN §2, engine-neutral: index nodes and the broker report a request
  * asynchronously; the broker event names the nodes it fanned out to.
  *
+ * <p>Events are applied to their request in event-time order, once the watermark has passed them
+ * (an engine's watermark trails the newest event time by the allowed lateness). That costs about
+ * the allowed lateness in latency and buys determinism: as long as each input partition stays
+ * within the allowed lateness, the output depends only on the events, not on how an engine
+ * interleaved its inputs, so a replay on any engine gives the same output as the live run.
+ *
  * <ul>
- *   <li>Exactly one joined event per request that has a broker event: emitted as soon as the broker
- *       event and every expected fragment are in (complete), else when the request's window closes in
- *       event time (partial, listing the missing nodes).</li>
+ *   <li>A request's window opens at its earliest event and lasts {@code windowMillis} of event time.</li>
+ *   <li>Exactly one joined event per request that has a broker event in its window: as soon as the
+ *       broker event and every expected fragment are applied (complete), else when the window closes
+ *       (partial, listing the missing nodes).</li>
  *   <li>Fragments with no broker event by the window's close go to the orphan output.</li>
  *   <li>A repeated fragment (same node) or broker event is dropped and counted.</li>
- *   <li>Anything arriving for an emitted request goes to the late output, never a second joined event.
- *       The marker that recognises them lives one more window, then the state is removed; after that,
- *       an event whose window closed before the current watermark is late by its own event time.</li>
- *   <li>The window starts at the request's first event time; timers fire in event time, so a replay
- *       reproduces the same output. At end of input the engine fires every timer (flush).</li>
+ *   <li>Events after a request's emission go to the late output. The marker that recognises them
+ *       lives one more window; an event later than that starts the request anew.</li>
+ *   <li>An event behind the watermark when it arrives goes to the late output at once (the engine
+ *       reports events behind their own partition's lateness bound through {@link #onLate}).</li>
+ *   <li>At end of input the engine advances the watermark to the end of time: everything is flushed.</li>
  * </ul>
  */
 public final class TrackingJoin {
+
+    /** Same event time: broker first, then fragments by node; identical repeats in any order. */
+    private static final Comparator<RequestState.Pending> EVENT_ORDER = Comparator
+            .comparingLong((RequestState.Pending p) -> p.event().ts())
+            .thenComparing(p -> p.event() instanceof Events.Fragment f ? "1" + f.node() : "0")
+            .thenComparing(p -> p.event() instanceof Events.Fragment f ? TrackingText.format(f)
+                    : TrackingText.format((Events.BrokerEvent) p.event()));
 
     private final long windowMillis;
     private final JoinPorts.State state;
@@ -38,79 +55,103 @@ public final class TrackingJoin {
         this.output = output;
     }
 
-    public void onFragment(Events.Fragment f) {
-        RequestState s = open(f.requestId(), f.ts());
-        if (s == null || s.emitted) {
-            output.late(new Events.Late(f.requestId(), "fragment", f.node(), f.ts()));
+    /** An event that arrived at processing time {@code arrivedAtMillis}; held until the watermark passes it. */
+    public void onEvent(Events.Input event, long arrivedAtMillis) {
+        if (event.ts() <= timers.currentWatermark()) {
+            onLate(event, Events.LateReason.BEHIND_WATERMARK);
             return;
         }
-        if (s.fragments.containsKey(f.node())) {
-            s.duplicates++;
-        } else {
-            s.fragments.put(f.node(), f);
-            s.lastArrival = Math.max(s.lastArrival, f.ts());
-        }
-        afterChange(f.requestId(), s);
+        RequestState s = state.get(event.requestId()).orElseGet(RequestState::new);
+        s.pending.add(new RequestState.Pending(event, arrivedAtMillis));
+        state.put(event.requestId(), s);
+        timers.register(event.requestId(), event.ts());
     }
 
-    public void onBroker(Events.BrokerEvent b) {
-        RequestState s = open(b.requestId(), b.ts());
-        if (s == null || s.emitted) {
-            output.late(new Events.Late(b.requestId(), "broker", null, b.ts()));
-            return;
-        }
-        if (s.broker != null) {
-            s.duplicates++;
-        } else {
-            s.broker = b;
-            s.lastArrival = Math.max(s.lastArrival, b.ts());
-        }
-        afterChange(b.requestId(), s);
+    /** An event the engine found too late to use (see {@link InputClock}). */
+    public void onLate(Events.Input event, Events.LateReason reason) {
+        output.late(Events.Late.of(event, reason));
     }
 
-    /** An event-time timer of {@code requestId} fired at {@code time}: the window closed, or cleanup is due. */
+    /** The watermark passed {@code time}, a time {@code requestId} asked for: apply what is due. */
     public void onTimer(String requestId, long time) {
         RequestState s = state.get(requestId).orElse(null);
         if (s == null) {
             return;
         }
-        if (s.emitted) {
-            if (time >= s.windowEnd + windowMillis) {
-                state.remove(requestId);
+        List<RequestState.Pending> due = new ArrayList<>();
+        for (Iterator<RequestState.Pending> it = s.pending.iterator(); it.hasNext(); ) {
+            RequestState.Pending p = it.next();
+            if (p.event().ts() <= time) {
+                due.add(p);
+                it.remove();
             }
-            return;
         }
-        if (time < s.windowEnd) {
-            return; // an earlier timer of a request whose window moved on
+        due.sort(EVENT_ORDER);
+        for (RequestState.Pending p : due) {
+            if (s.hasWindow() && !s.emitted && s.windowEnd <= p.event().ts()) {
+                close(requestId, s);
+            }
+            s = renewIfExpired(requestId, s, p.event().ts());
+            apply(requestId, s, p);
         }
-        if (s.broker == null) {
-            output.orphan(new Events.Orphan(requestId, new TreeSet<>(s.fragments.keySet())));
+        if (s.hasWindow() && !s.emitted && s.windowEnd <= time) {
+            close(requestId, s);
+        }
+        s = renewIfExpired(requestId, s, time);
+        if (!s.hasWindow() && s.pending.isEmpty()) {
             state.remove(requestId);
-            return;
-        }
-        emit(requestId, s, time);
-    }
-
-    /** The request's state, a new one for a first event, or null when the event's window closed long ago. */
-    private RequestState open(String requestId, long ts) {
-        RequestState s = state.get(requestId).orElse(null);
-        if (s == null) {
-            if (ts + windowMillis <= timers.currentWatermark()) {
-                return null; // its window closed before the watermark: late, whatever became of the request
-            }
-            s = new RequestState();
-            s.firstSeen = ts;
-            s.windowEnd = ts + windowMillis;
-            timers.register(requestId, s.windowEnd);
-        }
-        return s;
-    }
-
-    private void afterChange(String requestId, RequestState s) {
-        if (s.broker != null && s.fragments.keySet().containsAll(s.broker.fanout())) {
-            emit(requestId, s, s.lastArrival);
         } else {
             state.put(requestId, s);
+        }
+    }
+
+    /** Past an emitted request's cleanup time its marker goes; what is still pending starts it anew. */
+    private RequestState renewIfExpired(String requestId, RequestState s, long time) {
+        if (!s.emitted || time < s.windowEnd + windowMillis) {
+            return s;
+        }
+        RequestState fresh = new RequestState();
+        fresh.pending.addAll(s.pending);
+        return fresh;
+    }
+
+    private void apply(String requestId, RequestState s, RequestState.Pending p) {
+        Events.Input event = p.event();
+        if (!s.hasWindow()) {
+            s.windowEnd = event.ts() + windowMillis;
+            timers.register(requestId, s.windowEnd);
+        }
+        if (s.emitted) {
+            onLate(event, Events.LateReason.AFTER_EMISSION);
+            return;
+        }
+        boolean repeat;
+        if (event instanceof Events.Fragment f) {
+            repeat = s.fragments.putIfAbsent(f.node(), f) != null;
+        } else {
+            repeat = s.broker != null;
+            if (!repeat) {
+                s.broker = (Events.BrokerEvent) event;
+            }
+        }
+        if (repeat) {
+            s.duplicates++;
+            return;
+        }
+        s.lastNeededTs = Math.max(s.lastNeededTs, event.ts());
+        s.lastNeededArrival = Math.max(s.lastNeededArrival, p.arrivedAtMillis());
+        if (s.broker != null && s.fragments.keySet().containsAll(s.broker.fanout())) {
+            emit(requestId, s, event.ts());
+        }
+    }
+
+    /** The window closed before the request was complete. */
+    private void close(String requestId, RequestState s) {
+        if (s.broker != null) {
+            emit(requestId, s, s.windowEnd);
+        } else {
+            output.orphan(new Events.Orphan(requestId, new ArrayList<>(s.fragments.values())));
+            markEmitted(requestId, s);
         }
     }
 
@@ -118,12 +159,15 @@ public final class TrackingJoin {
         Set<String> missing = new TreeSet<>(s.broker.fanout());
         missing.removeAll(s.fragments.keySet());
         output.joined(new Events.Joined(requestId, s.broker, new ArrayList<>(s.fragments.values()), missing.isEmpty(),
-                missing, Math.max(0, at - s.lastArrival), s.duplicates));
-        // keep a marker to recognise late events for one more window, then clean up
-        RequestState marker = new RequestState();
-        marker.emitted = true;
-        marker.windowEnd = s.windowEnd;
-        state.put(requestId, marker);
+                missing, Math.max(0, at - s.lastNeededTs), s.duplicates), s.lastNeededArrival);
+        markEmitted(requestId, s);
+    }
+
+    /** Keep only a marker that recognises late events, for one more window. */
+    private void markEmitted(String requestId, RequestState s) {
+        s.emitted = true;
+        s.broker = null;
+        s.fragments.clear();
         timers.register(requestId, s.windowEnd + windowMillis);
     }
 }

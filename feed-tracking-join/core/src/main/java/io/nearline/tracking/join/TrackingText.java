@@ -8,15 +8,18 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * The JSON-lines forms of tracking events (DESIGN §4), one object per line:
- * index fragment {@code {"requestId","node","ts","docs":[{"id","score"}...]}},
+ * index fragment {@code {"requestId","node","ts","docs":[{"id","score","features":{name:value...}}...]}}
+ * (features optional),
  * broker event {@code {"requestId","ts","fanout":[node...],"viewer","ranking":[...],"modelVersion"}},
  * joined event {@code {"requestId","complete","nodes":[...],"missing":[...],"fragments":n,"duplicatesDropped",
  * "joinLatencyMillis","viewer","modelVersion"}}, orphan {@code {"requestId","nodes":[...]}},
- * late {@code {"requestId","kind","node","ts"}}. A line that is not a valid event throws
+ * late {@code {"requestId","kind","node","ts","reason"}} (node only for fragments). A line that is not a valid event throws
  * {@link IllegalArgumentException} with the reason.
  */
 public final class TrackingText {
@@ -30,7 +33,9 @@ public final class TrackingText {
         JsonNode n = object(line);
         List<Events.ScoredDoc> docs = new ArrayList<>();
         for (JsonNode d : n.path("docs")) {
-            docs.add(new Events.ScoredDoc(d.path("id").asText(), d.path("score").asDouble()));
+            Map<String, Double> features = new TreeMap<>();
+            d.path("features").fields().forEachRemaining(e -> features.put(e.getKey(), e.getValue().asDouble()));
+            docs.add(new Events.ScoredDoc(d.path("id").asText(), d.path("score").asDouble(), features));
         }
         return new Events.Fragment(text(n, "requestId"), text(n, "node"), number(n, "ts"), docs);
     }
@@ -51,7 +56,13 @@ public final class TrackingText {
     public static String format(Events.Fragment f) {
         ObjectNode n = JSON.createObjectNode().put("requestId", f.requestId()).put("node", f.node()).put("ts", f.ts());
         ArrayNode docs = n.putArray("docs");
-        f.docs().forEach(d -> docs.addObject().put("id", d.id()).put("score", d.score()));
+        for (Events.ScoredDoc d : f.docs()) {
+            ObjectNode doc = docs.addObject().put("id", d.id()).put("score", d.score());
+            if (!d.features().isEmpty()) {
+                ObjectNode features = doc.putObject("features");
+                d.features().forEach(features::put);
+            }
+        }
         return n.toString();
     }
 
@@ -92,7 +103,7 @@ public final class TrackingText {
         if (l.node() != null) {
             n.put("node", l.node());
         }
-        return n.put("ts", l.ts()).toString();
+        return n.put("ts", l.ts()).put("reason", l.reason().name()).toString();
     }
 
     private static JsonNode object(String line) {

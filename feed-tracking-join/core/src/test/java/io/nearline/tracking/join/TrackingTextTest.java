@@ -1,16 +1,18 @@
 package io.nearline.tracking.join;
 
+import io.nearline.tracking.join.local.CoreJoinReplay;
+import io.nearline.tracking.join.local.JoinOutputs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -46,28 +48,26 @@ class TrackingTextTest {
     void generatedTrafficJoinsToOneEventPerRequest() throws Exception {
         Path index = dir.resolve("index.jsonl");
         Path broker = dir.resolve("broker.jsonl");
-        TrackingGenerator.Written w = new TrackingGenerator(500, 32, 16, 0.05, 0.05, 0.05, 200, 7).write(index, broker);
+        TrackingGenerator.Written w = new TrackingGenerator(500, 32, 16, 0.05, 0.05, 0.05, 200, 0.01, 30_000, 7)
+                .write(index, broker);
         assertEquals(w.fragments(), Files.readAllLines(index).size());
+        List<Events.Fragment> fragments = Files.readAllLines(index).stream().map(TrackingText::fragment).toList();
+        List<Events.BrokerEvent> brokers = Files.readAllLines(broker).stream().map(TrackingText::broker).toList();
 
-        // merge both streams in timestamp order, as arrival order, with some disorder
-        List<Object> events = new ArrayList<>();
-        Files.readAllLines(index).forEach(l -> events.add(TrackingText.fragment(l)));
-        Files.readAllLines(broker).forEach(l -> events.add(TrackingText.broker(l)));
-        events.sort(Comparator.comparingLong(e -> e instanceof Events.Fragment f ? f.ts() : ((Events.BrokerEvent) e).ts()));
-        JoinHarness h = new JoinHarness(10_000, 500);
-        for (Object e : events) {
-            if (e instanceof Events.Fragment f) {
-                h.fragment(f);
-            } else {
-                h.broker((Events.BrokerEvent) e);
-            }
-        }
-        h.endOfInput();
-        assertEquals(w.brokerEvents(), h.joined.size());
-        assertEquals(h.joined.size(), h.joined.stream().map(Events.Joined::requestId).distinct().count());
-        assertTrue(h.joined.stream().anyMatch(j -> !j.complete()), "no partial join: drops not exercised");
-        assertTrue(h.joined.stream().anyMatch(j -> j.duplicatesDropped() > 0), "no duplicates exercised");
-        assertTrue(h.orphans.size() > 0, "no lost broker events exercised");
-        assertEquals(0, h.liveStates());
+        JoinOutputs out = CoreJoinReplay.run(fragments, brokers, 4, 10_000, 500, new Random(1));
+        assertEquals(w.brokerEvents(), out.joined().size());
+        assertEquals(out.joined().size(), out.joined().stream().map(l -> l.split(",")[0]).distinct().count());
+        assertTrue(out.complete() < out.joined().size(), "no partial join: drops not exercised");
+        assertTrue(out.joined().stream().anyMatch(l -> !l.contains("\"duplicatesDropped\":0")), "no duplicates exercised");
+        assertFalse(out.orphans().isEmpty(), "no lost broker events exercised");
+        assertFalse(out.late().isEmpty(), "no late repeats exercised");
+        assertTrue(out.late().stream().allMatch(l -> l.contains("BEHIND_PARTITION")), out.late().toString());
+    }
+
+    @Test
+    void featuresSurviveTheTextForm() {
+        Events.Fragment f = new Events.Fragment("r1", "n", 1, List.of(new Events.ScoredDoc("d", 0.5,
+                new java.util.TreeMap<>(java.util.Map.of("ctr", 0.25, "affinity", 1.0)))));
+        assertEquals(f, TrackingText.fragment(TrackingText.format(f)));
     }
 }

@@ -1,0 +1,188 @@
+package io.nearline.tracking.join;
+
+import io.nearline.common.schema.TrustedAvroClasses;
+import io.nearline.tracking.avro.BrokerTrackingEvent;
+import io.nearline.tracking.avro.JoinedTrackingEvent;
+import io.nearline.tracking.avro.LateTrackingEvent;
+import io.nearline.tracking.avro.OrphanedFragments;
+import io.nearline.tracking.avro.ScoredDocument;
+import io.nearline.tracking.avro.TrackingFragment;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.avro.specific.SpecificRecord;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The tracking topics' Avro records and the join's events, both ways. Input decoding never throws:
+ * a record that is not a valid event comes back with the reason, for the dead-letter topic.
+ */
+public final class TrackingCodec {
+
+    static {
+        TrustedAvroClasses.ensure(TrackingFragment.class, ScoredDocument.class, BrokerTrackingEvent.class,
+                JoinedTrackingEvent.class, OrphanedFragments.class, LateTrackingEvent.class);
+    }
+
+    /** A decoded input record: the event, or why there is none. */
+    public record Decoded(Events.Input event, TrackingRejection rejection) {
+        public boolean ok() {
+            return event != null;
+        }
+    }
+
+    private TrackingCodec() {
+    }
+
+    public static Decoded decodeFragment(byte[] bytes) {
+        TrackingFragment f;
+        try {
+            f = read(TrackingFragment.class, bytes);
+        } catch (RuntimeException | IOException e) {
+            return undecodable("index fragment", e);
+        }
+        Events.Fragment fragment = fragment(f);
+        if (fragment.node().isEmpty()) {
+            return invalid("empty node");
+        }
+        return checked(fragment);
+    }
+
+    public static Decoded decodeBroker(byte[] bytes) {
+        BrokerTrackingEvent b;
+        try {
+            b = read(BrokerTrackingEvent.class, bytes);
+        } catch (RuntimeException | IOException e) {
+            return undecodable("broker event", e);
+        }
+        Events.BrokerEvent broker = broker(b);
+        if (broker.fanout().isEmpty()) {
+            return invalid("empty fanout");
+        }
+        return checked(broker);
+    }
+
+    private static Decoded checked(Events.Input e) {
+        if (e.requestId().isEmpty()) {
+            return invalid("empty requestId");
+        }
+        if (e.ts() < 0) {
+            return invalid("negative event time " + e.ts());
+        }
+        return new Decoded(e, null);
+    }
+
+    private static Decoded undecodable(String what, Exception e) {
+        return new Decoded(null, new TrackingRejection(TrackingRejection.UNDECODABLE, "not an Avro " + what + ": " + e));
+    }
+
+    private static Decoded invalid(String detail) {
+        return new Decoded(null, new TrackingRejection(TrackingRejection.INVALID, detail));
+    }
+
+    public static byte[] encode(Events.Fragment f) {
+        return write(avro(f));
+    }
+
+    public static byte[] encode(Events.BrokerEvent b) {
+        return write(avro(b));
+    }
+
+    public static byte[] encode(Events.Joined j) {
+        List<TrackingFragment> fragments = new ArrayList<>();
+        j.fragments().forEach(f -> fragments.add(avro(f)));
+        return write(JoinedTrackingEvent.newBuilder().setRequestId(j.requestId()).setBroker(avro(j.broker()))
+                .setFragments(fragments).setComplete(j.complete()).setMissingNodes(new ArrayList<>(j.missing()))
+                .setJoinLatencyMillis(j.joinLatencyMillis()).setDuplicatesDropped(j.duplicatesDropped()).build());
+    }
+
+    public static byte[] encode(Events.Orphan o) {
+        List<TrackingFragment> fragments = new ArrayList<>();
+        o.fragments().forEach(f -> fragments.add(avro(f)));
+        return write(OrphanedFragments.newBuilder().setRequestId(o.requestId()).setNodes(new ArrayList<>(o.nodes()))
+                .setFragments(fragments).build());
+    }
+
+    public static byte[] encode(Events.Late l) {
+        return write(LateTrackingEvent.newBuilder().setRequestId(l.requestId()).setKind(l.kind()).setNode(l.node())
+                .setEventTimeMillis(l.ts()).setReason(l.reason().name()).build());
+    }
+
+    public static Events.Joined decodeJoined(byte[] bytes) throws IOException {
+        JoinedTrackingEvent j = read(JoinedTrackingEvent.class, bytes);
+        List<Events.Fragment> fragments = new ArrayList<>();
+        j.getFragments().forEach(f -> fragments.add(fragment(f)));
+        return new Events.Joined(j.getRequestId(), broker(j.getBroker()), fragments, j.getComplete(),
+                new TreeSet<>(j.getMissingNodes()), j.getJoinLatencyMillis(), j.getDuplicatesDropped());
+    }
+
+    public static Events.Orphan decodeOrphan(byte[] bytes) throws IOException {
+        OrphanedFragments o = read(OrphanedFragments.class, bytes);
+        List<Events.Fragment> fragments = new ArrayList<>();
+        o.getFragments().forEach(f -> fragments.add(fragment(f)));
+        return new Events.Orphan(o.getRequestId(), fragments);
+    }
+
+    public static Events.Late decodeLate(byte[] bytes) throws IOException {
+        LateTrackingEvent l = read(LateTrackingEvent.class, bytes);
+        return new Events.Late(l.getRequestId(), l.getKind(), l.getNode(), l.getEventTimeMillis(),
+                Events.LateReason.valueOf(l.getReason()));
+    }
+
+    private static TrackingFragment avro(Events.Fragment f) {
+        List<ScoredDocument> docs = new ArrayList<>();
+        f.docs().forEach(d -> docs.add(new ScoredDocument(d.id(), d.score(), new TreeMap<>(d.features()))));
+        return new TrackingFragment(f.requestId(), f.node(), f.ts(), docs);
+    }
+
+    private static BrokerTrackingEvent avro(Events.BrokerEvent b) {
+        return new BrokerTrackingEvent(b.requestId(), b.ts(), new ArrayList<>(b.fanout()), b.viewer(),
+                new ArrayList<>(b.ranking()), b.modelVersion());
+    }
+
+    private static Events.Fragment fragment(TrackingFragment f) {
+        List<Events.ScoredDoc> docs = new ArrayList<>();
+        for (ScoredDocument d : f.getDocs()) {
+            docs.add(new Events.ScoredDoc(d.getId(), d.getScore(), new TreeMap<>(d.getFeatures())));
+        }
+        return new Events.Fragment(f.getRequestId(), f.getNode(), f.getEventTimeMillis(), docs);
+    }
+
+    private static Events.BrokerEvent broker(BrokerTrackingEvent b) {
+        return new Events.BrokerEvent(b.getRequestId(), b.getEventTimeMillis(), new LinkedHashSet<>(b.getFanout()),
+                b.getViewer(), new ArrayList<>(b.getRanking()), b.getModelVersion());
+    }
+
+    private static <T extends SpecificRecord> T read(Class<T> type, byte[] bytes) throws IOException {
+        BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(bytes, null);
+        T record = new SpecificDatumReader<>(type).read(null, decoder);
+        if (!decoder.isEnd()) {
+            throw new IOException("trailing bytes after the record");
+        }
+        return record;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends SpecificRecord> byte[] write(T record) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+        try {
+            new SpecificDatumWriter<>((Class<T>) record.getClass()).write(record, encoder);
+            encoder.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+}

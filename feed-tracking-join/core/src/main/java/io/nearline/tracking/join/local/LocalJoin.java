@@ -1,0 +1,122 @@
+package io.nearline.tracking.join.local;
+
+import io.nearline.tracking.join.Events;
+import io.nearline.tracking.join.InputClock;
+import io.nearline.tracking.join.JoinPorts;
+import io.nearline.tracking.join.RequestState;
+import io.nearline.tracking.join.TrackingJoin;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.LongSupplier;
+
+/**
+ * The join driven without an engine, as an engine drives it: events offered per input partition,
+ * per-partition lateness and the watermark from an {@link InputClock} (no idleness: a local run
+ * reads every input to its end), event-time timers fired in time order as the watermark passes
+ * them, and everything flushed once every input has ended. The reference the engines are held to.
+ */
+public final class LocalJoin implements JoinPorts.State, JoinPorts.Timers, JoinPorts.Output {
+
+    public final List<Events.Joined> joined = new ArrayList<>();
+    public final List<Events.Orphan> orphans = new ArrayList<>();
+    public final List<Events.Late> late = new ArrayList<>();
+    private final Map<String, RequestState> states = new HashMap<>();
+    private final TreeMap<Long, LinkedHashSet<String>> timers = new TreeMap<>();
+    private final InputClock clock;
+    private final TrackingJoin join;
+    private final LongSupplier now;
+    private long watermark = Long.MIN_VALUE;
+
+    public LocalJoin(long windowMillis, long allowedLatenessMillis) {
+        this(windowMillis, allowedLatenessMillis, System::currentTimeMillis);
+    }
+
+    public LocalJoin(long windowMillis, long allowedLatenessMillis, LongSupplier now) {
+        this.clock = new InputClock(allowedLatenessMillis, Long.MAX_VALUE);
+        this.join = new TrackingJoin(windowMillis, this, this, this);
+        this.now = now;
+    }
+
+    /** An input partition that will be read: the watermark waits for it. */
+    public void expect(String input) {
+        clock.expect(input, now.getAsLong());
+    }
+
+    /** The next event of {@code input}, in that input's order. */
+    public void offer(String input, Events.Input event) {
+        long arrived = now.getAsLong();
+        if (clock.admit(input, event.ts(), arrived)) {
+            join.onEvent(event, arrived);
+        } else {
+            join.onLate(event, Events.LateReason.BEHIND_PARTITION);
+        }
+        advance();
+    }
+
+    /** {@code input} has no more events. */
+    public void end(String input) {
+        clock.end(input);
+        advance();
+    }
+
+    private void advance() {
+        watermark = clock.watermark(now.getAsLong());
+        while (!timers.isEmpty() && timers.firstKey() <= watermark) {
+            Map.Entry<Long, LinkedHashSet<String>> due = timers.pollFirstEntry();
+            for (String requestId : due.getValue()) {
+                join.onTimer(requestId, due.getKey());
+            }
+        }
+    }
+
+    /** Requests still holding state: 0 once every input has ended. */
+    public int liveStates() {
+        return states.size();
+    }
+
+    @Override
+    public long currentWatermark() {
+        return watermark;
+    }
+
+    @Override
+    public void register(String requestId, long eventTime) {
+        timers.computeIfAbsent(eventTime, t -> new LinkedHashSet<>()).add(requestId);
+    }
+
+    @Override
+    public Optional<RequestState> get(String requestId) {
+        return Optional.ofNullable(states.get(requestId));
+    }
+
+    @Override
+    public void put(String requestId, RequestState state) {
+        states.put(requestId, state);
+    }
+
+    @Override
+    public void remove(String requestId) {
+        states.remove(requestId);
+    }
+
+    @Override
+    public void joined(Events.Joined j, long lastNeededArrivalMillis) {
+        joined.add(j);
+    }
+
+    @Override
+    public void orphan(Events.Orphan o) {
+        orphans.add(o);
+    }
+
+    @Override
+    public void late(Events.Late l) {
+        late.add(l);
+    }
+}
