@@ -37,6 +37,32 @@ public final class Config {
         return new Config(values);
     }
 
+    /**
+     * A job's command line: {@code --config FILE} (.properties or .yaml) and any number of
+     * {@code --set key=value} overrides, applied in order after the file.
+     */
+    public static Config fromArgs(String[] args) {
+        Config config = empty();
+        Map<String, String> sets = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < args.length; i++) {
+            boolean hasValue = i + 1 < args.length;
+            switch (args[i]) {
+                case "--config" -> config = load(Path.of(hasValue ? args[++i] : missing("--config FILE")));
+                case "--set" -> {
+                    String[] kv = (hasValue ? args[++i] : missing("--set key=value")).split("=", 2);
+                    sets.put(kv[0], kv.length > 1 ? kv[1] : "");
+                }
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]
+                        + "; usage: --config FILE [--set key=value ...]");
+            }
+        }
+        return config.withOverrides(sets);
+    }
+
+    private static String missing(String usage) {
+        throw new IllegalArgumentException("missing value; usage: " + usage);
+    }
+
     public static Config empty() {
         return new Config(Map.of());
     }

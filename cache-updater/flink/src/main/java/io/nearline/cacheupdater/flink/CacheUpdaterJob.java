@@ -22,7 +22,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 
 import java.io.IOException;
-import java.util.Map;
 
 /**
  * The cache-updater job on Flink. {@link #define} wires the pipeline from a source and a dead-letter
@@ -88,7 +87,7 @@ public final class CacheUpdaterJob {
 
     /** Production entry point: {@code CacheUpdaterJob --config job.yaml [--set key=value ...]}. */
     public static void main(String[] args) throws Exception {
-        Config config = JobArgs.config(args);
+        Config config = Config.fromArgs(args);
         CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         define(env, config, kafkaSource(settings, false), deadLetterSink(settings));
@@ -112,26 +111,6 @@ public final class CacheUpdaterJob {
         @Override
         public TypeInformation<KafkaInput> getProducedType() {
             return TypeInformation.of(KafkaInput.class);
-        }
-    }
-
-    /** {@code --config FILE} and {@code --set key=value} into a Config. */
-    static final class JobArgs {
-        static Config config(String[] args) {
-            Config config = Config.empty();
-            Map<String, String> sets = new java.util.LinkedHashMap<>();
-            for (int i = 0; i < args.length; i++) {
-                switch (args[i]) {
-                    case "--config" -> config = Config.load(java.nio.file.Path.of(args[++i]));
-                    case "--set" -> {
-                        String[] kv = args[++i].split("=", 2);
-                        sets.put(kv[0], kv.length > 1 ? kv[1] : "");
-                    }
-                    default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                            + "; usage: --config FILE [--set key=value ...]");
-                }
-            }
-            return config.withOverrides(sets);
         }
     }
 }

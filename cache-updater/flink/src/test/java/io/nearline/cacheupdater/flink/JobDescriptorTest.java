@@ -18,7 +18,7 @@ class JobDescriptorTest {
 
     @Test
     void shippedDescriptorIsValid() {
-        Config config = CacheUpdaterJob.JobArgs.config(new String[] {"--config", Path.of("conf/cache-updater.yaml").toString()});
+        Config config = Config.fromArgs(new String[] {"--config", Path.of("conf/cache-updater.yaml").toString()});
         CacheUpdaterSettings.validateJob(config);
         CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
         assertEquals(8, settings.parallelism());
@@ -27,7 +27,7 @@ class JobDescriptorTest {
 
     @Test
     void aTypoStopsTheJobBeforeItStarts() {
-        Config config = CacheUpdaterJob.JobArgs.config(new String[] {"--config", "conf/cache-updater.yaml",
+        Config config = Config.fromArgs(new String[] {"--config", "conf/cache-updater.yaml",
                 "--set", "store.couchbase.bucketname=x", "--set", "write.batch.max-keys=0"});
         ConfigException e = assertThrows(ConfigException.class, () -> CacheUpdaterSettings.validateJob(config));
         assertTrue(e.getMessage().contains("unknown key 'store.couchbase.bucketname'. Did you mean 'store.couchbase.bucket'?"), e.getMessage());

@@ -1,0 +1,64 @@
+package io.nearline.tracking.flink;
+
+import io.nearline.tracking.join.Events;
+import io.nearline.tracking.join.InputClock;
+import io.nearline.tracking.join.TrackingCodec;
+import io.nearline.tracking.join.local.JoinPartitions;
+import org.apache.flink.api.common.serialization.DeserializationSchema;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.util.Collector;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/**
+ * Decodes each record where it is read, so the source's watermarks (per split) use its event time,
+ * and judges it against the allowed lateness of its own partition ({@link InputClock}), in the
+ * partition's order. One instance per source reader.
+ */
+final class InputDeserializer implements KafkaRecordDeserializationSchema<TrackingInput> {
+
+    private final String brokerTopic;
+    private final long allowedLatenessMillis;
+    private transient InputClock clock;
+
+    InputDeserializer(String brokerTopic, long allowedLatenessMillis) {
+        this.brokerTopic = brokerTopic;
+        this.allowedLatenessMillis = allowedLatenessMillis;
+    }
+
+    @Override
+    public void open(DeserializationSchema.InitializationContext context) {
+        clock = new InputClock(allowedLatenessMillis, Long.MAX_VALUE); // lateness only; Flink makes the watermark
+    }
+
+    @Override
+    public void deserialize(ConsumerRecord<byte[], byte[]> r, Collector<TrackingInput> out) {
+        TrackingInput in = new TrackingInput();
+        in.topic = r.topic();
+        in.partition = r.partition();
+        in.offset = r.offset();
+        in.key = r.key();
+        in.value = r.value();
+        in.arrivedAt = System.currentTimeMillis();
+        boolean broker = r.topic().equals(brokerTopic);
+        TrackingCodec.Decoded decoded = broker ? TrackingCodec.decodeBroker(r.value()) : TrackingCodec.decodeFragment(r.value());
+        if (decoded.ok()) {
+            Events.Input e = decoded.event();
+            in.kind = broker ? TrackingInput.BROKER : TrackingInput.FRAGMENT;
+            in.requestId = e.requestId();
+            in.ts = e.ts();
+            in.inTime = clock.admit(JoinPartitions.input(r.topic(), r.partition()), e.ts(), in.arrivedAt);
+        } else {
+            in.kind = TrackingInput.INVALID;
+            in.ts = Long.MIN_VALUE;
+            in.rejectionCode = decoded.rejection().code();
+            in.rejectionDetail = decoded.rejection().detail();
+        }
+        out.collect(in);
+    }
+
+    @Override
+    public TypeInformation<TrackingInput> getProducedType() {
+        return TypeInformation.of(TrackingInput.class);
+    }
+}

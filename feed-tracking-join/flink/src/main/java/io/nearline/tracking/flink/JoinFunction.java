@@ -1,0 +1,137 @@
+package io.nearline.tracking.flink;
+
+import io.nearline.common.metrics.Metrics;
+import io.nearline.tracking.join.Events;
+import io.nearline.tracking.join.JoinPorts;
+import io.nearline.tracking.join.RequestState;
+import io.nearline.tracking.join.RequestStateCodec;
+import io.nearline.tracking.join.TrackingCodec;
+import io.nearline.tracking.join.TrackingJoin;
+import io.nearline.tracking.replay.JoinReplay;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+
+import java.io.IOException;
+import java.util.Optional;
+
+/**
+ * The join on Flink, keyed by requestId: the core's ports bound to keyed state (RocksDB state
+ * backend), the timer service (event time) and the outputs (joined main output; orphans and late
+ * events as side outputs).
+ */
+final class JoinFunction extends KeyedProcessFunction<String, TrackingInput, KafkaOutput>
+        implements JoinPorts.State, JoinPorts.Timers, JoinPorts.Output {
+
+    static final OutputTag<KafkaOutput> ORPHANS = new OutputTag<>("orphans") { };
+    static final OutputTag<KafkaOutput> LATE = new OutputTag<>("late") { };
+
+    private final long windowMillis;
+    private transient ValueState<byte[]> state;
+    private transient TrackingJoin join;
+    private transient Context context;
+    private transient Collector<KafkaOutput> out;
+    private transient Metrics.Counter complete;
+    private transient Metrics.Counter partial;
+    private transient Metrics.Counter orphans;
+    private transient Metrics.Counter late;
+    private transient Metrics.Counter duplicates;
+    private transient Metrics.Histogram latency;
+
+    JoinFunction(long windowMillis) {
+        this.windowMillis = windowMillis;
+    }
+
+    @Override
+    public void open(OpenContext openContext) {
+        state = getRuntimeContext().getState(new ValueStateDescriptor<>("request", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+        join = new TrackingJoin(windowMillis, this, this, this);
+        Metrics metrics = new FlinkJoinMetrics(getRuntimeContext().getMetricGroup());
+        complete = metrics.counter("join.complete");
+        partial = metrics.counter("join.partial");
+        orphans = metrics.counter("join.orphans");
+        late = metrics.counter("join.late");
+        duplicates = metrics.counter("join.duplicates");
+        latency = metrics.histogram(JoinReplay.LATENCY);
+    }
+
+    @Override
+    public void processElement(TrackingInput in, Context ctx, Collector<KafkaOutput> collector) {
+        context = ctx;
+        out = collector;
+        Events.Input event = (in.kind == TrackingInput.BROKER ? TrackingCodec.decodeBroker(in.value)
+                : TrackingCodec.decodeFragment(in.value)).event();
+        if (in.inTime) {
+            join.onEvent(event, in.arrivedAt);
+        } else {
+            join.onLate(event, Events.LateReason.BEHIND_PARTITION);
+        }
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<KafkaOutput> collector) {
+        context = ctx;
+        out = collector;
+        join.onTimer(ctx.getCurrentKey(), timestamp);
+    }
+
+    @Override
+    public Optional<RequestState> get(String requestId) {
+        try {
+            byte[] bytes = state.value();
+            return bytes == null ? Optional.empty() : Optional.of(RequestStateCodec.decode(bytes));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read the join state of " + requestId, e);
+        }
+    }
+
+    @Override
+    public void put(String requestId, RequestState s) {
+        try {
+            state.update(RequestStateCodec.encode(s));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot write the join state of " + requestId, e);
+        }
+    }
+
+    @Override
+    public void remove(String requestId) {
+        state.clear();
+    }
+
+    @Override
+    public void register(String requestId, long eventTime) {
+        context.timerService().registerEventTimeTimer(eventTime);
+    }
+
+    @Override
+    public long currentWatermark() {
+        return context.timerService().currentWatermark();
+    }
+
+    @Override
+    public void joined(Events.Joined j, long lastNeededArrivalMillis) {
+        (j.complete() ? complete : partial).inc();
+        duplicates.inc(j.duplicatesDropped());
+        if (j.complete()) {
+            latency.record(Math.max(0, System.currentTimeMillis() - lastNeededArrivalMillis));
+        }
+        out.collect(new KafkaOutput(j.requestId(), TrackingCodec.encode(j)));
+    }
+
+    @Override
+    public void orphan(Events.Orphan o) {
+        orphans.inc();
+        context.output(ORPHANS, new KafkaOutput(o.requestId(), TrackingCodec.encode(o)));
+    }
+
+    @Override
+    public void late(Events.Late l) {
+        late.inc();
+        context.output(LATE, new KafkaOutput(l.requestId(), TrackingCodec.encode(l)));
+    }
+}

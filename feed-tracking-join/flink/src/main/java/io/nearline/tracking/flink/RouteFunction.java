@@ -1,0 +1,44 @@
+package io.nearline.tracking.flink;
+
+import io.nearline.common.deadletter.DeadLetters;
+import io.nearline.common.metrics.Metrics;
+import io.nearline.tracking.join.TrackingRejection;
+import io.nearline.tracking.replay.JoinReplay;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+
+/** Counts every input record; valid events go on to the join, the rest become dead letters. */
+final class RouteFunction extends ProcessFunction<TrackingInput, TrackingInput> {
+
+    static final OutputTag<KafkaOutput> DEAD_LETTERS = new OutputTag<>("dead-letters") { };
+
+    private final String job;
+    private transient Metrics.Counter received;
+    private transient Metrics.Counter deadLettered;
+
+    RouteFunction(String job) {
+        this.job = job;
+    }
+
+    @Override
+    public void open(OpenContext context) {
+        Metrics metrics = new FlinkJoinMetrics(getRuntimeContext().getMetricGroup());
+        received = metrics.counter(JoinReplay.RECEIVED);
+        deadLettered = metrics.counter("events.dead-lettered");
+    }
+
+    @Override
+    public void processElement(TrackingInput in, Context ctx, Collector<TrackingInput> out) {
+        received.inc();
+        if (in.kind != TrackingInput.INVALID) {
+            out.collect(in);
+            return;
+        }
+        deadLettered.inc();
+        ctx.output(DEAD_LETTERS, new KafkaOutput(null, DeadLetters.encode(DeadLetters.of(job, in.topic, in.partition,
+                in.offset, in.key, in.value, new TrackingRejection(in.rejectionCode, in.rejectionDetail),
+                System.currentTimeMillis()))));
+    }
+}

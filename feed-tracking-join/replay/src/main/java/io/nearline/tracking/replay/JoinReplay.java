@@ -1,0 +1,129 @@
+package io.nearline.tracking.replay;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nearline.common.config.Config;
+import io.nearline.common.console.Progress;
+import io.nearline.common.console.RateMeter;
+import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.localcluster.replay.ReplayOutput;
+import io.nearline.tracking.join.JoinSettings;
+import io.nearline.tracking.join.local.JoinOutputs;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The flow of {@code replay join}, the same on every engine: read the two files, create the topics,
+ * send the events, let the engine run the real job over everything sent (its inputs bounded at
+ * their current end, so every pending request is flushed), then write the outputs and a summary.
+ */
+public final class JoinReplay {
+
+    /** Metric names both engines report (documented in feed-tracking-join/README.md). */
+    public static final String RECEIVED = "events.received";
+    public static final String LATENCY = "join.latency-ms";
+
+    /** What an engine brings to a replay. */
+    public interface Engine {
+        String name();
+
+        /** The engine's metrics in this JVM (reset at the start of each replay). */
+        InMemoryMetrics localMetrics();
+
+        /** Runs the job over everything on the input topics and returns once every output is written. */
+        void run(Config config, JoinSettings settings, int partitions, long events) throws Exception;
+    }
+
+    private JoinReplay() {
+    }
+
+    /** Checks the options and the job configuration before anything starts. */
+    public static void validate(ReplayJoinOptions options) {
+        for (Path file : List.of(options.index, options.broker)) {
+            if (!Files.isReadable(file)) {
+                throw new IllegalArgumentException("cannot read " + file);
+            }
+        }
+        if (options.partitions < 1) {
+            throw new IllegalArgumentException("--partitions must be at least 1, got " + options.partitions);
+        }
+        JoinSettings.validateJob(options.jobConfig("127.0.0.1:9092"));
+    }
+
+    public static int run(ReplayJoinOptions options, String bootstrapServers, Engine engine) throws Exception {
+        long started = System.currentTimeMillis();
+        InMemoryMetrics metrics = engine.localMetrics();
+        metrics.reset(); // counters are JVM-wide; this run counts from zero
+        JoinInputs inputs = JoinInputs.read(options.index, options.broker);
+        System.out.printf("replay join on %s: %,d fragments, %,d broker events, %,d bad lines%n", engine.name(),
+                inputs.fragments().size(), inputs.brokers().size(), inputs.badLines().size());
+
+        Config config = options.jobConfig(bootstrapServers);
+        JoinSettings.validateJob(config);
+        JoinSettings settings = JoinSettings.from(config);
+        JoinKafka.createTopics(bootstrapServers, settings, options.partitions);
+        long sent;
+        try (Progress progress = new Progress("events sent", inputs.events() + inputs.badLines().size(), System.err)) {
+            sent = JoinKafka.send(bootstrapServers, settings, options.partitions, inputs, progress::step);
+        }
+        double steady;
+        try (Progress progress = new Progress("events joined", sent, () -> metrics.count(RECEIVED), System.err);
+             RateMeter meter = new RateMeter(sent, () -> metrics.count(RECEIVED))) {
+            engine.run(config, settings, options.partitions, sent);
+            steady = meter.steadyRate();
+        }
+
+        JoinOutputs outputs = JoinKafka.outputs(bootstrapServers, settings);
+        List<String> deadLetters = JoinKafka.deadLetters(bootstrapServers, settings);
+        ReplayOutput.write(options.outDir.resolve("joined.jsonl"), outputs.joined());
+        ReplayOutput.write(options.outDir.resolve("orphans.jsonl"), outputs.orphans());
+        ReplayOutput.write(options.outDir.resolve("late.jsonl"), outputs.late());
+        ReplayOutput.write(options.outDir.resolve("dead-letters.jsonl"), deadLetters);
+        Summary summary = new Summary(engine.name(), sent, outputs.joined().size(), outputs.complete(),
+                outputs.orphans().size(), outputs.late().size(), metrics.count("join.duplicates"), deadLetters.size(),
+                System.currentTimeMillis() - started, steady, metrics.percentile(LATENCY, 50), metrics.percentile(LATENCY, 99));
+        summary.print(System.out);
+        System.out.println("  outputs: " + options.outDir);
+        if (options.summaryJson != null) {
+            ReplayOutput.write(options.summaryJson, List.of(summary.toJson()));
+        }
+        return 0;
+    }
+
+    /**
+     * What a join replay did. Latencies are processing time from the arrival of the last event a
+     * complete join needed to its emission; -1 when there was none.
+     */
+    public record Summary(String engine, long events, long joined, long complete, long orphans, long late,
+                          long duplicates, long deadLettered, long elapsedMillis, double steadyEventsPerSec,
+                          long latencyP50Millis, long latencyP99Millis) {
+
+        void print(PrintStream out) {
+            out.printf("replay join on %s: %,d events, %.1f s in all%n", engine, events, elapsedMillis / 1000.0);
+            out.printf("  joined %,d requests: %,d complete, %,d partial; orphans %,d; late %,d; duplicates dropped %,d; "
+                    + "dead-lettered %,d%n", joined, complete, joined - complete, orphans, late, duplicates, deadLettered);
+            if (!Double.isNaN(steadyEventsPerSec)) {
+                out.printf("  job rate %,.0f events/s (steady, 10%%..90%% of the events)%n", steadyEventsPerSec);
+            }
+            if (latencyP50Millis >= 0) {
+                out.printf("  join latency (last needed event -> emission, processing time): p50 %,d ms, p99 %,d ms%n",
+                        latencyP50Millis, latencyP99Millis);
+            }
+        }
+
+        String toJson() {
+            ObjectNode node = new ObjectMapper().createObjectNode();
+            node.put("engine", engine).put("events", events).put("joined", joined).put("complete", complete)
+                    .put("partial", joined - complete).put("orphans", orphans).put("late", late)
+                    .put("duplicatesDropped", duplicates).put("deadLettered", deadLettered).put("elapsedMillis", elapsedMillis)
+                    .put("latencyP50Millis", latencyP50Millis).put("latencyP99Millis", latencyP99Millis);
+            if (!Double.isNaN(steadyEventsPerSec)) {
+                node.put("steadyEventsPerSec", Math.round(steadyEventsPerSec));
+            }
+            return node.toString();
+        }
+    }
+}
