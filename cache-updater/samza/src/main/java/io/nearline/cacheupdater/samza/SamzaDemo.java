@@ -1,5 +1,6 @@
 package io.nearline.cacheupdater.samza;
 
+import io.nearline.localcluster.replay.ForkedKafka;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.common.config.Config;
 import io.nearline.common.metrics.InMemoryMetrics;

@@ -1,5 +1,6 @@
 package io.nearline.cacheupdater.samza;
 
+import io.nearline.localcluster.replay.ForkedKafka;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.cacheupdater.replay.CdcReplay;
 import io.nearline.cacheupdater.replay.ReplayCdcOptions;

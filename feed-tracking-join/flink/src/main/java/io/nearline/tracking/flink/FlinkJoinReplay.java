@@ -10,6 +10,7 @@ import io.nearline.tracking.replay.ReplayJoinOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.state.rocksdb.RocksDBOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -35,7 +36,7 @@ public final class FlinkJoinReplay implements Callable<Integer>, JoinReplay.Engi
         JoinReplay.validate(options);
         Path work = options.workDir();
         try (EmbeddedKafka kafka = EmbeddedKafka.start(work.resolve("kafka"))) {
-            return JoinReplay.run(options, kafka.bootstrapServers(), this);
+            return JoinReplay.run(options, work, kafka.bootstrapServers(), this);
         }
     }
 
@@ -50,11 +51,12 @@ public final class FlinkJoinReplay implements Callable<Integer>, JoinReplay.Engi
     }
 
     @Override
-    public void run(Config config, JoinSettings settings, int partitions, long events) throws Exception {
+    public void run(Config config, JoinSettings settings, int partitions, Path work) throws Exception {
         Configuration flink = new Configuration();
         flink.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay"); // a replay fails fast
         flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 2);
         flink.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
+        flink.set(RocksDBOptions.LOCAL_DIRECTORIES, work.resolve("flink-rocksdb").toString());
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(settings.parallelism(), flink);
         TrackingJoinJob.define(env, settings, true);
         env.execute("nearline-tracking-join-replay");

@@ -33,8 +33,11 @@ public final class JoinReplay {
         /** The engine's metrics in this JVM (reset at the start of each replay). */
         InMemoryMetrics localMetrics();
 
-        /** Runs the job over everything on the input topics and returns once every output is written. */
-        void run(Config config, JoinSettings settings, int partitions, long events) throws Exception;
+        /**
+         * Runs the job over everything on the input topics (the job's local state under {@code work})
+         * and returns once every output is written.
+         */
+        void run(Config config, JoinSettings settings, int partitions, Path work) throws Exception;
     }
 
     private JoinReplay() {
@@ -53,7 +56,7 @@ public final class JoinReplay {
         JoinSettings.validateJob(options.jobConfig("127.0.0.1:9092"));
     }
 
-    public static int run(ReplayJoinOptions options, String bootstrapServers, Engine engine) throws Exception {
+    public static int run(ReplayJoinOptions options, Path work, String bootstrapServers, Engine engine) throws Exception {
         long started = System.currentTimeMillis();
         InMemoryMetrics metrics = engine.localMetrics();
         metrics.reset(); // counters are JVM-wide; this run counts from zero
@@ -72,7 +75,7 @@ public final class JoinReplay {
         double steady;
         try (Progress progress = new Progress("events joined", sent, () -> metrics.count(RECEIVED), System.err);
              RateMeter meter = new RateMeter(sent, () -> metrics.count(RECEIVED))) {
-            engine.run(config, settings, options.partitions, sent);
+            engine.run(config, settings, options.partitions, work);
             steady = meter.steadyRate();
         }
 

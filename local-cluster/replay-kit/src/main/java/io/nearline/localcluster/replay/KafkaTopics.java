@@ -91,6 +91,18 @@ public final class KafkaTopics {
         }
     }
 
+    /** Where each partition of {@code topic} ends now (the offset the next record will get), by partition. */
+    public static Map<Integer, Long> endOffsets(String bootstrap, String topic) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            Map<Integer, Long> out = new java.util.TreeMap<>();
+            fromBeginning(consumer, topic).forEach((tp, end) -> out.put(tp.partition(), end));
+            return out;
+        }
+    }
+
     /** Assigns every partition of {@code topic} at its beginning; returns where each ends now. */
     private static Map<TopicPartition, Long> fromBeginning(KafkaConsumer<byte[], byte[]> consumer, String topic) {
         List<TopicPartition> partitions = new ArrayList<>();

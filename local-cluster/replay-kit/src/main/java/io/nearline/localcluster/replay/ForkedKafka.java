@@ -1,4 +1,4 @@
-package io.nearline.cacheupdater.samza;
+package io.nearline.localcluster.replay;
 
 import java.io.BufferedReader;
 import java.io.IOException;

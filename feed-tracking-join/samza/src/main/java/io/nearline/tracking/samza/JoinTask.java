@@ -1,0 +1,231 @@
+package io.nearline.tracking.samza;
+
+import io.nearline.common.config.Config;
+import io.nearline.common.deadletter.DeadLetters;
+import io.nearline.common.metrics.Metrics;
+import io.nearline.tracking.join.Events;
+import io.nearline.tracking.join.InputClock;
+import io.nearline.tracking.join.JoinPorts;
+import io.nearline.tracking.join.JoinSettings;
+import io.nearline.tracking.join.RequestState;
+import io.nearline.tracking.join.RequestStateCodec;
+import io.nearline.tracking.join.TrackingCodec;
+import io.nearline.tracking.join.TrackingJoin;
+import io.nearline.tracking.join.local.JoinPartitions;
+import io.nearline.tracking.replay.JoinReplay;
+import org.apache.samza.context.Context;
+import org.apache.samza.storage.kv.Entry;
+import org.apache.samza.storage.kv.KeyValueIterator;
+import org.apache.samza.storage.kv.KeyValueStore;
+import org.apache.samza.system.IncomingMessageEnvelope;
+import org.apache.samza.system.OutgoingMessageEnvelope;
+import org.apache.samza.system.SystemStream;
+import org.apache.samza.system.SystemStreamPartition;
+import org.apache.samza.scheduler.CallbackScheduler;
+import org.apache.samza.task.InitableTask;
+import org.apache.samza.task.MessageCollector;
+import org.apache.samza.task.StreamTask;
+import org.apache.samza.task.TaskCoordinator;
+
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The join on Samza, one task per partition number (partition p of both topics). The core's ports
+ * are bound to the task's RocksDB store, a watermark of its own ({@link InputClock} over the task's
+ * partitions: allowed lateness, idleness) with event-time timers kept in memory, and the collector.
+ * Samza does not persist timers: they are rebuilt from the store at start. A scheduled callback
+ * advances the watermark when no input comes (an idle partition must not hold results back).
+ */
+final class JoinTask implements StreamTask, InitableTask, JoinPorts.State, JoinPorts.Timers, JoinPorts.Output {
+
+    private static final long TICK_MILLIS = 500;
+
+    private final Map<String, Map<Integer, Long>> endOffsets;
+    private final Map<String, Long> lastOffsets = new HashMap<>();
+    private final TreeMap<Long, LinkedHashSet<String>> timers = new TreeMap<>();
+    private JoinSettings settings;
+    private KeyValueStore<String, byte[]> store;
+    private InputClock clock;
+    private TrackingJoin join;
+    private CallbackScheduler scheduler;
+    private long watermark = Long.MIN_VALUE;
+    private boolean drained;
+    private MessageCollector collector;
+    private SystemStream joinedOut;
+    private SystemStream orphansOut;
+    private SystemStream lateOut;
+    private SystemStream deadLettersOut;
+    private Metrics.Counter received;
+    private Metrics.Counter deadLettered;
+    private Metrics.Counter complete;
+    private Metrics.Counter partial;
+    private Metrics.Counter orphans;
+    private Metrics.Counter late;
+    private Metrics.Counter duplicates;
+    private Metrics.Counter drainedTasks;
+    private Metrics.Histogram latency;
+
+    JoinTask(Map<String, Map<Integer, Long>> endOffsets) {
+        this.endOffsets = endOffsets;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void init(Context context) {
+        Map<String, String> raw = new HashMap<>();
+        context.getJobContext().getConfig().forEach(raw::put);
+        settings = JoinSettings.from(Config.of(raw));
+        store = (KeyValueStore<String, byte[]>) context.getTaskContext().getStore(JoinApp.STORE);
+        Metrics metrics = new SamzaJoinMetrics(context.getTaskContext().getTaskMetricsRegistry());
+        received = metrics.counter(JoinReplay.RECEIVED);
+        deadLettered = metrics.counter("events.dead-lettered");
+        complete = metrics.counter("join.complete");
+        partial = metrics.counter("join.partial");
+        orphans = metrics.counter("join.orphans");
+        late = metrics.counter("join.late");
+        duplicates = metrics.counter("join.duplicates");
+        drainedTasks = metrics.counter("tasks.drained");
+        latency = metrics.histogram(JoinReplay.LATENCY);
+        joinedOut = new SystemStream(JoinApp.SYSTEM, settings.joinedTopic());
+        orphansOut = new SystemStream(JoinApp.SYSTEM, settings.orphansTopic());
+        lateOut = new SystemStream(JoinApp.SYSTEM, settings.lateTopic());
+        deadLettersOut = new SystemStream(JoinApp.SYSTEM, settings.deadLetterTopic());
+
+        long windowMillis = settings.window().toMillis();
+        join = new TrackingJoin(windowMillis, this, this, this);
+        clock = new InputClock(settings.allowedLateness().toMillis(), settings.idleTimeout().toMillis());
+        long now = System.currentTimeMillis();
+        for (SystemStreamPartition ssp : context.getTaskContext().getTaskModel().getSystemStreamPartitions()) {
+            String input = JoinPartitions.input(ssp.getStream(), ssp.getPartition().getPartitionId());
+            clock.expect(input, now);
+            Map<Integer, Long> ends = endOffsets.get(ssp.getStream());
+            if (ends != null) {
+                long end = ends.getOrDefault(ssp.getPartition().getPartitionId(), 0L);
+                if (end == 0) {
+                    clock.end(input);
+                } else {
+                    lastOffsets.put(input, end - 1);
+                }
+            }
+        }
+        // timers are not persisted: every request in the store asks again for the times it waits on
+        KeyValueIterator<String, byte[]> all = store.all();
+        try {
+            while (all.hasNext()) {
+                Entry<String, byte[]> e = all.next();
+                RequestStateCodec.decode(e.getValue()).timers(windowMillis).forEach(t -> register(e.getKey(), t));
+            }
+        } finally {
+            all.close();
+        }
+        scheduler = context.getTaskContext().getCallbackScheduler();
+        scheduleTick();
+    }
+
+    private void scheduleTick() {
+        scheduler.scheduleCallback("tick", System.currentTimeMillis() + TICK_MILLIS, (key, out, coordinator) -> {
+            advance(out);
+            scheduleTick();
+        });
+    }
+
+    @Override
+    public void process(IncomingMessageEnvelope envelope, MessageCollector out, TaskCoordinator coordinator) {
+        collector = out;
+        SystemStreamPartition ssp = envelope.getSystemStreamPartition();
+        String input = JoinPartitions.input(ssp.getStream(), ssp.getPartition().getPartitionId());
+        byte[] value = (byte[]) envelope.getMessage();
+        boolean broker = ssp.getStream().equals(settings.brokerTopic());
+        TrackingCodec.Decoded decoded = broker ? TrackingCodec.decodeBroker(value) : TrackingCodec.decodeFragment(value);
+        long now = System.currentTimeMillis();
+        if (!decoded.ok()) {
+            deadLettered.inc();
+            out.send(new OutgoingMessageEnvelope(deadLettersOut, DeadLetters.encode(DeadLetters.of(settings.consumerGroup(),
+                    ssp.getStream(), ssp.getPartition().getPartitionId(), Long.parseLong(envelope.getOffset()),
+                    (byte[]) envelope.getKey(), value, decoded.rejection(), now))));
+        } else if (clock.admit(input, decoded.event().ts(), now)) {
+            join.onEvent(decoded.event(), now);
+        } else {
+            join.onLate(decoded.event(), Events.LateReason.BEHIND_PARTITION);
+        }
+        Long last = lastOffsets.get(input);
+        if (last != null && Long.parseLong(envelope.getOffset()) >= last) {
+            clock.end(input);
+        }
+        advance(out);
+        received.inc(); // after the work: a local run waits on this count
+    }
+
+    /** Moves the watermark on and fires the timers it passed, in time order. */
+    private void advance(MessageCollector out) {
+        collector = out;
+        watermark = clock.watermark(System.currentTimeMillis());
+        while (!timers.isEmpty() && timers.firstKey() <= watermark) {
+            Map.Entry<Long, LinkedHashSet<String>> due = timers.pollFirstEntry();
+            for (String requestId : due.getValue()) {
+                join.onTimer(requestId, due.getKey());
+            }
+        }
+        if (!drained && clock.allEnded()) {
+            drained = true; // a bounded run read every input to its end and flushed everything
+            drainedTasks.inc();
+        }
+    }
+
+    @Override
+    public Optional<RequestState> get(String requestId) {
+        byte[] bytes = store.get(requestId);
+        return bytes == null ? Optional.empty() : Optional.of(RequestStateCodec.decode(bytes));
+    }
+
+    @Override
+    public void put(String requestId, RequestState state) {
+        store.put(requestId, RequestStateCodec.encode(state));
+    }
+
+    @Override
+    public void remove(String requestId) {
+        store.delete(requestId);
+    }
+
+    @Override
+    public void register(String requestId, long eventTime) {
+        timers.computeIfAbsent(eventTime, t -> new LinkedHashSet<>()).add(requestId);
+    }
+
+    @Override
+    public long currentWatermark() {
+        return watermark;
+    }
+
+    @Override
+    public void joined(Events.Joined j, long lastNeededArrivalMillis) {
+        (j.complete() ? complete : partial).inc();
+        duplicates.inc(j.duplicatesDropped());
+        if (j.complete()) {
+            latency.record(Math.max(0, System.currentTimeMillis() - lastNeededArrivalMillis));
+        }
+        send(joinedOut, j.requestId(), TrackingCodec.encode(j));
+    }
+
+    @Override
+    public void orphan(Events.Orphan o) {
+        orphans.inc();
+        send(orphansOut, o.requestId(), TrackingCodec.encode(o));
+    }
+
+    @Override
+    public void late(Events.Late l) {
+        late.inc();
+        send(lateOut, l.requestId(), TrackingCodec.encode(l));
+    }
+
+    private void send(SystemStream stream, String requestId, byte[] value) {
+        collector.send(new OutgoingMessageEnvelope(stream, requestId.getBytes(StandardCharsets.UTF_8), value));
+    }
+}
