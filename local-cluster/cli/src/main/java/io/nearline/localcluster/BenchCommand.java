@@ -61,7 +61,7 @@ public final class BenchCommand implements Runnable {
             List<String> rows = new ArrayList<>();
             for (String engine : engines) {
                 Path summary = work.resolve("summary-" + engine + ".json");
-                Path jar = Home.engineJar(engine);
+                Path jar = Home.engineJar(Home.Job.CACHE_UPDATER, engine);
                 List<String> command = new ArrayList<>(List.of(Home.java(), "-Xmx3g", "-jar", jar.toString(), "replay-cdc",
                         "--events", stream.toString(), "--out", work.resolve("state-" + engine + ".jsonl").toString(),
                         "--work-dir", work.resolve(engine).toString(), "--partitions", Integer.toString(partitions),

@@ -35,8 +35,8 @@ public final class DemoCommand implements Callable<Integer> {
         if (!engine.equals("flink") && !engine.equals("samza")) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--engine must be flink or samza, got " + engine);
         }
-        Path jar = Home.engineJar(engine);
-        List<String> command = Home.engineCommand(engine, "demo", spec, options.kafkaJar != null);
+        Path jar = Home.engineJar(Home.Job.CACHE_UPDATER, engine);
+        List<String> command = Home.engineCommand(Home.Job.CACHE_UPDATER, engine, "demo", spec, options.kafkaJar != null);
         return Home.run(command, jar);
     }
 }

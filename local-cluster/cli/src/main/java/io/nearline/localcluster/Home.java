@@ -25,9 +25,23 @@ final class Home {
         }
     }
 
-    /** The runnable jar of an engine's local runner (flink or samza). */
-    static Path engineJar(String engine) {
-        return dir().resolve("cache-updater/" + engine + "/target/nearline-cache-updater-" + engine + ".jar");
+    /** The jobs and where their engine runners are built: job name to module folder. */
+    enum Job {
+        CACHE_UPDATER("cache-updater", "cache-updater"),
+        TRACKING_JOIN("feed-tracking-join", "tracking-join");
+
+        final String folder;
+        final String jarName;
+
+        Job(String folder, String jarName) {
+            this.folder = folder;
+            this.jarName = jarName;
+        }
+    }
+
+    /** The runnable jar of a job's local runner on an engine (flink or samza). */
+    static Path engineJar(Job job, String engine) {
+        return dir().resolve(job.folder + "/" + engine + "/target/nearline-" + job.jarName + "-" + engine + ".jar");
     }
 
     /** The broker as its own process, for the Samza side. */
@@ -39,9 +53,9 @@ final class Home {
      * The command that runs {@code subcommand} of an engine's runner with this command's own arguments
      * (everything after {@code spec}'s name, {@code --engine} left out), plus the broker jar on Samza.
      */
-    static List<String> engineCommand(String engine, String subcommand, picocli.CommandLine.Model.CommandSpec spec,
+    static List<String> engineCommand(Job job, String engine, String subcommand, picocli.CommandLine.Model.CommandSpec spec,
                                       boolean kafkaJarGiven) {
-        List<String> command = new java.util.ArrayList<>(List.of(java(), "-Xmx2g", "-jar", engineJar(engine).toString(), subcommand));
+        List<String> command = new java.util.ArrayList<>(List.of(java(), "-Xmx2g", "-jar", engineJar(job, engine).toString(), subcommand));
         List<String> all = spec.commandLine().getParseResult().originalArgs(); // the whole command line
         List<String> mine = all.subList(all.indexOf(spec.name()) + 1, all.size());
         for (int i = 0; i < mine.size(); i++) {

@@ -1,6 +1,7 @@
 package io.nearline.localcluster;
 
 import io.nearline.cacheupdater.replay.ReplayCdcOptions;
+import io.nearline.tracking.replay.ReplayJoinOptions;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -14,7 +15,7 @@ import java.util.concurrent.Callable;
 /** {@code nearline replay ...}: replays captured streams through the real jobs on one machine. */
 @Command(name = "replay", mixinStandardHelpOptions = true,
         description = "Replay captured streams through the real jobs on this machine.",
-        subcommands = {ReplayCommand.Cdc.class, CommandLine.HelpCommand.class})
+        subcommands = {ReplayCommand.Cdc.class, ReplayCommand.Join.class, CommandLine.HelpCommand.class})
 public final class ReplayCommand implements Runnable {
 
     @CommandLine.Spec
@@ -54,8 +55,45 @@ public final class ReplayCommand implements Runnable {
                     throw new CommandLine.ParameterException(spec.commandLine(), "cannot read --events " + events);
                 }
             }
-            Path jar = Home.engineJar(engine);
-            List<String> command = Home.engineCommand(engine, "replay-cdc", spec, options.kafkaJar != null);
+            Path jar = Home.engineJar(Home.Job.CACHE_UPDATER, engine);
+            List<String> command = Home.engineCommand(Home.Job.CACHE_UPDATER, engine, "replay-cdc", spec, options.kafkaJar != null);
+            return Home.run(command, jar);
+        }
+    }
+
+    /** {@code nearline replay join --engine flink|samza ...}. */
+    @Command(name = "join", mixinStandardHelpOptions = true,
+            description = {
+                    "Replay feed tracking events (JSON lines) through the feed-tracking-join job and write its outputs.",
+                    "%nStarts an embedded Kafka broker, creates the topics, sends the fragments and broker events (a "
+                            + "request's events share a partition number on both topics and keep each file's order), "
+                            + "runs the real job on the chosen engine over everything sent, flushes every pending "
+                            + "request at the end, then writes DIR/joined.jsonl, orphans.jsonl, late.jsonl and "
+                            + "dead-letters.jsonl, each sorted, and a summary. Bad lines are dead-lettered with a "
+                            + "reason and the run goes on.%n"})
+    public static final class Join implements Callable<Integer> {
+
+        @Option(names = "--engine", required = true, description = "flink or samza.")
+        String engine;
+
+        @Mixin
+        ReplayJoinOptions options;
+
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            if (!engine.equals("flink") && !engine.equals("samza")) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--engine must be flink or samza, got " + engine);
+            }
+            for (Path file : List.of(options.index, options.broker)) {
+                if (!Files.isReadable(file)) {
+                    throw new CommandLine.ParameterException(spec.commandLine(), "cannot read " + file);
+                }
+            }
+            Path jar = Home.engineJar(Home.Job.TRACKING_JOIN, engine);
+            List<String> command = Home.engineCommand(Home.Job.TRACKING_JOIN, engine, "replay-join", spec, options.kafkaJar != null);
             return Home.run(command, jar);
         }
     }

@@ -17,6 +17,14 @@ public final class JoinPorts {
         void remove(String requestId);
     }
 
+    /** Events that arrived and wait for the watermark (Flink keyed list state; Samza's store). */
+    public interface Pending {
+        void add(String requestId, RequestState.Pending event);
+
+        /** Removes and returns the request's pending events with an event time at or before {@code time}. */
+        java.util.List<RequestState.Pending> takeUpTo(String requestId, long time);
+    }
+
     /**
      * Event-time timers per request: once the watermark reaches a registered time, the engine calls
      * {@link TrackingJoin#onTimer}, in time order per request. Registering a time twice may fire once.

@@ -6,8 +6,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What the join holds for one request: events waiting for the watermark, then the broker event and
- * fragments applied so far, counts, and the event times that drive it. After emission only a marker
+ * What the join holds for one request once its first event was applied: the broker event and
+ * fragments so far, counts, and the event times that drive it (events still waiting for the
+ * watermark are kept apart, see {@link JoinPorts.Pending}). After emission only a marker
  * remains (to recognise late events) until cleanup. Mutable; owned by the join; stored by the
  * engine through {@link RequestStateCodec}.
  */
@@ -17,9 +18,18 @@ public final class RequestState {
     public record Pending(Events.Input event, long arrivedAtMillis) {
     }
 
+    /** Pending events split at an event time: those at or before it (due), and the rest. */
+    public record Split(List<Pending> due, List<Pending> rest) {
+        public static Split of(Iterable<Pending> pending, long time) {
+            List<Pending> due = new ArrayList<>();
+            List<Pending> rest = new ArrayList<>();
+            pending.forEach(p -> (p.event().ts() <= time ? due : rest).add(p));
+            return new Split(due, rest);
+        }
+    }
+
     static final long NO_WINDOW = Long.MIN_VALUE;
 
-    final List<Pending> pending = new ArrayList<>();
     Events.BrokerEvent broker;
     final Map<String, Events.Fragment> fragments = new TreeMap<>();
     int duplicates;
@@ -36,13 +46,11 @@ public final class RequestState {
         return emitted;
     }
 
-    /** Event times at which the join wants {@link TrackingJoin#onTimer}: pending events, window close, cleanup. */
-    public List<Long> timers(long windowMillis) {
-        List<Long> times = new ArrayList<>();
-        pending.forEach(p -> times.add(p.event().ts()));
-        if (hasWindow()) {
-            times.add(emitted ? windowEnd + windowMillis : windowEnd);
-        }
-        return times;
+    /**
+     * The event time at which the join next wants {@link TrackingJoin#onTimer} for this state: the
+     * window's close, or the marker's cleanup (for an engine that rebuilds its timers from the store).
+     */
+    public long nextTimer(long windowMillis) {
+        return emitted ? windowEnd + windowMillis : windowEnd;
     }
 }

@@ -1,11 +1,5 @@
 package io.nearline.tracking.join;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -14,8 +8,9 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * {@link RequestState} as bytes, for the engines' state stores (Flink keyed RocksDB state, a Samza
- * RocksDB store). A leading format version lets a later release read state written by this one.
+ * {@link RequestState} and pending events as bytes, for the engines' state stores (Flink keyed
+ * RocksDB state, a Samza RocksDB store). A leading format version lets a later release read state
+ * written by this one.
  */
 public final class RequestStateCodec {
 
@@ -27,131 +22,133 @@ public final class RequestStateCodec {
     }
 
     public static byte[] encode(RequestState s) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeByte(FORMAT);
-            out.writeLong(s.windowEnd);
-            out.writeLong(s.lastNeededTs);
-            out.writeLong(s.lastNeededArrival);
-            out.writeInt(s.duplicates);
-            out.writeBoolean(s.emitted);
-            out.writeBoolean(s.broker != null);
-            if (s.broker != null) {
-                writeBroker(out, s.broker);
-            }
-            out.writeInt(s.fragments.size());
-            for (Events.Fragment f : s.fragments.values()) {
-                writeFragment(out, f);
-            }
-            out.writeInt(s.pending.size());
-            for (RequestState.Pending p : s.pending) {
-                out.writeLong(p.arrivedAtMillis());
-                if (p.event() instanceof Events.Fragment f) {
-                    out.writeByte(FRAGMENT);
-                    writeFragment(out, f);
-                } else {
-                    out.writeByte(BROKER);
-                    writeBroker(out, (Events.BrokerEvent) p.event());
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        ByteCodec.Writer out = new ByteCodec.Writer().writeByte(FORMAT).writeLong(s.windowEnd).writeLong(s.lastNeededTs)
+                .writeLong(s.lastNeededArrival).writeInt(s.duplicates).writeBoolean(s.emitted).writeBoolean(s.broker != null);
+        if (s.broker != null) {
+            writeBroker(out, s.broker);
         }
-        return bytes.toByteArray();
+        out.writeInt(s.fragments.size());
+        for (Events.Fragment f : s.fragments.values()) {
+            writeFragment(out, f);
+        }
+        return out.toByteArray();
     }
 
     public static RequestState decode(byte[] bytes) {
-        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
-            byte format = in.readByte();
-            if (format != FORMAT) {
-                throw new IllegalStateException("join state in format " + format + ", this version reads " + FORMAT);
-            }
-            RequestState s = new RequestState();
-            s.windowEnd = in.readLong();
-            s.lastNeededTs = in.readLong();
-            s.lastNeededArrival = in.readLong();
-            s.duplicates = in.readInt();
-            s.emitted = in.readBoolean();
-            if (in.readBoolean()) {
-                s.broker = readBroker(in);
-            }
-            for (int i = in.readInt(); i > 0; i--) {
-                Events.Fragment f = readFragment(in);
-                s.fragments.put(f.node(), f);
-            }
-            for (int i = in.readInt(); i > 0; i--) {
-                long arrived = in.readLong();
-                Events.Input e = in.readByte() == FRAGMENT ? readFragment(in) : readBroker(in);
-                s.pending.add(new RequestState.Pending(e, arrived));
-            }
-            return s;
-        } catch (IOException e) {
-            throw new UncheckedIOException("corrupt join state", e);
+        ByteCodec.Reader in = reader(bytes);
+        RequestState s = new RequestState();
+        s.windowEnd = in.readLong();
+        s.lastNeededTs = in.readLong();
+        s.lastNeededArrival = in.readLong();
+        s.duplicates = in.readInt();
+        s.emitted = in.readBoolean();
+        if (in.readBoolean()) {
+            s.broker = readBroker(in);
         }
+        for (int i = in.readInt(); i > 0; i--) {
+            Events.Fragment f = readFragment(in);
+            s.fragments.put(f.node(), f);
+        }
+        return s;
     }
 
-    private static void writeFragment(DataOutputStream out, Events.Fragment f) throws IOException {
-        out.writeUTF(f.requestId());
-        out.writeUTF(f.node());
-        out.writeLong(f.ts());
-        out.writeInt(f.docs().size());
+    public static byte[] encode(RequestState.Pending p) {
+        ByteCodec.Writer out = new ByteCodec.Writer().writeByte(FORMAT).writeLong(p.arrivedAtMillis());
+        if (p.event() instanceof Events.Fragment f) {
+            writeFragment(out.writeByte(FRAGMENT), f);
+        } else {
+            writeBroker(out.writeByte(BROKER), (Events.BrokerEvent) p.event());
+        }
+        return out.toByteArray();
+    }
+
+    public static RequestState.Pending decodePending(byte[] bytes) {
+        ByteCodec.Reader in = reader(bytes);
+        long arrived = in.readLong();
+        Events.Input e = in.readByte() == FRAGMENT ? readFragment(in) : readBroker(in);
+        return new RequestState.Pending(e, arrived);
+    }
+
+    /** A list of pending events in one value (stores without list state, such as Samza's). */
+    public static byte[] encodeList(List<RequestState.Pending> pending) {
+        ByteCodec.Writer out = new ByteCodec.Writer().writeByte(FORMAT).writeInt(pending.size());
+        for (RequestState.Pending p : pending) {
+            out.writeBytes(encode(p));
+        }
+        return out.toByteArray();
+    }
+
+    public static List<RequestState.Pending> decodeList(byte[] bytes) {
+        ByteCodec.Reader in = reader(bytes);
+        List<RequestState.Pending> out = new ArrayList<>();
+        for (int i = in.readInt(); i > 0; i--) {
+            out.add(decodePending(in.readBytes()));
+        }
+        return out;
+    }
+
+    private static ByteCodec.Reader reader(byte[] bytes) {
+        ByteCodec.Reader in = new ByteCodec.Reader(bytes);
+        byte format = in.readByte();
+        if (format != FORMAT) {
+            throw new IllegalStateException("join state in format " + format + ", this version reads " + FORMAT);
+        }
+        return in;
+    }
+
+    private static void writeFragment(ByteCodec.Writer out, Events.Fragment f) {
+        out.writeString(f.requestId()).writeString(f.node()).writeLong(f.ts()).writeInt(f.docs().size());
         for (Events.ScoredDoc d : f.docs()) {
-            out.writeUTF(d.id());
-            out.writeDouble(d.score());
-            out.writeInt(d.features().size());
+            out.writeString(d.id()).writeDouble(d.score()).writeInt(d.features().size());
             for (Map.Entry<String, Double> e : d.features().entrySet()) {
-                out.writeUTF(e.getKey());
-                out.writeDouble(e.getValue());
+                out.writeString(e.getKey()).writeDouble(e.getValue());
             }
         }
     }
 
-    private static Events.Fragment readFragment(DataInputStream in) throws IOException {
-        String requestId = in.readUTF();
-        String node = in.readUTF();
+    private static Events.Fragment readFragment(ByteCodec.Reader in) {
+        String requestId = in.readString();
+        String node = in.readString();
         long ts = in.readLong();
         List<Events.ScoredDoc> docs = new ArrayList<>();
         for (int i = in.readInt(); i > 0; i--) {
-            String id = in.readUTF();
+            String id = in.readString();
             double score = in.readDouble();
             Map<String, Double> features = new TreeMap<>();
             for (int j = in.readInt(); j > 0; j--) {
-                features.put(in.readUTF(), in.readDouble());
+                features.put(in.readString(), in.readDouble());
             }
             docs.add(new Events.ScoredDoc(id, score, features));
         }
         return new Events.Fragment(requestId, node, ts, docs);
     }
 
-    private static void writeBroker(DataOutputStream out, Events.BrokerEvent b) throws IOException {
-        out.writeUTF(b.requestId());
-        out.writeLong(b.ts());
+    private static void writeBroker(ByteCodec.Writer out, Events.BrokerEvent b) {
+        out.writeString(b.requestId()).writeLong(b.ts());
         writeStrings(out, b.fanout());
-        out.writeUTF(b.viewer());
+        out.writeString(b.viewer());
         writeStrings(out, b.ranking());
-        out.writeUTF(b.modelVersion());
+        out.writeString(b.modelVersion());
     }
 
-    private static Events.BrokerEvent readBroker(DataInputStream in) throws IOException {
-        String requestId = in.readUTF();
+    private static Events.BrokerEvent readBroker(ByteCodec.Reader in) {
+        String requestId = in.readString();
         long ts = in.readLong();
         Set<String> fanout = new LinkedHashSet<>(readStrings(in));
-        String viewer = in.readUTF();
+        String viewer = in.readString();
         List<String> ranking = readStrings(in);
-        return new Events.BrokerEvent(requestId, ts, fanout, viewer, ranking, in.readUTF());
+        return new Events.BrokerEvent(requestId, ts, fanout, viewer, ranking, in.readString());
     }
 
-    private static void writeStrings(DataOutputStream out, java.util.Collection<String> strings) throws IOException {
+    private static void writeStrings(ByteCodec.Writer out, java.util.Collection<String> strings) {
         out.writeInt(strings.size());
-        for (String s : strings) {
-            out.writeUTF(s);
-        }
+        strings.forEach(out::writeString);
     }
 
-    private static List<String> readStrings(DataInputStream in) throws IOException {
+    private static List<String> readStrings(ByteCodec.Reader in) {
         List<String> out = new ArrayList<>();
         for (int i = in.readInt(); i > 0; i--) {
-            out.add(in.readUTF());
+            out.add(in.readString());
         }
         return out;
     }

@@ -19,8 +19,10 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
@@ -164,9 +166,15 @@ public final class TrackingCodec {
                 b.getViewer(), new ArrayList<>(b.getRanking()), b.getModelVersion());
     }
 
+    /** Readers and writers are costly to build and not thread-safe: one per class per thread. */
+    private static final ThreadLocal<Map<Class<?>, SpecificDatumReader<?>>> READERS = ThreadLocal.withInitial(HashMap::new);
+    private static final ThreadLocal<Map<Class<?>, SpecificDatumWriter<?>>> WRITERS = ThreadLocal.withInitial(HashMap::new);
+
+    @SuppressWarnings("unchecked")
     private static <T extends SpecificRecord> T read(Class<T> type, byte[] bytes) throws IOException {
         BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(bytes, null);
-        T record = new SpecificDatumReader<>(type).read(null, decoder);
+        SpecificDatumReader<T> reader = (SpecificDatumReader<T>) READERS.get().computeIfAbsent(type, SpecificDatumReader::new);
+        T record = reader.read(null, decoder);
         if (!decoder.isEnd()) {
             throw new IOException("trailing bytes after the record");
         }
@@ -178,7 +186,7 @@ public final class TrackingCodec {
         ByteArrayOutputStream out = new ByteArrayOutputStream(256);
         BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
         try {
-            new SpecificDatumWriter<>((Class<T>) record.getClass()).write(record, encoder);
+            ((SpecificDatumWriter<T>) WRITERS.get().computeIfAbsent(record.getClass(), SpecificDatumWriter::new)).write(record, encoder);
             encoder.flush();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -2,7 +2,6 @@ package io.nearline.tracking.join;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -42,15 +41,18 @@ public final class TrackingJoin {
 
     private final long windowMillis;
     private final JoinPorts.State state;
+    private final JoinPorts.Pending pending;
     private final JoinPorts.Timers timers;
     private final JoinPorts.Output output;
 
-    public TrackingJoin(long windowMillis, JoinPorts.State state, JoinPorts.Timers timers, JoinPorts.Output output) {
+    public TrackingJoin(long windowMillis, JoinPorts.State state, JoinPorts.Pending pending, JoinPorts.Timers timers,
+                        JoinPorts.Output output) {
         if (windowMillis <= 0) {
             throw new IllegalArgumentException("window must be > 0 ms");
         }
         this.windowMillis = windowMillis;
         this.state = state;
+        this.pending = pending;
         this.timers = timers;
         this.output = output;
     }
@@ -61,9 +63,7 @@ public final class TrackingJoin {
             onLate(event, Events.LateReason.BEHIND_WATERMARK);
             return;
         }
-        RequestState s = state.get(event.requestId()).orElseGet(RequestState::new);
-        s.pending.add(new RequestState.Pending(event, arrivedAtMillis));
-        state.put(event.requestId(), s);
+        pending.add(event.requestId(), new RequestState.Pending(event, arrivedAtMillis)); // no state read per event
         timers.register(event.requestId(), event.ts());
     }
 
@@ -72,47 +72,42 @@ public final class TrackingJoin {
         output.late(Events.Late.of(event, reason));
     }
 
-    /** The watermark passed {@code time}, a time {@code requestId} asked for: apply what is due. */
+    /**
+     * The watermark passed {@code time}, a time {@code requestId} asked for: apply everything of the
+     * request the watermark has passed, in event-time order, and close its window if that passed too.
+     */
     public void onTimer(String requestId, long time) {
+        long upTo = Math.max(time, timers.currentWatermark());
+        List<RequestState.Pending> due = new ArrayList<>(pending.takeUpTo(requestId, upTo));
         RequestState s = state.get(requestId).orElse(null);
-        if (s == null) {
-            return;
+        if (s == null && due.isEmpty()) {
+            return; // an earlier call with a later watermark did the work
         }
-        List<RequestState.Pending> due = new ArrayList<>();
-        for (Iterator<RequestState.Pending> it = s.pending.iterator(); it.hasNext(); ) {
-            RequestState.Pending p = it.next();
-            if (p.event().ts() <= time) {
-                due.add(p);
-                it.remove();
-            }
+        if (s == null) {
+            s = new RequestState();
         }
         due.sort(EVENT_ORDER);
         for (RequestState.Pending p : due) {
             if (s.hasWindow() && !s.emitted && s.windowEnd <= p.event().ts()) {
                 close(requestId, s);
             }
-            s = renewIfExpired(requestId, s, p.event().ts());
+            s = renewIfExpired(s, p.event().ts());
             apply(requestId, s, p);
         }
-        if (s.hasWindow() && !s.emitted && s.windowEnd <= time) {
+        if (s.hasWindow() && !s.emitted && s.windowEnd <= upTo) {
             close(requestId, s);
         }
-        s = renewIfExpired(requestId, s, time);
-        if (!s.hasWindow() && s.pending.isEmpty()) {
-            state.remove(requestId);
-        } else {
+        s = renewIfExpired(s, upTo);
+        if (s.hasWindow()) {
             state.put(requestId, s);
+        } else {
+            state.remove(requestId);
         }
     }
 
-    /** Past an emitted request's cleanup time its marker goes; what is still pending starts it anew. */
-    private RequestState renewIfExpired(String requestId, RequestState s, long time) {
-        if (!s.emitted || time < s.windowEnd + windowMillis) {
-            return s;
-        }
-        RequestState fresh = new RequestState();
-        fresh.pending.addAll(s.pending);
-        return fresh;
+    /** Past an emitted request's cleanup time its marker goes; a later event starts the request anew. */
+    private RequestState renewIfExpired(RequestState s, long time) {
+        return s.emitted && time >= s.windowEnd + windowMillis ? new RequestState() : s;
     }
 
     private void apply(String requestId, RequestState s, RequestState.Pending p) {

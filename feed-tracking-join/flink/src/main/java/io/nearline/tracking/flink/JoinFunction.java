@@ -9,6 +9,8 @@ import io.nearline.tracking.join.TrackingCodec;
 import io.nearline.tracking.join.TrackingJoin;
 import io.nearline.tracking.replay.JoinReplay;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
@@ -17,21 +19,24 @@ import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
- * The join on Flink, keyed by requestId: the core's ports bound to keyed state (RocksDB state
- * backend), the timer service (event time) and the outputs (joined main output; orphans and late
+ * The join on Flink, keyed by requestId: the core's ports bound to keyed state on the RocksDB state
+ * backend (a value for the request, a list for its pending events), the timer service (event time) and the outputs (joined main output; orphans and late
  * events as side outputs).
  */
 final class JoinFunction extends KeyedProcessFunction<String, TrackingInput, KafkaOutput>
-        implements JoinPorts.State, JoinPorts.Timers, JoinPorts.Output {
+        implements JoinPorts.State, JoinPorts.Pending, JoinPorts.Timers, JoinPorts.Output {
 
     static final OutputTag<KafkaOutput> ORPHANS = new OutputTag<>("orphans") { };
     static final OutputTag<KafkaOutput> LATE = new OutputTag<>("late") { };
 
     private final long windowMillis;
     private transient ValueState<byte[]> state;
+    private transient ListState<byte[]> pending;
     private transient TrackingJoin join;
     private transient Context context;
     private transient Collector<KafkaOutput> out;
@@ -49,7 +54,8 @@ final class JoinFunction extends KeyedProcessFunction<String, TrackingInput, Kaf
     @Override
     public void open(OpenContext openContext) {
         state = getRuntimeContext().getState(new ValueStateDescriptor<>("request", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
-        join = new TrackingJoin(windowMillis, this, this, this);
+        pending = getRuntimeContext().getListState(new ListStateDescriptor<>("pending", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+        join = new TrackingJoin(windowMillis, this, this, this, this);
         Metrics metrics = new FlinkJoinMetrics(getRuntimeContext().getMetricGroup());
         complete = metrics.counter("join.complete");
         partial = metrics.counter("join.partial");
@@ -101,6 +107,40 @@ final class JoinFunction extends KeyedProcessFunction<String, TrackingInput, Kaf
     @Override
     public void remove(String requestId) {
         state.clear();
+    }
+
+    @Override
+    public void add(String requestId, RequestState.Pending event) {
+        try {
+            pending.add(RequestStateCodec.encode(event)); // a merge on RocksDB: no read
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot add a pending event of " + requestId, e);
+        }
+    }
+
+    @Override
+    public List<RequestState.Pending> takeUpTo(String requestId, long time) {
+        try {
+            List<RequestState.Pending> all = new ArrayList<>();
+            Iterable<byte[]> stored = pending.get();
+            if (stored != null) {
+                stored.forEach(bytes -> all.add(RequestStateCodec.decodePending(bytes)));
+            }
+            if (all.isEmpty()) {
+                return List.of();
+            }
+            RequestState.Split split = RequestState.Split.of(all, time);
+            if (split.rest().isEmpty()) {
+                pending.clear();
+            } else if (!split.due().isEmpty()) {
+                List<byte[]> rest = new ArrayList<>();
+                split.rest().forEach(p -> rest.add(RequestStateCodec.encode(p)));
+                pending.update(rest);
+            }
+            return split.due();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the pending events of " + requestId, e);
+        }
     }
 
     @Override

@@ -28,7 +28,9 @@ import org.apache.samza.task.StreamTask;
 import org.apache.samza.task.TaskCoordinator;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
@@ -41,7 +43,12 @@ import java.util.TreeMap;
  * Samza does not persist timers: they are rebuilt from the store at start. A scheduled callback
  * advances the watermark when no input comes (an idle partition must not hold results back).
  */
-final class JoinTask implements StreamTask, InitableTask, JoinPorts.State, JoinPorts.Timers, JoinPorts.Output {
+final class JoinTask implements StreamTask, InitableTask, JoinPorts.State, JoinPorts.Pending, JoinPorts.Timers,
+        JoinPorts.Output {
+
+    /** One store, two kinds of entry: a request's state, and its events waiting for the watermark. */
+    private static final String STATE = "s|";
+    private static final String PENDING = "p|";
 
     private static final long TICK_MILLIS = 500;
 
@@ -97,7 +104,7 @@ final class JoinTask implements StreamTask, InitableTask, JoinPorts.State, JoinP
         deadLettersOut = new SystemStream(JoinApp.SYSTEM, settings.deadLetterTopic());
 
         long windowMillis = settings.window().toMillis();
-        join = new TrackingJoin(windowMillis, this, this, this);
+        join = new TrackingJoin(windowMillis, this, this, this, this);
         clock = new InputClock(settings.allowedLateness().toMillis(), settings.idleTimeout().toMillis());
         long now = System.currentTimeMillis();
         for (SystemStreamPartition ssp : context.getTaskContext().getTaskModel().getSystemStreamPartitions()) {
@@ -118,7 +125,12 @@ final class JoinTask implements StreamTask, InitableTask, JoinPorts.State, JoinP
         try {
             while (all.hasNext()) {
                 Entry<String, byte[]> e = all.next();
-                RequestStateCodec.decode(e.getValue()).timers(windowMillis).forEach(t -> register(e.getKey(), t));
+                String requestId = e.getKey().substring(2);
+                if (e.getKey().startsWith(STATE)) {
+                    register(requestId, RequestStateCodec.decode(e.getValue()).nextTimer(windowMillis));
+                } else {
+                    RequestStateCodec.decodeList(e.getValue()).forEach(p -> register(requestId, p.event().ts()));
+                }
             }
         } finally {
             all.close();
@@ -179,18 +191,41 @@ final class JoinTask implements StreamTask, InitableTask, JoinPorts.State, JoinP
 
     @Override
     public Optional<RequestState> get(String requestId) {
-        byte[] bytes = store.get(requestId);
+        byte[] bytes = store.get(STATE + requestId);
         return bytes == null ? Optional.empty() : Optional.of(RequestStateCodec.decode(bytes));
     }
 
     @Override
     public void put(String requestId, RequestState state) {
-        store.put(requestId, RequestStateCodec.encode(state));
+        store.put(STATE + requestId, RequestStateCodec.encode(state));
     }
 
     @Override
     public void remove(String requestId) {
-        store.delete(requestId);
+        store.delete(STATE + requestId);
+    }
+
+    @Override
+    public void add(String requestId, RequestState.Pending event) {
+        byte[] bytes = store.get(PENDING + requestId);
+        List<RequestState.Pending> all = bytes == null ? new ArrayList<>() : RequestStateCodec.decodeList(bytes);
+        all.add(event);
+        store.put(PENDING + requestId, RequestStateCodec.encodeList(all));
+    }
+
+    @Override
+    public List<RequestState.Pending> takeUpTo(String requestId, long time) {
+        byte[] bytes = store.get(PENDING + requestId);
+        if (bytes == null) {
+            return List.of();
+        }
+        RequestState.Split split = RequestState.Split.of(RequestStateCodec.decodeList(bytes), time);
+        if (split.rest().isEmpty()) {
+            store.delete(PENDING + requestId);
+        } else if (!split.due().isEmpty()) {
+            store.put(PENDING + requestId, RequestStateCodec.encodeList(split.rest()));
+        }
+        return split.due();
     }
 
     @Override

@@ -21,12 +21,13 @@ import java.util.function.LongSupplier;
  * reads every input to its end), event-time timers fired in time order as the watermark passes
  * them, and everything flushed once every input has ended. The reference the engines are held to.
  */
-public final class LocalJoin implements JoinPorts.State, JoinPorts.Timers, JoinPorts.Output {
+public final class LocalJoin implements JoinPorts.State, JoinPorts.Pending, JoinPorts.Timers, JoinPorts.Output {
 
     public final List<Events.Joined> joined = new ArrayList<>();
     public final List<Events.Orphan> orphans = new ArrayList<>();
     public final List<Events.Late> late = new ArrayList<>();
     private final Map<String, RequestState> states = new HashMap<>();
+    private final Map<String, List<RequestState.Pending>> pending = new HashMap<>();
     private final TreeMap<Long, LinkedHashSet<String>> timers = new TreeMap<>();
     private final InputClock clock;
     private final TrackingJoin join;
@@ -39,7 +40,7 @@ public final class LocalJoin implements JoinPorts.State, JoinPorts.Timers, JoinP
 
     public LocalJoin(long windowMillis, long allowedLatenessMillis, LongSupplier now) {
         this.clock = new InputClock(allowedLatenessMillis, Long.MAX_VALUE);
-        this.join = new TrackingJoin(windowMillis, this, this, this);
+        this.join = new TrackingJoin(windowMillis, this, this, this, this);
         this.now = now;
     }
 
@@ -75,9 +76,29 @@ public final class LocalJoin implements JoinPorts.State, JoinPorts.Timers, JoinP
         }
     }
 
-    /** Requests still holding state: 0 once every input has ended. */
+    /** Requests still holding state or pending events: 0 once every input has ended. */
     public int liveStates() {
-        return states.size();
+        java.util.Set<String> live = new java.util.HashSet<>(states.keySet());
+        live.addAll(pending.keySet());
+        return live.size();
+    }
+
+    @Override
+    public void add(String requestId, RequestState.Pending event) {
+        pending.computeIfAbsent(requestId, id -> new ArrayList<>()).add(event);
+    }
+
+    @Override
+    public List<RequestState.Pending> takeUpTo(String requestId, long time) {
+        List<RequestState.Pending> all = pending.remove(requestId);
+        if (all == null) {
+            return List.of();
+        }
+        RequestState.Split split = RequestState.Split.of(all, time);
+        if (!split.rest().isEmpty()) {
+            pending.put(requestId, split.rest());
+        }
+        return split.due();
     }
 
     @Override
