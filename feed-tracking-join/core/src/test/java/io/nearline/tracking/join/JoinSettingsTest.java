@@ -1,0 +1,42 @@
+package io.nearline.tracking.join;
+
+import io.nearline.common.config.Config;
+import io.nearline.common.config.ConfigException;
+import io.nearline.common.testkit.ConfigDocsCheck;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class JoinSettingsTest {
+
+    @Test
+    void defaultsNeedOnlyTheBrokers() {
+        JoinSettings s = JoinSettings.from(Config.of(Map.of("kafka.bootstrap-servers", "127.0.0.1:9092")));
+        assertEquals("tracking.index", s.indexTopic());
+        assertEquals(Duration.ofSeconds(10), s.window());
+        assertEquals(Duration.ofSeconds(2), s.allowedLateness());
+    }
+
+    @Test
+    void badSettingsFailByName() {
+        ConfigException loop = assertThrows(ConfigException.class, () -> JoinSettings.from(Config.of(Map.of(
+                "kafka.bootstrap-servers", "b:1", "tracking.late-topic", "tracking.index"))));
+        assertTrue(loop.getMessage().contains("six different topics"), loop.getMessage());
+        ConfigException window = assertThrows(ConfigException.class, () -> JoinSettings.from(Config.of(Map.of(
+                "kafka.bootstrap-servers", "b:1", "join.window", "0s"))));
+        assertTrue(window.getMessage().contains("join.window"), window.getMessage());
+        ConfigException typo = assertThrows(ConfigException.class, () -> JoinSettings.validateJob(Config.of(Map.of(
+                "kafka.bootstrap-servers", "b:1", "join.alowed-lateness", "1s"))));
+        assertTrue(typo.getMessage().contains("join.allowed-lateness"), typo.getMessage());
+    }
+
+    @Test
+    void docsListEveryKey() {
+        ConfigDocsCheck.assertInSync("feed-tracking-join", JoinSettings.DEF);
+    }
+}
