@@ -1,6 +1,7 @@
 package io.nearline.localcluster;
 
 import io.nearline.cacheupdater.core.replay.ChangeEventGenerator;
+import io.nearline.tracking.join.TrackingGenerator;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -12,9 +13,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
-/** {@code nearline bench cdc}: the cache-updater job's throughput on each engine against the raw consume rate. */
+/**
+ * {@code nearline bench cdc}: the cache-updater job's throughput on each engine against the raw consume rate;
+ * {@code nearline bench join}: the tracking join's throughput and join latency on each engine.
+ */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "End-to-end benchmarks of the jobs on this machine.",
-        subcommands = {BenchCommand.Cdc.class, CommandLine.HelpCommand.class})
+        subcommands = {BenchCommand.Cdc.class, BenchCommand.Join.class, CommandLine.HelpCommand.class})
 public final class BenchCommand implements Runnable {
 
     @CommandLine.Spec
@@ -80,6 +84,67 @@ public final class BenchCommand implements Runnable {
             }
             System.out.printf("%nbench cdc summary (%,d events, %,d keys, %d partitions, parallelism %d):%n",
                     events, keys, partitions, parallelism);
+            rows.forEach(r -> System.out.println("  " + r));
+            return 0;
+        }
+    }
+
+    @Command(name = "join", mixinStandardHelpOptions = true,
+            description = {"Replay generated feed tracking traffic (fan-out up to 16) through the feed-tracking-join job "
+                    + "on each engine, and report its steady rate and the join latency (processing time from the arrival "
+                    + "of the last event a complete join needed to its emission, p50/p99)."})
+    public static final class Join implements Callable<Integer> {
+
+        @Option(names = "--requests", defaultValue = "105000",
+                description = "Feed requests; about 9.5 input events each (default: ${DEFAULT-VALUE}, about 1,000,000 events).")
+        int requests;
+
+        @Option(names = "--engine", split = ",", defaultValue = "flink,samza", description = "Engines, in order (default: ${DEFAULT-VALUE}).")
+        List<String> engines;
+
+        @Option(names = "--partitions", defaultValue = "4", description = "Partitions of each input topic (default: ${DEFAULT-VALUE}).")
+        int partitions;
+
+        @Option(names = "--parallelism", defaultValue = "2", description = "Parallel tasks (default: ${DEFAULT-VALUE}).")
+        int parallelism;
+
+        @Option(names = "--seed", defaultValue = "1", description = "Generator seed (default: ${DEFAULT-VALUE}).")
+        long seed;
+
+        @Option(names = "--work-dir", description = "Where the traffic, brokers and state go (default: a temporary directory).")
+        Path workDir;
+
+        @Override
+        public Integer call() throws Exception {
+            Path work = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("nearline-bench-join");
+            Path index = work.resolve("index.jsonl");
+            Path broker = work.resolve("broker.jsonl");
+            TrackingGenerator.Written w = new TrackingGenerator(requests, 64, 16, 0.02, 0.02, 0.01, 500, 0.001, 30_000, seed)
+                    .write(index, broker);
+            System.out.printf("bench join: %,d requests -> %,d fragments + %,d broker events (seed %d) in %s%n",
+                    requests, w.fragments(), w.brokerEvents(), seed, work);
+            List<String> rows = new ArrayList<>();
+            for (String engine : engines) {
+                Path summary = work.resolve("summary-" + engine + ".json");
+                Path jar = Home.engineJar(Home.Job.TRACKING_JOIN, engine);
+                List<String> command = new ArrayList<>(List.of(Home.java(), "-Xmx3g", "-jar", jar.toString(), "replay-join",
+                        "--index", index.toString(), "--broker", broker.toString(),
+                        "--out-dir", work.resolve("out-" + engine).toString(), "--work-dir", work.resolve(engine).toString(),
+                        "--partitions", Integer.toString(partitions), "--parallelism", Integer.toString(parallelism),
+                        "--summary-json", summary.toString()));
+                if (engine.equals("samza")) {
+                    command.add("--kafka-jar");
+                    command.add(Home.kafkaJar().toString());
+                }
+                System.out.printf("%n== %s ==%n", engine);
+                int code = Home.run(command, jar);
+                if (code != 0) {
+                    return code;
+                }
+                rows.add(engine + "  " + Files.readString(summary, StandardCharsets.UTF_8).trim());
+            }
+            System.out.printf("%nbench join summary (%,d events, %d partitions, parallelism %d):%n",
+                    w.fragments() + w.brokerEvents(), partitions, parallelism);
             rows.forEach(r -> System.out.println("  " + r));
             return 0;
         }
