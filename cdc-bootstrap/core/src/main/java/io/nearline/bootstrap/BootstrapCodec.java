@@ -1,0 +1,57 @@
+package io.nearline.bootstrap;
+
+import io.nearline.bootstrap.avro.BootstrapKind;
+import io.nearline.bootstrap.avro.BootstrapRecord;
+import io.nearline.common.schema.TrustedAvroClasses;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.avro.specific.SpecificDatumWriter;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/** Bootstrap-topic records as bytes and back. */
+public final class BootstrapCodec {
+
+    static {
+        TrustedAvroClasses.ensure(BootstrapRecord.class, BootstrapKind.class);
+    }
+
+    private static final ThreadLocal<SpecificDatumReader<BootstrapRecord>> READER =
+            ThreadLocal.withInitial(() -> new SpecificDatumReader<>(BootstrapRecord.class));
+    private static final ThreadLocal<SpecificDatumWriter<BootstrapRecord>> WRITER =
+            ThreadLocal.withInitial(() -> new SpecificDatumWriter<>(BootstrapRecord.class));
+
+    private BootstrapCodec() {
+    }
+
+    public static byte[] encode(BootstrapRecord record) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+        try {
+            WRITER.get().write(record, encoder);
+            encoder.flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    /** The record, or null when the bytes are not one (the caller dead-letters them). */
+    public static BootstrapRecord decodeOrNull(byte[] bytes) {
+        if (bytes == null) {
+            return null;
+        }
+        try {
+            BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(bytes, null);
+            BootstrapRecord record = READER.get().read(null, decoder);
+            return decoder.isEnd() ? record : null;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+}

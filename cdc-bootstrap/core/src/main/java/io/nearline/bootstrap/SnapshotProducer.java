@@ -1,0 +1,174 @@
+package io.nearline.bootstrap;
+
+import io.nearline.bootstrap.avro.BootstrapKind;
+import io.nearline.bootstrap.avro.BootstrapRecord;
+import io.nearline.cacheupdater.core.events.ChangeEventCodec;
+import io.nearline.cacheupdater.core.events.ChangeEvents;
+import io.nearline.common.avro.ChangeEvent;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * Publishes a snapshot as a bootstrap stream: on every partition of the bootstrap topic a BEGIN
+ * marker, that partition's rows with their sequence numbers, an END marker. Rows go in chunks; after
+ * each chunk is acknowledged the progress is saved (atomically) in the progress file, so a producer
+ * that dies resumes after the last saved chunk instead of starting over. Rows of the unsaved chunk
+ * are sent again with the same sequence numbers: consumers count them once, and the SCN-ordered
+ * write makes the repeat harmless.
+ */
+public final class SnapshotProducer {
+
+    /** How far a snapshot got, as saved in the progress file. */
+    public record Progress(String snapshotId, boolean begun, long rowsSent, boolean ended) {
+    }
+
+    /** What a call did: rows sent by it, and whether the snapshot is now fully published. */
+    public record Result(long rowsSentNow, long recordsSentNow, boolean ended, boolean resumed) {
+    }
+
+    private final Producer<byte[], byte[]> producer;
+    private final String topic;
+    private final int partitions;
+    private final int chunkRows;
+
+    public SnapshotProducer(Producer<byte[], byte[]> producer, String topic, int partitions, int chunkRows) {
+        if (partitions < 1 || chunkRows < 1) {
+            throw new IllegalArgumentException("partitions and chunk rows must be >= 1");
+        }
+        this.producer = producer;
+        this.topic = topic;
+        this.partitions = partitions;
+        this.chunkRows = chunkRows;
+    }
+
+    /** Which bootstrap-topic partition a cache key goes to: fixed, so a resumed producer numbers rows the same. */
+    public static int partitionOf(String cacheKey, int partitions) {
+        return Math.floorMod(cacheKey.hashCode(), partitions);
+    }
+
+    /**
+     * Publishes {@code snapshot}, resuming from {@code progressFile} when it holds this snapshot's
+     * progress. {@code liveOffsets} (the change stream's end offsets now) go into the BEGIN markers.
+     * {@code stopAfterRows} >= 0 stops after sending that many rows in all, before saving the chunk
+     * they are in: a crash, for tests and drills.
+     */
+    public Result publish(SnapshotRows snapshot, Path progressFile, Map<Integer, Long> liveOffsets, long stopAfterRows,
+                          Runnable onRecord) {
+        Progress progress = load(progressFile);
+        boolean resumed = progress != null && progress.snapshotId().equals(snapshot.id());
+        if (!resumed) {
+            progress = new Progress(snapshot.id(), false, 0, false);
+        }
+        if (progress.ended()) {
+            return new Result(0, 0, true, true);
+        }
+        List<ChangeEvent> rows = snapshot.rows();
+        long[] perPartition = new long[partitions];
+        int[] partitionOfRow = new int[rows.size()];
+        long[] sequenceOfRow = new long[rows.size()];
+        for (int i = 0; i < rows.size(); i++) {
+            int p = partitionOf(ChangeEvents.cacheKey(rows.get(i)).value(), partitions);
+            partitionOfRow[i] = p;
+            sequenceOfRow[i] = perPartition[p]++;
+        }
+        long records = 0;
+        if (!progress.begun()) {
+            records += markers(BootstrapKind.BEGIN, snapshot, perPartition, liveOffsets, onRecord);
+            producer.flush();
+            progress = new Progress(snapshot.id(), true, 0, false);
+            save(progressFile, progress);
+        }
+        long sentNow = 0;
+        for (int i = (int) progress.rowsSent(); i < rows.size(); i++) {
+            ChangeEvent row = rows.get(i);
+            BootstrapRecord r = record(snapshot.id(), BootstrapKind.ROW, partitionOfRow[i]);
+            r.setSequence(sequenceOfRow[i]);
+            r.setRow(java.nio.ByteBuffer.wrap(ChangeEventCodec.encode(row)));
+            producer.send(new ProducerRecord<>(topic, partitionOfRow[i], row.getKey().getBytes(StandardCharsets.UTF_8),
+                    BootstrapCodec.encode(r)));
+            sentNow++;
+            records++;
+            onRecord.run();
+            if (stopAfterRows >= 0 && i + 1 >= stopAfterRows) {
+                producer.flush();
+                return new Result(sentNow, records, false, resumed); // "dies" before saving this chunk
+            }
+            if ((i + 1) % chunkRows == 0) {
+                producer.flush();
+                progress = new Progress(snapshot.id(), true, i + 1, false);
+                save(progressFile, progress);
+            }
+        }
+        producer.flush();
+        records += markers(BootstrapKind.END, snapshot, perPartition, Map.of(), onRecord);
+        producer.flush();
+        save(progressFile, new Progress(snapshot.id(), true, rows.size(), true));
+        return new Result(sentNow, records, true, resumed);
+    }
+
+    private long markers(BootstrapKind kind, SnapshotRows snapshot, long[] perPartition, Map<Integer, Long> liveOffsets,
+                         Runnable onRecord) {
+        Map<String, Long> hw = new HashMap<>();
+        snapshot.highWatermarks().forEach((p, scn) -> hw.put(Integer.toString(p), scn));
+        Map<String, Long> sourceRows = new HashMap<>();
+        snapshot.rowsPerPartition().forEach((p, n) -> sourceRows.put(Integer.toString(p), n));
+        Map<String, Long> live = new HashMap<>();
+        liveOffsets.forEach((p, o) -> live.put(Integer.toString(p), o));
+        for (int p = 0; p < partitions; p++) {
+            BootstrapRecord r = record(snapshot.id(), kind, p);
+            r.setPartitionRows(perPartition[p]);
+            r.setHighWatermarks(hw);
+            r.setSourceRows(sourceRows);
+            r.setLiveStreamOffsets(live);
+            producer.send(new ProducerRecord<>(topic, p, null, BootstrapCodec.encode(r)));
+            onRecord.run();
+        }
+        return partitions;
+    }
+
+    private static BootstrapRecord record(String snapshotId, BootstrapKind kind, int partition) {
+        return BootstrapRecord.newBuilder().setSnapshotId(snapshotId).setKind(kind).setTopicPartition(partition)
+                .setAtMillis(System.currentTimeMillis()).build();
+    }
+
+    public static Progress load(Path file) {
+        if (file == null || !Files.exists(file)) {
+            return null;
+        }
+        Properties p = new Properties();
+        try (var in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            p.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read progress file " + file + ": " + e.getMessage(), e);
+        }
+        return new Progress(p.getProperty("snapshot"), Boolean.parseBoolean(p.getProperty("begun")),
+                Long.parseLong(p.getProperty("rows-sent", "0")), Boolean.parseBoolean(p.getProperty("ended")));
+    }
+
+    /** Written to a temporary file and moved into place: a crash leaves the old or the new progress, never half. */
+    static void save(Path file, Progress progress) {
+        if (file == null) {
+            return;
+        }
+        String text = "snapshot=" + progress.snapshotId() + "\nbegun=" + progress.begun() + "\nrows-sent="
+                + progress.rowsSent() + "\nended=" + progress.ended() + "\n";
+        try {
+            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+            Files.writeString(tmp, text, StandardCharsets.UTF_8);
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot save progress to " + file + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package io.nearline.bootstrap;
+
+import io.nearline.bootstrap.avro.BootstrapKind;
+import io.nearline.bootstrap.avro.BootstrapRecord;
+import io.nearline.common.config.Config;
+import io.nearline.common.config.ConfigException;
+import io.nearline.common.testkit.EngineNeutrality;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class BootstrapCoreTest {
+
+    private static BootstrapRecord marker(BootstrapKind kind, long rows) {
+        return BootstrapRecord.newBuilder().setSnapshotId("s1").setKind(kind).setTopicPartition(0).setPartitionRows(rows)
+                .setAtMillis(0).build();
+    }
+
+    private static BootstrapRecord row(long sequence) {
+        return BootstrapRecord.newBuilder().setSnapshotId("s1").setKind(BootstrapKind.ROW).setTopicPartition(0)
+                .setSequence(sequence).setAtMillis(0).build();
+    }
+
+    @Test
+    void aShareIsCompleteWhenEveryRowAndTheEndWereSeenRepeatsCountingOnce() {
+        BootstrapTracker tracker = new BootstrapTracker();
+        assertEquals(BootstrapTracker.Change.NONE, tracker.onRecord(marker(BootstrapKind.BEGIN, 3)));
+        tracker.onRecord(row(0));
+        tracker.onRecord(row(1));
+        tracker.onRecord(row(1)); // a resumed producer's repeat
+        assertEquals(66.7, tracker.share("s1", 0).percent(), 0.1);
+        tracker.onRecord(row(2));
+        assertEquals(BootstrapTracker.Change.COMPLETE, tracker.onRecord(marker(BootstrapKind.END, 3)));
+        assertEquals(3, tracker.share("s1", 0).rowsSeen());
+    }
+
+    @Test
+    void anEndWithRowsMissingIsReported() {
+        BootstrapTracker tracker = new BootstrapTracker();
+        tracker.onRecord(marker(BootstrapKind.BEGIN, 2));
+        tracker.onRecord(row(1));
+        assertEquals(BootstrapTracker.Change.INCOMPLETE_AT_END, tracker.onRecord(marker(BootstrapKind.END, 2)));
+    }
+
+    @Test
+    void recordsRoundTripAndGarbageIsRecognised() {
+        BootstrapRecord r = row(7);
+        assertEquals(r, BootstrapCodec.decodeOrNull(BootstrapCodec.encode(r)));
+        assertNull(BootstrapCodec.decodeOrNull("not a record".getBytes()));
+    }
+
+    @Test
+    void aPeriodNotShorterThanTheTtlFailsNamingBothKeys() {
+        ConfigException e = assertThrows(ConfigException.class, () -> BootstrapSettings.from(Config.of(Map.of(
+                "bootstrap.period", "7d", "cache.ttl", "7d"))));
+        assertTrue(e.getMessage().contains("bootstrap.period") && e.getMessage().contains("cache.ttl"), e.getMessage());
+        assertEquals(Duration.ofDays(1), BootstrapSettings.from(Config.empty()).period());
+    }
+
+    @Test
+    void theScheduleShowsDueAndOverdue() {
+        BootstrapSchedule schedule = new BootstrapSchedule(Duration.ofHours(24), Duration.ofDays(7));
+        Instant t0 = Instant.parse("2026-11-01T00:00:00Z");
+        Instant done = t0.plus(Duration.ofHours(2));
+        assertEquals(BootstrapSchedule.State.NEVER_RUN, schedule.state(null, null, t0));
+        assertEquals(BootstrapSchedule.State.OK, schedule.state(t0, done, t0.plus(Duration.ofHours(20))));
+        assertEquals(BootstrapSchedule.State.DUE, schedule.state(t0, done, t0.plus(Duration.ofHours(25))));
+        assertEquals(BootstrapSchedule.State.OVERDUE, schedule.state(t0, done, done.plus(Duration.ofHours(24))));
+        assertEquals(Duration.ofDays(6), schedule.marginBeforeExpiry(done, done.plus(Duration.ofDays(1))));
+        assertThrows(IllegalArgumentException.class, () -> new BootstrapSchedule(Duration.ofDays(8), Duration.ofDays(7)));
+    }
+
+    @Test
+    void theBootstrapKnowsNoEngine() {
+        EngineNeutrality.check("io.nearline.bootstrap");
+    }
+}
