@@ -41,6 +41,17 @@ public final class BootstrapCodec {
         return out.toByteArray();
     }
 
+    /** A ROW's change event bytes (Avro ChangeEvent); null when the record carries none. */
+    public static byte[] rowBytes(BootstrapRecord r) {
+        if (r.getRow() == null) {
+            return null;
+        }
+        java.nio.ByteBuffer b = r.getRow().duplicate();
+        byte[] out = new byte[b.remaining()];
+        b.get(out);
+        return out;
+    }
+
     /** The record, or null when the bytes are not one (the caller dead-letters them). */
     public static BootstrapRecord decodeOrNull(byte[] bytes) {
         if (bytes == null) {

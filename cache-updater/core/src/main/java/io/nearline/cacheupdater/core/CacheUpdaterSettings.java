@@ -47,9 +47,17 @@ public record CacheUpdaterSettings(String bootstrapServers, String cdcTopic, Str
             .withInvariant(c -> !c.get(CDC_TOPIC).equals(c.get(DEAD_LETTER_TOPIC)),
                     "'cdc.topic' and 'cdc.dead-letter-topic' must differ: rejected events would be read again.");
 
-    /** Every setting the job reads, the chosen store's included, typos caught: call it before starting. */
-    public static void validateJob(Config config) {
-        config.validateComplete(DEF, WriterSettings.DEF, CacheStores.provider(config).settings());
+    /**
+     * Every setting the job reads, the chosen store's included, typos caught: call it before starting.
+     * {@code more}: the settings of what runs with it (the bootstrapper's).
+     */
+    public static void validateJob(Config config, ConfigDef... more) {
+        ConfigDef[] all = new ConfigDef[3 + more.length];
+        all[0] = DEF;
+        all[1] = WriterSettings.DEF;
+        all[2] = CacheStores.provider(config).settings();
+        System.arraycopy(more, 0, all, 3, more.length);
+        config.validateComplete(all);
     }
 
     public static CacheUpdaterSettings from(Config config) {

@@ -33,7 +33,12 @@ public final class Scenarios {
 
     /** Copies a scenario out of the classpath into {@code dir} (engines read files). */
     public static Path copy(String name, Path dir) {
-        try (InputStream in = Scenarios.class.getResourceAsStream("/scenarios/cdc/" + name)) {
+        return copy("cdc", name, dir);
+    }
+
+    /** Copies {@code scenarios/FOLDER/NAME} out of the classpath into {@code dir}. */
+    public static Path copy(String folder, String name, Path dir) {
+        try (InputStream in = Scenarios.class.getResourceAsStream("/scenarios/" + folder + "/" + name)) {
             if (in == null) {
                 throw new IllegalArgumentException("no scenario " + name);
             }
@@ -45,13 +50,18 @@ public final class Scenarios {
         }
     }
 
-    /** The final state the scenario must produce, as state-dump lines sorted by key. */
-    public static List<String> expectedState(Path scenario) {
+    /**
+     * The final state the scenario must produce, as state-dump lines sorted by key: the highest version
+     * of each key over all the files (a live stream and a snapshot, say).
+     */
+    public static List<String> expectedState(Path... scenario) {
         Map<String, JsonNode> winners = new TreeMap<>();
         Comparator<JsonNode> byVersion = Comparator.<JsonNode>comparingLong(n -> n.get("scn").asLong())
                 .thenComparingInt(n -> n.get("schemaVersion").asInt());
-        for (JsonNode n : valid(scenario)) {
-            winners.merge(n.get("key").asText(), n, (a, b) -> byVersion.compare(b, a) > 0 ? b : a);
+        for (Path file : scenario) {
+            for (JsonNode n : valid(file)) {
+                winners.merge(n.get("key").asText(), n, (a, b) -> byVersion.compare(b, a) > 0 ? b : a);
+            }
         }
         List<String> out = new ArrayList<>();
         winners.forEach((key, n) -> {

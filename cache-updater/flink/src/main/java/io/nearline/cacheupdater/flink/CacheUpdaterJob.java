@@ -15,6 +15,7 @@ import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.Collector;
@@ -41,22 +42,64 @@ public final class CacheUpdaterJob {
 
     public static void define(StreamExecutionEnvironment env, Config config, Source<KafkaInput, ?, ?> source,
                               Sink<byte[]> deadLetterSink) {
-        CacheUpdaterSettings.validateJob(config);
+        define(env, config, source, null, deadLetterSink);
+    }
+
+    /**
+     * The job, and with {@code bootstrapSource} the bootstrapper beside it: its rows take the same
+     * path (decode, keyBy, SCN-ordered write) through a write operator of their own, racing the live
+     * changes in the store as separate jobs would. With {@code source} null, the bootstrapper alone.
+     */
+    public static void define(StreamExecutionEnvironment env, Config config, Source<KafkaInput, ?, ?> source,
+                              Source<KafkaInput, ?, ?> bootstrapSource, Sink<byte[]> deadLetterSink) {
+        CacheUpdaterSettings.validateJob(config, io.nearline.bootstrap.BootstrapSettings.DEF);
         CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
         env.setParallelism(settings.parallelism());
         env.enableCheckpointing(settings.checkpointInterval().toMillis());
 
-        SingleOutputStreamOperator<Change> changes = env
-                .fromSource(source, WatermarkStrategy.noWatermarks(), "cdc-source").uid("cdc-source")
-                .process(new DecodeFunction(settings.consumerGroup(), settings.maxPayloadBytes()))
-                .name("decode").uid("decode");
+        DataStream<byte[]> deadLetters = null;
+        if (source != null) {
+            SingleOutputStreamOperator<Change> changes = env
+                    .fromSource(source, WatermarkStrategy.noWatermarks(), "cdc-source").uid("cdc-source")
+                    .process(new DecodeFunction(settings.consumerGroup(), settings.maxPayloadBytes()))
+                    .name("decode").uid("decode");
+            deadLetters = write(changes, config, "write-cache");
+        }
+        if (bootstrapSource != null) {
+            SingleOutputStreamOperator<Change> rows = env
+                    .fromSource(bootstrapSource, WatermarkStrategy.noWatermarks(), "bootstrap-source").uid("bootstrap-source")
+                    .process(new BootstrapDecodeFunction(settings.consumerGroup() + "-bootstrap", settings.maxPayloadBytes()))
+                    .name("bootstrap-decode").uid("bootstrap-decode");
+            DataStream<byte[]> more = write(rows, config, "bootstrap-write-cache");
+            deadLetters = deadLetters == null ? more : deadLetters.union(more);
+        }
+        if (deadLetters != null) {
+            deadLetters.sinkTo(deadLetterSink).name("dead-letters").uid("dead-letters");
+        }
+    }
+
+    /** keyBy(cache key) into a write operator; returns every dead letter of the path. */
+    private static DataStream<byte[]> write(SingleOutputStreamOperator<Change> changes, Config config, String name) {
         SingleOutputStreamOperator<Void> written = changes
                 .keyBy(c -> c.key, Types.STRING)
-                .transform("write-cache", TypeInformation.of(Void.class), new CacheWriteOperator(config.asMap()))
-                .uid("write-cache");
-        changes.getSideOutput(DecodeFunction.DEAD_LETTERS)
-                .union(written.getSideOutput(DecodeFunction.DEAD_LETTERS))
-                .sinkTo(deadLetterSink).name("dead-letters").uid("dead-letters");
+                .transform(name, TypeInformation.of(Void.class), new CacheWriteOperator(config.asMap()))
+                .uid(name);
+        return changes.getSideOutput(DecodeFunction.DEAD_LETTERS).union(written.getSideOutput(DecodeFunction.DEAD_LETTERS));
+    }
+
+    /** The bootstrap topic from the committed offsets of the bootstrapper's group (earliest when it has none). */
+    public static KafkaSource<KafkaInput> bootstrapSource(CacheUpdaterSettings settings, String topic, boolean boundedToCurrentEnd) {
+        KafkaSourceBuilder<KafkaInput> builder = KafkaSource.<KafkaInput>builder()
+                .setBootstrapServers(settings.bootstrapServers())
+                .setTopics(topic)
+                .setGroupId(settings.consumerGroup() + "-bootstrap")
+                .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
+                .setProperty("commit.offsets.on.checkpoint", "true")
+                .setDeserializer(new RawDeserializer());
+        if (boundedToCurrentEnd) {
+            builder.setBounded(OffsetsInitializer.latest());
+        }
+        return builder.build();
     }
 
     /** The CDC topic from the committed offsets of the consumer group (earliest when it has none). */

@@ -1,5 +1,6 @@
 package io.nearline.cacheupdater.flink;
 
+import io.nearline.bootstrap.BootstrapSettings;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.cacheupdater.replay.CdcReplay;
 import io.nearline.cacheupdater.replay.ReplayCdcOptions;
@@ -48,13 +49,15 @@ public final class FlinkReplay implements Callable<Integer>, CdcReplay.Engine {
     }
 
     @Override
-    public void run(Config config, CacheUpdaterSettings settings, long events) throws Exception {
+    public void run(Config config, CacheUpdaterSettings settings, long events, long bootstrapRecords) throws Exception {
         // a replay fails fast instead of restarting forever
         Configuration flink = new Configuration();
         flink.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
         flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 2);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(settings.parallelism(), flink);
-        CacheUpdaterJob.define(env, config, CacheUpdaterJob.kafkaSource(settings, true), CacheUpdaterJob.deadLetterSink(settings));
+        CacheUpdaterJob.define(env, config, CacheUpdaterJob.kafkaSource(settings, true),
+                bootstrapRecords > 0 ? CacheUpdaterJob.bootstrapSource(settings, BootstrapSettings.from(config).topic(), true) : null,
+                CacheUpdaterJob.deadLetterSink(settings));
         env.execute("nearline-cache-updater-replay");
     }
 

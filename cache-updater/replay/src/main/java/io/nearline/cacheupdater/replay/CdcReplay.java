@@ -2,7 +2,11 @@ package io.nearline.cacheupdater.replay;
 
 import io.nearline.localcluster.replay.KafkaTopics;
 import io.nearline.localcluster.replay.ReplayOutput;
+import io.nearline.bootstrap.BootstrapSettings;
+import io.nearline.bootstrap.SnapshotRows;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.cacheupdater.core.events.ChangeEvents;
+import io.nearline.common.cache.CacheKey;
 import io.nearline.cacheupdater.core.StateDump;
 import io.nearline.cacheupdater.core.replay.ReplayInput;
 import io.nearline.cacheupdater.core.replay.ReplaySummary;
@@ -14,13 +18,16 @@ import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.CacheStores;
 
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 
 /**
  * The flow of {@code replay cdc}, the same on every engine: read the lines, create the topics, send
- * the events, optionally time a raw consumer, let the engine run the real job until every event is
- * consumed, then write the final state, the dead letters and the summary.
+ * the events (and publish the snapshot, when one is given), optionally time a raw consumer, let the
+ * engine run the real job (and the bootstrapper) until everything is consumed, then write the final
+ * state, the dead letters and the summary.
  */
 public final class CdcReplay {
 
@@ -31,8 +38,11 @@ public final class CdcReplay {
         /** The engine's counters in this JVM (reset at the start of each replay). */
         InMemoryMetrics localMetrics();
 
-        /** Runs the job on everything on the CDC topic; returns once {@code events} were consumed and written. */
-        void run(Config config, CacheUpdaterSettings settings, long events) throws Exception;
+        /**
+         * Runs the job on everything on the CDC topic (and the bootstrapper on the bootstrap topic when
+         * {@code bootstrapRecords} > 0); returns once every event and record was consumed and written.
+         */
+        void run(Config config, CacheUpdaterSettings settings, long events, long bootstrapRecords) throws Exception;
     }
 
     private CdcReplay() {
@@ -40,7 +50,10 @@ public final class CdcReplay {
 
     /** Checks the job configuration before anything starts (the brokers' address is filled in later). */
     public static void validate(ReplayCdcOptions options, Path work) {
-        CacheUpdaterSettings.validateJob(options.jobConfig("127.0.0.1:9092", work));
+        CacheUpdaterSettings.validateJob(options.jobConfig("127.0.0.1:9092", work), BootstrapSettings.DEF);
+        if (options.snapshot != null) {
+            BootstrapSettings.from(options.jobConfig("127.0.0.1:9092", work)); // period < ttl, named if not
+        }
     }
 
     public static int run(ReplayCdcOptions options, Path work, String bootstrapServers, Engine engine) throws Exception {
@@ -50,12 +63,20 @@ public final class CdcReplay {
         System.out.printf("replay cdc on %s: %,d lines from %s; work dir %s%n", engine.name(), lines.size(), options.events, work);
 
         Config config = options.jobConfig(bootstrapServers, work);
-        CacheUpdaterSettings.validateJob(config);
+        CacheUpdaterSettings.validateJob(config, BootstrapSettings.DEF);
         CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
         KafkaTopics.createTopics(bootstrapServers, Map.of(settings.cdcTopic(), options.partitions, settings.deadLetterTopic(), 1));
         KafkaReplay.Sent sent;
         try (Progress progress = new Progress("events sent", lines.size(), System.err)) {
             sent = KafkaReplay.send(bootstrapServers, settings.cdcTopic(), settings.deadLetterTopic(), lines, progress::step);
+        }
+        Set<CacheKey> keys = new HashSet<>(sent.keys());
+        long bootstrapRecords = 0;
+        if (options.snapshot != null) {
+            SnapshotRows snapshot = SnapshotRows.read(options.snapshot);
+            snapshot.rows().forEach(r -> keys.add(ChangeEvents.cacheKey(r)));
+            bootstrapRecords = BootstrapReplay.publish(bootstrapServers, BootstrapSettings.from(config), options.partitions,
+                    settings.cdcTopic(), snapshot, work.resolve("snapshot-progress.properties"), options.snapshotCrashAfterRows);
         }
         double raw = options.rawConsumeBaseline ? KafkaTopics.rawConsumeRate(bootstrapServers, settings.cdcTopic()) : Double.NaN;
 
@@ -63,14 +84,14 @@ public final class CdcReplay {
         try (Progress progress = new Progress("events consumed", sent.events(),
                 () -> engine.localMetrics().count("events.received"), System.err);
              RateMeter meter = new RateMeter(sent.events(), () -> engine.localMetrics().count("events.received"))) {
-            engine.run(config, settings, sent.events());
+            engine.run(config, settings, sent.events(), bootstrapRecords);
             steady = meter.steadyRate();
         }
 
         List<String> deadLetters = KafkaReplay.deadLetters(bootstrapServers, settings.deadLetterTopic());
         List<String> state;
         try (CacheStore store = CacheStores.open(config)) {
-            state = StateDump.lines(store, sent.keys());
+            state = StateDump.lines(store, keys);
         }
         ReplayOutput.write(options.out, state);
         if (options.dlqOut != null) {

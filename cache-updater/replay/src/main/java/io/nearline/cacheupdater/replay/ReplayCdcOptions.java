@@ -16,6 +16,16 @@ public final class ReplayCdcOptions {
             description = "Change events as JSON lines; repeat for several files (read in order).")
     public List<Path> events;
 
+    @Option(names = "--snapshot", paramLabel = "SNAPSHOT.jsonl",
+            description = "Also bootstrap from this snapshot (change events with op UPSERT, optionally headed by "
+                    + "{\"snapshot\":ID,\"highWatermarks\":{...}}): the bootstrapper applies its rows while the cache "
+                    + "updater applies the events, against the same store.")
+    public Path snapshot;
+
+    @Option(names = "--snapshot-crash-after-rows", hidden = true, defaultValue = "-1",
+            description = "Tests and drills: the snapshot producer dies after this many rows (before saving that chunk) and a new one resumes.")
+    public long snapshotCrashAfterRows;
+
     @Option(names = "--out", required = true, paramLabel = "STATE.jsonl",
             description = "Where the final cache state goes, as JSON lines sorted by key.")
     public Path out;

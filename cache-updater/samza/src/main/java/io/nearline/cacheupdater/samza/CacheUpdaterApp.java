@@ -25,9 +25,19 @@ public final class CacheUpdaterApp implements TaskApplication {
     static final String SYSTEM = "kafka";
 
     private final CacheUpdaterSettings settings;
+    private final String bootstrapTopic;
 
     public CacheUpdaterApp(CacheUpdaterSettings settings) {
+        this(settings, null);
+    }
+
+    /**
+     * With {@code bootstrapTopic}, the bootstrapper runs in the same app: its rows go through the same
+     * per-message SCN-ordered write, its markers to the completeness tracker.
+     */
+    public CacheUpdaterApp(CacheUpdaterSettings settings, String bootstrapTopic) {
         this.settings = settings;
+        this.bootstrapTopic = bootstrapTopic;
     }
 
     @Override
@@ -41,8 +51,13 @@ public final class CacheUpdaterApp implements TaskApplication {
                 .withOffsetDefault(SystemStreamMetadata.OffsetType.OLDEST);
         app.withDefaultSystem(kafka);
         app.withInputStream(cdc);
+        if (bootstrapTopic != null) {
+            app.withInputStream(kafka.getInputDescriptor("bootstrap", KVSerde.of(new ByteSerde(), new ByteSerde()))
+                    .withPhysicalName(bootstrapTopic).withOffsetDefault(SystemStreamMetadata.OffsetType.OLDEST));
+        }
         app.withOutputStream(kafka.getOutputDescriptor("deadletters", new ByteSerde()).withPhysicalName(settings.deadLetterTopic()));
-        app.withTaskFactory((StreamTaskFactory) CacheUpdaterTask::new);
+        String bootstrap = bootstrapTopic;
+        app.withTaskFactory((StreamTaskFactory) () -> new CacheUpdaterTask(bootstrap));
     }
 
     /** Samza settings for a local run of this app, plus every Nearline setting (tasks read them back). */

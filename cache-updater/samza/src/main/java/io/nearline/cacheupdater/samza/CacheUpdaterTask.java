@@ -1,5 +1,9 @@
 package io.nearline.cacheupdater.samza;
 
+import io.nearline.bootstrap.BootstrapCodec;
+import io.nearline.bootstrap.BootstrapTracker;
+import io.nearline.bootstrap.avro.BootstrapKind;
+import io.nearline.bootstrap.avro.BootstrapRecord;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.cacheupdater.core.ScnOrderedWriter;
 import io.nearline.cacheupdater.core.UpdateBatch;
@@ -35,6 +39,10 @@ import java.util.Map;
  */
 final class CacheUpdaterTask implements StreamTask, InitableTask, ClosableTask {
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(CacheUpdaterTask.class);
+
+    private final String bootstrapTopic;
+    private final BootstrapTracker tracker = new BootstrapTracker();
     private CacheUpdaterSettings settings;
     private ChangeEventValidator validator;
     private CacheStore store;
@@ -42,6 +50,15 @@ final class CacheUpdaterTask implements StreamTask, InitableTask, ClosableTask {
     private SystemStream deadLetters;
     private Metrics.Counter received;
     private Metrics.Counter deadLettered;
+    private Metrics.Counter bootstrapRecords;
+    private Metrics.Counter bootstrapRows;
+    private Metrics.Counter bootstrapComplete;
+    private Metrics.Counter bootstrapIncomplete;
+
+    /** @param bootstrapTopic the bootstrap topic this task also reads, or null */
+    CacheUpdaterTask(String bootstrapTopic) {
+        this.bootstrapTopic = bootstrapTopic;
+    }
 
     @Override
     public void init(Context context) {
@@ -53,6 +70,10 @@ final class CacheUpdaterTask implements StreamTask, InitableTask, ClosableTask {
         Metrics metrics = new SamzaMetrics(context.getTaskContext().getTaskMetricsRegistry());
         received = metrics.counter("events.received");
         deadLettered = metrics.counter("events.dead-lettered");
+        bootstrapRecords = metrics.counter("bootstrap.records");
+        bootstrapRows = metrics.counter("bootstrap.rows");
+        bootstrapComplete = metrics.counter("bootstrap.partitions-complete");
+        bootstrapIncomplete = metrics.counter("bootstrap.partitions-incomplete");
         store = CacheStores.open(config);
         // one message at a time: the write happens inline, in process()
         batch = new UpdateBatch(new ScnOrderedWriter(store, WriterSettings.from(config), metrics), metrics, settings.maxPause(), 1);
@@ -67,20 +88,64 @@ final class CacheUpdaterTask implements StreamTask, InitableTask, ClosableTask {
         String topic = envelope.getSystemStreamPartition().getStream();
         int partition = envelope.getSystemStreamPartition().getPartition().getPartitionId();
         long offset = Long.parseLong(envelope.getOffset());
-        Decoded decoded = ChangeEventCodec.decode(value);
+        if (topic.equals(bootstrapTopic)) {
+            processBootstrap(collector, key, value, topic, partition, offset);
+            bootstrapRecords.inc(); // after the write: a local run waits on this count
+            return;
+        }
+        write(collector, key, value, ChangeEventCodec.decode(value), topic, partition, offset);
+        received.inc(); // after the write: a local run waits on this count
+    }
+
+    /** Validates a change event (a CDC message or a bootstrap row) and writes it, or dead-letters it. */
+    private void write(MessageCollector collector, byte[] key, byte[] value, Decoded decoded, String topic, int partition,
+                       long offset) throws InterruptedException {
         Rejection rejection = decoded.ok() ? validator.check(decoded.event()) : decoded.rejection();
         if (rejection != null) {
             deadLetter(collector, DeadLetters.of(settings.consumerGroup(), topic, partition, offset, key, value, rejection,
                     System.currentTimeMillis()));
-        } else {
-            batch.add(ChangeEvents.cacheKey(decoded.event()), new UpdateBatch.Pending(decoded.event(),
-                    ChangeEvents.cacheRecord(decoded.event()), topic, partition, offset));
-            for (UpdateBatch.Refused refused : batch.flush()) {
-                deadLetter(collector, DeadLetters.of(settings.consumerGroup(), topic, partition, offset, key, value,
-                        refused.rejection(), System.currentTimeMillis()));
-            }
+            return;
         }
-        received.inc(); // after the write: a local run waits on this count
+        batch.add(ChangeEvents.cacheKey(decoded.event()), new UpdateBatch.Pending(decoded.event(),
+                ChangeEvents.cacheRecord(decoded.event()), topic, partition, offset));
+        for (UpdateBatch.Refused refused : batch.flush()) {
+            deadLetter(collector, DeadLetters.of(settings.consumerGroup(), topic, partition, offset, key, value,
+                    refused.rejection(), System.currentTimeMillis()));
+        }
+    }
+
+    /** A bootstrap record: a row is written like a change event; markers go to the completeness tracker. */
+    private void processBootstrap(MessageCollector collector, byte[] key, byte[] value, String topic, int partition,
+                                  long offset) throws InterruptedException {
+        BootstrapRecord r = BootstrapCodec.decodeOrNull(value);
+        if (r == null) {
+            deadLetter(collector, DeadLetters.of(settings.consumerGroup() + "-bootstrap", topic, partition, offset, key, value,
+                    Rejection.of(Rejection.Reason.UNDECODABLE, "not a bootstrap record"), System.currentTimeMillis()));
+            return;
+        }
+        if (r.getKind() == BootstrapKind.ROW) {
+            byte[] row = BootstrapCodec.rowBytes(r);
+            if (row == null) {
+                deadLetter(collector, DeadLetters.of(settings.consumerGroup() + "-bootstrap", topic, partition, offset, key,
+                        value, Rejection.of(Rejection.Reason.UNDECODABLE, "a ROW without a row"), System.currentTimeMillis()));
+                return;
+            }
+            write(collector, key, row, ChangeEventCodec.decode(row), topic, partition, offset);
+            bootstrapRows.inc();
+        }
+        switch (tracker.onRecord(r)) {
+            case COMPLETE -> {
+                bootstrapComplete.inc();
+                LOG.info("bootstrap {}: partition {} complete, {} rows", r.getSnapshotId(), partition,
+                        tracker.share(r.getSnapshotId(), r.getTopicPartition()).rowsSeen());
+            }
+            case INCOMPLETE_AT_END -> {
+                bootstrapIncomplete.inc();
+                LOG.error("bootstrap {}: partition {} ended with rows missing: the snapshot is incomplete, run it again",
+                        r.getSnapshotId(), partition);
+            }
+            default -> { }
+        }
     }
 
     private void deadLetter(MessageCollector collector, io.nearline.common.avro.DeadLetter letter) {

@@ -1,6 +1,7 @@
 package io.nearline.cacheupdater.samza;
 
 import io.nearline.localcluster.replay.ForkedKafka;
+import io.nearline.bootstrap.BootstrapSettings;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.cacheupdater.replay.CdcReplay;
 import io.nearline.cacheupdater.replay.ReplayCdcOptions;
@@ -49,21 +50,24 @@ public final class SamzaReplay implements Callable<Integer>, CdcReplay.Engine {
     }
 
     @Override
-    public void run(Config config, CacheUpdaterSettings settings, long events) throws Exception {
-        LocalApplicationRunner runner = new LocalApplicationRunner(new CacheUpdaterApp(settings),
+    public void run(Config config, CacheUpdaterSettings settings, long events, long bootstrapRecords) throws Exception {
+        String bootstrapTopic = bootstrapRecords > 0 ? BootstrapSettings.from(config).topic() : null;
+        LocalApplicationRunner runner = new LocalApplicationRunner(new CacheUpdaterApp(settings, bootstrapTopic),
                 new MapConfig(CacheUpdaterApp.localRunConfig(config)));
         runner.run();
         try {
-            awaitProcessed(runner, events, Duration.ofMinutes(30));
+            awaitProcessed(runner, "events.received", events, Duration.ofMinutes(30));
+            awaitProcessed(runner, "bootstrap.records", bootstrapRecords, Duration.ofMinutes(30));
         } finally {
             runner.kill(); // flushes the dead-letter producer on the way out
             runner.waitForFinish(Duration.ofSeconds(60));
         }
     }
 
-    private static void awaitProcessed(LocalApplicationRunner runner, long expected, Duration limit) throws InterruptedException {
+    private static void awaitProcessed(LocalApplicationRunner runner, String counter, long expected, Duration limit)
+            throws InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
-        while (SamzaMetrics.local().count("events.received") < expected) {
+        while (SamzaMetrics.local().count(counter) < expected) {
             ApplicationStatus status = runner.status();
             if (status != null && (status.getStatusCode() == ApplicationStatus.StatusCode.UnsuccessfulFinish
                     || status.getStatusCode() == ApplicationStatus.StatusCode.SuccessfulFinish)) {
@@ -71,7 +75,7 @@ public final class SamzaReplay implements Callable<Integer>, CdcReplay.Engine {
             }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("timed out after " + limit + " with "
-                        + SamzaMetrics.local().count("events.received") + " of " + expected + " events processed");
+                        + SamzaMetrics.local().count(counter) + " of " + expected + " " + counter);
             }
             Thread.sleep(20);
         }
