@@ -29,7 +29,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * converge on the maximum version per key. Deletes are written as tombstones. Every mutation sets
  * the TTL explicitly. Thread-safe; writes to different keys proceed in parallel.
  *
- * <p>Metrics: {@code write.applied}, {@code write.stale}, {@code write.duplicate}, {@code write.failed},
+ * <p>Metrics: {@code write.applied}, {@code write.stale}, {@code write.duplicate}, {@code write.refreshed}, {@code write.failed},
  * {@code write.retries.conflict}, {@code write.retries.unavailable}.
  */
 public final class ScnOrderedWriter {
@@ -43,6 +43,7 @@ public final class ScnOrderedWriter {
     private final Metrics.Counter applied;
     private final Metrics.Counter stale;
     private final Metrics.Counter duplicate;
+    private final Metrics.Counter refreshed;
     private final Metrics.Counter failed;
     private final Metrics.Counter conflictRetries;
     private final Metrics.Counter unavailableRetries;
@@ -62,6 +63,7 @@ public final class ScnOrderedWriter {
         this.applied = metrics.counter("write.applied");
         this.stale = metrics.counter("write.stale");
         this.duplicate = metrics.counter("write.duplicate");
+        this.refreshed = metrics.counter("write.refreshed");
         this.failed = metrics.counter("write.failed");
         this.conflictRetries = metrics.counter("write.retries.conflict");
         this.unavailableRetries = metrics.counter("write.retries.unavailable");
@@ -69,6 +71,15 @@ public final class ScnOrderedWriter {
 
     /** Writes {@code record} under {@code key} unless the cache already holds an equal or newer version. */
     public WriteResult write(CacheKey key, CacheRecord record) {
+        return write(key, record, false);
+    }
+
+    /**
+     * As {@link #write(CacheKey, CacheRecord)}; with {@code refreshTtl}, an equal version is rewritten
+     * (compare-and-swap, same bytes but the write time) so that its TTL starts again: what a periodic
+     * bootstrap does for rows that did not change, so they never expire while they exist.
+     */
+    public WriteResult write(CacheKey key, CacheRecord record, boolean refreshTtl) {
         Version incoming = record.version();
         byte[] encoded = null;
         Throwable lastFailure = null;
@@ -86,12 +97,16 @@ public final class ScnOrderedWriter {
                         stale.inc();
                         return new WriteResult(WriteOutcome.STALE, stored, attempt, null);
                     }
-                    if (order == 0) {
+                    if (order == 0 && !refreshTtl) {
                         duplicate.inc();
                         return new WriteResult(WriteOutcome.DUPLICATE, stored, attempt, null);
                     }
                     encoded = encoded != null ? encoded : encode(record);
                     result = store.replaceIfCasMatches(key, encoded, current.get().cas(), settings.ttl());
+                    if (result.ok() && order == 0) {
+                        refreshed.inc();
+                        return new WriteResult(WriteOutcome.REFRESHED, incoming, attempt, null);
+                    }
                 }
                 if (result.ok()) {
                     applied.inc();

@@ -37,7 +37,12 @@ public final class UpdateBatch implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(UpdateBatch.class);
 
     /** A change waiting in the batch, with where it came from (for a dead letter). */
-    public record Pending(ChangeEvent event, CacheRecord record, String topic, int partition, long offset) {
+    public record Pending(ChangeEvent event, CacheRecord record, String topic, int partition, long offset, boolean refreshTtl) {
+
+        /** A change to write; an equal version already stored is left alone. */
+        public Pending(ChangeEvent event, CacheRecord record, String topic, int partition, long offset) {
+            this(event, record, topic, partition, offset, false);
+        }
     }
 
     /** A change the store refused for good. */
@@ -140,7 +145,8 @@ public final class UpdateBatch implements AutoCloseable {
 
     private void writeRange(List<Map.Entry<CacheKey, Pending>> entries, WriteResult[] results, int from, int to) {
         for (int i = from; i < to; i++) {
-            results[i] = writer.write(entries.get(i).getKey(), entries.get(i).getValue().record());
+            results[i] = writer.write(entries.get(i).getKey(), entries.get(i).getValue().record(),
+                    entries.get(i).getValue().refreshTtl());
         }
     }
 

@@ -8,6 +8,11 @@ public enum WriteOutcome {
     STALE,
     /** The store already holds exactly this version (a replay); nothing written. */
     DUPLICATE,
+    /**
+     * The store held exactly this version and the writer asked to refresh it: rewritten unchanged but
+     * for its write time, so its TTL starts again (a periodic bootstrap keeping the cache warm).
+     */
+    REFRESHED,
     /** Not written: retries exhausted, a non-retriable store error, or an unreadable stored record. */
     FAILED
 }

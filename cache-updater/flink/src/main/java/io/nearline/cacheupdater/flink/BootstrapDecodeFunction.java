@@ -66,7 +66,9 @@ final class BootstrapDecodeFunction extends ProcessFunction<KafkaInput, Change> 
                     : decoded.ok() ? validator.check(decoded.event()) : decoded.rejection();
             if (rejection == null) {
                 rows.inc();
-                out.collect(new Change(decoded.event().getKey(), row, in.topic, in.partition, in.offset));
+                Change change = new Change(decoded.event().getKey(), row, in.topic, in.partition, in.offset);
+                change.refreshTtl = true;
+                out.collect(change);
             }
         }
         if (rejection != null) {

@@ -56,7 +56,7 @@ final class CacheWriteOperator extends AbstractStreamOperator<Void>
         Change change = element.getValue();
         ChangeEvent event = ChangeEventCodec.decode(change.value).event();
         batch.add(ChangeEvents.cacheKey(event), new UpdateBatch.Pending(event, ChangeEvents.cacheRecord(event),
-                change.topic, change.partition, change.offset));
+                change.topic, change.partition, change.offset, change.refreshTtl));
         if (batch.size() >= settings.batchMaxKeys()) {
             flush();
         }

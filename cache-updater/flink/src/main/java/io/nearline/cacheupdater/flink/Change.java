@@ -10,6 +10,8 @@ public class Change {
     public String topic;
     public int partition;
     public long offset;
+    /** A bootstrap row: an equal version in the store is rewritten so its TTL starts again. */
+    public boolean refreshTtl;
 
     public Change() {
     }

@@ -93,13 +93,13 @@ final class CacheUpdaterTask implements StreamTask, InitableTask, ClosableTask {
             bootstrapRecords.inc(); // after the write: a local run waits on this count
             return;
         }
-        write(collector, key, value, ChangeEventCodec.decode(value), topic, partition, offset);
+        write(collector, key, value, ChangeEventCodec.decode(value), topic, partition, offset, false);
         received.inc(); // after the write: a local run waits on this count
     }
 
     /** Validates a change event (a CDC message or a bootstrap row) and writes it, or dead-letters it. */
     private void write(MessageCollector collector, byte[] key, byte[] value, Decoded decoded, String topic, int partition,
-                       long offset) throws InterruptedException {
+                       long offset, boolean refreshTtl) throws InterruptedException {
         Rejection rejection = decoded.ok() ? validator.check(decoded.event()) : decoded.rejection();
         if (rejection != null) {
             deadLetter(collector, DeadLetters.of(settings.consumerGroup(), topic, partition, offset, key, value, rejection,
@@ -107,7 +107,7 @@ final class CacheUpdaterTask implements StreamTask, InitableTask, ClosableTask {
             return;
         }
         batch.add(ChangeEvents.cacheKey(decoded.event()), new UpdateBatch.Pending(decoded.event(),
-                ChangeEvents.cacheRecord(decoded.event()), topic, partition, offset));
+                ChangeEvents.cacheRecord(decoded.event()), topic, partition, offset, refreshTtl));
         for (UpdateBatch.Refused refused : batch.flush()) {
             deadLetter(collector, DeadLetters.of(settings.consumerGroup(), topic, partition, offset, key, value,
                     refused.rejection(), System.currentTimeMillis()));
@@ -130,7 +130,7 @@ final class CacheUpdaterTask implements StreamTask, InitableTask, ClosableTask {
                         value, Rejection.of(Rejection.Reason.UNDECODABLE, "a ROW without a row"), System.currentTimeMillis()));
                 return;
             }
-            write(collector, key, row, ChangeEventCodec.decode(row), topic, partition, offset);
+            write(collector, key, row, ChangeEventCodec.decode(row), topic, partition, offset, true); // refreshes the TTL
             bootstrapRows.inc();
         }
         switch (tracker.onRecord(r)) {
