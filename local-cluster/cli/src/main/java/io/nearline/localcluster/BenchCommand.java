@@ -18,7 +18,7 @@ import java.util.concurrent.Callable;
  * {@code nearline bench join}: the tracking join's throughput and join latency on each engine.
  */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "End-to-end benchmarks of the jobs on this machine.",
-        subcommands = {BenchCommand.Cdc.class, BenchCommand.Join.class, CommandLine.HelpCommand.class})
+        subcommands = {BenchCommand.Cdc.class, BenchCommand.Join.class, BenchCommand.Bootstrap.class, CommandLine.HelpCommand.class})
 public final class BenchCommand implements Runnable {
 
     @CommandLine.Spec
@@ -146,6 +146,59 @@ public final class BenchCommand implements Runnable {
             System.out.printf("%nbench join summary (%,d events, %d partitions, parallelism %d):%n",
                     w.fragments() + w.brokerEvents(), partitions, parallelism);
             rows.forEach(r -> System.out.println("  " + r));
+            return 0;
+        }
+    }
+
+    @Command(name = "bootstrap", mixinStandardHelpOptions = true,
+            description = {"Replay a generated snapshot (one row per key) through the bootstrapper into the RocksDB store "
+                    + "on each engine, with no live stream, and report its steady rate in bootstrap records per second."})
+    public static final class Bootstrap implements Callable<Integer> {
+
+        @Option(names = "--rows", defaultValue = "1000000", description = "Snapshot rows (default: ${DEFAULT-VALUE}).")
+        int rows;
+
+        @Option(names = "--engine", split = ",", defaultValue = "flink,samza", description = "Engines, in order (default: ${DEFAULT-VALUE}).")
+        List<String> engines;
+
+        @Option(names = "--partitions", defaultValue = "2", description = "Partitions of the bootstrap topic (default: ${DEFAULT-VALUE}).")
+        int partitions;
+
+        @Option(names = "--parallelism", defaultValue = "2", description = "Parallel tasks (default: ${DEFAULT-VALUE}).")
+        int parallelism;
+
+        @Option(names = "--work-dir", description = "Where the snapshot, brokers and stores go (default: a temporary directory).")
+        Path workDir;
+
+        @Override
+        public Integer call() throws Exception {
+            Path work = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("nearline-bench-bootstrap");
+            Path snapshot = work.resolve("snapshot.jsonl");
+            Path noEvents = Files.writeString(work.resolve("no-events.jsonl"), "");
+            ChangeEventGenerator.writeSnapshot(snapshot, rows);
+            System.out.printf("bench bootstrap: a snapshot of %,d rows in %s%n", rows, snapshot);
+            List<String> results = new ArrayList<>();
+            for (String engine : engines) {
+                Path summary = work.resolve("summary-" + engine + ".json");
+                Path jar = Home.engineJar(Home.Job.CACHE_UPDATER, engine);
+                List<String> command = new ArrayList<>(List.of(Home.java(), "-Xmx3g", "-jar", jar.toString(), "replay-cdc",
+                        "--events", noEvents.toString(), "--snapshot", snapshot.toString(),
+                        "--out", work.resolve("state-" + engine + ".jsonl").toString(),
+                        "--work-dir", work.resolve(engine).toString(), "--partitions", Integer.toString(partitions),
+                        "--parallelism", Integer.toString(parallelism), "--summary-json", summary.toString()));
+                if (engine.equals("samza")) {
+                    command.add("--kafka-jar");
+                    command.add(Home.kafkaJar().toString());
+                }
+                System.out.printf("%n== %s ==%n", engine);
+                int code = Home.run(command, jar);
+                if (code != 0) {
+                    return code;
+                }
+                results.add(engine + "  " + Files.readString(summary, StandardCharsets.UTF_8).trim());
+            }
+            System.out.printf("%nbench bootstrap summary (%,d rows, %d partitions, parallelism %d):%n", rows, partitions, parallelism);
+            results.forEach(r -> System.out.println("  " + r));
             return 0;
         }
     }

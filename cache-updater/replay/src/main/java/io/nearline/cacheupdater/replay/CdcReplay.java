@@ -2,6 +2,8 @@ package io.nearline.cacheupdater.replay;
 
 import io.nearline.localcluster.replay.KafkaTopics;
 import io.nearline.localcluster.replay.ReplayOutput;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.bootstrap.BootstrapSettings;
 import io.nearline.bootstrap.SnapshotRows;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
@@ -81,11 +83,14 @@ public final class CdcReplay {
         double raw = options.rawConsumeBaseline ? KafkaTopics.rawConsumeRate(bootstrapServers, settings.cdcTopic()) : Double.NaN;
 
         double steady;
+        double bootstrapSteady;
         try (Progress progress = new Progress("events consumed", sent.events(),
                 () -> engine.localMetrics().count("events.received"), System.err);
-             RateMeter meter = new RateMeter(sent.events(), () -> engine.localMetrics().count("events.received"))) {
+             RateMeter meter = new RateMeter(sent.events(), () -> engine.localMetrics().count("events.received"));
+             RateMeter bootstrapMeter = new RateMeter(bootstrapRecords, () -> engine.localMetrics().count("bootstrap.records"))) {
             engine.run(config, settings, sent.events(), bootstrapRecords);
             steady = meter.steadyRate();
+            bootstrapSteady = bootstrapMeter.steadyRate();
         }
 
         List<String> deadLetters = KafkaReplay.deadLetters(bootstrapServers, settings.deadLetterTopic());
@@ -100,9 +105,23 @@ public final class CdcReplay {
         ReplaySummary summary = ReplaySummary.of(engine.name(), lines.size(), deadLetters.size(), state.size(),
                 engine.localMetrics(), System.currentTimeMillis() - started, steady, raw);
         summary.print(System.out);
+        if (bootstrapRecords > 0) {
+            System.out.printf("  bootstrap: %,d rows applied (%,d records with markers and repeats), %,d of %d partitions "
+                            + "verified complete%s%n", engine.localMetrics().count("bootstrap.rows"), bootstrapRecords,
+                    engine.localMetrics().count("bootstrap.partitions-complete"), options.partitions,
+                    Double.isNaN(bootstrapSteady) ? "" : String.format("; %,.0f records/s (steady)", bootstrapSteady));
+        }
         System.out.println("  state: " + options.out + (options.dlqOut == null ? "" : "  dead letters: " + options.dlqOut));
         if (options.summaryJson != null) {
-            ReplayOutput.write(options.summaryJson, List.of(summary.toJson()));
+            ObjectNode json = (ObjectNode) new ObjectMapper().readTree(summary.toJson());
+            if (bootstrapRecords > 0) {
+                json.put("bootstrapRows", engine.localMetrics().count("bootstrap.rows"));
+                json.put("bootstrapPartitionsComplete", engine.localMetrics().count("bootstrap.partitions-complete"));
+                if (!Double.isNaN(bootstrapSteady)) {
+                    json.put("bootstrapRecordsPerSec", Math.round(bootstrapSteady));
+                }
+            }
+            ReplayOutput.write(options.summaryJson, List.of(json.toString()));
         }
         return 0;
     }

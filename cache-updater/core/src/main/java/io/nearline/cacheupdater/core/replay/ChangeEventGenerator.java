@@ -55,4 +55,33 @@ public final class ChangeEventGenerator {
             throw new UncheckedIOException(e);
         }
     }
+
+    /**
+     * A synthetic snapshot for benchmarks: one UPSERT row per key (member:0 .. member:rows-1), each
+     * with its own SCN, payloads of about 100 bytes. Without a header line: each partition's
+     * high-watermark is its largest row SCN.
+     */
+    public static void writeSnapshot(Path file, int rows) {
+        long[] scn = new long[PARTITIONS];
+        try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            for (int k = 0; k < rows; k++) {
+                int partition = k % PARTITIONS;
+                ChangeEvent e = ChangeEvent.newBuilder()
+                        .setTable("profile")
+                        .setKey("member:" + k)
+                        .setPartition(partition)
+                        .setScn(++scn[partition])
+                        .setOp(Op.UPSERT)
+                        .setSchemaVersion(2)
+                        .setPayload(ByteBuffer.wrap(("{\"id\":" + k + ",\"headline\":\"" + "snapshot row ".repeat(5)
+                                + "\"}").getBytes(StandardCharsets.UTF_8)))
+                        .setCommitTimeMillis(0)
+                        .build();
+                out.write(ChangeEventText.format(e));
+                out.newLine();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 }
