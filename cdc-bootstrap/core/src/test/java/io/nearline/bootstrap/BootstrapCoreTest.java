@@ -4,6 +4,7 @@ import io.nearline.bootstrap.avro.BootstrapKind;
 import io.nearline.bootstrap.avro.BootstrapRecord;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigException;
+import io.nearline.common.testkit.ConfigDocsCheck;
 import io.nearline.common.testkit.EngineNeutrality;
 import org.junit.jupiter.api.Test;
 
@@ -75,6 +76,11 @@ class BootstrapCoreTest {
         assertEquals(BootstrapSchedule.State.OVERDUE, schedule.state(t0, done, done.plus(Duration.ofHours(24))));
         assertEquals(Duration.ofDays(6), schedule.marginBeforeExpiry(done, done.plus(Duration.ofDays(1))));
         assertThrows(IllegalArgumentException.class, () -> new BootstrapSchedule(Duration.ofDays(8), Duration.ofDays(7)));
+    }
+
+    @Test
+    void docsListEveryKey() {
+        ConfigDocsCheck.assertInSync("cdc-bootstrap", BootstrapSettings.DEF);
     }
 
     @Test
