@@ -65,18 +65,11 @@ public final class BenchCommand implements Runnable {
             List<String> rows = new ArrayList<>();
             for (String engine : engines) {
                 Path summary = work.resolve("summary-" + engine + ".json");
-                Path jar = Home.engineJar(Home.Job.CACHE_UPDATER, engine);
-                List<String> command = new ArrayList<>(List.of(Home.java(), "-Xmx3g", "-jar", jar.toString(), "replay-cdc",
+                int code = Home.runBench(Home.Job.CACHE_UPDATER, engine, "replay-cdc", List.of(
                         "--events", stream.toString(), "--out", work.resolve("state-" + engine + ".jsonl").toString(),
                         "--work-dir", work.resolve(engine).toString(), "--partitions", Integer.toString(partitions),
                         "--parallelism", Integer.toString(parallelism), "--raw-consume-baseline",
                         "--summary-json", summary.toString()));
-                if (engine.equals("samza")) {
-                    command.add("--kafka-jar");
-                    command.add(Home.kafkaJar().toString());
-                }
-                System.out.printf("%n== %s ==%n", engine);
-                int code = Home.run(command, jar);
                 if (code != 0) {
                     return code;
                 }
@@ -126,18 +119,11 @@ public final class BenchCommand implements Runnable {
             List<String> rows = new ArrayList<>();
             for (String engine : engines) {
                 Path summary = work.resolve("summary-" + engine + ".json");
-                Path jar = Home.engineJar(Home.Job.TRACKING_JOIN, engine);
-                List<String> command = new ArrayList<>(List.of(Home.java(), "-Xmx3g", "-jar", jar.toString(), "replay-join",
+                int code = Home.runBench(Home.Job.TRACKING_JOIN, engine, "replay-join", List.of(
                         "--index", index.toString(), "--broker", broker.toString(),
                         "--out-dir", work.resolve("out-" + engine).toString(), "--work-dir", work.resolve(engine).toString(),
                         "--partitions", Integer.toString(partitions), "--parallelism", Integer.toString(parallelism),
                         "--summary-json", summary.toString()));
-                if (engine.equals("samza")) {
-                    command.add("--kafka-jar");
-                    command.add(Home.kafkaJar().toString());
-                }
-                System.out.printf("%n== %s ==%n", engine);
-                int code = Home.run(command, jar);
                 if (code != 0) {
                     return code;
                 }
@@ -180,18 +166,11 @@ public final class BenchCommand implements Runnable {
             List<String> results = new ArrayList<>();
             for (String engine : engines) {
                 Path summary = work.resolve("summary-" + engine + ".json");
-                Path jar = Home.engineJar(Home.Job.CACHE_UPDATER, engine);
-                List<String> command = new ArrayList<>(List.of(Home.java(), "-Xmx3g", "-jar", jar.toString(), "replay-cdc",
+                int code = Home.runBench(Home.Job.CACHE_UPDATER, engine, "replay-cdc", List.of(
                         "--events", noEvents.toString(), "--snapshot", snapshot.toString(),
                         "--out", work.resolve("state-" + engine + ".jsonl").toString(),
                         "--work-dir", work.resolve(engine).toString(), "--partitions", Integer.toString(partitions),
                         "--parallelism", Integer.toString(parallelism), "--summary-json", summary.toString()));
-                if (engine.equals("samza")) {
-                    command.add("--kafka-jar");
-                    command.add(Home.kafkaJar().toString());
-                }
-                System.out.printf("%n== %s ==%n", engine);
-                int code = Home.run(command, jar);
                 if (code != 0) {
                     return code;
                 }

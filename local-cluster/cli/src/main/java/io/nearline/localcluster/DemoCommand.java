@@ -6,8 +6,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.Callable;
 
 /** {@code nearline demo}: the whole stack on this machine, with trouble injected, and the checker's verdict. */
@@ -32,11 +30,6 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (!engine.equals("flink") && !engine.equals("samza")) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--engine must be flink or samza, got " + engine);
-        }
-        Path jar = Home.engineJar(Home.Job.CACHE_UPDATER, engine);
-        List<String> command = Home.engineCommand(Home.Job.CACHE_UPDATER, engine, "demo", spec, options.kafkaJar != null);
-        return Home.run(command, jar);
+        return Home.runOnEngine(Home.Job.CACHE_UPDATER, engine, "demo", spec, options.kafkaJar != null);
     }
 }

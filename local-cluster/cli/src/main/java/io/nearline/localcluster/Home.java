@@ -72,6 +72,34 @@ final class Home {
         return command;
     }
 
+    /**
+     * Runs {@code subcommand} of {@code job}'s runner on {@code engine} with this command's own
+     * arguments (see {@link #engineCommand}); a wrong engine name is the user's mistake.
+     */
+    static int runOnEngine(Job job, String engine, String subcommand, picocli.CommandLine.Model.CommandSpec spec,
+                           boolean kafkaJarGiven) throws IOException, InterruptedException {
+        if (!engine.equals("flink") && !engine.equals("samza")) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--engine must be flink or samza, got " + engine);
+        }
+        return run(engineCommand(job, engine, subcommand, spec, kafkaJarGiven), engineJar(job, engine));
+    }
+
+    /**
+     * Runs {@code subcommand} of {@code job}'s runner on {@code engine} with {@code args} and the
+     * broker jar on Samza (the benchmarks), in the foreground; returns its exit code.
+     */
+    static int runBench(Job job, String engine, String subcommand, List<String> args) throws IOException, InterruptedException {
+        Path jar = engineJar(job, engine);
+        List<String> command = new java.util.ArrayList<>(List.of(java(), "-Xmx3g", "-jar", jar.toString(), subcommand));
+        command.addAll(args);
+        if (engine.equals("samza")) {
+            command.add("--kafka-jar");
+            command.add(kafkaJar().toString());
+        }
+        System.out.printf("%n== %s ==%n", engine);
+        return run(command, jar);
+    }
+
     static String java() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }

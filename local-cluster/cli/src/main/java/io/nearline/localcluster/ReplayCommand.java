@@ -26,6 +26,14 @@ public final class ReplayCommand implements Runnable {
         spec.commandLine().usage(System.out);
     }
 
+    private static void readable(CommandLine.Model.CommandSpec spec, List<Path> files) {
+        for (Path file : files) {
+            if (!Files.isReadable(file)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "cannot read " + file);
+            }
+        }
+    }
+
     /** {@code nearline replay cdc --engine flink|samza ...}. */
     @Command(name = "cdc", mixinStandardHelpOptions = true,
             description = {
@@ -47,17 +55,12 @@ public final class ReplayCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            if (!engine.equals("flink") && !engine.equals("samza")) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--engine must be flink or samza, got " + engine);
+            List<Path> files = new java.util.ArrayList<>(options.events);
+            if (options.snapshot != null) {
+                files.add(options.snapshot);
             }
-            for (Path events : options.events) {
-                if (!Files.isReadable(events)) {
-                    throw new CommandLine.ParameterException(spec.commandLine(), "cannot read --events " + events);
-                }
-            }
-            Path jar = Home.engineJar(Home.Job.CACHE_UPDATER, engine);
-            List<String> command = Home.engineCommand(Home.Job.CACHE_UPDATER, engine, "replay-cdc", spec, options.kafkaJar != null);
-            return Home.run(command, jar);
+            readable(spec, files);
+            return Home.runOnEngine(Home.Job.CACHE_UPDATER, engine, "replay-cdc", spec, options.kafkaJar != null);
         }
     }
 
@@ -84,17 +87,8 @@ public final class ReplayCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            if (!engine.equals("flink") && !engine.equals("samza")) {
-                throw new CommandLine.ParameterException(spec.commandLine(), "--engine must be flink or samza, got " + engine);
-            }
-            for (Path file : List.of(options.index, options.broker)) {
-                if (!Files.isReadable(file)) {
-                    throw new CommandLine.ParameterException(spec.commandLine(), "cannot read " + file);
-                }
-            }
-            Path jar = Home.engineJar(Home.Job.TRACKING_JOIN, engine);
-            List<String> command = Home.engineCommand(Home.Job.TRACKING_JOIN, engine, "replay-join", spec, options.kafkaJar != null);
-            return Home.run(command, jar);
+            readable(spec, List.of(options.index, options.broker));
+            return Home.runOnEngine(Home.Job.TRACKING_JOIN, engine, "replay-join", spec, options.kafkaJar != null);
         }
     }
 }
