@@ -6,6 +6,11 @@ import io.nearline.cacheupdater.core.events.ChangeEventText;
 import io.nearline.cacheupdater.core.events.Decoded;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.avro.Op;
+import io.nearline.common.schema.TrustedAvroClasses;
+import org.apache.avro.file.DataFileReader;
+import org.apache.avro.file.DataFileWriter;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.avro.specific.SpecificDatumWriter;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -22,8 +27,10 @@ import java.util.TreeMap;
  * A consistent snapshot of a source: an id, per source partition the high-watermark SCN it is
  * consistent at, and the rows (change events with op UPSERT, each with its own SCN).
  *
- * <p>File form: JSON lines in the change-event text form, optionally headed by
- * {@code {"snapshot":"ID","highWatermarks":{"0":SCN,...}}}; without a header the id is the file name
+ * <p>File forms: JSON lines in the change-event text form, optionally headed by
+ * {@code {"snapshot":"ID","highWatermarks":{"0":SCN,...}}}; or an Avro container file of
+ * {@code ChangeEvent} ({@code .avro}), with the same two items in its metadata
+ * ({@code nearline.snapshot}, {@code nearline.highWatermarks}). Without them the id is the file name
  * and each partition's high-watermark is its largest row SCN.
  */
 public record SnapshotRows(String id, Map<Integer, Long> highWatermarks, List<ChangeEvent> rows) {
@@ -52,6 +59,9 @@ public record SnapshotRows(String id, Map<Integer, Long> highWatermarks, List<Ch
     }
 
     public static SnapshotRows read(Path file) {
+        if (file.getFileName().toString().endsWith(".avro")) {
+            return readAvro(file);
+        }
         String id = file.getFileName().toString();
         Map<Integer, Long> hw = null;
         List<ChangeEvent> rows = new ArrayList<>();
@@ -82,13 +92,48 @@ public record SnapshotRows(String id, Map<Integer, Long> highWatermarks, List<Ch
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read snapshot " + file + ": " + e.getMessage(), e);
         }
-        if (hw == null) {
-            hw = new TreeMap<>();
-            for (ChangeEvent r : rows) {
-                hw.merge(r.getPartition(), r.getScn(), Math::max);
-            }
+        return new SnapshotRows(id, hw != null ? hw : highestScns(rows), rows);
+    }
+
+    private static Map<Integer, Long> highestScns(List<ChangeEvent> rows) {
+        Map<Integer, Long> hw = new TreeMap<>();
+        for (ChangeEvent r : rows) {
+            hw.merge(r.getPartition(), r.getScn(), Math::max);
         }
-        return new SnapshotRows(id, hw, rows);
+        return hw;
+    }
+
+    private static SnapshotRows readAvro(Path file) {
+        TrustedAvroClasses.ensure();
+        List<ChangeEvent> rows = new ArrayList<>();
+        try (DataFileReader<ChangeEvent> reader = new DataFileReader<>(file.toFile(), new SpecificDatumReader<>(ChangeEvent.class))) {
+            reader.forEach(rows::add);
+            String id = reader.getMetaString("nearline.snapshot");
+            String marks = reader.getMetaString("nearline.highWatermarks");
+            Map<Integer, Long> hw = marks == null ? highestScns(rows) : new TreeMap<>();
+            if (marks != null) {
+                JSON.readTree(marks).fields().forEachRemaining(e -> hw.put(Integer.parseInt(e.getKey()), e.getValue().asLong()));
+            }
+            return new SnapshotRows(id != null ? id : file.getFileName().toString(), hw, rows);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read snapshot " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Writes the Avro container form, the id and high-watermarks in its metadata. */
+    public void writeAvro(Path file) {
+        var marks = JSON.createObjectNode();
+        highWatermarks.forEach((p, scn) -> marks.put(Integer.toString(p), scn));
+        try (DataFileWriter<ChangeEvent> writer = new DataFileWriter<>(new SpecificDatumWriter<>(ChangeEvent.class))) {
+            writer.setMeta("nearline.snapshot", id);
+            writer.setMeta("nearline.highWatermarks", marks.toString());
+            writer.create(ChangeEvent.getClassSchema(), file.toFile());
+            for (ChangeEvent row : rows) {
+                writer.append(row);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write snapshot " + file + ": " + e.getMessage(), e);
+        }
     }
 
     /** Writes the file form, header first. */

@@ -79,6 +79,21 @@ class BootstrapCoreTest {
     }
 
     @Test
+    void snapshotsReadTheSameFromJsonLinesAndAvroFiles(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+        java.nio.file.Path json = dir.resolve("s.jsonl");
+        io.nearline.cacheupdater.core.replay.ChangeEventGenerator.writeSnapshot(json, 50);
+        SnapshotRows fromJson = SnapshotRows.read(json);
+        SnapshotRows named = new SnapshotRows("snap-7", fromJson.highWatermarks(), fromJson.rows());
+        named.writeAvro(dir.resolve("s.avro"));
+        named.write(dir.resolve("t.jsonl"));
+        assertEquals(named, SnapshotRows.read(dir.resolve("s.avro")));
+        assertEquals(named, SnapshotRows.read(dir.resolve("t.jsonl")));
+        IllegalArgumentException above = assertThrows(IllegalArgumentException.class,
+                () -> new SnapshotRows("x", Map.of(0, 0L), fromJson.rows()));
+        assertTrue(above.getMessage().contains("high-watermark"), above.getMessage());
+    }
+
+    @Test
     void docsListEveryKey() {
         ConfigDocsCheck.assertInSync("cdc-bootstrap", BootstrapSettings.DEF);
     }

@@ -44,5 +44,7 @@ public abstract class DemoSuite {
         assertTrue(s.get("readRepairs").asLong() > 0, "read-repair never wrote: " + where);
         assertEquals(1, s.get("restarts").asInt(), where);
         assertTrue(s.get("outageRefusedCalls").asLong() > 0, "the outage hit nothing: " + where);
+        assertTrue(s.get("bootstrapRows").asLong() > 0, "the mid-run bootstrap applied nothing: " + where);
+        assertEquals(4, s.get("bootstrapPartitionsComplete").asLong(), "bootstrap partitions verified complete: " + where);
     }
 }

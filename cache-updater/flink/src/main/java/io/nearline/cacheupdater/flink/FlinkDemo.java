@@ -42,9 +42,10 @@ public final class FlinkDemo implements Callable<Integer>, Demo.Engine {
 
     /** Cancelling drops what was not yet checkpointed; the next start resumes from the committed offsets. */
     @Override
-    public AutoCloseable start(Config config, CacheUpdaterSettings settings) throws Exception {
+    public AutoCloseable start(Config config, CacheUpdaterSettings settings, String bootstrapTopic) throws Exception {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(settings.parallelism());
-        CacheUpdaterJob.define(env, config, CacheUpdaterJob.kafkaSource(settings, false), CacheUpdaterJob.deadLetterSink(settings));
+        CacheUpdaterJob.define(env, config, CacheUpdaterJob.kafkaSource(settings, false),
+                CacheUpdaterJob.bootstrapSource(settings, bootstrapTopic, false), CacheUpdaterJob.deadLetterSink(settings));
         JobClient job = env.executeAsync("nearline-cache-updater-demo");
         return () -> job.cancel().get(60, TimeUnit.SECONDS);
     }

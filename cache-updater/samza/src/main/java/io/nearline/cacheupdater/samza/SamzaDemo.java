@@ -42,8 +42,8 @@ public final class SamzaDemo implements Callable<Integer>, Demo.Engine {
 
     /** Killing the runner loses what was not yet checkpointed; the next start resumes from Samza's Kafka checkpoints. */
     @Override
-    public AutoCloseable start(Config config, CacheUpdaterSettings settings) {
-        LocalApplicationRunner runner = new LocalApplicationRunner(new CacheUpdaterApp(settings),
+    public AutoCloseable start(Config config, CacheUpdaterSettings settings, String bootstrapTopic) {
+        LocalApplicationRunner runner = new LocalApplicationRunner(new CacheUpdaterApp(settings, bootstrapTopic),
                 new MapConfig(CacheUpdaterApp.localRunConfig(config)));
         runner.run();
         return () -> {

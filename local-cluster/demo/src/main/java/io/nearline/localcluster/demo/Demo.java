@@ -1,7 +1,14 @@
 package io.nearline.localcluster.demo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.nearline.bootstrap.BootstrapSettings;
+import io.nearline.bootstrap.SnapshotProducer;
+import io.nearline.bootstrap.SnapshotRows;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.common.avro.ChangeEvent;
+import io.nearline.common.avro.Op;
+import io.nearline.localcluster.sot.Row;
+import io.nearline.localcluster.sot.Snapshot;
 import io.nearline.cacheupdater.core.ScnOrderedWriter;
 import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.cacheupdater.core.events.ChangeEventCodec;
@@ -38,9 +45,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * {@code bin/nearline demo}, the same on every engine: the source-of-truth simulator commits a skewed
  * workload and publishes every commit to the CDC topic; the cache-updater job runs on the engine;
- * read-repair reads the cache and writes back what it misses. A third of the way in, the job is
- * stopped and started again from its last checkpoint; two thirds in, the store goes down for three
- * seconds. Then the source stops, the cache drains, and the divergence checker gives its verdict.
+ * read-repair reads the cache and writes back what it misses; the bootstrapper runs beside the job.
+ * A third of the way in, the job is stopped and started again from its last checkpoint; half-way, a
+ * consistent snapshot of the source is published to the bootstrap topic and applied while the
+ * stream goes on; two thirds in, the store goes down for three seconds. Then the source stops, the cache drains, and the divergence checker gives its verdict.
  */
 public final class Demo {
 
@@ -50,8 +58,11 @@ public final class Demo {
 
         InMemoryMetrics localMetrics();
 
-        /** Starts the job on everything on the CDC topic from its committed position; close() stops it. */
-        AutoCloseable start(Config config, CacheUpdaterSettings settings) throws Exception;
+        /**
+         * Starts the job on everything on the CDC topic from its committed position, and the
+         * bootstrapper on {@code bootstrapTopic}; close() stops both.
+         */
+        AutoCloseable start(Config config, CacheUpdaterSettings settings, String bootstrapTopic) throws Exception;
     }
 
     private static final Duration OUTAGE = Duration.ofSeconds(3);
@@ -71,9 +82,11 @@ public final class Demo {
                 "job.parallelism", Integer.toString(options.parallelism),
                 "job.checkpoint-interval", "1s",
                 "write.outage.max-pause", "1s"));
-        CacheUpdaterSettings.validateJob(config);
+        CacheUpdaterSettings.validateJob(config, BootstrapSettings.DEF);
         CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
-        KafkaTopics.createTopics(bootstrap, Map.of(settings.cdcTopic(), options.partitions, settings.deadLetterTopic(), 1));
+        BootstrapSettings bootstrapSettings = BootstrapSettings.from(config);
+        KafkaTopics.createTopics(bootstrap, Map.of(settings.cdcTopic(), options.partitions, settings.deadLetterTopic(), 1,
+                bootstrapSettings.topic(), options.partitions));
         long commits = options.duration.toSeconds() * options.rate;
         System.out.printf("demo on %s: %,d keys, %,d commits/s for %s (%,d commits), work dir %s%n", engine.name(),
                 options.keys, options.rate, options.duration, commits, work);
@@ -89,7 +102,7 @@ public final class Demo {
             });
             ReadRepair reader = new ReadRepair(sot, store, new ScnOrderedWriter(store, WriterSettings.from(config), readMetrics),
                     Duration.ofSeconds(5), Clock.systemUTC(), readMetrics);
-            AutoCloseable job = engine.start(config, settings);
+            AutoCloseable job = engine.start(config, settings, bootstrapSettings.topic());
             AtomicBoolean committing = new AtomicBoolean(true);
             List<Long> staleness = new ArrayList<>();
 
@@ -105,6 +118,7 @@ public final class Demo {
             long third = options.duration.toMillis() / 3;
             boolean restarted = false;
             boolean outage = false;
+            boolean bootstrapped = false;
             Random sample = new Random(options.seed + 7);
             while (committing.get()) {
                 Thread.sleep(1000);
@@ -112,8 +126,18 @@ public final class Demo {
                 if (!options.noTrouble && !restarted && t >= third) {
                     System.out.println("  >> injecting: the job stops and starts again from its last checkpoint");
                     job.close();
-                    job = engine.start(config, settings);
+                    job = engine.start(config, settings, bootstrapSettings.topic());
                     restarted = true;
+                } else if (!options.noTrouble && !bootstrapped && t >= options.duration.toMillis() / 2) {
+                    SnapshotRows snapshot = snapshotOf(sot);
+                    try (KafkaProducer<byte[], byte[]> snapshots = KafkaTopics.producer(bootstrap)) {
+                        new SnapshotProducer(snapshots, bootstrapSettings.topic(), options.partitions, bootstrapSettings.chunkRows())
+                                .publish(snapshot, work.resolve("snapshot-progress.properties"),
+                                        KafkaTopics.endOffsets(bootstrap, settings.cdcTopic()), -1, () -> { });
+                    }
+                    System.out.printf("  >> bootstrap: a snapshot of the source (%,d rows, high-watermarks %s) published while it commits%n",
+                            snapshot.rows().size(), snapshot.highWatermarks());
+                    bootstrapped = true;
                 } else if (!options.noTrouble && !outage && t >= 2 * third) {
                     System.out.println("  >> injecting: the cache store is down for " + OUTAGE.toSeconds() + " s");
                     OutageSwitch.down(OUTAGE);
@@ -150,6 +174,9 @@ public final class Demo {
             long runningMillis = Math.max(1, System.currentTimeMillis() - started);
             summary.put("throughputEventsPerSec", engine.localMetrics().count("events.received") * 1000 / runningMillis);
             summary.put("readRepairs", readMetrics.count("read.repaired"));
+            summary.put("bootstrapRows", engine.localMetrics().count("bootstrap.rows"));
+            summary.put("bootstrapRefreshed", engine.localMetrics().count("write.refreshed"));
+            summary.put("bootstrapPartitionsComplete", engine.localMetrics().count("bootstrap.partitions-complete"));
             summary.put("restarts", restarted ? 1 : 0);
             summary.put("outageRefusedCalls", OutageSwitch.refusedCalls());
             summary.put("stalenessP50Millis", DivergenceChecker.Report.percentile(lag, 50));
@@ -163,6 +190,25 @@ public final class Demo {
             }
             return report.converged() && report.keysChecked() > 0 && engine.localMetrics().count("write.applied") > 0 ? 0 : 1;
         }
+    }
+
+    /** A consistent snapshot of the source as a bootstrap snapshot: the rows that exist, each at its version. */
+    static SnapshotRows snapshotOf(SourceOfTruth sot) {
+        Snapshot snap = sot.snapshot();
+        Map<Integer, Long> hw = new java.util.TreeMap<>();
+        for (int p = 0; p < snap.highWatermarks().length; p++) {
+            hw.put(p, snap.highWatermarks()[p]);
+        }
+        List<ChangeEvent> rows = new ArrayList<>();
+        for (Row row : snap.rows()) {
+            if (!row.deleted()) {
+                rows.add(ChangeEvent.newBuilder().setTable(SourceOfTruth.TABLE).setKey(row.key().value())
+                        .setPartition(row.partition()).setScn(row.version().scn().value()).setOp(Op.UPSERT)
+                        .setSchemaVersion(row.version().schemaVersion()).setPayload(java.nio.ByteBuffer.wrap(row.payload()))
+                        .setCommitTimeMillis(row.commitTimeMillis()).build());
+            }
+        }
+        return new SnapshotRows("demo-" + System.currentTimeMillis(), hw, rows);
     }
 
     private static void readRepair(ReadRepair reader, DemoOptions options, AtomicBoolean committing, InMemoryMetrics metrics) {
@@ -239,6 +285,8 @@ public final class Demo {
                 s.get("eventsSuperseded"), s.get("retries"));
         System.out.printf("  throughput       %,d events/s consumed over the whole run%n", s.get("throughputEventsPerSec"));
         System.out.printf("  read-repair      %,d writes back%n", s.get("readRepairs"));
+        System.out.printf("  bootstrap        %,d snapshot rows applied (%,d only refreshed their TTL), %,d partitions verified complete%n",
+                s.get("bootstrapRows"), s.get("bootstrapRefreshed"), s.get("bootstrapPartitionsComplete"));
         System.out.printf("  trouble          %d job restart(s); %,d store calls refused during the outage%n",
                 s.get("restarts"), s.get("outageRefusedCalls"));
         System.out.printf("  staleness        p50 %,d ms  p99 %,d ms (sampled every second while running)%n",

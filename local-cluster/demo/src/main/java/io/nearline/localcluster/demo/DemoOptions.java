@@ -20,7 +20,7 @@ public final class DemoOptions {
     @Option(names = "--rate", defaultValue = "2000", description = "Commits per second (default: ${DEFAULT-VALUE}).")
     public int rate;
 
-    @Option(names = "--partitions", defaultValue = "4", description = "Partitions of the CDC topic (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--partitions", defaultValue = "4", description = "Partitions of the CDC and the bootstrap topic (default: ${DEFAULT-VALUE}).")
     public int partitions;
 
     @Option(names = "--parallelism", defaultValue = "2", description = "Parallel tasks of the job (default: ${DEFAULT-VALUE}).")
