@@ -87,31 +87,25 @@ public final class CacheUpdaterJob {
         return changes.getSideOutput(DecodeFunction.DEAD_LETTERS).union(written.getSideOutput(DecodeFunction.DEAD_LETTERS));
     }
 
+    /** The CDC topic from the committed offsets of the consumer group (earliest when it has none). */
+    public static KafkaSource<KafkaInput> kafkaSource(CacheUpdaterSettings settings, boolean boundedToCurrentEnd) {
+        return source(settings, settings.cdcTopic(), settings.consumerGroup(), boundedToCurrentEnd);
+    }
+
     /** The bootstrap topic from the committed offsets of the bootstrapper's group (earliest when it has none). */
     public static KafkaSource<KafkaInput> bootstrapSource(CacheUpdaterSettings settings, String topic, boolean boundedToCurrentEnd) {
+        return source(settings, topic, settings.consumerGroup() + "-bootstrap", boundedToCurrentEnd);
+    }
+
+    private static KafkaSource<KafkaInput> source(CacheUpdaterSettings settings, String topic, String group, boolean bounded) {
         KafkaSourceBuilder<KafkaInput> builder = KafkaSource.<KafkaInput>builder()
                 .setBootstrapServers(settings.bootstrapServers())
                 .setTopics(topic)
-                .setGroupId(settings.consumerGroup() + "-bootstrap")
+                .setGroupId(group)
                 .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
                 .setProperty("commit.offsets.on.checkpoint", "true")
                 .setDeserializer(new RawDeserializer());
-        if (boundedToCurrentEnd) {
-            builder.setBounded(OffsetsInitializer.latest());
-        }
-        return builder.build();
-    }
-
-    /** The CDC topic from the committed offsets of the consumer group (earliest when it has none). */
-    public static KafkaSource<KafkaInput> kafkaSource(CacheUpdaterSettings settings, boolean boundedToCurrentEnd) {
-        KafkaSourceBuilder<KafkaInput> builder = KafkaSource.<KafkaInput>builder()
-                .setBootstrapServers(settings.bootstrapServers())
-                .setTopics(settings.cdcTopic())
-                .setGroupId(settings.consumerGroup())
-                .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
-                .setProperty("commit.offsets.on.checkpoint", "true")
-                .setDeserializer(new RawDeserializer());
-        if (boundedToCurrentEnd) {
+        if (bounded) {
             builder.setBounded(OffsetsInitializer.latest());
         }
         return builder.build();
