@@ -21,6 +21,9 @@ public final class BootstrapTracker {
         private long expected = -1;
         private boolean ended;
         private boolean reported;
+        private int reportedTenths;
+        private long startedAtMillis = -1;
+        private long lastAtMillis;
 
         public long rowsSeen() {
             return seen.cardinality();
@@ -38,19 +41,36 @@ public final class BootstrapTracker {
             return ended && expected >= 0 && seen.cardinality() == expected && (expected == 0 || seen.nextClearBit(0) >= expected);
         }
 
+        /** Rows per second since this share's first record. */
+        public double rowsPerSecond() {
+            long millis = lastAtMillis - startedAtMillis;
+            return millis <= 0 ? Double.NaN : rowsSeen() * 1000.0 / millis;
+        }
+
         /** Percent of the announced rows seen; -1 before any marker announced the count. */
         public double percent() {
             return expected < 0 ? -1 : expected == 0 ? 100 : 100.0 * rowsSeen() / expected;
         }
     }
 
-    /** What changed with a record: a share became complete, or an END came while rows are missing. */
-    public enum Change { NONE, COMPLETE, INCOMPLETE_AT_END }
+    /**
+     * What changed with a record: another tenth of a share's rows seen (for progress reports), a share
+     * became complete, or an END came while rows are missing.
+     */
+    public enum Change { NONE, PROGRESS, COMPLETE, INCOMPLETE_AT_END }
 
     private final Map<String, Share> shares = new HashMap<>();
 
     public Change onRecord(BootstrapRecord r) {
+        return onRecord(r, System.currentTimeMillis());
+    }
+
+    public Change onRecord(BootstrapRecord r, long nowMillis) {
         Share share = shares.computeIfAbsent(r.getSnapshotId() + "/" + r.getTopicPartition(), k -> new Share());
+        if (share.startedAtMillis < 0) {
+            share.startedAtMillis = nowMillis;
+        }
+        share.lastAtMillis = nowMillis;
         if (r.getKind() == BootstrapKind.ROW) {
             if (r.getSequence() >= 0 && r.getSequence() < Integer.MAX_VALUE) {
                 share.seen.set((int) r.getSequence());
@@ -65,7 +85,15 @@ public final class BootstrapTracker {
             share.reported = true;
             return Change.COMPLETE;
         }
-        return r.getKind() == BootstrapKind.END && !share.complete() ? Change.INCOMPLETE_AT_END : Change.NONE;
+        if (r.getKind() == BootstrapKind.END && !share.complete()) {
+            return Change.INCOMPLETE_AT_END;
+        }
+        int tenths = share.expected > 0 ? (int) Math.min(10, share.rowsSeen() * 10 / share.expected) : 0;
+        if (tenths > share.reportedTenths) {
+            share.reportedTenths = tenths;
+            return Change.PROGRESS;
+        }
+        return Change.NONE;
     }
 
     public Share share(String snapshotId, int topicPartition) {

@@ -32,11 +32,12 @@ class BootstrapCoreTest {
     @Test
     void aShareIsCompleteWhenEveryRowAndTheEndWereSeenRepeatsCountingOnce() {
         BootstrapTracker tracker = new BootstrapTracker();
-        assertEquals(BootstrapTracker.Change.NONE, tracker.onRecord(marker(BootstrapKind.BEGIN, 3)));
-        tracker.onRecord(row(0));
-        tracker.onRecord(row(1));
-        tracker.onRecord(row(1)); // a resumed producer's repeat
+        assertEquals(BootstrapTracker.Change.NONE, tracker.onRecord(marker(BootstrapKind.BEGIN, 3), 0));
+        assertEquals(BootstrapTracker.Change.PROGRESS, tracker.onRecord(row(0), 500));
+        tracker.onRecord(row(1), 1000);
+        assertEquals(BootstrapTracker.Change.NONE, tracker.onRecord(row(1), 1000), "a resumed producer's repeat");
         assertEquals(66.7, tracker.share("s1", 0).percent(), 0.1);
+        assertEquals(2.0, tracker.share("s1", 0).rowsPerSecond(), 0.01);
         tracker.onRecord(row(2));
         assertEquals(BootstrapTracker.Change.COMPLETE, tracker.onRecord(marker(BootstrapKind.END, 3)));
         assertEquals(3, tracker.share("s1", 0).rowsSeen());

@@ -94,6 +94,11 @@ final class BootstrapDecodeFunction extends ProcessFunction<KafkaInput, Change> 
                 LOG.error("bootstrap {}: partition {} ended with {} of {} rows: the snapshot is incomplete, run it again",
                         r.getSnapshotId(), r.getTopicPartition(), s.rowsSeen(), s.expected());
             }
+            case PROGRESS -> {
+                BootstrapTracker.Share s = tracker.share(r.getSnapshotId(), r.getTopicPartition());
+                LOG.info("bootstrap {}: partition {} at {}% ({} of {} rows, {} rows/s)", r.getSnapshotId(), r.getTopicPartition(),
+                        Math.round(s.percent()), s.rowsSeen(), s.expected(), Math.round(s.rowsPerSecond()));
+            }
             default -> { }
         }
     }

@@ -144,6 +144,11 @@ final class CacheUpdaterTask implements StreamTask, InitableTask, ClosableTask {
                 LOG.error("bootstrap {}: partition {} ended with rows missing: the snapshot is incomplete, run it again",
                         r.getSnapshotId(), partition);
             }
+            case PROGRESS -> {
+                BootstrapTracker.Share s = tracker.share(r.getSnapshotId(), r.getTopicPartition());
+                LOG.info("bootstrap {}: partition {} at {}% ({} of {} rows, {} rows/s)", r.getSnapshotId(), partition,
+                        Math.round(s.percent()), s.rowsSeen(), s.expected(), Math.round(s.rowsPerSecond()));
+            }
             default -> { }
         }
     }
