@@ -9,6 +9,8 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -260,6 +262,44 @@ class TrackingJoinTest {
             assertEquals(expected.get(i), actual.get(i), what + ": line " + i);
         }
         assertEquals(expected.size(), actual.size(), what + ": line count");
+    }
+
+    /**
+     * An engine that loses its timers and clock on a restart (Samza) and rebuilds the timers from the
+     * store ends with the same outputs as a run without the restart, wherever the restart falls.
+     */
+    @Property(tries = 50)
+    void aRestartThatRebuildsTimersFromTheStoreChangesNothing(@ForAll long seed) throws Exception {
+        Path dir = Files.createTempDirectory("join-restart");
+        try {
+            TrackingGenerator.Written w = new TrackingGenerator(60, 12, 8, 0.1, 0.1, 0.1, 80, 0, 0, seed)
+                    .write(dir.resolve("i"), dir.resolve("b"));
+            List<Events.Input> arrivals = new ArrayList<>();
+            Files.readAllLines(dir.resolve("i")).forEach(l -> arrivals.add(TrackingText.fragment(l)));
+            Files.readAllLines(dir.resolve("b")).forEach(l -> arrivals.add(TrackingText.broker(l)));
+            arrivals.sort(Comparator.comparingLong(Events.Input::ts)); // one input, within the lateness
+            int restartAt = new Random(seed).nextInt(arrivals.size() + 1);
+            LocalJoin straight = join(500, 200);
+            LocalJoin restarted = join(500, 200);
+            for (int i = 0; i < arrivals.size(); i++) {
+                if (i == restartAt) {
+                    restarted.restart();
+                }
+                straight.offer(IN, arrivals.get(i));
+                restarted.offer(IN, arrivals.get(i));
+            }
+            straight.end(IN);
+            restarted.end(IN);
+            assertEquals(JoinOutputs.of(straight.joined, straight.orphans, straight.late),
+                    JoinOutputs.of(restarted.joined, restarted.orphans, restarted.late), "restart before event " + restartAt);
+            assertEquals(w.brokerEvents(), restarted.joined.size());
+            assertEquals(0, restarted.liveStates());
+        } finally {
+            try (var files = Files.list(dir)) {
+                files.forEach(f -> f.toFile().delete());
+            }
+            Files.delete(dir);
+        }
     }
 
     @Test

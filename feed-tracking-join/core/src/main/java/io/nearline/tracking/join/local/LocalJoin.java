@@ -4,6 +4,7 @@ import io.nearline.tracking.join.Events;
 import io.nearline.tracking.join.InputClock;
 import io.nearline.tracking.join.JoinPorts;
 import io.nearline.tracking.join.RequestState;
+import io.nearline.tracking.join.RequestStateCodec;
 import io.nearline.tracking.join.TrackingJoin;
 
 import java.util.ArrayList;
@@ -29,16 +30,22 @@ public final class LocalJoin implements JoinPorts.State, JoinPorts.Pending, Join
     private final Map<String, RequestState> states = new HashMap<>();
     private final Map<String, List<RequestState.Pending>> pending = new HashMap<>();
     private final TreeMap<Long, LinkedHashSet<String>> timers = new TreeMap<>();
-    private final InputClock clock;
+    private final long windowMillis;
+    private final long allowedLatenessMillis;
+    private final java.util.Set<String> inputs = new java.util.LinkedHashSet<>();
+    private InputClock clock;
     private final TrackingJoin join;
     private final LongSupplier now;
     private long watermark = Long.MIN_VALUE;
+    private final java.util.Set<String> ended = new java.util.HashSet<>();
 
     public LocalJoin(long windowMillis, long allowedLatenessMillis) {
         this(windowMillis, allowedLatenessMillis, System::currentTimeMillis);
     }
 
     public LocalJoin(long windowMillis, long allowedLatenessMillis, LongSupplier now) {
+        this.windowMillis = windowMillis;
+        this.allowedLatenessMillis = allowedLatenessMillis;
         this.clock = new InputClock(allowedLatenessMillis, Long.MAX_VALUE);
         this.join = new TrackingJoin(windowMillis, this, this, this, this);
         this.now = now;
@@ -46,7 +53,32 @@ public final class LocalJoin implements JoinPorts.State, JoinPorts.Pending, Join
 
     /** An input partition that will be read: the watermark waits for it. */
     public void expect(String input) {
+        inputs.add(input);
         clock.expect(input, now.getAsLong());
+    }
+
+    /**
+     * What an engine that does not persist timers does when it restarts (Samza): the store survives
+     * (here: every entry through its codec), timers and the clock do not. Timers are rebuilt from the
+     * store, each request asking again for its next timer and its pending events' times; the clock
+     * starts afresh and the watermark waits for every input again.
+     */
+    public void restart() {
+        timers.clear();
+        Map<String, RequestState> stored = new HashMap<>();
+        states.forEach((id, s) -> stored.put(id, RequestStateCodec.decode(RequestStateCodec.encode(s))));
+        states.clear();
+        states.putAll(stored);
+        Map<String, List<RequestState.Pending>> waiting = new HashMap<>();
+        pending.forEach((id, list) -> waiting.put(id, RequestStateCodec.decodeList(RequestStateCodec.encodeList(list))));
+        pending.clear();
+        pending.putAll(waiting);
+        states.forEach((id, s) -> register(id, s.nextTimer(windowMillis)));
+        pending.forEach((id, list) -> list.forEach(p -> register(id, p.event().ts())));
+        clock = new InputClock(allowedLatenessMillis, Long.MAX_VALUE);
+        watermark = Long.MIN_VALUE;
+        inputs.forEach(input -> clock.expect(input, now.getAsLong()));
+        ended.forEach(clock::end);
     }
 
     /** The next event of {@code input}, in that input's order. */
@@ -62,6 +94,7 @@ public final class LocalJoin implements JoinPorts.State, JoinPorts.Pending, Join
 
     /** {@code input} has no more events. */
     public void end(String input) {
+        ended.add(input);
         clock.end(input);
         advance();
     }
