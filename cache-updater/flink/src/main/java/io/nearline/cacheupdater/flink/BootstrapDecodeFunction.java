@@ -1,5 +1,7 @@
 package io.nearline.cacheupdater.flink;
 
+import io.nearline.engine.flink.FlinkMetrics;
+
 import io.nearline.bootstrap.BootstrapCodec;
 import io.nearline.bootstrap.BootstrapTracker;
 import io.nearline.bootstrap.avro.BootstrapKind;

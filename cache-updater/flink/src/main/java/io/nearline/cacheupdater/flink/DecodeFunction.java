@@ -1,5 +1,7 @@
 package io.nearline.cacheupdater.flink;
 
+import io.nearline.engine.flink.FlinkMetrics;
+
 import io.nearline.cacheupdater.core.events.ChangeEventCodec;
 import io.nearline.cacheupdater.core.events.ChangeEventValidator;
 import io.nearline.cacheupdater.core.events.Decoded;

@@ -1,5 +1,7 @@
 package io.nearline.cacheupdater.flink;
 
+import io.nearline.engine.flink.FlinkMetrics;
+
 import io.nearline.bootstrap.BootstrapSettings;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.cacheupdater.replay.CdcReplay;

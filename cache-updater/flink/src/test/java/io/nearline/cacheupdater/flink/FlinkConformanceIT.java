@@ -1,5 +1,7 @@
 package io.nearline.cacheupdater.flink;
 
+import io.nearline.engine.flink.FlinkMetrics;
+
 import io.nearline.cacheupdater.testkit.CdcConformanceSuite;
 import io.nearline.common.metrics.InMemoryMetrics;
 import picocli.CommandLine;

@@ -2,6 +2,7 @@ package io.nearline.cacheupdater.samza;
 
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.common.config.Config;
+import io.nearline.engine.samza.SamzaLocalRun;
 import org.apache.samza.application.TaskApplication;
 import org.apache.samza.application.descriptors.TaskApplicationDescriptor;
 import org.apache.samza.serializers.ByteSerde;
@@ -11,7 +12,6 @@ import org.apache.samza.system.kafka.descriptors.KafkaInputDescriptor;
 import org.apache.samza.system.kafka.descriptors.KafkaSystemDescriptor;
 import org.apache.samza.task.StreamTaskFactory;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -63,25 +63,8 @@ public final class CacheUpdaterApp implements TaskApplication {
     /** Samza settings for a local run of this app, plus every Nearline setting (tasks read them back). */
     public static Map<String, String> localRunConfig(Config config) {
         CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
-        Map<String, String> samza = new LinkedHashMap<>(config.asMap());
-        samza.put("app.name", settings.consumerGroup());
-        samza.put("job.name", settings.consumerGroup()); // still read by parts of Samza 1.8
-        samza.put("job.id", "1");
-        samza.put("job.coordinator.factory", "org.apache.samza.standalone.PassthroughJobCoordinatorFactory");
-        samza.put("task.name.grouper.factory", "org.apache.samza.container.grouper.task.SingleContainerGrouperFactory");
-        samza.put("processor.id", "0");
-        samza.put("job.jmx.enabled", "false");
-        samza.put("job.default.system", SYSTEM);
-        samza.put("job.container.thread.pool.size", Integer.toString(settings.parallelism()));
-        samza.put("task.checkpoint.factory", "org.apache.samza.checkpoint.kafka.KafkaCheckpointManagerFactory");
-        samza.put("task.checkpoint.system", SYSTEM);
-        samza.put("task.checkpoint.replication.factor", "1");
-        samza.put("task.commit.ms", Long.toString(settings.checkpointInterval().toMillis()));
-        samza.put("task.shutdown.ms", "10000");
-        // KafkaSystemDescriptor 1.8 sets no consumer bootstrap servers: give them as consumer configs
-        samza.put("systems." + SYSTEM + ".consumer.bootstrap.servers", settings.bootstrapServers());
-        samza.put("systems." + SYSTEM + ".producer.bootstrap.servers", settings.bootstrapServers());
-        samza.put("systems." + SYSTEM + ".default.stream.replication.factor", "1");
+        Map<String, String> samza = SamzaLocalRun.config(config.asMap(), SYSTEM, settings.consumerGroup(),
+                settings.parallelism(), settings.checkpointInterval(), settings.bootstrapServers());
         samza.put("systems." + SYSTEM + ".producer.max.request.size", Integer.toString(16 * 1024 * 1024));
         samza.put("systems." + SYSTEM + ".consumer.max.partition.fetch.bytes", Integer.toString(16 * 1024 * 1024));
         return samza;

@@ -1,5 +1,7 @@
 package io.nearline.cacheupdater.samza;
 
+import io.nearline.engine.samza.SamzaMetrics;
+
 import io.nearline.bootstrap.BootstrapCodec;
 import io.nearline.bootstrap.BootstrapTracker;
 import io.nearline.bootstrap.avro.BootstrapKind;

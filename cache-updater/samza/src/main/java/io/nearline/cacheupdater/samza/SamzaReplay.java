@@ -1,5 +1,7 @@
 package io.nearline.cacheupdater.samza;
 
+import io.nearline.engine.samza.SamzaMetrics;
+
 import io.nearline.localcluster.replay.ForkedKafka;
 import io.nearline.bootstrap.BootstrapSettings;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;

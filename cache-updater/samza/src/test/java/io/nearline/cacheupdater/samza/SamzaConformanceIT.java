@@ -1,5 +1,7 @@
 package io.nearline.cacheupdater.samza;
 
+import io.nearline.engine.samza.SamzaMetrics;
+
 import io.nearline.cacheupdater.testkit.CdcConformanceSuite;
 import io.nearline.common.metrics.InMemoryMetrics;
 import picocli.CommandLine;

@@ -1,5 +1,7 @@
 package io.nearline.tracking.flink;
 
+import io.nearline.engine.flink.FlinkMetrics;
+
 import io.nearline.common.config.Config;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.localcluster.kafka.EmbeddedKafka;
@@ -47,7 +49,7 @@ public final class FlinkJoinReplay implements Callable<Integer>, JoinReplay.Engi
 
     @Override
     public InMemoryMetrics localMetrics() {
-        return FlinkJoinMetrics.local();
+        return FlinkMetrics.local();
     }
 
     @Override

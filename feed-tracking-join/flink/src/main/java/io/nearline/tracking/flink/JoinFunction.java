@@ -1,5 +1,7 @@
 package io.nearline.tracking.flink;
 
+import io.nearline.engine.flink.FlinkMetrics;
+
 import io.nearline.common.metrics.Metrics;
 import io.nearline.tracking.join.Events;
 import io.nearline.tracking.join.JoinPorts;
@@ -56,7 +58,7 @@ final class JoinFunction extends KeyedProcessFunction<String, TrackingInput, Kaf
         state = getRuntimeContext().getState(new ValueStateDescriptor<>("request", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
         pending = getRuntimeContext().getListState(new ListStateDescriptor<>("pending", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
         join = new TrackingJoin(windowMillis, this, this, this, this);
-        Metrics metrics = new FlinkJoinMetrics(getRuntimeContext().getMetricGroup());
+        Metrics metrics = new FlinkMetrics(getRuntimeContext().getMetricGroup());
         complete = metrics.counter("join.complete");
         partial = metrics.counter("join.partial");
         orphans = metrics.counter("join.orphans");

@@ -1,5 +1,7 @@
 package io.nearline.tracking.flink;
 
+import io.nearline.engine.flink.FlinkMetrics;
+
 import io.nearline.common.deadletter.DeadLetters;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.tracking.join.TrackingRejection;
@@ -24,7 +26,7 @@ final class RouteFunction extends ProcessFunction<TrackingInput, TrackingInput> 
 
     @Override
     public void open(OpenContext context) {
-        Metrics metrics = new FlinkJoinMetrics(getRuntimeContext().getMetricGroup());
+        Metrics metrics = new FlinkMetrics(getRuntimeContext().getMetricGroup());
         received = metrics.counter(JoinReplay.RECEIVED);
         deadLettered = metrics.counter("events.dead-lettered");
     }

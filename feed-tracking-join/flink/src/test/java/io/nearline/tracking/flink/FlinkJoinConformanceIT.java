@@ -1,5 +1,7 @@
 package io.nearline.tracking.flink;
 
+import io.nearline.engine.flink.FlinkMetrics;
+
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.tracking.replay.JoinConformanceSuite;
 import picocli.CommandLine;
@@ -16,6 +18,6 @@ class FlinkJoinConformanceIT extends JoinConformanceSuite {
 
     @Override
     protected InMemoryMetrics engineMetrics() {
-        return FlinkJoinMetrics.local();
+        return FlinkMetrics.local();
     }
 }

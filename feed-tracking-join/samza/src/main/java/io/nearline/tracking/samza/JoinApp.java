@@ -1,6 +1,7 @@
 package io.nearline.tracking.samza;
 
 import io.nearline.common.config.Config;
+import io.nearline.engine.samza.SamzaLocalRun;
 import io.nearline.tracking.join.JoinSettings;
 import org.apache.samza.application.TaskApplication;
 import org.apache.samza.application.descriptors.TaskApplicationDescriptor;
@@ -13,7 +14,6 @@ import org.apache.samza.system.kafka.descriptors.KafkaSystemDescriptor;
 import org.apache.samza.task.StreamTaskFactory;
 
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -69,21 +69,8 @@ public final class JoinApp implements TaskApplication {
      */
     public static Map<String, String> config(Config config, Path stateDir) {
         JoinSettings s = JoinSettings.from(config);
-        Map<String, String> samza = new LinkedHashMap<>(config.asMap());
-        samza.put("app.name", s.consumerGroup());
-        samza.put("job.name", s.consumerGroup()); // still read by parts of Samza 1.8
-        samza.put("job.id", "1");
-        samza.put("job.coordinator.factory", "org.apache.samza.standalone.PassthroughJobCoordinatorFactory");
-        samza.put("task.name.grouper.factory", "org.apache.samza.container.grouper.task.SingleContainerGrouperFactory");
-        samza.put("processor.id", "0");
-        samza.put("job.jmx.enabled", "false");
-        samza.put("job.default.system", SYSTEM);
-        samza.put("job.container.thread.pool.size", Integer.toString(s.parallelism()));
-        samza.put("task.checkpoint.factory", "org.apache.samza.checkpoint.kafka.KafkaCheckpointManagerFactory");
-        samza.put("task.checkpoint.system", SYSTEM);
-        samza.put("task.checkpoint.replication.factor", "1");
-        samza.put("task.commit.ms", Long.toString(s.checkpointInterval().toMillis()));
-        samza.put("task.shutdown.ms", "10000");
+        Map<String, String> samza = SamzaLocalRun.config(config.asMap(), SYSTEM, s.consumerGroup(), s.parallelism(),
+                s.checkpointInterval(), s.bootstrapServers());
         samza.put("serializers.registry.string.class", "org.apache.samza.serializers.StringSerdeFactory");
         samza.put("serializers.registry.bytes.class", "org.apache.samza.serializers.ByteSerdeFactory");
         samza.put("stores." + STORE + ".factory", "org.apache.samza.storage.kv.RocksDbKeyValueStorageEngineFactory");
@@ -93,10 +80,6 @@ public final class JoinApp implements TaskApplication {
         samza.put("stores." + STORE + ".changelog.replication.factor", "1");
         samza.put("job.logged.store.base.dir", stateDir.toString());
         samza.put("job.non-logged.store.base.dir", stateDir.toString());
-        // KafkaSystemDescriptor 1.8 sets no consumer bootstrap servers: give them as consumer configs
-        samza.put("systems." + SYSTEM + ".consumer.bootstrap.servers", s.bootstrapServers());
-        samza.put("systems." + SYSTEM + ".producer.bootstrap.servers", s.bootstrapServers());
-        samza.put("systems." + SYSTEM + ".default.stream.replication.factor", "1");
         return samza;
     }
 }

@@ -1,5 +1,7 @@
 package io.nearline.tracking.samza;
 
+import io.nearline.engine.samza.SamzaMetrics;
+
 import io.nearline.common.config.Config;
 import io.nearline.common.deadletter.DeadLetters;
 import io.nearline.common.metrics.Metrics;
@@ -88,7 +90,7 @@ final class JoinTask implements StreamTask, InitableTask, JoinPorts.State, JoinP
         context.getJobContext().getConfig().forEach(raw::put);
         settings = JoinSettings.from(Config.of(raw));
         store = (KeyValueStore<String, byte[]>) context.getTaskContext().getStore(JoinApp.STORE);
-        Metrics metrics = new SamzaJoinMetrics(context.getTaskContext().getTaskMetricsRegistry());
+        Metrics metrics = new SamzaMetrics(context.getTaskContext().getTaskMetricsRegistry());
         received = metrics.counter(JoinReplay.RECEIVED);
         deadLettered = metrics.counter("events.dead-lettered");
         complete = metrics.counter("join.complete");

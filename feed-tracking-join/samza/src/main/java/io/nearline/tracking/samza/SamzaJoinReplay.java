@@ -1,5 +1,7 @@
 package io.nearline.tracking.samza;
 
+import io.nearline.engine.samza.SamzaMetrics;
+
 import io.nearline.common.config.Config;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.localcluster.replay.CliErrors;
@@ -49,7 +51,7 @@ public final class SamzaJoinReplay implements Callable<Integer>, JoinReplay.Engi
 
     @Override
     public InMemoryMetrics localMetrics() {
-        return SamzaJoinMetrics.local();
+        return SamzaMetrics.local();
     }
 
     @Override
@@ -70,7 +72,7 @@ public final class SamzaJoinReplay implements Callable<Integer>, JoinReplay.Engi
 
     private static void awaitDrained(LocalApplicationRunner runner, int tasks, Duration limit) throws InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
-        while (SamzaJoinMetrics.local().count("tasks.drained") < tasks) {
+        while (SamzaMetrics.local().count("tasks.drained") < tasks) {
             ApplicationStatus status = runner.status();
             if (status != null && (status.getStatusCode() == ApplicationStatus.StatusCode.UnsuccessfulFinish
                     || status.getStatusCode() == ApplicationStatus.StatusCode.SuccessfulFinish)) {
@@ -78,7 +80,7 @@ public final class SamzaJoinReplay implements Callable<Integer>, JoinReplay.Engi
             }
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("timed out after " + limit + " with "
-                        + SamzaJoinMetrics.local().count("tasks.drained") + " of " + tasks + " tasks drained");
+                        + SamzaMetrics.local().count("tasks.drained") + " of " + tasks + " tasks drained");
             }
             Thread.sleep(20);
         }

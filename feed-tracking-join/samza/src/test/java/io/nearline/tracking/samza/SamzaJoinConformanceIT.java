@@ -1,5 +1,7 @@
 package io.nearline.tracking.samza;
 
+import io.nearline.engine.samza.SamzaMetrics;
+
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.tracking.replay.JoinConformanceSuite;
 import picocli.CommandLine;
@@ -19,6 +21,6 @@ class SamzaJoinConformanceIT extends JoinConformanceSuite {
 
     @Override
     protected InMemoryMetrics engineMetrics() {
-        return SamzaJoinMetrics.local();
+        return SamzaMetrics.local();
     }
 }

@@ -1,4 +1,4 @@
-package io.nearline.tracking.samza;
+package io.nearline.engine.samza;
 
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.metrics.Metrics;
@@ -8,17 +8,18 @@ import org.apache.samza.metrics.MetricsRegistry;
  * The {@link Metrics} port on Samza: counters and timers in the task's metrics registry (group
  * {@code nearline}, so they reach Samza's reporters) that also add to {@link #local()} for local runs.
  */
-final class SamzaJoinMetrics implements Metrics {
+public final class SamzaMetrics implements Metrics {
 
     private static final InMemoryMetrics LOCAL = new InMemoryMetrics();
 
     private final MetricsRegistry registry;
 
-    SamzaJoinMetrics(MetricsRegistry registry) {
+    public SamzaMetrics(MetricsRegistry registry) {
         this.registry = registry;
     }
 
-    static InMemoryMetrics local() {
+    /** The counters and timers of every task in this JVM, summed. */
+    public static InMemoryMetrics local() {
         return LOCAL;
     }
 

@@ -1,4 +1,4 @@
-package io.nearline.tracking.flink;
+package io.nearline.engine.flink;
 
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.metrics.Metrics;
@@ -10,17 +10,18 @@ import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
  * {@code nearline}, so they reach Flink's reporters) that also add to {@link #local()}, which a local
  * run in this JVM (replay, tests) reads for its summary.
  */
-final class FlinkJoinMetrics implements Metrics {
+public final class FlinkMetrics implements Metrics {
 
     private static final InMemoryMetrics LOCAL = new InMemoryMetrics();
 
     private final MetricGroup group;
 
-    FlinkJoinMetrics(MetricGroup group) {
+    public FlinkMetrics(MetricGroup group) {
         this.group = group.addGroup("nearline");
     }
 
-    static InMemoryMetrics local() {
+    /** The counters and histograms of every task in this JVM, summed. */
+    public static InMemoryMetrics local() {
         return LOCAL;
     }
 
