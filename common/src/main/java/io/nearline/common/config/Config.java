@@ -153,9 +153,12 @@ public final class Config {
     }
 
     /**
-     * {@link #validate}, and no unknown key in the namespaces of {@code defs}: {@code cache.tll} next to
-     * a declared {@code cache.ttl} is an error with a suggestion. Keys of other namespaces (an engine's own)
-     * pass through. Call it where every component's settings are known: a job's entry point.
+     * {@link #validate}, and no unknown key in Nearline's namespaces: a key whose first segment is
+     * the namespace of one of {@code defs} must be one of their keys ({@code cache.tll} next to a
+     * declared {@code cache.ttl} is an error with a suggestion), and a key whose namespace is one edit
+     * away from one of {@link Namespaces#NEARLINE} is taken for a misspelt one ({@code cahce.ttl}).
+     * Keys of other namespaces (an engine's own) pass through. Call it where every component's
+     * settings are known: a job's entry point.
      */
     public Config validateComplete(ConfigDef... defs) {
         List<String> problems = valueProblems(defs);
@@ -164,16 +167,20 @@ public final class Config {
         for (ConfigDef def : defs) {
             for (ConfigKey<?> key : def.keys()) {
                 known.add(key.name());
-                int dot = key.name().lastIndexOf('.');
-                namespaces.add(dot < 0 ? "" : key.name().substring(0, dot + 1));
+                namespaces.add(Namespaces.of(key.name()));
             }
         }
         for (String name : values.keySet()) {
-            int dot = name.lastIndexOf('.');
-            String ns = dot < 0 ? "" : name.substring(0, dot + 1);
-            if (!known.contains(name) && !ns.isEmpty() && namespaces.contains(ns)) {
+            String ns = Namespaces.of(name);
+            if (known.contains(name)) {
+                continue;
+            }
+            if (namespaces.contains(ns)) {
                 String hint = closest(name, known).map(k -> " Did you mean '" + k + "'?").orElse("");
                 problems.add("unknown key '" + name + "'." + hint);
+            } else {
+                Namespaces.misspelt(ns).ifPresent(meant -> problems.add("unknown key '" + name + "': '" + ns
+                        + "' is not a settings namespace. Did you mean '" + meant + name.substring(ns.length()) + "'?"));
             }
         }
         if (!problems.isEmpty()) {
@@ -224,7 +231,7 @@ public final class Config {
     }
 
     /** The known key nearest to {@code name}; ties go to the longer shared prefix, then alphabetical order. */
-    private static Optional<String> closest(String name, Set<String> known) {
+    static Optional<String> closest(String name, Set<String> known) {
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
         int bestPrefix = -1;
@@ -248,27 +255,38 @@ public final class Config {
         return n;
     }
 
-    private static int editDistance(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
+    /** Edits (insert, delete, substitute, swap two neighbours) that turn {@code a} into {@code b}: a swap is one typo. */
+    static int editDistance(String a, String b) {
+        int[][] d = new int[a.length() + 1][b.length() + 1];
+        for (int i = 0; i <= a.length(); i++) {
+            d[i][0] = i;
+        }
         for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
+            d[0][j] = j;
         }
         for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
             for (int j = 1; j <= b.length(); j++) {
                 int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+                }
             }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
         }
-        return prev[b.length()];
+        return d[a.length()][b.length()];
     }
 
+
+    /** Every value, with those of secret-looking keys (password, secret, token) redacted. */
     @Override
     public String toString() {
-        return values.toString();
+        Map<String, String> shown = new TreeMap<>();
+        values.forEach((k, v) -> shown.put(k, isSecretName(k) ? "******" : v));
+        return shown.toString();
+    }
+
+    private static boolean isSecretName(String key) {
+        String k = key.toLowerCase(java.util.Locale.ROOT);
+        return k.contains("password") || k.contains("secret") || k.contains("token");
     }
 }

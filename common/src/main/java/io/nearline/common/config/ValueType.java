@@ -41,6 +41,11 @@ public record ValueType<T>(String name, String expected, Function<String, T> par
             new ValueType<>("duration", "a duration such as 250ms, 30s, 15m, 2h or 7d",
                     ValueType::parseDuration, ValueType::formatDuration);
 
+    /** A password or key by reference; a secret written inline is refused. */
+    public static final ValueType<Secret> SECRET =
+            new ValueType<>("secret", "a reference to the secret: env:VARIABLE or file:/path/to/file, never the secret itself",
+                    Secret::parse, Secret::reference);
+
     public static <E extends Enum<E>> ValueType<E> enumOf(Class<E> type) {
         String names = Arrays.stream(type.getEnumConstants())
                 .map(e -> e.name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", "));

@@ -65,7 +65,7 @@ public final class BenchCommand implements Runnable {
             List<String> rows = new ArrayList<>();
             for (String engine : engines) {
                 Path summary = work.resolve("summary-" + engine + ".json");
-                int code = Home.runBench(Home.Job.CACHE_UPDATER, engine, "replay-cdc", List.of(
+                int code = Home.runBench(engine, "replay-cdc", List.of(
                         "--events", stream.toString(), "--out", work.resolve("state-" + engine + ".jsonl").toString(),
                         "--work-dir", work.resolve(engine).toString(), "--partitions", Integer.toString(partitions),
                         "--parallelism", Integer.toString(parallelism), "--raw-consume-baseline",
@@ -119,7 +119,7 @@ public final class BenchCommand implements Runnable {
             List<String> rows = new ArrayList<>();
             for (String engine : engines) {
                 Path summary = work.resolve("summary-" + engine + ".json");
-                int code = Home.runBench(Home.Job.TRACKING_JOIN, engine, "replay-join", List.of(
+                int code = Home.runBench(engine, "replay-join", List.of(
                         "--index", index.toString(), "--broker", broker.toString(),
                         "--out-dir", work.resolve("out-" + engine).toString(), "--work-dir", work.resolve(engine).toString(),
                         "--partitions", Integer.toString(partitions), "--parallelism", Integer.toString(parallelism),
@@ -166,7 +166,7 @@ public final class BenchCommand implements Runnable {
             List<String> results = new ArrayList<>();
             for (String engine : engines) {
                 Path summary = work.resolve("summary-" + engine + ".json");
-                int code = Home.runBench(Home.Job.CACHE_UPDATER, engine, "replay-cdc", List.of(
+                int code = Home.runBench(engine, "replay-cdc", List.of(
                         "--events", noEvents.toString(), "--snapshot", snapshot.toString(),
                         "--out", work.resolve("state-" + engine + ".jsonl").toString(),
                         "--work-dir", work.resolve(engine).toString(), "--partitions", Integer.toString(partitions),

@@ -30,6 +30,6 @@ public final class DemoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        return Home.runOnEngine(Home.Job.CACHE_UPDATER, engine, "demo", spec, options.kafkaJar != null);
+        return Home.runOnEngine(engine, "demo", spec, options.run.kafkaJar != null);
     }
 }

@@ -25,23 +25,9 @@ final class Home {
         }
     }
 
-    /** The jobs and where their engine runners are built: job name to module folder. */
-    enum Job {
-        CACHE_UPDATER("cache-updater", "cache-updater"),
-        TRACKING_JOIN("feed-tracking-join", "tracking-join");
-
-        final String folder;
-        final String jarName;
-
-        Job(String folder, String jarName) {
-            this.folder = folder;
-            this.jarName = jarName;
-        }
-    }
-
-    /** The runnable jar of a job's local runner on an engine (flink or samza). */
-    static Path engineJar(Job job, String engine) {
-        return dir().resolve(job.folder + "/" + engine + "/target/nearline-" + job.jarName + "-" + engine + ".jar");
+    /** The local runner of every job on an engine (flink or samza): what replays, the demo and benches start. */
+    static Path engineJar(String engine) {
+        return dir().resolve("local-cluster/" + engine + "-runner/target/nearline-" + engine + "-runner.jar");
     }
 
     /** The broker as its own process, for the Samza side. */
@@ -53,9 +39,9 @@ final class Home {
      * The command that runs {@code subcommand} of an engine's runner with this command's own arguments
      * (everything after {@code spec}'s name, {@code --engine} left out), plus the broker jar on Samza.
      */
-    static List<String> engineCommand(Job job, String engine, String subcommand, picocli.CommandLine.Model.CommandSpec spec,
+    static List<String> engineCommand(String engine, String subcommand, picocli.CommandLine.Model.CommandSpec spec,
                                       boolean kafkaJarGiven) {
-        List<String> command = new java.util.ArrayList<>(List.of(java(), "-Xmx2g", "-jar", engineJar(job, engine).toString(), subcommand));
+        List<String> command = new java.util.ArrayList<>(List.of(java(), "-Xmx2g", "-jar", engineJar(engine).toString(), subcommand));
         List<String> all = spec.commandLine().getParseResult().originalArgs(); // the whole command line
         List<String> mine = all.subList(all.indexOf(spec.name()) + 1, all.size());
         for (int i = 0; i < mine.size(); i++) {
@@ -73,23 +59,23 @@ final class Home {
     }
 
     /**
-     * Runs {@code subcommand} of {@code job}'s runner on {@code engine} with this command's own
+     * Runs {@code subcommand} of the engine's runner on {@code engine} with this command's own
      * arguments (see {@link #engineCommand}); a wrong engine name is the user's mistake.
      */
-    static int runOnEngine(Job job, String engine, String subcommand, picocli.CommandLine.Model.CommandSpec spec,
+    static int runOnEngine(String engine, String subcommand, picocli.CommandLine.Model.CommandSpec spec,
                            boolean kafkaJarGiven) throws IOException, InterruptedException {
         if (!engine.equals("flink") && !engine.equals("samza")) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--engine must be flink or samza, got " + engine);
         }
-        return run(engineCommand(job, engine, subcommand, spec, kafkaJarGiven), engineJar(job, engine));
+        return run(engineCommand(engine, subcommand, spec, kafkaJarGiven), engineJar(engine));
     }
 
     /**
-     * Runs {@code subcommand} of {@code job}'s runner on {@code engine} with {@code args} and the
+     * Runs {@code subcommand} of the engine's runner on {@code engine} with {@code args} and the
      * broker jar on Samza (the benchmarks), in the foreground; returns its exit code.
      */
-    static int runBench(Job job, String engine, String subcommand, List<String> args) throws IOException, InterruptedException {
-        Path jar = engineJar(job, engine);
+    static int runBench(String engine, String subcommand, List<String> args) throws IOException, InterruptedException {
+        Path jar = engineJar(engine);
         List<String> command = new java.util.ArrayList<>(List.of(java(), "-Xmx3g", "-jar", jar.toString(), subcommand));
         command.addAll(args);
         if (engine.equals("samza")) {

@@ -60,7 +60,7 @@ public final class ReplayCommand implements Runnable {
                 files.add(options.snapshot);
             }
             readable(spec, files);
-            return Home.runOnEngine(Home.Job.CACHE_UPDATER, engine, "replay-cdc", spec, options.kafkaJar != null);
+            return Home.runOnEngine(engine, "replay-cdc", spec, options.run.kafkaJar != null);
         }
     }
 
@@ -88,7 +88,7 @@ public final class ReplayCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             readable(spec, List.of(options.index, options.broker));
-            return Home.runOnEngine(Home.Job.TRACKING_JOIN, engine, "replay-join", spec, options.kafkaJar != null);
+            return Home.runOnEngine(engine, "replay-join", spec, options.run.kafkaJar != null);
         }
     }
 }

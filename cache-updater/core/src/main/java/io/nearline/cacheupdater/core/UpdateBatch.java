@@ -4,6 +4,7 @@ import io.nearline.cacheupdater.core.events.Rejection;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
+import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.common.store.StoreUnavailableException;
 import org.slf4j.Logger;
@@ -23,6 +24,8 @@ import java.util.concurrent.Future;
  * batch (the older one could only end STALE anyway), counted as {@code write.superseded}.
  * {@link #flush} writes every key through the SCN-ordered write, different keys in parallel, and
  * returns only when each write is durable — so an engine may commit its input position right after.
+ * Then every change added since the last flush is counted done: {@code events.written} for change
+ * events, {@code bootstrap.written} for bootstrap rows (superseded and refused ones included).
  *
  * <p>Writes go out in one chunk per write thread, each chunk written key by key: a thread hand-off per
  * key would cost more than an embedded store's write. With one thread the caller writes inline.
@@ -36,13 +39,17 @@ public final class UpdateBatch implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(UpdateBatch.class);
 
-    /** A change waiting in the batch, with where it came from (for a dead letter). */
-    public record Pending(ChangeEvent event, CacheRecord record, String topic, int partition, long offset, boolean refreshTtl) {
+    /** Change events whose write is done (after the write, on every engine). */
+    public static final String WRITTEN = "events.written";
+    /** Bootstrap rows whose write is done. */
+    public static final String BOOTSTRAP_WRITTEN = "bootstrap.written";
 
-        /** A change to write; an equal version already stored is left alone. */
-        public Pending(ChangeEvent event, CacheRecord record, String topic, int partition, long offset) {
-            this(event, record, topic, partition, offset, false);
-        }
+    /**
+     * A change waiting in the batch, with the record it came from (for a dead letter). With
+     * {@code refreshTtl} (a bootstrap row) an equal version in the store is rewritten so its TTL
+     * starts again; otherwise it is left alone.
+     */
+    public record Pending(ChangeEvent event, CacheRecord record, SourceRecord source, boolean refreshTtl) {
     }
 
     /** A change the store refused for good. */
@@ -51,6 +58,10 @@ public final class UpdateBatch implements AutoCloseable {
 
     private final ScnOrderedWriter writer;
     private final Metrics.Counter superseded;
+    private final Metrics.Counter eventsWritten;
+    private final Metrics.Counter rowsWritten;
+    private long addedEvents;
+    private long addedRows;
     private final Duration maxPause;
     private final Map<CacheKey, Pending> pending = new LinkedHashMap<>();
     private final int threads;
@@ -59,6 +70,8 @@ public final class UpdateBatch implements AutoCloseable {
     public UpdateBatch(ScnOrderedWriter writer, Metrics metrics, Duration maxPause, int writeThreads) {
         this.writer = writer;
         this.superseded = metrics.counter("write.superseded");
+        this.eventsWritten = metrics.counter(WRITTEN);
+        this.rowsWritten = metrics.counter(BOOTSTRAP_WRITTEN);
         this.maxPause = maxPause;
         this.threads = writeThreads;
         this.pool = writeThreads <= 1 ? null : Executors.newFixedThreadPool(writeThreads, r -> {
@@ -69,6 +82,11 @@ public final class UpdateBatch implements AutoCloseable {
     }
 
     public void add(CacheKey key, Pending change) {
+        if (change.refreshTtl()) {
+            addedRows++;
+        } else {
+            addedEvents++;
+        }
         Pending before = pending.get(key);
         if (before == null || change.record().version().isNewerThan(before.record().version())) {
             pending.put(key, change);
@@ -121,6 +139,10 @@ public final class UpdateBatch implements AutoCloseable {
                 pauseMillis = Math.min(pauseMillis * 2, maxPause.toMillis());
             }
         }
+        eventsWritten.inc(addedEvents);
+        rowsWritten.inc(addedRows);
+        addedEvents = 0;
+        addedRows = 0;
         return refused;
     }
 

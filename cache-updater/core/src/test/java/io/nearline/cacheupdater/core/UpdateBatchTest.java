@@ -5,6 +5,7 @@ import io.nearline.cacheupdater.testkit.FaultyCacheStore;
 import io.nearline.cacheupdater.testkit.InMemoryCacheStore;
 import io.nearline.cacheupdater.testkit.KeyHistory;
 import io.nearline.common.cache.CacheKey;
+import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.cache.CacheRecordCodec;
 import io.nearline.common.metrics.InMemoryMetrics;
@@ -36,7 +37,8 @@ class UpdateBatchTest {
     }
 
     private static UpdateBatch.Pending change(CacheKey key, long scn) {
-        return new UpdateBatch.Pending(null, KeyHistory.record(key, Version.of(scn, 1), false), "t", 0, scn);
+        return new UpdateBatch.Pending(null, KeyHistory.record(key, Version.of(scn, 1), false),
+                new SourceRecord("test", "t", 0, scn, null, null), false);
     }
 
     private Version stored(CacheKey key) {
@@ -56,6 +58,7 @@ class UpdateBatchTest {
         assertTrue(batch.isEmpty());
         assertEquals(Version.of(9, 1), stored(a));
         assertEquals(Version.of(1, 1), stored(b));
+        assertEquals(4, metrics.count(UpdateBatch.WRITTEN), "every change added is done once the flush returns");
         assertEquals(2, metrics.count("write.superseded"));
         assertEquals(2, metrics.count("write.applied"));
     }

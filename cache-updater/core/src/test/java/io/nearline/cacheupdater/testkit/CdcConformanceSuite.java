@@ -6,6 +6,7 @@ import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.cacheupdater.core.replay.CoreReplay;
 import io.nearline.cacheupdater.core.replay.ReplayInput;
 import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.localcluster.faults.OutageStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -75,11 +76,11 @@ public abstract class CdcConformanceSuite {
     void aStoreOutageIsWaitedOutAndNothingIsLost() throws Exception {
         Path events = Scenarios.copy("scrambled.jsonl", dir);
         Path out = dir.resolve("state.jsonl");
-        OutageStoreProvider.reset();
+        OutageStore.reset();
         assertEquals(0, replay(events, out, "--store", "outage",
-                "--set", "test.outage.delegate=rocksdb", "--set", "test.outage.duration=3s",
+                "--set", "outage.delegate=rocksdb", "--set", "outage.after-open=3s",
                 "--set", "write.outage.max-pause=500ms", "--set", "write.max-attempts=3"));
-        assertTrue(OutageStoreProvider.failedCalls() > 0, "the outage never hit the job");
+        assertTrue(OutageStore.refusedCalls() > 0, "the outage never hit the job");
         assertTrue(engineMetrics().count("write.retries.unavailable") > 0, "no retries were counted");
         // writes outlived their own retries: what saved them is the job holding on to them
         assertTrue(engineMetrics().count("write.failed") > 0, "the outage was shorter than the writer's retries");

@@ -1,7 +1,5 @@
 package io.nearline.cacheupdater.flink;
 
-import io.nearline.engine.flink.FlinkMetrics;
-
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.cacheupdater.core.ScnOrderedWriter;
 import io.nearline.cacheupdater.core.UpdateBatch;
@@ -9,11 +7,13 @@ import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.cacheupdater.core.events.ChangeEventCodec;
 import io.nearline.cacheupdater.core.events.ChangeEvents;
 import io.nearline.common.deadletter.DeadLetters;
+import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.config.Config;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.CacheStores;
+import io.nearline.engine.flink.FlinkMetrics;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -36,6 +36,7 @@ final class CacheWriteOperator extends AbstractStreamOperator<Void>
     private transient CacheUpdaterSettings settings;
     private transient CacheStore store;
     private transient UpdateBatch batch;
+    private transient Metrics.Counter deadLettered;
 
     CacheWriteOperator(Map<String, String> config) {
         this.config = new HashMap<>(config);
@@ -50,6 +51,7 @@ final class CacheWriteOperator extends AbstractStreamOperator<Void>
         store = CacheStores.open(c);
         ScnOrderedWriter writer = new ScnOrderedWriter(store, WriterSettings.from(c), metrics);
         batch = new UpdateBatch(writer, metrics, settings.maxPause(), settings.writeThreads());
+        deadLettered = metrics.counter("events.dead-lettered");
         scheduleFlush();
     }
 
@@ -57,8 +59,10 @@ final class CacheWriteOperator extends AbstractStreamOperator<Void>
     public void processElement(StreamRecord<Change> element) throws Exception {
         Change change = element.getValue();
         ChangeEvent event = ChangeEventCodec.decode(change.value).event();
-        batch.add(ChangeEvents.cacheKey(event), new UpdateBatch.Pending(event, ChangeEvents.cacheRecord(event),
-                change.topic, change.partition, change.offset, change.refreshTtl));
+        SourceRecord source = new SourceRecord(settings.readerGroup(change.refreshTtl), change.topic, change.partition,
+                change.offset, change.sourceKey, change.sourceValue != null ? change.sourceValue : change.value);
+        batch.add(ChangeEvents.cacheKey(event), new UpdateBatch.Pending(event, ChangeEvents.cacheRecord(event), source,
+                change.refreshTtl));
         if (batch.size() >= settings.batchMaxKeys()) {
             flush();
         }
@@ -87,10 +91,9 @@ final class CacheWriteOperator extends AbstractStreamOperator<Void>
             return;
         }
         for (UpdateBatch.Refused refused : batch.flush()) {
-            UpdateBatch.Pending p = refused.change();
-            output.collect(DecodeFunction.DEAD_LETTERS, new StreamRecord<>(DeadLetters.encode(DeadLetters.of(
-                    settings.consumerGroup(), p.topic(), p.partition(), p.offset(), null,
-                    ChangeEventCodec.encode(p.event()), refused.rejection(), System.currentTimeMillis()))));
+            deadLettered.inc();
+            output.collect(DecodeFunction.DEAD_LETTERS,
+                    new StreamRecord<>(DeadLetters.encode(refused.change().source().deadLetter(refused.rejection()))));
         }
     }
 

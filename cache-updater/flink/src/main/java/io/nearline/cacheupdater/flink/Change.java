@@ -1,26 +1,34 @@
 package io.nearline.cacheupdater.flink;
 
 /**
- * A change event that passed validation, keyed by its cache key. It travels as its original Avro
- * bytes (cheap to ship between tasks, decoded again where it is written). A Flink POJO.
+ * A change event that passed intake, keyed by its cache key, with the record it came from (for a
+ * dead letter if the store refuses it). It travels as its Avro bytes (cheap to ship between tasks,
+ * decoded again where it is written). A Flink POJO.
  */
 public class Change {
     public String key;
+    /** The change event's Avro bytes. */
     public byte[] value;
     public String topic;
     public int partition;
     public long offset;
+    public byte[] sourceKey;
+    /** The record as read when it is not {@link #value} itself (a bootstrap record around its row); else null. */
+    public byte[] sourceValue;
     /** A bootstrap row: an equal version in the store is rewritten so its TTL starts again. */
     public boolean refreshTtl;
 
     public Change() {
     }
 
-    public Change(String key, byte[] value, String topic, int partition, long offset) {
+    Change(String key, byte[] value, KafkaInput in, boolean fromBootstrap) {
         this.key = key;
         this.value = value;
-        this.topic = topic;
-        this.partition = partition;
-        this.offset = offset;
+        this.topic = in.topic;
+        this.partition = in.partition;
+        this.offset = in.offset;
+        this.sourceKey = in.key;
+        this.sourceValue = value == in.value ? null : in.value;
+        this.refreshTtl = fromBootstrap;
     }
 }

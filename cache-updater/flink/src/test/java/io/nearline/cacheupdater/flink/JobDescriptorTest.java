@@ -1,37 +1,69 @@
 package io.nearline.cacheupdater.flink;
 
+import io.nearline.bootstrap.BootstrapSettings;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigException;
+import io.nearline.common.config.Secret;
+import io.nearline.store.couchbase.CouchbaseStoreSettings;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The shipped descriptor stays valid, and a job with a typo does not start. */
+/** The shipped descriptor stays valid, and a job with a typo or an inline secret does not start. */
 class JobDescriptorTest {
 
+    private static Config shipped(String... sets) {
+        String[] args = new String[2 + 2 * sets.length];
+        args[0] = "--config";
+        args[1] = "conf/cache-updater.yaml";
+        for (int i = 0; i < sets.length; i++) {
+            args[2 + 2 * i] = "--set";
+            args[3 + 2 * i] = sets[i];
+        }
+        return Config.fromArgs(args);
+    }
+
     @Test
-    void shippedDescriptorIsValid() {
-        Config config = Config.fromArgs(new String[] {"--config", Path.of("conf/cache-updater.yaml").toString()});
-        CacheUpdaterSettings.validateJob(config);
-        CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
-        assertEquals(8, settings.parallelism());
-        assertEquals(Duration.ofSeconds(5), settings.checkpointInterval());
+    void shippedDescriptorIsValidAndCarriesNoEngineSettings() {
+        Config config = shipped();
+        CacheUpdaterSettings.validateJob(config, BootstrapSettings.DEF);
+        assertEquals("profile-cache-updater", CacheUpdaterSettings.from(config).consumerGroup());
+        assertEquals("env:NEARLINE_COUCHBASE_PASSWORD", config.get(CouchbaseStoreSettings.PASSWORD).reference());
+        assertFalse(config.asMap().keySet().stream().anyMatch(k -> k.startsWith("job.")),
+                "parallelism and checkpoints are Flink's own settings");
     }
 
     @Test
     void aTypoStopsTheJobBeforeItStarts() {
-        Config config = Config.fromArgs(new String[] {"--config", "conf/cache-updater.yaml",
-                "--set", "store.couchbase.bucketname=x", "--set", "write.batch.max-keys=0"});
+        Config config = shipped("couchbase.bucketname=x", "write.batch.max-keys=0");
         ConfigException e = assertThrows(ConfigException.class, () -> CacheUpdaterSettings.validateJob(config));
-        assertTrue(e.getMessage().contains("unknown key 'store.couchbase.bucketname'. Did you mean 'store.couchbase.bucket'?"), e.getMessage());
+        assertTrue(e.getMessage().contains("unknown key 'couchbase.bucketname'. Did you mean 'couchbase.bucket'?"), e.getMessage());
         assertTrue(e.getMessage().contains("'write.batch.max-keys' = '0'"), e.getMessage());
+    }
+
+    @Test
+    void aMisspeltNamespaceIsNotTakenForAnEngineKey() {
+        Config config = shipped("cahce.ttl=1h");
+        ConfigException e = assertThrows(ConfigException.class, () -> CacheUpdaterSettings.validateJob(config));
+        assertTrue(e.getMessage().contains("Did you mean 'cache.ttl'?"), e.getMessage());
+        // an engine's own key passes through
+        CacheUpdaterSettings.validateJob(shipped("execution.checkpointing.interval=5s", "state.backend.type=rocksdb"));
+    }
+
+    @Test
+    void aPasswordWrittenInlineIsRefusedAndNeverPrinted() {
+        Config inline = shipped("couchbase.password=hunter2");
+        ConfigException e = assertThrows(ConfigException.class, () -> CacheUpdaterSettings.validateJob(inline));
+        assertTrue(e.getMessage().contains("'couchbase.password'") && e.getMessage().contains("env:VARIABLE or file:"),
+                e.getMessage());
+        assertFalse(inline.toString().contains("hunter2"), inline.toString());
+        assertEquals(Secret.NONE, Secret.parse(""));
     }
 
     @Test

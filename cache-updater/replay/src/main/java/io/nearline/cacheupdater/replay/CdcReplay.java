@@ -1,12 +1,14 @@
 package io.nearline.cacheupdater.replay;
 
 import io.nearline.localcluster.replay.KafkaTopics;
+import io.nearline.localcluster.replay.LocalBroker;
 import io.nearline.localcluster.replay.ReplayOutput;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.bootstrap.BootstrapSettings;
 import io.nearline.bootstrap.SnapshotRows;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.cacheupdater.core.UpdateBatch;
 import io.nearline.cacheupdater.core.events.ChangeEvents;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.cacheupdater.core.StateDump;
@@ -19,6 +21,7 @@ import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.CacheStores;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -40,25 +43,49 @@ public final class CdcReplay {
         /** The engine's counters in this JVM (reset at the start of each replay). */
         InMemoryMetrics localMetrics();
 
+        /** The broker of this run, wherever the engine needs it. */
+        LocalBroker startBroker(Path dir) throws IOException;
+
         /**
          * Runs the job on everything on the CDC topic (and the bootstrapper on the bootstrap topic when
          * {@code bootstrapRecords} > 0); returns once every event and record was consumed and written.
          */
-        void run(Config config, CacheUpdaterSettings settings, long events, long bootstrapRecords) throws Exception;
+        void run(Config config, CacheUpdaterSettings settings, long events, long bootstrapRecords, Path work) throws Exception;
     }
 
     private CdcReplay() {
     }
 
+    /** The replay on {@code engine}: options checked, its broker started, the run, the summary. */
+    public static int run(ReplayCdcOptions options, Engine engine) throws Exception {
+        options.run.validate();
+        Path work = options.run.workDir("nearline-replay");
+        validate(options, work);
+        try (LocalBroker broker = engine.startBroker(work.resolve("kafka"))) {
+            return run(options, work, broker.bootstrapServers(), engine);
+        }
+    }
+
+    /** Events of the CDC topic done: written, or rejected at intake. */
+    public static long eventsDone(InMemoryMetrics metrics) {
+        return metrics.count(UpdateBatch.WRITTEN) + metrics.count("events.invalid");
+    }
+
+    /** Bootstrap records done: rows written, markers tracked, invalid records rejected. */
+    public static long bootstrapDone(InMemoryMetrics metrics) {
+        return metrics.count(UpdateBatch.BOOTSTRAP_WRITTEN) + metrics.count("bootstrap.markers")
+                + metrics.count("bootstrap.invalid");
+    }
+
     /** Checks the job configuration before anything starts (the brokers' address is filled in later). */
-    public static void validate(ReplayCdcOptions options, Path work) {
+    private static void validate(ReplayCdcOptions options, Path work) {
         CacheUpdaterSettings.validateJob(options.jobConfig("127.0.0.1:9092", work), BootstrapSettings.DEF);
         if (options.snapshot != null) {
             BootstrapSettings.from(options.jobConfig("127.0.0.1:9092", work)); // period < ttl, named if not
         }
     }
 
-    public static int run(ReplayCdcOptions options, Path work, String bootstrapServers, Engine engine) throws Exception {
+    private static int run(ReplayCdcOptions options, Path work, String bootstrapServers, Engine engine) throws Exception {
         long started = System.currentTimeMillis();
         engine.localMetrics().reset(); // counters are JVM-wide; this run counts from zero
         List<ReplayInput.Line> lines = ReplayInput.read(options.events);
@@ -67,7 +94,7 @@ public final class CdcReplay {
         Config config = options.jobConfig(bootstrapServers, work);
         CacheUpdaterSettings.validateJob(config, BootstrapSettings.DEF);
         CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
-        KafkaTopics.createTopics(bootstrapServers, Map.of(settings.cdcTopic(), options.partitions, settings.deadLetterTopic(), 1));
+        KafkaTopics.createTopics(bootstrapServers, Map.of(settings.cdcTopic(), options.run.partitions, settings.deadLetterTopic(), 1));
         KafkaReplay.Sent sent;
         try (Progress progress = new Progress("events sent", lines.size(), System.err)) {
             sent = KafkaReplay.send(bootstrapServers, settings.cdcTopic(), settings.deadLetterTopic(), lines, progress::step);
@@ -77,18 +104,18 @@ public final class CdcReplay {
         if (options.snapshot != null) {
             SnapshotRows snapshot = SnapshotRows.read(options.snapshot);
             snapshot.rows().forEach(r -> keys.add(ChangeEvents.cacheKey(r)));
-            bootstrapRecords = BootstrapReplay.publish(bootstrapServers, BootstrapSettings.from(config), options.partitions,
+            bootstrapRecords = BootstrapReplay.publish(bootstrapServers, BootstrapSettings.from(config), options.run.partitions,
                     settings.cdcTopic(), snapshot, work.resolve("snapshot-progress.properties"), options.snapshotCrashAfterRows);
         }
         double raw = options.rawConsumeBaseline ? KafkaTopics.rawConsumeRate(bootstrapServers, settings.cdcTopic()) : Double.NaN;
 
         double steady;
         double bootstrapSteady;
-        try (Progress progress = new Progress("events consumed", sent.events(),
-                () -> engine.localMetrics().count("events.received"), System.err);
-             RateMeter meter = new RateMeter(sent.events(), () -> engine.localMetrics().count("events.received"));
-             RateMeter bootstrapMeter = new RateMeter(bootstrapRecords, () -> engine.localMetrics().count("bootstrap.records"))) {
-            engine.run(config, settings, sent.events(), bootstrapRecords);
+        try (Progress progress = new Progress("events written", sent.events(),
+                () -> eventsDone(engine.localMetrics()), System.err);
+             RateMeter meter = new RateMeter(sent.events(), () -> eventsDone(engine.localMetrics()));
+             RateMeter bootstrapMeter = new RateMeter(bootstrapRecords, () -> bootstrapDone(engine.localMetrics()))) {
+            engine.run(config, settings, sent.events(), bootstrapRecords, work);
             steady = meter.steadyRate();
             bootstrapSteady = bootstrapMeter.steadyRate();
         }
@@ -108,11 +135,11 @@ public final class CdcReplay {
         if (bootstrapRecords > 0) {
             System.out.printf("  bootstrap: %,d rows applied (%,d records with markers and repeats), %,d of %d partitions "
                             + "verified complete%s%n", engine.localMetrics().count("bootstrap.rows"), bootstrapRecords,
-                    engine.localMetrics().count("bootstrap.partitions-complete"), options.partitions,
+                    engine.localMetrics().count("bootstrap.partitions-complete"), options.run.partitions,
                     Double.isNaN(bootstrapSteady) ? "" : String.format("; %,.0f records/s (steady)", bootstrapSteady));
         }
         System.out.println("  state: " + options.out + (options.dlqOut == null ? "" : "  dead letters: " + options.dlqOut));
-        if (options.summaryJson != null) {
+        if (options.run.summaryJson != null) {
             ObjectNode json = (ObjectNode) new ObjectMapper().readTree(summary.toJson());
             if (bootstrapRecords > 0) {
                 json.put("bootstrapRows", engine.localMetrics().count("bootstrap.rows"));
@@ -121,7 +148,7 @@ public final class CdcReplay {
                     json.put("bootstrapRecordsPerSec", Math.round(bootstrapSteady));
                 }
             }
-            ReplayOutput.write(options.summaryJson, List.of(json.toString()));
+            ReplayOutput.write(options.run.summaryJson, List.of(json.toString()));
         }
         return 0;
     }

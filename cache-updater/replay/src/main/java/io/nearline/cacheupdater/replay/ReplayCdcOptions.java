@@ -1,9 +1,10 @@
 package io.nearline.cacheupdater.replay;
 
 import io.nearline.common.config.Config;
+import io.nearline.localcluster.replay.LocalRunOptions;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,6 +12,9 @@ import java.util.Map;
 
 /** The options of {@code replay cdc}, shared by the front door and each engine's runner. */
 public final class ReplayCdcOptions {
+
+    @Mixin
+    public LocalRunOptions run;
 
     @Option(names = "--events", required = true, paramLabel = "FILE",
             description = "Change events as JSON lines; repeat for several files (read in order).")
@@ -37,44 +41,16 @@ public final class ReplayCdcOptions {
             description = "Cache store: rocksdb (embedded, in --work-dir) or couchbase (settings via --config/--set). Default: ${DEFAULT-VALUE}.")
     public String store;
 
-    @Option(names = "--partitions", defaultValue = "4", description = "Partitions of the CDC topic (default: ${DEFAULT-VALUE}).")
-    public int partitions;
-
-    @Option(names = "--parallelism", defaultValue = "2", description = "Parallel tasks of the job (default: ${DEFAULT-VALUE}).")
-    public int parallelism;
-
-    @Option(names = "--config", paramLabel = "FILE", description = "Job settings (.properties or .yaml); see docs/configuration.md.")
-    public Path config;
-
-    @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Overrides one setting; repeatable.")
-    public Map<String, String> overrides = new LinkedHashMap<>();
-
-    @Option(names = "--work-dir", paramLabel = "DIR",
-            description = "Where the broker's log and the RocksDB cache live (default: a new temporary directory, kept for inspection).")
-    public Path workDir;
-
-    @Option(names = "--summary-json", paramLabel = "FILE", description = "Also write the summary as JSON.")
-    public Path summaryJson;
-
     @Option(names = "--raw-consume-baseline",
             description = "Before the job runs, time one plain consumer reading the whole CDC topic (for benchmarks).")
     public boolean rawConsumeBaseline;
 
-    @Option(names = "--kafka-jar", hidden = true, description = "The broker jar, for engines that run it as its own JVM.")
-    public Path kafkaJar;
-
     /** The job configuration this replay runs with: file, then the replay's own choices, then --set. */
     public Config jobConfig(String bootstrapServers, Path work) {
-        Config base = config == null ? Config.empty() : Config.load(config);
         Map<String, String> replay = new LinkedHashMap<>();
         replay.put("kafka.bootstrap-servers", bootstrapServers);
         replay.put("cache.store", store);
-        replay.put("job.parallelism", Integer.toString(parallelism));
-        replay.put("store.rocksdb.path", work.resolve("cache-rocksdb").toString());
-        return base.withOverrides(replay).withOverrides(overrides);
-    }
-
-    public Path workDir() throws java.io.IOException {
-        return workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("nearline-replay");
+        replay.put("rocksdb.path", work.resolve("cache-rocksdb").toString());
+        return run.jobConfig(replay);
     }
 }

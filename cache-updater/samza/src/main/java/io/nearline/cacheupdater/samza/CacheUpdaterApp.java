@@ -1,10 +1,12 @@
 package io.nearline.cacheupdater.samza;
 
+import io.nearline.bootstrap.BootstrapSettings;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.common.config.Config;
-import io.nearline.engine.samza.SamzaLocalRun;
+import io.nearline.engine.samza.SamzaConfig;
 import org.apache.samza.application.TaskApplication;
 import org.apache.samza.application.descriptors.TaskApplicationDescriptor;
+import org.apache.samza.operators.KV;
 import org.apache.samza.serializers.ByteSerde;
 import org.apache.samza.serializers.KVSerde;
 import org.apache.samza.system.SystemStreamMetadata;
@@ -12,61 +14,38 @@ import org.apache.samza.system.kafka.descriptors.KafkaInputDescriptor;
 import org.apache.samza.system.kafka.descriptors.KafkaSystemDescriptor;
 import org.apache.samza.task.StreamTaskFactory;
 
-import java.util.List;
-import java.util.Map;
-
 /**
- * The cache-updater app on Samza (low-level API): the CDC topic in, {@link CacheUpdaterTask} per
- * partition, dead letters out. {@link #localRunConfig} is the configuration for Samza's local
- * application runner: passthrough coordinator, one container, Kafka checkpoints.
+ * The cache-updater app on Samza (low-level API), named by {@code app.class}: the CDC topic in (and,
+ * with {@code bootstrap.enabled}, the bootstrap topic), {@link CacheUpdaterTask} per partition, dead
+ * letters out. Only the wiring is here; the Kafka system, checkpoints, containers and every other
+ * Samza setting come from the job's config (the package's {@code config/cache-updater.properties}).
  */
 public final class CacheUpdaterApp implements TaskApplication {
 
     static final String SYSTEM = "kafka";
 
-    private final CacheUpdaterSettings settings;
-    private final String bootstrapTopic;
-
-    public CacheUpdaterApp(CacheUpdaterSettings settings) {
-        this(settings, null);
-    }
-
-    /**
-     * With {@code bootstrapTopic}, the bootstrapper runs in the same app: its rows go through the same
-     * per-message SCN-ordered write, its markers to the completeness tracker.
-     */
-    public CacheUpdaterApp(CacheUpdaterSettings settings, String bootstrapTopic) {
-        this.settings = settings;
-        this.bootstrapTopic = bootstrapTopic;
-    }
-
     @Override
     public void describe(TaskApplicationDescriptor app) {
-        KafkaSystemDescriptor kafka = new KafkaSystemDescriptor(SYSTEM)
-                .withProducerBootstrapServers(List.of(settings.bootstrapServers()))
-                .withDefaultStreamConfigs(Map.of("replication.factor", "1"));
-        KafkaInputDescriptor<org.apache.samza.operators.KV<byte[], byte[]>> cdc = kafka
-                .getInputDescriptor("cdc", KVSerde.of(new ByteSerde(), new ByteSerde()))
-                .withPhysicalName(settings.cdcTopic()) // stream ids may not contain dots; topic names may
-                .withOffsetDefault(SystemStreamMetadata.OffsetType.OLDEST);
+        Config config = SamzaConfig.nearline(app.getConfig());
+        CacheUpdaterSettings.validateJob(config, BootstrapSettings.DEF);
+        CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
+        boolean withBootstrap = config.get(BootstrapSettings.ENABLED);
+
+        KafkaSystemDescriptor kafka = new KafkaSystemDescriptor(SYSTEM);
         app.withDefaultSystem(kafka);
-        app.withInputStream(cdc);
-        if (bootstrapTopic != null) {
-            app.withInputStream(kafka.getInputDescriptor("bootstrap", KVSerde.of(new ByteSerde(), new ByteSerde()))
-                    .withPhysicalName(bootstrapTopic).withOffsetDefault(SystemStreamMetadata.OffsetType.OLDEST));
+        app.withInputStream(input(kafka, "cdc", settings.cdcTopic())); // stream ids may not contain dots; topics may
+        if (withBootstrap) {
+            app.withInputStream(input(kafka, "bootstrap", BootstrapSettings.from(config).topic()));
         }
         app.withOutputStream(kafka.getOutputDescriptor("deadletters", new ByteSerde()).withPhysicalName(settings.deadLetterTopic()));
-        String bootstrap = bootstrapTopic;
-        app.withTaskFactory((StreamTaskFactory) () -> new CacheUpdaterTask(bootstrap));
+        String bootstrapTopic = withBootstrap ? BootstrapSettings.from(config).topic() : null;
+        app.withTaskFactory((StreamTaskFactory) () -> new CacheUpdaterTask(bootstrapTopic));
     }
 
-    /** Samza settings for a local run of this app, plus every Nearline setting (tasks read them back). */
-    public static Map<String, String> localRunConfig(Config config) {
-        CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
-        Map<String, String> samza = SamzaLocalRun.config(config.asMap(), SYSTEM, settings.consumerGroup(),
-                settings.parallelism(), settings.checkpointInterval(), settings.bootstrapServers());
-        samza.put("systems." + SYSTEM + ".producer.max.request.size", Integer.toString(16 * 1024 * 1024));
-        samza.put("systems." + SYSTEM + ".consumer.max.partition.fetch.bytes", Integer.toString(16 * 1024 * 1024));
-        return samza;
+    /** From the oldest offset when the job has no checkpoint yet: nothing before it is skipped. */
+    private static KafkaInputDescriptor<KV<byte[], byte[]>> input(KafkaSystemDescriptor kafka, String id, String topic) {
+        return kafka.getInputDescriptor(id, KVSerde.of(new ByteSerde(), new ByteSerde()))
+                .withPhysicalName(topic)
+                .withOffsetDefault(SystemStreamMetadata.OffsetType.OLDEST);
     }
 }

@@ -1,25 +1,54 @@
 package io.nearline.cacheupdater.samza;
 
-import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.common.config.Config;
+import io.nearline.common.config.ConfigException;
+import org.apache.samza.application.ApplicationUtil;
+import org.apache.samza.application.descriptors.ApplicationDescriptorImpl;
+import org.apache.samza.application.descriptors.ApplicationDescriptorUtil;
+import org.apache.samza.config.MapConfig;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** The shipped descriptor stays valid, and the local-run config carries every Nearline key through. */
+/** The shipped config is a complete Samza config: Samza finds the app in it, and the app describes itself from it. */
 class AppDescriptorTest {
 
+    private static Map<String, String> shipped() {
+        return Config.load(Path.of("conf/cache-updater.properties")).asMap();
+    }
+
     @Test
-    void shippedDescriptorIsValidAndReachesTheTasks() {
-        Config config = Config.load(Path.of("conf/cache-updater.properties"));
-        CacheUpdaterSettings.validateJob(config);
-        Map<String, String> samza = CacheUpdaterApp.localRunConfig(config);
-        assertEquals("profile-cache", samza.get("store.couchbase.bucket"));
-        assertEquals("5000", samza.get("task.commit.ms"));
-        assertEquals("8", samza.get("job.container.thread.pool.size"));
-        assertEquals("kafka-1:9092,kafka-2:9092,kafka-3:9092", samza.get("systems.kafka.consumer.bootstrap.servers"));
+    void theShippedConfigNamesEverythingSamzaNeeds() {
+        Map<String, String> samza = shipped();
+        for (String key : new String[] {"app.class", "job.name", "job.factory.class", "yarn.package.path",
+                "systems.kafka.samza.factory", "systems.kafka.consumer.bootstrap.servers", "task.checkpoint.factory",
+                "task.commit.ms", "job.container.count", "metrics.reporters"}) {
+            assertTrue(samza.containsKey(key), key);
+        }
+        assertEquals("org.apache.samza.job.yarn.YarnJobFactory", samza.get("job.factory.class"));
+        assertInstanceOf(CacheUpdaterApp.class, ApplicationUtil.fromConfig(new MapConfig(samza)));
+    }
+
+    @Test
+    void theAppWiresItsStreamsFromConfig() {
+        ApplicationDescriptorImpl<?> app = ApplicationDescriptorUtil.getAppDescriptor(new CacheUpdaterApp(), new MapConfig(shipped()));
+        assertEquals(Set.of("cdc", "bootstrap"), app.getInputStreamIds(), "bootstrap.enabled=true in the shipped config");
+        assertEquals(Set.of("deadletters"), app.getOutputStreamIds());
+    }
+
+    @Test
+    void aMisspeltNearlineKeyStopsTheAppBeforeItStarts() {
+        Map<String, String> samza = new java.util.HashMap<>(shipped());
+        samza.put("cdc.topc", "x");
+        ConfigException e = assertThrows(ConfigException.class,
+                () -> ApplicationDescriptorUtil.getAppDescriptor(new CacheUpdaterApp(), new MapConfig(samza)));
+        assertTrue(e.getMessage().contains("Did you mean 'cdc.topic'?"), e.getMessage());
     }
 }

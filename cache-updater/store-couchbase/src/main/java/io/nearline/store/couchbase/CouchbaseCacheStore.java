@@ -69,7 +69,7 @@ public final class CouchbaseCacheStore implements CacheStore {
 
     public static CouchbaseCacheStore connect(CouchbaseStoreSettings settings) {
         Cluster cluster = Cluster.connect(settings.connectionString(),
-                ClusterOptions.clusterOptions(settings.username(), settings.password())
+                ClusterOptions.clusterOptions(settings.username(), settings.password().reveal())
                         .environment(env -> env.timeoutConfig(t -> t
                                 .kvTimeout(settings.kvTimeout())
                                 .connectTimeout(settings.connectTimeout()))));
@@ -82,7 +82,7 @@ public final class CouchbaseCacheStore implements CacheStore {
             cluster.disconnect();
             throw new StoreException("cannot open Couchbase bucket '" + settings.bucket() + "' at "
                     + settings.connectionString() + " within " + settings.connectTimeout() + ": " + e.getMessage()
-                    + " (check store.couchbase.connection-string, username, password and bucket)", e);
+                    + " (check couchbase.connection-string, username, password and bucket)", e);
         }
     }
 

@@ -25,9 +25,9 @@ class CouchbaseCacheStoreIT {
     void wrongCredentialsFailAtConnectWithTheKeysToCheck() throws Exception {
         try (CouchbaseMockServer server = CouchbaseMockServer.start()) {
             CouchbaseStoreSettings bad = server.settings(Map.of(
-                    "store.couchbase.password", "wrong", "store.couchbase.connect-timeout", "3s"));
+                    "couchbase.password", "wrong", "couchbase.connect-timeout", "3s"));
             StoreException e = assertThrows(StoreException.class, () -> CouchbaseCacheStore.connect(bad));
-            assertTrue(e.getMessage().contains("store.couchbase.connection-string, username, password and bucket"), e.getMessage());
+            assertTrue(e.getMessage().contains("couchbase.connection-string, username, password and bucket"), e.getMessage());
         }
     }
 
@@ -36,7 +36,7 @@ class CouchbaseCacheStoreIT {
     void anOutageIsTransientAndTurnsHealthDown() throws Exception {
         CouchbaseMockServer server = CouchbaseMockServer.start();
         CouchbaseStoreSettings fast = server.settings(Map.of(
-                "store.couchbase.kv-timeout", "300ms", "store.couchbase.health.min-samples", "3"));
+                "couchbase.kv-timeout", "300ms", "couchbase.health.min-samples", "3"));
         try (CouchbaseCacheStore store = CouchbaseCacheStore.connect(fast)) {
             CacheKey k = CacheKey.of("outage");
             store.upsert(k, "x".getBytes(StandardCharsets.UTF_8), Duration.ofMinutes(5));
@@ -65,14 +65,14 @@ class CouchbaseCacheStoreIT {
     @Test
     void settingsComeFromConfigAndFailByName() {
         CouchbaseStoreSettings s = CouchbaseStoreSettings.from(Config.of(Map.of(
-                "store.couchbase.username", "cache", "store.couchbase.bucket", "profiles",
-                "store.couchbase.kv-timeout", "1s")));
+                "couchbase.username", "cache", "couchbase.bucket", "profiles",
+                "couchbase.kv-timeout", "1s")));
         assertTrue(s.kvTimeout().equals(Duration.ofSeconds(1)) && s.collection().equals("_default"));
         assertFalse(s.toString().contains("password"));
         ConfigException e = assertThrows(ConfigException.class, () -> CouchbaseStoreSettings.from(Config.of(Map.of(
-                "store.couchbase.username", "cache", "store.couchbase.health.max-error-rate", "2"))));
-        assertTrue(e.getMessage().contains("'store.couchbase.bucket' is required"), e.getMessage());
-        assertTrue(e.getMessage().contains("'store.couchbase.health.max-error-rate' = '2'"), e.getMessage());
+                "couchbase.username", "cache", "couchbase.health.max-error-rate", "2"))));
+        assertTrue(e.getMessage().contains("'couchbase.bucket' is required"), e.getMessage());
+        assertTrue(e.getMessage().contains("'couchbase.health.max-error-rate' = '2'"), e.getMessage());
     }
 
     @Test

@@ -50,13 +50,13 @@ public final class CouchbaseMockServer implements AutoCloseable {
         return settings(Map.of());
     }
 
-    /** The same with some settings overridden, e.g. {@code store.couchbase.kv-timeout}. */
+    /** The same with some settings overridden, e.g. {@code couchbase.kv-timeout}. */
     public CouchbaseStoreSettings settings(Map<String, String> overrides) {
         return CouchbaseStoreSettings.from(Config.of(Map.of(
-                "store.couchbase.connection-string", connectionString(),
-                "store.couchbase.username", BUCKET,
-                "store.couchbase.password", PASSWORD,
-                "store.couchbase.bucket", BUCKET)).withOverrides(overrides));
+                "couchbase.connection-string", connectionString(),
+                "couchbase.username", BUCKET,
+                "couchbase.password", PASSWORD,
+                "couchbase.bucket", BUCKET)).withOverrides(overrides));
     }
 
     @Override

@@ -23,11 +23,11 @@ class CouchbaseServerCacheStoreIT extends CouchbaseStoreContract {
                 .withBucket(new BucketDefinition(BUCKET));
         server.start();
         return CouchbaseStoreSettings.from(Config.of(Map.of(
-                "store.couchbase.connection-string", server.getConnectionString(),
-                "store.couchbase.username", server.getUsername(),
-                "store.couchbase.password", server.getPassword(),
-                "store.couchbase.bucket", BUCKET,
-                "store.couchbase.connect-timeout", "30s")));
+                "couchbase.connection-string", server.getConnectionString(),
+                "couchbase.username", server.getUsername(),
+                "couchbase.password", server.getPassword(),
+                "couchbase.bucket", BUCKET,
+                "couchbase.connect-timeout", "30s")));
     }
 
     @Override

@@ -12,15 +12,15 @@ import java.time.Duration;
 /** Settings of the embedded RocksDB cache store. */
 public record RocksDbStoreSettings(Path path, boolean syncWrites, Duration purgeInterval) {
 
-    public static final ConfigKey<String> PATH = ConfigKey.required("store.rocksdb.path", ValueType.STRING,
+    public static final ConfigKey<String> PATH = ConfigKey.required("rocksdb.path", ValueType.STRING,
             "Directory of the RocksDB database; created if missing. One process opens it at a time.")
             .checked(Check.notBlank());
 
-    public static final ConfigKey<Boolean> SYNC_WRITES = ConfigKey.of("store.rocksdb.sync-writes", ValueType.BOOLEAN, false,
+    public static final ConfigKey<Boolean> SYNC_WRITES = ConfigKey.of("rocksdb.sync-writes", ValueType.BOOLEAN, false,
             "fsync the write-ahead log on every write. Off, a write survives a process crash but not a machine "
                     + "crash; on, it survives both at a large cost in throughput.");
 
-    public static final ConfigKey<Duration> PURGE_INTERVAL = ConfigKey.of("store.rocksdb.purge-interval", ValueType.DURATION,
+    public static final ConfigKey<Duration> PURGE_INTERVAL = ConfigKey.of("rocksdb.purge-interval", ValueType.DURATION,
             Duration.ofMinutes(1), "How often expired records are deleted from disk (they are invisible to reads "
                     + "as soon as they expire). 0 turns the background purge off.")
             .checked(new Check<>("must be >= 0", d -> !d.isNegative()));

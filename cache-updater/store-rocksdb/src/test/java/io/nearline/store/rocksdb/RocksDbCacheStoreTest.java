@@ -93,10 +93,10 @@ class RocksDbCacheStoreTest {
     @Test
     void settingsComeFromConfigAndFailByName() {
         RocksDbStoreSettings s = RocksDbStoreSettings.from(Config.of(Map.of(
-                "store.rocksdb.path", dir.toString(), "store.rocksdb.sync-writes", "true")));
+                "rocksdb.path", dir.toString(), "rocksdb.sync-writes", "true")));
         assertTrue(s.syncWrites());
         ConfigException e = assertThrows(ConfigException.class, () -> RocksDbStoreSettings.from(Config.empty()));
-        assertTrue(e.getMessage().contains("'store.rocksdb.path' is required"), e.getMessage());
+        assertTrue(e.getMessage().contains("'rocksdb.path' is required"), e.getMessage());
     }
 
     @Test

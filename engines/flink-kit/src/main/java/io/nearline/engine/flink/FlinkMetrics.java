@@ -1,5 +1,6 @@
 package io.nearline.engine.flink;
 
+import io.nearline.common.annotation.VisibleForTesting;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.metrics.Metrics;
 import org.apache.flink.metrics.MetricGroup;
@@ -7,12 +8,17 @@ import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 
 /**
  * The {@link Metrics} port on Flink: counters and histograms in the operator's metric group (group
- * {@code nearline}, so they reach Flink's reporters) that also add to {@link #local()}, which a local
- * run in this JVM (replay, tests) reads for its summary.
+ * {@code nearline}), where Flink's reporters (Prometheus, JMX) and its REST API find them. Histograms
+ * keep a sliding window of the last {@value #HISTOGRAM_WINDOW} values, so memory stays bounded.
+ *
+ * <p>A local runner that starts jobs in its own JVM can {@link #mirrorInto} an in-memory copy to
+ * read its summary from; on a cluster nothing installs one and nothing is copied.
  */
 public final class FlinkMetrics implements Metrics {
 
-    private static final InMemoryMetrics LOCAL = new InMemoryMetrics();
+    static final int HISTOGRAM_WINDOW = 10_000;
+
+    private static volatile InMemoryMetrics mirror;
 
     private final MetricGroup group;
 
@@ -20,15 +26,20 @@ public final class FlinkMetrics implements Metrics {
         this.group = group.addGroup("nearline");
     }
 
-    /** The counters and histograms of every task in this JVM, summed. */
-    public static InMemoryMetrics local() {
-        return LOCAL;
+    /** Every counter and histogram created from now on in this JVM also adds to {@code local} (null: stop). */
+    @VisibleForTesting
+    public static void mirrorInto(InMemoryMetrics local) {
+        mirror = local;
     }
 
     @Override
     public Counter counter(String name) {
         org.apache.flink.metrics.Counter flink = group.counter(name);
-        Counter mine = LOCAL.counter(name);
+        InMemoryMetrics local = mirror;
+        if (local == null) {
+            return flink::inc;
+        }
+        Counter mine = local.counter(name);
         return n -> {
             flink.inc(n);
             mine.inc(n);
@@ -37,8 +48,12 @@ public final class FlinkMetrics implements Metrics {
 
     @Override
     public Histogram histogram(String name) {
-        org.apache.flink.metrics.Histogram flink = group.histogram(name, new DescriptiveStatisticsHistogram(10_000));
-        Histogram mine = LOCAL.histogram(name);
+        org.apache.flink.metrics.Histogram flink = group.histogram(name, new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
+        InMemoryMetrics local = mirror;
+        if (local == null) {
+            return flink::update;
+        }
+        Histogram mine = local.histogram(name);
         return v -> {
             flink.update(v);
             mine.record(v);

@@ -1,16 +1,24 @@
 package io.nearline.engine.samza;
 
+import io.nearline.common.annotation.VisibleForTesting;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.metrics.Metrics;
 import org.apache.samza.metrics.MetricsRegistry;
+import org.apache.samza.metrics.Timer;
 
 /**
  * The {@link Metrics} port on Samza: counters and timers in the task's metrics registry (group
- * {@code nearline}, so they reach Samza's reporters) that also add to {@link #local()} for local runs.
+ * {@code nearline}), where Samza's reporters (JMX, the metrics snapshot stream) find them. A timer
+ * keeps only the values of the last {@value #WINDOW_MILLIS} ms, so its memory is bounded by the rate.
+ *
+ * <p>A local runner can {@link #mirrorInto} an in-memory copy to read its summary from; on a
+ * cluster nothing installs one and nothing is copied.
  */
 public final class SamzaMetrics implements Metrics {
 
-    private static final InMemoryMetrics LOCAL = new InMemoryMetrics();
+    static final long WINDOW_MILLIS = 30_000;
+
+    private static volatile InMemoryMetrics mirror;
 
     private final MetricsRegistry registry;
 
@@ -18,15 +26,20 @@ public final class SamzaMetrics implements Metrics {
         this.registry = registry;
     }
 
-    /** The counters and timers of every task in this JVM, summed. */
-    public static InMemoryMetrics local() {
-        return LOCAL;
+    /** Every counter and timer created from now on in this JVM also adds to {@code local} (null: stop). */
+    @VisibleForTesting
+    public static void mirrorInto(InMemoryMetrics local) {
+        mirror = local;
     }
 
     @Override
     public Counter counter(String name) {
         org.apache.samza.metrics.Counter samza = registry.newCounter("nearline", name);
-        Counter mine = LOCAL.counter(name);
+        InMemoryMetrics local = mirror;
+        if (local == null) {
+            return samza::inc;
+        }
+        Counter mine = local.counter(name);
         return n -> {
             samza.inc(n);
             mine.inc(n);
@@ -35,8 +48,13 @@ public final class SamzaMetrics implements Metrics {
 
     @Override
     public Histogram histogram(String name) {
-        org.apache.samza.metrics.Timer samza = registry.newTimer("nearline", name);
-        Histogram mine = LOCAL.histogram(name);
+        Timer samza = registry.newTimer("nearline",
+                new Timer(name, WINDOW_MILLIS, System::currentTimeMillis));
+        InMemoryMetrics local = mirror;
+        if (local == null) {
+            return samza::update;
+        }
+        Histogram mine = local.histogram(name);
         return v -> {
             samza.update(v);
             mine.record(v);

@@ -14,8 +14,7 @@ import java.util.List;
 /** Settings of the feed-tracking-join job, the same on both engines. */
 public record JoinSettings(String bootstrapServers, String indexTopic, String brokerTopic, String joinedTopic,
                            String orphansTopic, String lateTopic, String deadLetterTopic, String consumerGroup,
-                           Duration window, Duration allowedLateness, Duration idleTimeout, int parallelism,
-                           Duration checkpointInterval) {
+                           Duration window, Duration allowedLateness, Duration idleTimeout) {
 
     public static final ConfigKey<String> INDEX_TOPIC = topic("tracking.index-topic", "tracking.index",
             "Topic of index-node fragments (Avro TrackingFragment, key = requestId in UTF-8).");
@@ -30,7 +29,7 @@ public record JoinSettings(String bootstrapServers, String indexTopic, String br
     public static final ConfigKey<String> DEAD_LETTER_TOPIC = topic("tracking.dead-letter-topic", "tracking.dlq",
             "Output: input records that are not valid events (Avro DeadLetter, with the reason).");
     public static final ConfigKey<String> CONSUMER_GROUP = ConfigKey.of("tracking.consumer-group", ValueType.STRING,
-            "nearline-tracking-join", "Consumer group (and Samza job name) of the join.").checked(Check.notBlank());
+            "nearline-tracking-join", "Consumer group of the join (Flink); the job name in dead letters.").checked(Check.notBlank());
     public static final ConfigKey<Duration> WINDOW = ConfigKey.of("join.window", ValueType.DURATION, Duration.ofSeconds(10),
             "Event time a request's fragments and broker event may spread over, from its earliest event; when it "
                     + "closes, an incomplete request is emitted partial (or orphaned).").checked(Check.positiveDuration());
@@ -44,7 +43,7 @@ public record JoinSettings(String bootstrapServers, String indexTopic, String br
 
     public static final ConfigDef DEF = ConfigDef.of("feed-tracking-join job", JobKeys.BOOTSTRAP_SERVERS, INDEX_TOPIC,
             BROKER_TOPIC, JOINED_TOPIC, ORPHANS_TOPIC, LATE_TOPIC, DEAD_LETTER_TOPIC, CONSUMER_GROUP, WINDOW,
-            ALLOWED_LATENESS, IDLE_TIMEOUT, JobKeys.PARALLELISM, JobKeys.CHECKPOINT_INTERVAL)
+            ALLOWED_LATENESS, IDLE_TIMEOUT)
             .withInvariant(c -> {
                 List<String> topics = List.of(c.get(INDEX_TOPIC), c.get(BROKER_TOPIC), c.get(JOINED_TOPIC),
                         c.get(ORPHANS_TOPIC), c.get(LATE_TOPIC), c.get(DEAD_LETTER_TOPIC));
@@ -65,7 +64,6 @@ public record JoinSettings(String bootstrapServers, String indexTopic, String br
         config.validate(DEF);
         return new JoinSettings(config.get(JobKeys.BOOTSTRAP_SERVERS), config.get(INDEX_TOPIC), config.get(BROKER_TOPIC),
                 config.get(JOINED_TOPIC), config.get(ORPHANS_TOPIC), config.get(LATE_TOPIC), config.get(DEAD_LETTER_TOPIC),
-                config.get(CONSUMER_GROUP), config.get(WINDOW), config.get(ALLOWED_LATENESS), config.get(IDLE_TIMEOUT),
-                config.get(JobKeys.PARALLELISM), config.get(JobKeys.CHECKPOINT_INTERVAL));
+                config.get(CONSUMER_GROUP), config.get(WINDOW), config.get(ALLOWED_LATENESS), config.get(IDLE_TIMEOUT));
     }
 }

@@ -9,7 +9,7 @@ import io.nearline.tracking.join.RequestState;
 import io.nearline.tracking.join.RequestStateCodec;
 import io.nearline.tracking.join.TrackingCodec;
 import io.nearline.tracking.join.TrackingJoin;
-import io.nearline.tracking.replay.JoinReplay;
+import io.nearline.tracking.join.JoinMetrics;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -59,12 +59,12 @@ final class JoinFunction extends KeyedProcessFunction<String, TrackingInput, Kaf
         pending = getRuntimeContext().getListState(new ListStateDescriptor<>("pending", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
         join = new TrackingJoin(windowMillis, this, this, this, this);
         Metrics metrics = new FlinkMetrics(getRuntimeContext().getMetricGroup());
-        complete = metrics.counter("join.complete");
-        partial = metrics.counter("join.partial");
-        orphans = metrics.counter("join.orphans");
-        late = metrics.counter("join.late");
-        duplicates = metrics.counter("join.duplicates");
-        latency = metrics.histogram(JoinReplay.LATENCY);
+        complete = metrics.counter(JoinMetrics.COMPLETE);
+        partial = metrics.counter(JoinMetrics.PARTIAL);
+        orphans = metrics.counter(JoinMetrics.ORPHANS);
+        late = metrics.counter(JoinMetrics.LATE);
+        duplicates = metrics.counter(JoinMetrics.DUPLICATES);
+        latency = metrics.histogram(JoinMetrics.LATENCY);
     }
 
     @Override

@@ -5,7 +5,7 @@ import io.nearline.engine.flink.FlinkMetrics;
 import io.nearline.common.deadletter.DeadLetters;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.tracking.join.TrackingRejection;
-import io.nearline.tracking.replay.JoinReplay;
+import io.nearline.tracking.join.JoinMetrics;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
@@ -27,8 +27,8 @@ final class RouteFunction extends ProcessFunction<TrackingInput, TrackingInput> 
     @Override
     public void open(OpenContext context) {
         Metrics metrics = new FlinkMetrics(getRuntimeContext().getMetricGroup());
-        received = metrics.counter(JoinReplay.RECEIVED);
-        deadLettered = metrics.counter("events.dead-lettered");
+        received = metrics.counter(JoinMetrics.RECEIVED);
+        deadLettered = metrics.counter(JoinMetrics.DEAD_LETTERED);
     }
 
     @Override

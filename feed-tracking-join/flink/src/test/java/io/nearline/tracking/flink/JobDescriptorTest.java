@@ -22,7 +22,7 @@ class JobDescriptorTest {
         JoinSettings settings = JoinSettings.from(config);
         assertEquals(Duration.ofSeconds(30), settings.window());
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-        TrackingJoinJob.define(env, settings, false);
+        TrackingJoinJob.define(env, TrackingJoinIo.kafka(settings, false), settings);
         assertTrue(env.getStreamGraph().getStreamNodes().size() >= 8, "sources, route, join and four sinks");
     }
 

@@ -6,11 +6,14 @@ import io.nearline.common.config.Config;
 import io.nearline.common.console.Progress;
 import io.nearline.common.console.RateMeter;
 import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.localcluster.replay.LocalBroker;
 import io.nearline.localcluster.replay.ReplayOutput;
+import io.nearline.tracking.join.JoinMetrics;
 import io.nearline.tracking.join.JoinSettings;
 import io.nearline.tracking.join.local.JoinOutputs;
 
 import java.io.PrintStream;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,8 +26,6 @@ import java.util.List;
 public final class JoinReplay {
 
     /** Metric names both engines report (documented in feed-tracking-join/README.md). */
-    public static final String RECEIVED = "events.received";
-    public static final String LATENCY = "join.latency-ms";
 
     /** What an engine brings to a replay. */
     public interface Engine {
@@ -32,6 +33,9 @@ public final class JoinReplay {
 
         /** The engine's metrics in this JVM (reset at the start of each replay). */
         InMemoryMetrics localMetrics();
+
+        /** The broker of this run, wherever the engine needs it. */
+        LocalBroker startBroker(Path dir) throws IOException;
 
         /**
          * Runs the job over everything on the input topics (the job's local state under {@code work})
@@ -43,20 +47,27 @@ public final class JoinReplay {
     private JoinReplay() {
     }
 
+    /** The replay on {@code engine}: options checked, its broker started, the run, the summary. */
+    public static int run(ReplayJoinOptions options, Engine engine) throws Exception {
+        validate(options);
+        Path work = options.run.workDir("nearline-replay-join");
+        try (LocalBroker broker = engine.startBroker(work.resolve("kafka"))) {
+            return run(options, work, broker.bootstrapServers(), engine);
+        }
+    }
+
     /** Checks the options and the job configuration before anything starts. */
-    public static void validate(ReplayJoinOptions options) {
+    private static void validate(ReplayJoinOptions options) {
         for (Path file : List.of(options.index, options.broker)) {
             if (!Files.isReadable(file)) {
                 throw new IllegalArgumentException("cannot read " + file);
             }
         }
-        if (options.partitions < 1) {
-            throw new IllegalArgumentException("--partitions must be at least 1, got " + options.partitions);
-        }
+        options.run.validate();
         JoinSettings.validateJob(options.jobConfig("127.0.0.1:9092"));
     }
 
-    public static int run(ReplayJoinOptions options, Path work, String bootstrapServers, Engine engine) throws Exception {
+    private static int run(ReplayJoinOptions options, Path work, String bootstrapServers, Engine engine) throws Exception {
         long started = System.currentTimeMillis();
         InMemoryMetrics metrics = engine.localMetrics();
         metrics.reset(); // counters are JVM-wide; this run counts from zero
@@ -67,15 +78,15 @@ public final class JoinReplay {
         Config config = options.jobConfig(bootstrapServers);
         JoinSettings.validateJob(config);
         JoinSettings settings = JoinSettings.from(config);
-        JoinKafka.createTopics(bootstrapServers, settings, options.partitions);
+        JoinKafka.createTopics(bootstrapServers, settings, options.run.partitions);
         long sent;
         try (Progress progress = new Progress("events sent", inputs.events() + inputs.badLines().size(), System.err)) {
-            sent = JoinKafka.send(bootstrapServers, settings, options.partitions, inputs, progress::step);
+            sent = JoinKafka.send(bootstrapServers, settings, options.run.partitions, inputs, progress::step);
         }
         double steady;
-        try (Progress progress = new Progress("events joined", sent, () -> metrics.count(RECEIVED), System.err);
-             RateMeter meter = new RateMeter(sent, () -> metrics.count(RECEIVED))) {
-            engine.run(config, settings, options.partitions, work);
+        try (Progress progress = new Progress("events joined", sent, () -> metrics.count(JoinMetrics.RECEIVED), System.err);
+             RateMeter meter = new RateMeter(sent, () -> metrics.count(JoinMetrics.RECEIVED))) {
+            engine.run(config, settings, options.run.partitions, work);
             steady = meter.steadyRate();
         }
 
@@ -86,12 +97,12 @@ public final class JoinReplay {
         ReplayOutput.write(options.outDir.resolve("late.jsonl"), outputs.late());
         ReplayOutput.write(options.outDir.resolve("dead-letters.jsonl"), deadLetters);
         Summary summary = new Summary(engine.name(), sent, outputs.joined().size(), outputs.complete(),
-                outputs.orphans().size(), outputs.late().size(), metrics.count("join.duplicates"), deadLetters.size(),
-                System.currentTimeMillis() - started, steady, metrics.percentile(LATENCY, 50), metrics.percentile(LATENCY, 99));
+                outputs.orphans().size(), outputs.late().size(), metrics.count(JoinMetrics.DUPLICATES), deadLetters.size(),
+                System.currentTimeMillis() - started, steady, metrics.percentile(JoinMetrics.LATENCY, 50), metrics.percentile(JoinMetrics.LATENCY, 99));
         summary.print(System.out);
         System.out.println("  outputs: " + options.outDir);
-        if (options.summaryJson != null) {
-            ReplayOutput.write(options.summaryJson, List.of(summary.toJson()));
+        if (options.run.summaryJson != null) {
+            ReplayOutput.write(options.run.summaryJson, List.of(summary.toJson()));
         }
         return 0;
     }

@@ -1,7 +1,7 @@
 package io.nearline.tracking.samza;
 
 import io.nearline.common.config.Config;
-import io.nearline.engine.samza.SamzaLocalRun;
+import io.nearline.engine.samza.SamzaConfig;
 import io.nearline.tracking.join.JoinSettings;
 import org.apache.samza.application.TaskApplication;
 import org.apache.samza.application.descriptors.TaskApplicationDescriptor;
@@ -13,38 +13,42 @@ import org.apache.samza.system.kafka.descriptors.KafkaInputDescriptor;
 import org.apache.samza.system.kafka.descriptors.KafkaSystemDescriptor;
 import org.apache.samza.task.StreamTaskFactory;
 
-import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 
 /**
- * The feed-tracking-join app on Samza (low-level API): the index and broker topics in, one
- * {@link JoinTask} per partition number (Samza groups partition p of both topics into one task, so
- * the inputs must be co-partitioned by requestId), the four outputs out, request state in a
- * changelogged RocksDB store. {@link #config} adds the Samza settings a run needs.
+ * The feed-tracking-join app on Samza (low-level API), named by {@code app.class}: the index and
+ * broker topics in, one {@link JoinTask} per partition number (Samza groups partition p of both
+ * topics into one task, so the inputs must be co-partitioned by requestId), the four outputs out.
+ * Only the wiring is here: the request-state store ({@value #STORE}) and its changelog, the Kafka
+ * system, checkpoints and containers come from the job's config (the package's
+ * {@code config/tracking-join.properties}).
  */
 public final class JoinApp implements TaskApplication {
 
     static final String SYSTEM = "kafka";
     static final String STORE = "join-state";
 
-    private final JoinSettings settings;
     private final Map<String, Map<Integer, Long>> endOffsets;
 
+    /** The app as {@code app.class} names it: unbounded, as in production. */
+    public JoinApp() {
+        this(Map.of());
+    }
+
     /**
-     * @param endOffsets for a bounded run (a replay): where each input partition ends; empty to run
-     *                   unbounded, as in production
+     * A bounded run (a replay): each task stops reading its partitions at these offsets (topic to
+     * partition to end offset), flushes everything and counts itself drained.
      */
-    public JoinApp(JoinSettings settings, Map<String, Map<Integer, Long>> endOffsets) {
-        this.settings = settings;
+    public JoinApp(Map<String, Map<Integer, Long>> endOffsets) {
         this.endOffsets = endOffsets;
     }
 
     @Override
     public void describe(TaskApplicationDescriptor app) {
-        KafkaSystemDescriptor kafka = new KafkaSystemDescriptor(SYSTEM)
-                .withProducerBootstrapServers(List.of(settings.bootstrapServers()))
-                .withDefaultStreamConfigs(Map.of("replication.factor", "1"));
+        Config config = SamzaConfig.nearline(app.getConfig());
+        JoinSettings.validateJob(config);
+        JoinSettings settings = JoinSettings.from(config);
+        KafkaSystemDescriptor kafka = new KafkaSystemDescriptor(SYSTEM);
         app.withDefaultSystem(kafka);
         // stream ids may not contain dots; topic names may
         app.withInputStream(input(kafka, "index", settings.indexTopic()));
@@ -56,30 +60,10 @@ public final class JoinApp implements TaskApplication {
         app.withTaskFactory((StreamTaskFactory) () -> new JoinTask(endOffsets));
     }
 
+    /** From the oldest offset when the job has no checkpoint yet: nothing before it is skipped. */
     private static KafkaInputDescriptor<KV<byte[], byte[]>> input(KafkaSystemDescriptor kafka, String id, String topic) {
         return kafka.getInputDescriptor(id, KVSerde.of(new ByteSerde(), new ByteSerde()))
                 .withPhysicalName(topic)
                 .withOffsetDefault(SystemStreamMetadata.OffsetType.OLDEST);
-    }
-
-    /**
-     * Samza settings for a run of this app on the local runner (passthrough coordinator, one container,
-     * Kafka checkpoints), the RocksDB store and its changelog, plus every Nearline setting (tasks read
-     * them back).
-     */
-    public static Map<String, String> config(Config config, Path stateDir) {
-        JoinSettings s = JoinSettings.from(config);
-        Map<String, String> samza = SamzaLocalRun.config(config.asMap(), SYSTEM, s.consumerGroup(), s.parallelism(),
-                s.checkpointInterval(), s.bootstrapServers());
-        samza.put("serializers.registry.string.class", "org.apache.samza.serializers.StringSerdeFactory");
-        samza.put("serializers.registry.bytes.class", "org.apache.samza.serializers.ByteSerdeFactory");
-        samza.put("stores." + STORE + ".factory", "org.apache.samza.storage.kv.RocksDbKeyValueStorageEngineFactory");
-        samza.put("stores." + STORE + ".key.serde", "string");
-        samza.put("stores." + STORE + ".msg.serde", "bytes");
-        samza.put("stores." + STORE + ".changelog", SYSTEM + "." + s.consumerGroup() + "-join-state-changelog");
-        samza.put("stores." + STORE + ".changelog.replication.factor", "1");
-        samza.put("job.logged.store.base.dir", stateDir.toString());
-        samza.put("job.non-logged.store.base.dir", stateDir.toString());
-        return samza;
     }
 }

@@ -1,8 +1,8 @@
 package io.nearline.tracking.samza;
 
+import io.nearline.engine.samza.SamzaConfig;
 import io.nearline.engine.samza.SamzaMetrics;
 
-import io.nearline.common.config.Config;
 import io.nearline.common.deadletter.DeadLetters;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.tracking.join.Events;
@@ -14,7 +14,7 @@ import io.nearline.tracking.join.RequestStateCodec;
 import io.nearline.tracking.join.TrackingCodec;
 import io.nearline.tracking.join.TrackingJoin;
 import io.nearline.tracking.join.local.JoinPartitions;
-import io.nearline.tracking.replay.JoinReplay;
+import io.nearline.tracking.join.JoinMetrics;
 import org.apache.samza.context.Context;
 import org.apache.samza.storage.kv.Entry;
 import org.apache.samza.storage.kv.KeyValueIterator;
@@ -86,20 +86,18 @@ final class JoinTask implements StreamTask, InitableTask, JoinPorts.State, JoinP
     @Override
     @SuppressWarnings("unchecked")
     public void init(Context context) {
-        Map<String, String> raw = new HashMap<>();
-        context.getJobContext().getConfig().forEach(raw::put);
-        settings = JoinSettings.from(Config.of(raw));
+        settings = JoinSettings.from(SamzaConfig.nearline(context.getJobContext().getConfig()));
         store = (KeyValueStore<String, byte[]>) context.getTaskContext().getStore(JoinApp.STORE);
         Metrics metrics = new SamzaMetrics(context.getTaskContext().getTaskMetricsRegistry());
-        received = metrics.counter(JoinReplay.RECEIVED);
-        deadLettered = metrics.counter("events.dead-lettered");
-        complete = metrics.counter("join.complete");
-        partial = metrics.counter("join.partial");
-        orphans = metrics.counter("join.orphans");
-        late = metrics.counter("join.late");
-        duplicates = metrics.counter("join.duplicates");
-        drainedTasks = metrics.counter("tasks.drained");
-        latency = metrics.histogram(JoinReplay.LATENCY);
+        received = metrics.counter(JoinMetrics.RECEIVED);
+        deadLettered = metrics.counter(JoinMetrics.DEAD_LETTERED);
+        complete = metrics.counter(JoinMetrics.COMPLETE);
+        partial = metrics.counter(JoinMetrics.PARTIAL);
+        orphans = metrics.counter(JoinMetrics.ORPHANS);
+        late = metrics.counter(JoinMetrics.LATE);
+        duplicates = metrics.counter(JoinMetrics.DUPLICATES);
+        drainedTasks = metrics.counter(JoinMetrics.TASKS_DRAINED);
+        latency = metrics.histogram(JoinMetrics.LATENCY);
         joinedOut = new SystemStream(JoinApp.SYSTEM, settings.joinedTopic());
         orphansOut = new SystemStream(JoinApp.SYSTEM, settings.orphansTopic());
         lateOut = new SystemStream(JoinApp.SYSTEM, settings.lateTopic());

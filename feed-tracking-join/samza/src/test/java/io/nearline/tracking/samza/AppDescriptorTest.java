@@ -1,25 +1,32 @@
 package io.nearline.tracking.samza;
 
 import io.nearline.common.config.Config;
-import io.nearline.tracking.join.JoinSettings;
+import org.apache.samza.application.ApplicationUtil;
+import org.apache.samza.application.descriptors.ApplicationDescriptorImpl;
+import org.apache.samza.application.descriptors.ApplicationDescriptorUtil;
+import org.apache.samza.config.MapConfig;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
-/** The shipped descriptor stays valid, and the Samza config carries the store and every Nearline key. */
+/** The shipped config is a complete Samza config: app, store, changelog, serdes, and the app describes itself from it. */
 class AppDescriptorTest {
 
     @Test
-    void shippedDescriptorIsValidAndConfiguresTheStore() {
-        Config config = Config.load(Path.of("conf/tracking-join.properties"));
-        JoinSettings.validateJob(config);
-        Map<String, String> samza = JoinApp.config(config, Path.of("/var/lib/nearline/state"));
-        assertEquals("30s", samza.get("join.window"));
+    void theShippedConfigConfiguresTheStoreAndTheApp() {
+        Map<String, String> samza = Config.load(Path.of("conf/tracking-join.properties")).asMap();
         assertEquals("org.apache.samza.storage.kv.RocksDbKeyValueStorageEngineFactory", samza.get("stores.join-state.factory"));
-        assertEquals("kafka.followfeed-tracking-join-join-state-changelog", samza.get("stores.join-state.changelog"));
-        assertEquals("10000", samza.get("task.commit.ms"));
+        assertEquals("string", samza.get("stores.join-state.key.serde"));
+        assertEquals("org.apache.samza.serializers.ByteSerdeFactory", samza.get("serializers.registry.bytes.class"));
+        assertEquals("3", samza.get("stores.join-state.changelog.replication.factor"));
+        assertInstanceOf(JoinApp.class, ApplicationUtil.fromConfig(new MapConfig(samza)));
+        ApplicationDescriptorImpl<?> app = ApplicationDescriptorUtil.getAppDescriptor(new JoinApp(), new MapConfig(samza));
+        assertEquals(Set.of("index", "broker"), app.getInputStreamIds());
+        assertEquals(Set.of("joined", "orphans", "late", "deadletters"), app.getOutputStreamIds());
     }
 }

@@ -13,10 +13,12 @@ import io.nearline.cacheupdater.core.ScnOrderedWriter;
 import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.cacheupdater.core.events.ChangeEventCodec;
 import io.nearline.localcluster.replay.KafkaTopics;
+import io.nearline.localcluster.replay.LocalBroker;
 import io.nearline.localcluster.replay.ReplayOutput;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.config.Config;
 import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.localcluster.faults.OutageStore;
 import io.nearline.common.schema.InMemorySchemaRegistry;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.CacheStores;
@@ -30,6 +32,7 @@ import io.nearline.localcluster.sot.Workload;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -58,11 +61,14 @@ public final class Demo {
 
         InMemoryMetrics localMetrics();
 
+        /** The broker of this run, wherever the engine needs it. */
+        LocalBroker startBroker(Path dir) throws IOException;
+
         /**
-         * Starts the job on everything on the CDC topic from its committed position, and the
-         * bootstrapper on {@code bootstrapTopic}; close() stops both.
+         * Starts the job on everything on the CDC topic from its committed position, with the
+         * bootstrapper beside it ({@code bootstrap.enabled}); close() stops both.
          */
-        AutoCloseable start(Config config, CacheUpdaterSettings settings, String bootstrapTopic) throws Exception;
+        AutoCloseable start(Config config, Path work) throws Exception;
     }
 
     private static final Duration OUTAGE = Duration.ofSeconds(3);
@@ -71,22 +77,30 @@ public final class Demo {
     private Demo() {
     }
 
-    public static int run(DemoOptions options, Path work, String bootstrap, Engine engine) throws Exception {
+    /** The demo on {@code engine}: its broker, the job, the trouble, the verdict. Exit code 0 iff converged. */
+    public static int run(DemoOptions options, Engine engine) throws Exception {
+        options.run.validate();
+        Path work = options.run.workDir("nearline-demo");
+        try (LocalBroker broker = engine.startBroker(work.resolve("kafka"))) {
+            return run(options, work, broker.bootstrapServers(), engine);
+        }
+    }
+
+    private static int run(DemoOptions options, Path work, String bootstrap, Engine engine) throws Exception {
         long started = System.currentTimeMillis();
         engine.localMetrics().reset();
-        Config config = Config.of(Map.of(
+        Config config = options.run.jobConfig(Map.of(
                 "kafka.bootstrap-servers", bootstrap,
                 "cdc.consumer-group", "nearline-demo",
-                "cache.store", "switchable",
-                "store.rocksdb.path", work.resolve("cache-rocksdb").toString(),
-                "job.parallelism", Integer.toString(options.parallelism),
-                "job.checkpoint-interval", "1s",
+                "cache.store", "outage",
+                "rocksdb.path", work.resolve("cache-rocksdb").toString(),
+                "bootstrap.enabled", "true",
                 "write.outage.max-pause", "1s"));
         CacheUpdaterSettings.validateJob(config, BootstrapSettings.DEF);
         CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
         BootstrapSettings bootstrapSettings = BootstrapSettings.from(config);
-        KafkaTopics.createTopics(bootstrap, Map.of(settings.cdcTopic(), options.partitions, settings.deadLetterTopic(), 1,
-                bootstrapSettings.topic(), options.partitions));
+        KafkaTopics.createTopics(bootstrap, Map.of(settings.cdcTopic(), options.run.partitions, settings.deadLetterTopic(), 1,
+                bootstrapSettings.topic(), options.run.partitions));
         long commits = options.duration.toSeconds() * options.rate;
         System.out.printf("demo on %s: %,d keys, %,d commits/s for %s (%,d commits), work dir %s%n", engine.name(),
                 options.keys, options.rate, options.duration, commits, work);
@@ -102,7 +116,7 @@ public final class Demo {
             });
             ReadRepair reader = new ReadRepair(sot, store, new ScnOrderedWriter(store, WriterSettings.from(config), readMetrics),
                     Duration.ofSeconds(5), Clock.systemUTC(), readMetrics);
-            AutoCloseable job = engine.start(config, settings, bootstrapSettings.topic());
+            AutoCloseable job = engine.start(config, work);
             AtomicBoolean committing = new AtomicBoolean(true);
             List<Long> staleness = new ArrayList<>();
 
@@ -126,12 +140,12 @@ public final class Demo {
                 if (!options.noTrouble && !restarted && t >= third) {
                     System.out.println("  >> injecting: the job stops and starts again from its last checkpoint");
                     job.close();
-                    job = engine.start(config, settings, bootstrapSettings.topic());
+                    job = engine.start(config, work);
                     restarted = true;
                 } else if (!options.noTrouble && !bootstrapped && t >= options.duration.toMillis() / 2) {
                     SnapshotRows snapshot = snapshotOf(sot);
                     try (KafkaProducer<byte[], byte[]> snapshots = KafkaTopics.producer(bootstrap)) {
-                        new SnapshotProducer(snapshots, bootstrapSettings.topic(), options.partitions, bootstrapSettings.chunkRows())
+                        new SnapshotProducer(snapshots, bootstrapSettings.topic(), options.run.partitions, bootstrapSettings.chunkRows())
                                 .publish(snapshot, work.resolve("snapshot-progress.properties"),
                                         KafkaTopics.endOffsets(bootstrap, settings.cdcTopic()), -1, () -> { });
                     }
@@ -140,7 +154,7 @@ public final class Demo {
                     bootstrapped = true;
                 } else if (!options.noTrouble && !outage && t >= 2 * third) {
                     System.out.println("  >> injecting: the cache store is down for " + OUTAGE.toSeconds() + " s");
-                    OutageSwitch.down(OUTAGE);
+                    OutageStore.down(OUTAGE);
                     outage = true;
                 }
                 long[] lag = sampleStaleness(sot, store, sample);
@@ -178,15 +192,15 @@ public final class Demo {
             summary.put("bootstrapRefreshed", engine.localMetrics().count("write.refreshed"));
             summary.put("bootstrapPartitionsComplete", engine.localMetrics().count("bootstrap.partitions-complete"));
             summary.put("restarts", restarted ? 1 : 0);
-            summary.put("outageRefusedCalls", OutageSwitch.refusedCalls());
+            summary.put("outageRefusedCalls", OutageStore.refusedCalls());
             summary.put("stalenessP50Millis", DivergenceChecker.Report.percentile(lag, 50));
             summary.put("stalenessP99Millis", DivergenceChecker.Report.percentile(lag, 99));
             summary.put("keysChecked", report.keysChecked());
             summary.put("divergentKeys", report.divergent().size());
             summary.put("elapsedMillis", System.currentTimeMillis() - started);
             print(summary, report);
-            if (options.summaryJson != null) {
-                ReplayOutput.write(options.summaryJson, List.of(json(summary)));
+            if (options.run.summaryJson != null) {
+                ReplayOutput.write(options.run.summaryJson, List.of(json(summary)));
             }
             return report.converged() && report.keysChecked() > 0 && engine.localMetrics().count("write.applied") > 0 ? 0 : 1;
         }

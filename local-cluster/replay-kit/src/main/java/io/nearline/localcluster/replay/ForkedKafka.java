@@ -10,11 +10,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The embedded Kafka broker in a JVM of its own ({@code nearline-kafka.jar}): a Samza JVM cannot hold a
- * Kafka 4 broker (FACTS.md). Started with {@link #start}, which returns once the broker prints that
+ * Kafka 4 broker (its Kafka client is 2.x and its Scala 2.12). Started with {@link #start}, which returns once the broker prints that
  * clients may connect; {@link #close} closes the broker's stdin, which makes it shut down cleanly,
  * and kills it only if it does not exit in time. Only the process started here is ever stopped.
  */
-public final class ForkedKafka implements AutoCloseable {
+public final class ForkedKafka implements LocalBroker {
 
     private static final String READY_PREFIX = "BOOTSTRAP_SERVERS="; // EmbeddedKafkaMain.READY_PREFIX
 
@@ -57,6 +57,7 @@ public final class ForkedKafka implements AutoCloseable {
         throw new IllegalStateException("the broker did not start; see " + dir.resolve("broker.log"));
     }
 
+    @Override
     public String bootstrapServers() {
         return bootstrapServers;
     }

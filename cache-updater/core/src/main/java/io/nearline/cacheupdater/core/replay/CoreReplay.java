@@ -1,11 +1,13 @@
 package io.nearline.cacheupdater.core.replay;
 
 import io.nearline.cacheupdater.core.ScnOrderedWriter;
+import io.nearline.cacheupdater.core.StateDump;
 import io.nearline.cacheupdater.core.UpdateBatch;
 import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.cacheupdater.core.events.ChangeEventValidator;
 import io.nearline.cacheupdater.core.events.ChangeEvents;
 import io.nearline.common.deadletter.DeadLetters;
+import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.cacheupdater.core.events.Rejection;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.metrics.InMemoryMetrics;
@@ -43,15 +45,16 @@ public final class CoreReplay {
         try {
             for (ReplayInput.Line line : lines) {
                 Rejection rejection = line.decoded().ok() ? validator.check(line.decoded().event()) : line.decoded().rejection();
+                SourceRecord source = new SourceRecord("core", line.file(), -1, line.number(), null,
+                        line.text().getBytes(StandardCharsets.UTF_8));
                 if (rejection != null) {
-                    deadLetters.add(DeadLetters.toJson(DeadLetters.of("core", line.file(), -1, line.number(), null,
-                            line.text().getBytes(StandardCharsets.UTF_8), rejection, System.currentTimeMillis())));
+                    deadLetters.add(DeadLetters.toJson(source.deadLetter(rejection)));
                     continue;
                 }
                 CacheKey key = ChangeEvents.cacheKey(line.decoded().event());
                 keys.add(key);
                 batch.add(key, new UpdateBatch.Pending(line.decoded().event(), ChangeEvents.cacheRecord(line.decoded().event()),
-                        line.file(), -1, line.number()));
+                        source, false));
                 if (batch.size() >= 1000) {
                     refuse(batch.flush(), deadLetters);
                 }
@@ -60,15 +63,14 @@ public final class CoreReplay {
         } finally {
             batch.close();
         }
-        List<String> state = io.nearline.cacheupdater.core.StateDump.lines(store, keys);
+        List<String> state = StateDump.lines(store, keys);
         return new Result(state, deadLetters, ReplaySummary.of("core", lines.size(), deadLetters.size(), state.size(),
                 metrics, System.currentTimeMillis() - started, Double.NaN, Double.NaN));
     }
 
     private static void refuse(List<UpdateBatch.Refused> refused, List<String> deadLetters) {
         for (UpdateBatch.Refused r : refused) {
-            deadLetters.add(DeadLetters.toJson(DeadLetters.of("core", r.change().topic(), r.change().partition(),
-                    r.change().offset(), null, null, r.rejection(), System.currentTimeMillis())));
+            deadLetters.add(DeadLetters.toJson(r.change().source().deadLetter(r.rejection())));
         }
     }
 }

@@ -1,0 +1,85 @@
+package io.nearline.cacheupdater.flink;
+
+import io.nearline.bootstrap.BootstrapSettings;
+import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.common.config.Config;
+import org.apache.flink.api.common.serialization.SerializationSchema;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
+import org.apache.flink.util.Collector;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+
+/**
+ * What the cache-updater job reads and writes: change events, bootstrap records (either may be
+ * absent) and the dead-letter sink. {@link #kafka} is the production I/O.
+ */
+public record CacheUpdaterIo(Source<KafkaInput, ?, ?> changes, Source<KafkaInput, ?, ?> bootstrap, Sink<byte[]> deadLetters) {
+
+    /**
+     * The job's topics: the CDC topic with {@code changes}, the bootstrap topic with {@code bootstrap},
+     * each from its consumer group's committed offsets (earliest when it has none); {@code bounded}:
+     * up to the topics' end at start, so the job ends by itself (replays).
+     */
+    public static CacheUpdaterIo kafka(Config config, boolean changes, boolean bootstrap, boolean bounded) {
+        CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
+        return new CacheUpdaterIo(
+                changes ? source(settings, settings.cdcTopic(), settings.readerGroup(false), bounded) : null,
+                bootstrap ? source(settings, BootstrapSettings.from(config).topic(), settings.readerGroup(true), bounded) : null,
+                deadLetterSink(settings));
+    }
+
+    private static KafkaSource<KafkaInput> source(CacheUpdaterSettings settings, String topic, String group, boolean bounded) {
+        KafkaSourceBuilder<KafkaInput> builder = KafkaSource.<KafkaInput>builder()
+                .setBootstrapServers(settings.bootstrapServers())
+                .setTopics(topic)
+                .setGroupId(group)
+                .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
+                .setProperty("commit.offsets.on.checkpoint", "true")
+                .setDeserializer(new RawDeserializer());
+        if (bounded) {
+            builder.setBounded(OffsetsInitializer.latest());
+        }
+        return builder.build();
+    }
+
+    static Sink<byte[]> deadLetterSink(CacheUpdaterSettings settings) {
+        return KafkaSink.<byte[]>builder()
+                .setBootstrapServers(settings.bootstrapServers())
+                .setRecordSerializer(KafkaRecordSerializationSchema.<byte[]>builder()
+                        .setTopic(settings.deadLetterTopic())
+                        .setValueSerializationSchema(new AsIs())
+                        .build())
+                .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
+                .build();
+    }
+
+    /** Dead letters are encoded already. */
+    static final class AsIs implements SerializationSchema<byte[]> {
+        @Override
+        public byte[] serialize(byte[] bytes) {
+            return bytes;
+        }
+    }
+
+    /** Each record untouched, with its position: decoding happens in the job, where a failure is a dead letter. */
+    static final class RawDeserializer implements KafkaRecordDeserializationSchema<KafkaInput> {
+        @Override
+        public void deserialize(ConsumerRecord<byte[], byte[]> r, Collector<KafkaInput> out) {
+            out.collect(new KafkaInput(r.topic(), r.partition(), r.offset(), r.key(), r.value()));
+        }
+
+        @Override
+        public TypeInformation<KafkaInput> getProducedType() {
+            return TypeInformation.of(KafkaInput.class);
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package io.nearline.bootstrap;
+
+import io.nearline.bootstrap.avro.BootstrapKind;
+import io.nearline.bootstrap.avro.BootstrapRecord;
+import io.nearline.cacheupdater.core.events.ChangeEventCodec;
+import io.nearline.cacheupdater.core.events.ChangeEventValidator;
+import io.nearline.cacheupdater.core.events.Decoded;
+import io.nearline.cacheupdater.core.events.Rejection;
+import io.nearline.common.avro.ChangeEvent;
+import io.nearline.common.metrics.Metrics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * How the bootstrapper takes in each record of the bootstrap topic, on every engine: a row (a valid
+ * change event, to be written with its TTL refreshed), a marker (fed to the completeness tracker),
+ * or a rejection (to be dead-lettered with the whole record). Logs each partition's progress every
+ * 10 %, its completion, and a partition that ended with rows missing; counts {@code bootstrap.*}.
+ * One per task: it sees each bootstrap-topic partition whole and in order.
+ */
+public final class BootstrapIntake {
+
+    /** What a bootstrap record turned out to be. */
+    public sealed interface Taken permits Row, Marker, Rejected {
+    }
+
+    /** A row to write: the change event and its own Avro bytes. */
+    public record Row(ChangeEvent event, byte[] rowBytes) implements Taken {
+    }
+
+    /** A BEGIN or END marker, tracked. */
+    public record Marker() implements Taken {
+    }
+
+    public record Rejected(Rejection rejection) implements Taken {
+    }
+
+    private static final Logger LOG = LoggerFactory.getLogger(BootstrapIntake.class);
+
+    private final BootstrapTracker tracker = new BootstrapTracker();
+    private final ChangeEventValidator validator;
+    private final Metrics.Counter records;
+    private final Metrics.Counter rows;
+    private final Metrics.Counter markers;
+    private final Metrics.Counter invalid;
+    private final Metrics.Counter complete;
+    private final Metrics.Counter incomplete;
+
+    public BootstrapIntake(int maxPayloadBytes, Metrics metrics) {
+        this.validator = new ChangeEventValidator(maxPayloadBytes, null);
+        this.records = metrics.counter("bootstrap.records");
+        this.rows = metrics.counter("bootstrap.rows");
+        this.markers = metrics.counter("bootstrap.markers");
+        this.invalid = metrics.counter("bootstrap.invalid");
+        this.complete = metrics.counter("bootstrap.partitions-complete");
+        this.incomplete = metrics.counter("bootstrap.partitions-incomplete");
+    }
+
+    public Taken take(byte[] value) {
+        records.inc();
+        BootstrapRecord r = BootstrapCodec.decodeOrNull(value);
+        Taken taken = classify(r);
+        if (taken instanceof Rejected) {
+            invalid.inc();
+            return taken;
+        }
+        (taken instanceof Row ? rows : markers).inc();
+        track(r);
+        return taken;
+    }
+
+    private Taken classify(BootstrapRecord r) {
+        if (r == null) {
+            return new Rejected(Rejection.of(Rejection.Reason.UNDECODABLE, "not a bootstrap record"));
+        }
+        if (r.getKind() != BootstrapKind.ROW) {
+            return new Marker();
+        }
+        byte[] row = BootstrapCodec.rowBytes(r);
+        if (row == null) {
+            return new Rejected(Rejection.of(Rejection.Reason.UNDECODABLE, "a ROW without a row"));
+        }
+        Decoded decoded = ChangeEventCodec.decode(row);
+        Rejection rejection = decoded.ok() ? validator.check(decoded.event()) : decoded.rejection();
+        return rejection == null ? new Row(decoded.event(), row) : new Rejected(rejection);
+    }
+
+    private void track(BootstrapRecord r) {
+        BootstrapTracker.Change change = tracker.onRecord(r);
+        if (change == BootstrapTracker.Change.NONE) {
+            return;
+        }
+        BootstrapTracker.Share s = tracker.share(r.getSnapshotId(), r.getTopicPartition());
+        switch (change) {
+            case COMPLETE -> {
+                complete.inc();
+                LOG.info("bootstrap {}: partition {} complete, {} rows", r.getSnapshotId(), r.getTopicPartition(), s.rowsSeen());
+            }
+            case INCOMPLETE_AT_END -> {
+                incomplete.inc();
+                LOG.error("bootstrap {}: partition {} ended with {} of {} rows: the snapshot is incomplete, run it again",
+                        r.getSnapshotId(), r.getTopicPartition(), s.rowsSeen(), s.expected());
+            }
+            default -> LOG.info("bootstrap {}: partition {} at {}% ({} of {} rows, {} rows/s)", r.getSnapshotId(),
+                    r.getTopicPartition(), Math.round(s.percent()), s.rowsSeen(), s.expected(), Math.round(s.rowsPerSecond()));
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package io.nearline.common.config;
+
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The first segments of Nearline's setting names. None is an engine's: a job's configuration can
+ * hold Flink's or Samza's own keys ({@code job.name}, {@code stores.*}, {@code execution.*}) beside
+ * Nearline's without a clash, and a namespace one edit away from one of these is taken for a typo.
+ */
+public final class Namespaces {
+
+    public static final Set<String> NEARLINE = Set.of("kafka", "cdc", "cache", "write", "couchbase", "rocksdb",
+            "bootstrap", "tracking", "join", "outage");
+
+    private Namespaces() {
+    }
+
+    /** The namespace of a key: its first segment. */
+    public static String of(String key) {
+        int dot = key.indexOf('.');
+        return dot < 0 ? key : key.substring(0, dot);
+    }
+
+    public static boolean isNearline(String key) {
+        return NEARLINE.contains(of(key));
+    }
+
+    /** The Nearline namespace {@code ns} is one edit away from, if it is not one itself. */
+    static Optional<String> misspelt(String ns) {
+        if (NEARLINE.contains(ns) || ns.length() < 3) {
+            return Optional.empty();
+        }
+        return new TreeSet<>(NEARLINE).stream().filter(n -> Config.editDistance(ns, n) == 1).findFirst();
+    }
+}

@@ -1,0 +1,61 @@
+package io.nearline.common;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import io.nearline.common.annotation.VisibleForTesting;
+import io.nearline.common.testkit.EngineNeutrality;
+import io.nearline.common.testkit.ProductionIsolation;
+import io.nearline.localcluster.fake.FakeTool;
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * The rules are not blind: each catches the breach it names (the fixtures live outside the tool
+ * packages, as production code would), and common itself keeps them.
+ */
+class ProductionIsolationTest {
+
+    static final class Hook {
+        @VisibleForTesting
+        static int install() {
+            return 1;
+        }
+
+        int ownUse() {
+            return install(); // a class may use its own test hook
+        }
+    }
+
+    static final class CallsATool {
+        int run() {
+            return FakeTool.run();
+        }
+    }
+
+    static final class CallsATestHook {
+        int run() {
+            return Hook.install();
+        }
+    }
+
+    @Test
+    void commonKeepsBothRules() {
+        JavaClasses common = EngineNeutrality.productionClasses("io.nearline.common");
+        ProductionIsolation.NO_TOOLS_IN_PRODUCTION.check(common);
+        ProductionIsolation.NO_TEST_ONLY_CALLS.check(common);
+    }
+
+    @Test
+    void aDependencyOnAToolIsCaught() {
+        JavaClasses leaky = new ClassFileImporter().importClasses(CallsATool.class, FakeTool.class);
+        assertThrows(AssertionError.class, () -> ProductionIsolation.NO_TOOLS_IN_PRODUCTION.check(leaky));
+    }
+
+    @Test
+    void aCallToATestHookIsCaughtButNotTheOwnersOwnUse() {
+        ProductionIsolation.NO_TEST_ONLY_CALLS.check(new ClassFileImporter().importClasses(Hook.class));
+        JavaClasses leaky = new ClassFileImporter().importClasses(CallsATestHook.class, Hook.class);
+        assertThrows(AssertionError.class, () -> ProductionIsolation.NO_TEST_ONLY_CALLS.check(leaky));
+    }
+}

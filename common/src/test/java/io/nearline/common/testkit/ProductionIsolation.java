@@ -1,0 +1,50 @@
+package io.nearline.common.testkit;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaCall;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import io.nearline.common.annotation.VisibleForTesting;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+/**
+ * The rules that keep production code apart from the tools: job code (everything a job artifact
+ * carries) depends on no local tool (runners, replays, the demo, benchmarks, the test kits), and never
+ * calls a {@link VisibleForTesting} member. Tools may depend on jobs, never the reverse. Each module
+ * that can see production code and tools together (the local runners) runs {@link #check}.
+ */
+public final class ProductionIsolation {
+
+    /** Packages of local tooling: nothing in a job artifact may depend on them. */
+    public static final String[] TOOLS = {"io.nearline.localcluster..", "..testkit..", "io.nearline.cacheupdater.replay..",
+        "io.nearline.tracking.replay..", "io.nearline.bench.."};
+
+    public static final ArchRule NO_TOOLS_IN_PRODUCTION = noClasses()
+            .that().resideOutsideOfPackages(TOOLS)
+            .should().dependOnClassesThat().resideInAnyPackage(TOOLS)
+            .because("job artifacts carry production code only: local runners, replays, the demo and test kits "
+                    + "depend on the jobs, never the reverse");
+
+    public static final ArchRule NO_TEST_ONLY_CALLS = noClasses()
+            .that().resideOutsideOfPackages(TOOLS)
+            .should().callCodeUnitWhere(DescribedPredicate.describe("a @VisibleForTesting member of another class",
+                    (JavaCall<?> call) -> !call.getOriginOwner().equals(call.getTargetOwner())
+                            && call.getTarget().resolveMember().map(m -> m.isAnnotatedWith(VisibleForTesting.class)).orElse(false)))
+            .because("members marked @VisibleForTesting exist for tests and local runners only");
+
+    private ProductionIsolation() {
+    }
+
+    /** Fails with the offending classes if production code under {@code io.nearline} breaks either rule. */
+    public static void check() {
+        JavaClasses classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(location -> !location.contains("-tests.jar")) // the test kits' jars
+                .importPackages("io.nearline");
+        NO_TOOLS_IN_PRODUCTION.check(classes);
+        NO_TEST_ONLY_CALLS.check(classes);
+    }
+}

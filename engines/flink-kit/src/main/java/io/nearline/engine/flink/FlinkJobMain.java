@@ -1,0 +1,44 @@
+package io.nearline.engine.flink;
+
+import io.nearline.common.config.Config;
+import io.nearline.common.config.ConfigException;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * The main of every Nearline Flink job: reads {@code --config FILE [--set key=value ...]}, defines
+ * the job on the environment the engine gives (its parallelism, checkpointing and restart strategy
+ * come from the cluster's configuration and the command line), and runs it. Bad configuration
+ * fails before anything is submitted: one line naming the key and the fix, exit 2.
+ */
+public final class FlinkJobMain {
+
+    /** Wires a job onto {@code env} from its checked configuration. */
+    @FunctionalInterface
+    public interface Definition {
+        void define(StreamExecutionEnvironment env, Config config);
+    }
+
+    private FlinkJobMain() {
+    }
+
+    public static void run(String jobName, String[] args, Definition definition) {
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        try {
+            Config config = Config.fromArgs(args);
+            if (!env.getCheckpointConfig().isCheckpointingEnabled()) {
+                throw new ConfigException("checkpointing is off, so input positions would never be committed: set "
+                        + "'execution.checkpointing.interval' in the Flink configuration (or flink run "
+                        + "-Dexecution.checkpointing.interval=5s).");
+            }
+            definition.define(env, config);
+        } catch (ConfigException | IllegalArgumentException e) {
+            System.err.println(jobName + ": " + e.getMessage());
+            System.exit(2);
+        }
+        try {
+            env.execute(jobName);
+        } catch (Exception e) {
+            throw new IllegalStateException(jobName + " failed", e);
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package io.nearline.tracking.flink;
+
+import io.nearline.tracking.join.JoinSettings;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.source.Source;
+import org.apache.flink.connector.base.DeliveryGuarantee;
+import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
+import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+import java.nio.charset.StandardCharsets;
+
+/** What the join reads and writes: two input sources and four output sinks. {@link #kafka} is the production I/O. */
+public record TrackingJoinIo(Source<TrackingInput, ?, ?> index, Source<TrackingInput, ?, ?> broker, Sink<KafkaOutput> joined,
+                             Sink<KafkaOutput> orphans, Sink<KafkaOutput> late, Sink<KafkaOutput> deadLetters) {
+
+    /**
+     * The job's topics, read from the committed offsets of its consumer group (earliest when it has
+     * none); {@code bounded}: up to the topics' end at start, so the job ends by itself (replays).
+     */
+    public static TrackingJoinIo kafka(JoinSettings s, boolean bounded) {
+        return new TrackingJoinIo(source(s, s.indexTopic(), bounded), source(s, s.brokerTopic(), bounded),
+                sink(s, s.joinedTopic()), sink(s, s.orphansTopic()), sink(s, s.lateTopic()), sink(s, s.deadLetterTopic()));
+    }
+
+    private static KafkaSource<TrackingInput> source(JoinSettings s, String topic, boolean bounded) {
+        KafkaSourceBuilder<TrackingInput> builder = KafkaSource.<TrackingInput>builder()
+                .setBootstrapServers(s.bootstrapServers())
+                .setTopics(topic)
+                .setGroupId(s.consumerGroup())
+                .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
+                .setProperty("commit.offsets.on.checkpoint", "true")
+                .setDeserializer(new InputDeserializer(s.brokerTopic(), s.allowedLateness().toMillis()));
+        if (bounded) {
+            builder.setBounded(OffsetsInitializer.latest());
+        }
+        return builder.build();
+    }
+
+    /**
+     * At least once: after a failure, records since the last checkpoint may be written again (a
+     * consumer dedupes joined events by requestId).
+     */
+    private static Sink<KafkaOutput> sink(JoinSettings s, String topic) {
+        return KafkaSink.<KafkaOutput>builder()
+                .setBootstrapServers(s.bootstrapServers())
+                .setRecordSerializer(new Keyed(topic))
+                .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
+                .build();
+    }
+
+    /** Key = requestId in UTF-8 (so a request keeps one partition downstream), value = the Avro bytes. */
+    static final class Keyed implements KafkaRecordSerializationSchema<KafkaOutput> {
+        private final String topic;
+
+        Keyed(String topic) {
+            this.topic = topic;
+        }
+
+        @Override
+        public ProducerRecord<byte[], byte[]> serialize(KafkaOutput out, KafkaSinkContext context, Long timestamp) {
+            return new ProducerRecord<>(topic, out.key == null ? null : out.key.getBytes(StandardCharsets.UTF_8), out.value);
+        }
+    }
+}

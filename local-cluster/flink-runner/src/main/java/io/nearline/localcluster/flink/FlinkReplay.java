@@ -1,0 +1,56 @@
+package io.nearline.localcluster.flink;
+
+import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.cacheupdater.flink.CacheUpdaterIo;
+import io.nearline.cacheupdater.flink.CacheUpdaterJob;
+import io.nearline.cacheupdater.replay.CdcReplay;
+import io.nearline.cacheupdater.replay.ReplayCdcOptions;
+import io.nearline.common.config.Config;
+import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.localcluster.replay.LocalBroker;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code replay cdc --engine flink}: the embedded broker in this JVM, and the real job on a local
+ * MiniCluster with its Kafka sources bounded to the topics' end at start, so the job ends by itself.
+ */
+@Command(name = "replay-cdc", mixinStandardHelpOptions = true,
+        description = "Replays change events through the cache-updater job on Flink and writes the final cache state.")
+public final class FlinkReplay implements Callable<Integer>, CdcReplay.Engine {
+
+    @Mixin
+    ReplayCdcOptions options;
+
+    @Override
+    public Integer call() throws Exception {
+        return CdcReplay.run(options, this);
+    }
+
+    @Override
+    public String name() {
+        return "flink";
+    }
+
+    @Override
+    public InMemoryMetrics localMetrics() {
+        return FlinkLocal.METRICS;
+    }
+
+    @Override
+    public LocalBroker startBroker(Path dir) {
+        return FlinkLocal.broker(dir);
+    }
+
+    @Override
+    public void run(Config config, CacheUpdaterSettings settings, long events, long bootstrapRecords, Path work)
+            throws Exception {
+        StreamExecutionEnvironment env = FlinkLocal.env(options.run, config, true);
+        CacheUpdaterJob.define(env, CacheUpdaterIo.kafka(config, true, bootstrapRecords > 0, true), config);
+        env.execute("nearline-cache-updater-replay");
+    }
+}

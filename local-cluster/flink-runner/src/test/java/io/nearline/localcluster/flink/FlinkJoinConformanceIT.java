@@ -1,0 +1,22 @@
+package io.nearline.localcluster.flink;
+
+
+import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.tracking.replay.JoinConformanceSuite;
+import picocli.CommandLine;
+
+import java.util.List;
+
+/** The join's conformance suite through the real job on Flink: embedded broker, MiniCluster, RocksDB state backend. */
+class FlinkJoinConformanceIT extends JoinConformanceSuite {
+
+    @Override
+    protected int replay(List<String> args) {
+        return new CommandLine(new FlinkJoinReplay()).execute(args.toArray(String[]::new));
+    }
+
+    @Override
+    protected InMemoryMetrics engineMetrics() {
+        return FlinkLocal.METRICS;
+    }
+}

@@ -1,0 +1,51 @@
+package io.nearline.localcluster.samza;
+
+import io.nearline.cacheupdater.samza.CacheUpdaterApp;
+import io.nearline.common.config.Config;
+import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.localcluster.demo.Demo;
+import io.nearline.localcluster.demo.DemoOptions;
+import io.nearline.localcluster.replay.LocalBroker;
+import org.apache.samza.runtime.LocalApplicationRunner;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/** {@code demo --engine samza}: the broker in its own JVM, the app on the local runner, killed and restarted on cue. */
+@Command(name = "demo", mixinStandardHelpOptions = true, description = "The local stack with the cache-updater app on Samza.")
+public final class SamzaDemo implements Callable<Integer>, Demo.Engine {
+
+    @Mixin
+    DemoOptions options;
+
+    @Override
+    public Integer call() throws Exception {
+        return Demo.run(options, this);
+    }
+
+    @Override
+    public String name() {
+        return "samza";
+    }
+
+    @Override
+    public InMemoryMetrics localMetrics() {
+        return SamzaLocal.METRICS;
+    }
+
+    @Override
+    public LocalBroker startBroker(Path dir) throws IOException {
+        return SamzaLocal.broker(options.run, dir);
+    }
+
+    /** Killing the runner loses what was not yet checkpointed; the next start resumes from Samza's Kafka checkpoints. */
+    @Override
+    public AutoCloseable start(Config config, Path work) {
+        LocalApplicationRunner runner = SamzaLocal.start(new CacheUpdaterApp(),
+                SamzaLocal.config("cache-updater.properties", options.run, config, work));
+        return () -> SamzaLocal.stop(runner);
+    }
+}

@@ -1,0 +1,70 @@
+package io.nearline.localcluster.samza;
+
+import io.nearline.common.config.Config;
+import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.localcluster.replay.KafkaTopics;
+import io.nearline.localcluster.replay.LocalBroker;
+import io.nearline.localcluster.replay.LocalRuns;
+import io.nearline.tracking.join.JoinMetrics;
+import io.nearline.tracking.join.JoinSettings;
+import io.nearline.tracking.replay.JoinReplay;
+import io.nearline.tracking.replay.ReplayJoinOptions;
+import io.nearline.tracking.samza.JoinApp;
+import org.apache.samza.runtime.LocalApplicationRunner;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code replay join --engine samza}: the broker in its own JVM, and the real app on Samza's local
+ * runner. Samza has no bounded Kafka input, so the replay records where each input partition ends
+ * before the app starts; each task ends its partitions there, flushes everything, and reports
+ * itself drained; then the app is stopped.
+ */
+@Command(name = "replay-join", mixinStandardHelpOptions = true,
+        description = "Replays tracking events through the feed-tracking-join app on Samza and writes its outputs.")
+public final class SamzaJoinReplay implements Callable<Integer>, JoinReplay.Engine {
+
+    @Mixin
+    ReplayJoinOptions options;
+
+    @Override
+    public Integer call() throws Exception {
+        return JoinReplay.run(options, this);
+    }
+
+    @Override
+    public String name() {
+        return "samza";
+    }
+
+    @Override
+    public InMemoryMetrics localMetrics() {
+        return SamzaLocal.METRICS;
+    }
+
+    @Override
+    public LocalBroker startBroker(Path dir) throws IOException {
+        return SamzaLocal.broker(options.run, dir);
+    }
+
+    @Override
+    public void run(Config config, JoinSettings settings, int partitions, Path work) throws Exception {
+        Map<String, Map<Integer, Long>> ends = Map.of(
+                settings.indexTopic(), KafkaTopics.endOffsets(settings.bootstrapServers(), settings.indexTopic()),
+                settings.brokerTopic(), KafkaTopics.endOffsets(settings.bootstrapServers(), settings.brokerTopic()));
+        LocalApplicationRunner runner = SamzaLocal.start(new JoinApp(ends),
+                SamzaLocal.config("tracking-join.properties", options.run, config, work));
+        try {
+            LocalRuns.await("tasks drained", () -> SamzaLocal.METRICS.count(JoinMetrics.TASKS_DRAINED), partitions,
+                    Duration.ofMinutes(30), () -> SamzaLocal.stopped(runner));
+        } finally {
+            SamzaLocal.stop(runner);
+        }
+    }
+}

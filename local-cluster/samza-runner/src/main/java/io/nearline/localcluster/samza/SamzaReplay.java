@@ -1,0 +1,70 @@
+package io.nearline.localcluster.samza;
+
+import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.cacheupdater.replay.CdcReplay;
+import io.nearline.cacheupdater.replay.ReplayCdcOptions;
+import io.nearline.cacheupdater.samza.CacheUpdaterApp;
+import io.nearline.common.config.Config;
+import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.localcluster.replay.LocalBroker;
+import io.nearline.localcluster.replay.LocalRuns;
+import org.apache.samza.runtime.LocalApplicationRunner;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * {@code replay cdc --engine samza}: the broker in its own JVM, and the real app on Samza's local
+ * application runner until every event and bootstrap record is done (Samza has no bounded Kafka
+ * input), then stopped.
+ */
+@Command(name = "replay-cdc", mixinStandardHelpOptions = true,
+        description = "Replays change events through the cache-updater app on Samza and writes the final cache state.")
+public final class SamzaReplay implements Callable<Integer>, CdcReplay.Engine {
+
+    private static final Duration LIMIT = Duration.ofMinutes(30);
+
+    @Mixin
+    ReplayCdcOptions options;
+
+    @Override
+    public Integer call() throws Exception {
+        return CdcReplay.run(options, this);
+    }
+
+    @Override
+    public String name() {
+        return "samza";
+    }
+
+    @Override
+    public InMemoryMetrics localMetrics() {
+        return SamzaLocal.METRICS;
+    }
+
+    @Override
+    public LocalBroker startBroker(Path dir) throws IOException {
+        return SamzaLocal.broker(options.run, dir);
+    }
+
+    @Override
+    public void run(Config config, CacheUpdaterSettings settings, long events, long bootstrapRecords, Path work)
+            throws Exception {
+        Config run = config.withOverrides(Map.of("bootstrap.enabled", Boolean.toString(bootstrapRecords > 0)));
+        LocalApplicationRunner runner = SamzaLocal.start(new CacheUpdaterApp(),
+                SamzaLocal.config("cache-updater.properties", options.run, run, work));
+        try {
+            LocalRuns.await("events written", () -> CdcReplay.eventsDone(SamzaLocal.METRICS), events, LIMIT,
+                    () -> SamzaLocal.stopped(runner));
+            LocalRuns.await("bootstrap records", () -> CdcReplay.bootstrapDone(SamzaLocal.METRICS), bootstrapRecords, LIMIT,
+                    () -> SamzaLocal.stopped(runner));
+        } finally {
+            SamzaLocal.stop(runner);
+        }
+    }
+}

@@ -1,0 +1,25 @@
+package io.nearline.localcluster.samza;
+
+
+import io.nearline.cacheupdater.testkit.CdcConformanceSuite;
+import io.nearline.common.metrics.InMemoryMetrics;
+import picocli.CommandLine;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** The conformance suite through the real app on Samza's local runner: broker in its own JVM, RocksDB store. */
+class SamzaConformanceIT extends CdcConformanceSuite {
+
+    @Override
+    protected int replay(List<String> args) {
+        List<String> all = new ArrayList<>(args);
+        all.addAll(List.of("--kafka-jar", System.getProperty("nearline.kafka.jar")));
+        return new CommandLine(new SamzaReplay()).execute(all.toArray(String[]::new));
+    }
+
+    @Override
+    protected InMemoryMetrics engineMetrics() {
+        return SamzaLocal.METRICS;
+    }
+}

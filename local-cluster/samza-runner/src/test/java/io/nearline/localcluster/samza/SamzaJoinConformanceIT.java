@@ -1,0 +1,25 @@
+package io.nearline.localcluster.samza;
+
+
+import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.tracking.replay.JoinConformanceSuite;
+import picocli.CommandLine;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** The join's conformance suite through the real app on Samza's local runner: broker in its own JVM, RocksDB store. */
+class SamzaJoinConformanceIT extends JoinConformanceSuite {
+
+    @Override
+    protected int replay(List<String> args) {
+        List<String> all = new ArrayList<>(args);
+        all.addAll(List.of("--kafka-jar", System.getProperty("nearline.kafka.jar")));
+        return new CommandLine(new SamzaJoinReplay()).execute(all.toArray(String[]::new));
+    }
+
+    @Override
+    protected InMemoryMetrics engineMetrics() {
+        return SamzaLocal.METRICS;
+    }
+}
