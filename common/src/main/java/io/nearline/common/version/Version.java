@@ -6,7 +6,7 @@ import java.util.Objects;
 /**
  * The version of a record: its SCN, then the schema version the payload was written with.
  *
- * <p>Ordering rule (DESIGN §2): a write replaces what is stored iff its version is greater. SCN
+ * <p>Ordering rule (docs/semantics.md): a write replaces what is stored iff its version is greater. SCN
  * decides first; at equal SCN a higher schema version wins, because it is a re-serialisation of the
  * same commit under a newer schema. Equal versions are the same write (a duplicate).
  */

@@ -8,7 +8,7 @@ import com.tngtech.archunit.lang.ArchRule;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
- * The architecture rule of DESIGN §3: engine-neutral code (common, and the core of every job) must
+ * The architecture rule of docs/architecture.md: engine-neutral code (common, and the core of every job) must
  * not touch Flink or Samza. Each engine-neutral module runs {@link #check} on its own packages.
  */
 public final class EngineNeutrality {

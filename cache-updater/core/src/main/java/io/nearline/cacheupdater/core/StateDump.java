@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.TreeSet;
 
 /**
- * The cache state as JSON lines sorted by key (DESIGN §4):
+ * The cache state as JSON lines sorted by key (the state-dump text form, docs/semantics.md):
  * {@code {"key","scn","schemaVersion","tombstone","payload"}}, payload (UTF-8 text) absent for
  * tombstones. Keys without a live record are left out. The store has no scan, so the caller names
  * the keys (a replay knows every key it sent).

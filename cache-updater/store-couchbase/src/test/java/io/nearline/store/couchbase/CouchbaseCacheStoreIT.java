@@ -25,7 +25,7 @@ class CouchbaseCacheStoreIT {
     void wrongCredentialsFailAtConnectWithTheKeysToCheck() throws Exception {
         try (CouchbaseMockServer server = CouchbaseMockServer.start()) {
             CouchbaseStoreSettings bad = server.settings(Map.of(
-                    "couchbase.password", "wrong", "couchbase.connect-timeout", "3s"));
+                    "couchbase.password", SecretFiles.reference("wrong"), "couchbase.connect-timeout", "3s"));
             StoreException e = assertThrows(StoreException.class, () -> CouchbaseCacheStore.connect(bad));
             assertTrue(e.getMessage().contains("couchbase.connection-string, username, password and bucket"), e.getMessage());
         }

@@ -55,7 +55,7 @@ public final class CouchbaseMockServer implements AutoCloseable {
         return CouchbaseStoreSettings.from(Config.of(Map.of(
                 "couchbase.connection-string", connectionString(),
                 "couchbase.username", BUCKET,
-                "couchbase.password", PASSWORD,
+                "couchbase.password", SecretFiles.reference(PASSWORD),
                 "couchbase.bucket", BUCKET)).withOverrides(overrides));
     }
 

@@ -25,7 +25,7 @@ class CouchbaseServerCacheStoreIT extends CouchbaseStoreContract {
         return CouchbaseStoreSettings.from(Config.of(Map.of(
                 "couchbase.connection-string", server.getConnectionString(),
                 "couchbase.username", server.getUsername(),
-                "couchbase.password", server.getPassword(),
+                "couchbase.password", SecretFiles.reference(server.getPassword()),
                 "couchbase.bucket", BUCKET,
                 "couchbase.connect-timeout", "30s")));
     }

@@ -7,7 +7,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The per-request join of DESIGN §2, engine-neutral: index nodes and the broker report a request
+ * The per-request join (docs/semantics.md), engine-neutral: index nodes and the broker report a request
  * asynchronously; the broker event names the nodes it fanned out to.
  *
  * <p>Events are applied to their request in event-time order, once the watermark has passed them

@@ -13,7 +13,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * The JSON-lines forms of tracking events (DESIGN §4), one object per line:
+ * The JSON-lines forms of tracking events (docs/semantics.md), one object per line:
  * index fragment {@code {"requestId","node","ts","docs":[{"id","score","features":{name:value...}}...]}}
  * (features optional),
  * broker event {@code {"requestId","ts","fanout":[node...],"viewer","ranking":[...],"modelVersion"}},

@@ -10,7 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The JSON-lines text form of change events used by the tools (DESIGN §4), one object per line:
+ * The JSON-lines text form of change events used by the tools (docs/semantics.md), one object per line:
  * {@code {"table","key","partition","scn","op":"UPSERT|DELETE","schemaVersion","payload"}}.
  * {@code payload} is a string stored as its UTF-8 bytes, absent for deletes; {@code commitTimeMillis}
  * is optional. A line that cannot become a ChangeEvent at all is rejected here; one that can but
