@@ -1,6 +1,7 @@
 package io.nearline.localcluster.samza;
 
 import io.nearline.common.config.Config;
+import io.nearline.common.config.Namespaces;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.engine.samza.SamzaMetrics;
 import io.nearline.localcluster.replay.ForkedKafka;
@@ -44,7 +45,11 @@ final class SamzaLocal {
         return ForkedKafka.start(ForkedKafka.brokerJar(run.kafkaJar), dir);
     }
 
-    /** The shipped config of a job ({@code cache-updater.properties}, {@code tracking-join.properties}). */
+    /**
+     * The Samza settings of a job's shipped config ({@code cache-updater.properties},
+     * {@code tracking-join.properties}). Its Nearline settings describe a production deployment
+     * (topics, the Couchbase cluster): a local run takes its own, so they are left out.
+     */
     static Map<String, String> shipped(String file) {
         Properties props = new Properties();
         try (InputStream in = SamzaLocal.class.getResourceAsStream("/nearline-samza/" + file)) {
@@ -56,7 +61,8 @@ final class SamzaLocal {
             throw new UncheckedIOException(e);
         }
         Map<String, String> out = new LinkedHashMap<>();
-        props.stringPropertyNames().forEach(k -> out.put(k, props.getProperty(k)));
+        props.stringPropertyNames().stream().filter(k -> !Namespaces.isNearline(k))
+                .forEach(k -> out.put(k, props.getProperty(k)));
         return out;
     }
 
