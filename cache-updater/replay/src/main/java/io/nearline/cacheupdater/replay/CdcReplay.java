@@ -2,6 +2,7 @@ package io.nearline.cacheupdater.replay;
 
 import io.nearline.localcluster.replay.KafkaTopics;
 import io.nearline.localcluster.replay.LocalBroker;
+import io.nearline.localcluster.replay.LocalEngine;
 import io.nearline.localcluster.replay.ReplayOutput;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -21,7 +22,6 @@ import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.CacheStores;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -37,15 +37,7 @@ import java.util.Map;
 public final class CdcReplay {
 
     /** What an engine brings to a replay. */
-    public interface Engine {
-        String name();
-
-        /** The engine's counters in this JVM (reset at the start of each replay). */
-        InMemoryMetrics localMetrics();
-
-        /** The broker of this run, wherever the engine needs it. */
-        LocalBroker startBroker(Path dir) throws IOException;
-
+    public interface Engine extends LocalEngine {
         /**
          * Runs the job on everything on the CDC topic (and the bootstrapper on the bootstrap topic when
          * {@code bootstrapRecords} > 0); returns once every event and record was consumed and written.

@@ -7,13 +7,13 @@ import io.nearline.common.console.Progress;
 import io.nearline.common.console.RateMeter;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.localcluster.replay.LocalBroker;
+import io.nearline.localcluster.replay.LocalEngine;
 import io.nearline.localcluster.replay.ReplayOutput;
 import io.nearline.tracking.join.JoinMetrics;
 import io.nearline.tracking.join.JoinSettings;
 import io.nearline.tracking.join.local.JoinOutputs;
 
 import java.io.PrintStream;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -28,15 +28,7 @@ public final class JoinReplay {
     /** Metric names both engines report (documented in feed-tracking-join/README.md). */
 
     /** What an engine brings to a replay. */
-    public interface Engine {
-        String name();
-
-        /** The engine's metrics in this JVM (reset at the start of each replay). */
-        InMemoryMetrics localMetrics();
-
-        /** The broker of this run, wherever the engine needs it. */
-        LocalBroker startBroker(Path dir) throws IOException;
-
+    public interface Engine extends LocalEngine {
         /**
          * Runs the job over everything on the input topics (the job's local state under {@code work})
          * and returns once every output is written.

@@ -14,6 +14,7 @@ import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.cacheupdater.core.events.ChangeEventCodec;
 import io.nearline.localcluster.replay.KafkaTopics;
 import io.nearline.localcluster.replay.LocalBroker;
+import io.nearline.localcluster.replay.LocalEngine;
 import io.nearline.localcluster.replay.ReplayOutput;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.config.Config;
@@ -32,7 +33,6 @@ import io.nearline.localcluster.sot.Workload;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -56,14 +56,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class Demo {
 
     /** What an engine brings: how to start the job, and its counters. */
-    public interface Engine {
-        String name();
-
-        InMemoryMetrics localMetrics();
-
-        /** The broker of this run, wherever the engine needs it. */
-        LocalBroker startBroker(Path dir) throws IOException;
-
+    public interface Engine extends LocalEngine {
         /**
          * Starts the job on everything on the CDC topic from its committed position, with the
          * bootstrapper beside it ({@code bootstrap.enabled}); close() stops both.

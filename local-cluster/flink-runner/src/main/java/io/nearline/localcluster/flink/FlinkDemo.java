@@ -3,10 +3,8 @@ package io.nearline.localcluster.flink;
 import io.nearline.cacheupdater.flink.CacheUpdaterIo;
 import io.nearline.cacheupdater.flink.CacheUpdaterJob;
 import io.nearline.common.config.Config;
-import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.localcluster.demo.Demo;
 import io.nearline.localcluster.demo.DemoOptions;
-import io.nearline.localcluster.replay.LocalBroker;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine.Command;
@@ -18,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 
 /** {@code demo --engine flink}: the broker in this JVM, the job on a local MiniCluster, stopped and restarted on cue. */
 @Command(name = "demo", mixinStandardHelpOptions = true, description = "The local stack with the cache-updater job on Flink.")
-public final class FlinkDemo implements Callable<Integer>, Demo.Engine {
+public final class FlinkDemo extends FlinkEngine implements Callable<Integer>, Demo.Engine {
 
     @Mixin
     DemoOptions options;
@@ -26,21 +24,6 @@ public final class FlinkDemo implements Callable<Integer>, Demo.Engine {
     @Override
     public Integer call() throws Exception {
         return Demo.run(options, this);
-    }
-
-    @Override
-    public String name() {
-        return "flink";
-    }
-
-    @Override
-    public InMemoryMetrics localMetrics() {
-        return FlinkLocal.METRICS;
-    }
-
-    @Override
-    public LocalBroker startBroker(Path dir) {
-        return FlinkLocal.broker(dir);
     }
 
     /** Cancelling drops what was not yet checkpointed; the next start resumes from the committed offsets. */

@@ -1,8 +1,6 @@
 package io.nearline.localcluster.flink;
 
 import io.nearline.common.config.Config;
-import io.nearline.common.metrics.InMemoryMetrics;
-import io.nearline.localcluster.replay.LocalBroker;
 import io.nearline.tracking.flink.TrackingJoinIo;
 import io.nearline.tracking.flink.TrackingJoinJob;
 import io.nearline.tracking.join.JoinSettings;
@@ -23,7 +21,7 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "replay-join", mixinStandardHelpOptions = true,
         description = "Replays tracking events through the feed-tracking-join job on Flink and writes its outputs.")
-public final class FlinkJoinReplay implements Callable<Integer>, JoinReplay.Engine {
+public final class FlinkJoinReplay extends FlinkEngine implements Callable<Integer>, JoinReplay.Engine {
 
     @Mixin
     ReplayJoinOptions options;
@@ -31,21 +29,6 @@ public final class FlinkJoinReplay implements Callable<Integer>, JoinReplay.Engi
     @Override
     public Integer call() throws Exception {
         return JoinReplay.run(options, this);
-    }
-
-    @Override
-    public String name() {
-        return "flink";
-    }
-
-    @Override
-    public InMemoryMetrics localMetrics() {
-        return FlinkLocal.METRICS;
-    }
-
-    @Override
-    public LocalBroker startBroker(Path dir) {
-        return FlinkLocal.broker(dir);
     }
 
     @Override

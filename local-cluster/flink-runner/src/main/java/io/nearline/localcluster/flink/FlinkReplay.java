@@ -6,8 +6,6 @@ import io.nearline.cacheupdater.flink.CacheUpdaterJob;
 import io.nearline.cacheupdater.replay.CdcReplay;
 import io.nearline.cacheupdater.replay.ReplayCdcOptions;
 import io.nearline.common.config.Config;
-import io.nearline.common.metrics.InMemoryMetrics;
-import io.nearline.localcluster.replay.LocalBroker;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -21,7 +19,7 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "replay-cdc", mixinStandardHelpOptions = true,
         description = "Replays change events through the cache-updater job on Flink and writes the final cache state.")
-public final class FlinkReplay implements Callable<Integer>, CdcReplay.Engine {
+public final class FlinkReplay extends FlinkEngine implements Callable<Integer>, CdcReplay.Engine {
 
     @Mixin
     ReplayCdcOptions options;
@@ -29,21 +27,6 @@ public final class FlinkReplay implements Callable<Integer>, CdcReplay.Engine {
     @Override
     public Integer call() throws Exception {
         return CdcReplay.run(options, this);
-    }
-
-    @Override
-    public String name() {
-        return "flink";
-    }
-
-    @Override
-    public InMemoryMetrics localMetrics() {
-        return FlinkLocal.METRICS;
-    }
-
-    @Override
-    public LocalBroker startBroker(Path dir) {
-        return FlinkLocal.broker(dir);
     }
 
     @Override

@@ -2,21 +2,19 @@ package io.nearline.localcluster.samza;
 
 import io.nearline.cacheupdater.samza.CacheUpdaterApp;
 import io.nearline.common.config.Config;
-import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.localcluster.demo.Demo;
 import io.nearline.localcluster.demo.DemoOptions;
-import io.nearline.localcluster.replay.LocalBroker;
+import io.nearline.localcluster.replay.LocalRunOptions;
 import org.apache.samza.runtime.LocalApplicationRunner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 /** {@code demo --engine samza}: the broker in its own JVM, the app on the local runner, killed and restarted on cue. */
 @Command(name = "demo", mixinStandardHelpOptions = true, description = "The local stack with the cache-updater app on Samza.")
-public final class SamzaDemo implements Callable<Integer>, Demo.Engine {
+public final class SamzaDemo extends SamzaEngine implements Callable<Integer>, Demo.Engine {
 
     @Mixin
     DemoOptions options;
@@ -27,18 +25,8 @@ public final class SamzaDemo implements Callable<Integer>, Demo.Engine {
     }
 
     @Override
-    public String name() {
-        return "samza";
-    }
-
-    @Override
-    public InMemoryMetrics localMetrics() {
-        return SamzaLocal.METRICS;
-    }
-
-    @Override
-    public LocalBroker startBroker(Path dir) throws IOException {
-        return SamzaLocal.broker(options.run, dir);
+    LocalRunOptions run() {
+        return options.run;
     }
 
     /** Killing the runner loses what was not yet checkpointed; the next start resumes from Samza's Kafka checkpoints. */

@@ -1,9 +1,8 @@
 package io.nearline.localcluster.samza;
 
 import io.nearline.common.config.Config;
-import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.localcluster.replay.KafkaTopics;
-import io.nearline.localcluster.replay.LocalBroker;
+import io.nearline.localcluster.replay.LocalRunOptions;
 import io.nearline.localcluster.replay.LocalRuns;
 import io.nearline.tracking.join.JoinMetrics;
 import io.nearline.tracking.join.JoinSettings;
@@ -14,7 +13,6 @@ import org.apache.samza.runtime.LocalApplicationRunner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -28,7 +26,7 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "replay-join", mixinStandardHelpOptions = true,
         description = "Replays tracking events through the feed-tracking-join app on Samza and writes its outputs.")
-public final class SamzaJoinReplay implements Callable<Integer>, JoinReplay.Engine {
+public final class SamzaJoinReplay extends SamzaEngine implements Callable<Integer>, JoinReplay.Engine {
 
     @Mixin
     ReplayJoinOptions options;
@@ -39,18 +37,8 @@ public final class SamzaJoinReplay implements Callable<Integer>, JoinReplay.Engi
     }
 
     @Override
-    public String name() {
-        return "samza";
-    }
-
-    @Override
-    public InMemoryMetrics localMetrics() {
-        return SamzaLocal.METRICS;
-    }
-
-    @Override
-    public LocalBroker startBroker(Path dir) throws IOException {
-        return SamzaLocal.broker(options.run, dir);
+    LocalRunOptions run() {
+        return options.run;
     }
 
     @Override

@@ -5,14 +5,12 @@ import io.nearline.cacheupdater.replay.CdcReplay;
 import io.nearline.cacheupdater.replay.ReplayCdcOptions;
 import io.nearline.cacheupdater.samza.CacheUpdaterApp;
 import io.nearline.common.config.Config;
-import io.nearline.common.metrics.InMemoryMetrics;
-import io.nearline.localcluster.replay.LocalBroker;
+import io.nearline.localcluster.replay.LocalRunOptions;
 import io.nearline.localcluster.replay.LocalRuns;
 import org.apache.samza.runtime.LocalApplicationRunner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -25,7 +23,7 @@ import java.util.concurrent.Callable;
  */
 @Command(name = "replay-cdc", mixinStandardHelpOptions = true,
         description = "Replays change events through the cache-updater app on Samza and writes the final cache state.")
-public final class SamzaReplay implements Callable<Integer>, CdcReplay.Engine {
+public final class SamzaReplay extends SamzaEngine implements Callable<Integer>, CdcReplay.Engine {
 
     private static final Duration LIMIT = Duration.ofMinutes(30);
 
@@ -38,18 +36,8 @@ public final class SamzaReplay implements Callable<Integer>, CdcReplay.Engine {
     }
 
     @Override
-    public String name() {
-        return "samza";
-    }
-
-    @Override
-    public InMemoryMetrics localMetrics() {
-        return SamzaLocal.METRICS;
-    }
-
-    @Override
-    public LocalBroker startBroker(Path dir) throws IOException {
-        return SamzaLocal.broker(options.run, dir);
+    LocalRunOptions run() {
+        return options.run;
     }
 
     @Override

@@ -1,0 +1,31 @@
+package io.nearline.localcluster.samza;
+
+import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.localcluster.replay.LocalBroker;
+import io.nearline.localcluster.replay.LocalEngine;
+import io.nearline.localcluster.replay.LocalRunOptions;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/** What every Samza runner command is as an engine: Samza, its mirrored counters, the broker in a JVM of its own. */
+abstract class SamzaEngine implements LocalEngine {
+
+    /** The command's run options (the broker jar among them). */
+    abstract LocalRunOptions run();
+
+    @Override
+    public String name() {
+        return "samza";
+    }
+
+    @Override
+    public InMemoryMetrics localMetrics() {
+        return SamzaLocal.METRICS;
+    }
+
+    @Override
+    public LocalBroker startBroker(Path dir) throws IOException {
+        return SamzaLocal.broker(run(), dir);
+    }
+}
