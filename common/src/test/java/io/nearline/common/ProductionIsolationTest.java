@@ -1,5 +1,7 @@
 package io.nearline.common;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import io.nearline.common.annotation.VisibleForTesting;
@@ -7,8 +9,6 @@ import io.nearline.common.testkit.EngineNeutrality;
 import io.nearline.common.testkit.ProductionIsolation;
 import io.nearline.localcluster.fake.FakeTool;
 import org.junit.jupiter.api.Test;
-
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * The rules are not blind: each catches the breach it names (the fixtures live outside the tool

@@ -12,6 +12,14 @@ import io.nearline.common.store.CacheStore;
 import io.nearline.common.version.Version;
 import io.nearline.store.rocksdb.RocksDbCacheStore;
 import io.nearline.store.rocksdb.RocksDbStoreSettings;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -25,15 +33,6 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
-
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.Comparator;
-import java.util.Random;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * The price of correctness: the SCN-ordered write (read, compare, insert or CAS replace) against a
@@ -49,7 +48,9 @@ import java.util.stream.Stream;
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 @Warmup(iterations = 2, time = 3)
 @Measurement(iterations = 4, time = 3)
 public class ScnOrderedWriteBenchmark {
@@ -105,7 +106,8 @@ public class ScnOrderedWriteBenchmark {
     @Benchmark
     public CacheStore.WriteResult blindUpsert() {
         int k = nextKey();
-        CacheRecord record = CacheRecord.upsert(Version.of(nextScn[k]++, 1), 0, payload).withWriteTime(System.currentTimeMillis());
+        CacheRecord record =
+                CacheRecord.upsert(Version.of(nextScn[k]++, 1), 0, payload).withWriteTime(System.currentTimeMillis());
         return store.upsert(keyNames[k], CacheRecordCodec.encode(record), TTL);
     }
 

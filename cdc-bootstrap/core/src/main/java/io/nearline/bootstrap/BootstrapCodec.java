@@ -3,16 +3,16 @@ package io.nearline.bootstrap;
 import io.nearline.bootstrap.avro.BootstrapKind;
 import io.nearline.bootstrap.avro.BootstrapRecord;
 import io.nearline.common.schema.TrustedAvroClasses;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
-
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 
 /** Bootstrap-topic records as bytes and back. */
 public final class BootstrapCodec {
@@ -26,8 +26,7 @@ public final class BootstrapCodec {
     private static final ThreadLocal<SpecificDatumWriter<BootstrapRecord>> WRITER =
             ThreadLocal.withInitial(() -> new SpecificDatumWriter<>(BootstrapRecord.class));
 
-    private BootstrapCodec() {
-    }
+    private BootstrapCodec() {}
 
     public static byte[] encode(BootstrapRecord record) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(256);
@@ -46,7 +45,7 @@ public final class BootstrapCodec {
         if (r.getRow() == null) {
             return null;
         }
-        java.nio.ByteBuffer b = r.getRow().duplicate();
+        ByteBuffer b = r.getRow().duplicate();
         byte[] out = new byte[b.remaining()];
         b.get(out);
         return out;

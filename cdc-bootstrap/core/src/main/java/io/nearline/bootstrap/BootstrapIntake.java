@@ -21,19 +21,15 @@ import org.slf4j.LoggerFactory;
 public final class BootstrapIntake {
 
     /** What a bootstrap record turned out to be. */
-    public sealed interface Taken permits Row, Marker, Rejected {
-    }
+    public sealed interface Taken permits Row, Marker, Rejected {}
 
     /** A row to write: the change event and its own Avro bytes. */
-    public record Row(ChangeEvent event, byte[] rowBytes) implements Taken {
-    }
+    public record Row(ChangeEvent event, byte[] rowBytes) implements Taken {}
 
     /** A BEGIN or END marker, tracked. */
-    public record Marker() implements Taken {
-    }
+    public record Marker() implements Taken {}
 
-    public record Rejected(Rejection rejection) implements Taken {
-    }
+    public record Rejected(Rejection rejection) implements Taken {}
 
     private static final Logger LOG = LoggerFactory.getLogger(BootstrapIntake.class);
 
@@ -94,15 +90,30 @@ public final class BootstrapIntake {
         switch (change) {
             case COMPLETE -> {
                 complete.inc();
-                LOG.info("bootstrap {}: partition {} complete, {} rows", r.getSnapshotId(), r.getTopicPartition(), s.rowsSeen());
+                LOG.info(
+                        "bootstrap {}: partition {} complete, {} rows",
+                        r.getSnapshotId(),
+                        r.getTopicPartition(),
+                        s.rowsSeen());
             }
             case INCOMPLETE_AT_END -> {
                 incomplete.inc();
-                LOG.error("bootstrap {}: partition {} ended with {} of {} rows: the snapshot is incomplete, run it again",
-                        r.getSnapshotId(), r.getTopicPartition(), s.rowsSeen(), s.expected());
+                LOG.error(
+                        "bootstrap {}: partition {} ended with {} of {} rows: the snapshot is incomplete, run it again",
+                        r.getSnapshotId(),
+                        r.getTopicPartition(),
+                        s.rowsSeen(),
+                        s.expected());
             }
-            default -> LOG.info("bootstrap {}: partition {} at {}% ({} of {} rows, {} rows/s)", r.getSnapshotId(),
-                    r.getTopicPartition(), Math.round(s.percent()), s.rowsSeen(), s.expected(), Math.round(s.rowsPerSecond()));
+            default ->
+                LOG.info(
+                        "bootstrap {}: partition {} at {}% ({} of {} rows, {} rows/s)",
+                        r.getSnapshotId(),
+                        r.getTopicPartition(),
+                        Math.round(s.percent()),
+                        s.rowsSeen(),
+                        s.expected(),
+                        Math.round(s.rowsPerSecond()));
         }
     }
 }

@@ -11,11 +11,17 @@ import java.time.Instant;
  */
 public record BootstrapSchedule(Duration period, Duration ttl) {
 
-    public enum State { OK, DUE, OVERDUE, NEVER_RUN }
+    public enum State {
+        OK,
+        DUE,
+        OVERDUE,
+        NEVER_RUN
+    }
 
     public BootstrapSchedule {
         if (period.compareTo(ttl) >= 0) {
-            throw new IllegalArgumentException("bootstrap.period (" + period + ") must be shorter than cache.ttl (" + ttl + ")");
+            throw new IllegalArgumentException(
+                    "bootstrap.period (" + period + ") must be shorter than cache.ttl (" + ttl + ")");
         }
     }
 

@@ -2,7 +2,6 @@ package io.nearline.bootstrap;
 
 import io.nearline.bootstrap.avro.BootstrapKind;
 import io.nearline.bootstrap.avro.BootstrapRecord;
-
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.Map;
@@ -38,7 +37,10 @@ public final class BootstrapTracker {
         }
 
         public boolean complete() {
-            return ended && expected >= 0 && seen.cardinality() == expected && (expected == 0 || seen.nextClearBit(0) >= expected);
+            return ended
+                    && expected >= 0
+                    && seen.cardinality() == expected
+                    && (expected == 0 || seen.nextClearBit(0) >= expected);
         }
 
         /** Rows per second since this share's first record. */
@@ -57,7 +59,12 @@ public final class BootstrapTracker {
      * What changed with a record: another tenth of a share's rows seen (for progress reports), a share
      * became complete, or an END came while rows are missing.
      */
-    public enum Change { NONE, PROGRESS, COMPLETE, INCOMPLETE_AT_END }
+    public enum Change {
+        NONE,
+        PROGRESS,
+        COMPLETE,
+        INCOMPLETE_AT_END
+    }
 
     private final Map<String, Share> shares = new HashMap<>();
 

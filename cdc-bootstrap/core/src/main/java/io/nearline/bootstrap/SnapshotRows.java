@@ -7,11 +7,6 @@ import io.nearline.cacheupdater.core.events.Decoded;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.avro.Op;
 import io.nearline.common.schema.TrustedAvroClasses;
-import org.apache.avro.file.DataFileReader;
-import org.apache.avro.file.DataFileWriter;
-import org.apache.avro.specific.SpecificDatumReader;
-import org.apache.avro.specific.SpecificDatumWriter;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,6 +17,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.avro.file.DataFileReader;
+import org.apache.avro.file.DataFileWriter;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.avro.specific.SpecificDatumWriter;
 
 /**
  * A consistent snapshot of a source: an id, per source partition the high-watermark SCN it is
@@ -45,8 +44,8 @@ public record SnapshotRows(String id, Map<Integer, Long> highWatermarks, List<Ch
             }
             Long hw = highWatermarks.get(row.getPartition());
             if (hw == null || row.getScn() > hw) {
-                throw new IllegalArgumentException("snapshot " + id + ": row " + row.getKey() + " has SCN " + row.getScn()
-                        + " above its partition's high-watermark " + hw);
+                throw new IllegalArgumentException("snapshot " + id + ": row " + row.getKey() + " has SCN "
+                        + row.getScn() + " above its partition's high-watermark " + hw);
             }
         }
     }
@@ -58,6 +57,9 @@ public record SnapshotRows(String id, Map<Integer, Long> highWatermarks, List<Ch
         return out;
     }
 
+    // JsonNode.fields() is deprecated in Jackson 2.19, but its successor is missing from the 2.13 line
+    // that Samza jobs run with.
+    @SuppressWarnings("deprecation")
     public static SnapshotRows read(Path file) {
         if (file.getFileName().toString().endsWith(".avro")) {
             return readAvro(file);
@@ -85,7 +87,8 @@ public record SnapshotRows(String id, Map<Integer, Long> highWatermarks, List<Ch
                 }
                 Decoded d = ChangeEventText.parse(line);
                 if (!d.ok()) {
-                    throw new IllegalArgumentException(file + ":" + number + ": not a change event: " + d.rejection().detail());
+                    throw new IllegalArgumentException(file + ":" + number + ": not a change event: "
+                            + d.rejection().detail());
                 }
                 rows.add(d.event());
             }
@@ -103,16 +106,21 @@ public record SnapshotRows(String id, Map<Integer, Long> highWatermarks, List<Ch
         return hw;
     }
 
+    @SuppressWarnings("deprecation") // JsonNode.fields(), as in read()
     private static SnapshotRows readAvro(Path file) {
         TrustedAvroClasses.ensure();
         List<ChangeEvent> rows = new ArrayList<>();
-        try (DataFileReader<ChangeEvent> reader = new DataFileReader<>(file.toFile(), new SpecificDatumReader<>(ChangeEvent.class))) {
+        try (DataFileReader<ChangeEvent> reader =
+                new DataFileReader<>(file.toFile(), new SpecificDatumReader<>(ChangeEvent.class))) {
             reader.forEach(rows::add);
             String id = reader.getMetaString("nearline.snapshot");
             String marks = reader.getMetaString("nearline.highWatermarks");
             Map<Integer, Long> hw = marks == null ? highestScns(rows) : new TreeMap<>();
             if (marks != null) {
-                JSON.readTree(marks).fields().forEachRemaining(e -> hw.put(Integer.parseInt(e.getKey()), e.getValue().asLong()));
+                JSON.readTree(marks)
+                        .fields()
+                        .forEachRemaining(e -> hw.put(
+                                Integer.parseInt(e.getKey()), e.getValue().asLong()));
             }
             return new SnapshotRows(id != null ? id : file.getFileName().toString(), hw, rows);
         } catch (IOException e) {

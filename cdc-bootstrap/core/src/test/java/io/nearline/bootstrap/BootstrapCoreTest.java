@@ -1,32 +1,44 @@
 package io.nearline.bootstrap;
 
-import io.nearline.bootstrap.avro.BootstrapKind;
-import io.nearline.bootstrap.avro.BootstrapRecord;
-import io.nearline.common.config.Config;
-import io.nearline.common.config.ConfigException;
-import io.nearline.common.testkit.ConfigDocsCheck;
-import io.nearline.common.testkit.EngineNeutrality;
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.time.Instant;
-import java.util.Map;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nearline.bootstrap.avro.BootstrapKind;
+import io.nearline.bootstrap.avro.BootstrapRecord;
+import io.nearline.cacheupdater.core.replay.ChangeEventGenerator;
+import io.nearline.common.config.Config;
+import io.nearline.common.config.ConfigException;
+import io.nearline.common.testkit.ConfigDocsCheck;
+import io.nearline.common.testkit.EngineNeutrality;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
 class BootstrapCoreTest {
 
     private static BootstrapRecord marker(BootstrapKind kind, long rows) {
-        return BootstrapRecord.newBuilder().setSnapshotId("s1").setKind(kind).setTopicPartition(0).setPartitionRows(rows)
-                .setAtMillis(0).build();
+        return BootstrapRecord.newBuilder()
+                .setSnapshotId("s1")
+                .setKind(kind)
+                .setTopicPartition(0)
+                .setPartitionRows(rows)
+                .setAtMillis(0)
+                .build();
     }
 
     private static BootstrapRecord row(long sequence) {
-        return BootstrapRecord.newBuilder().setSnapshotId("s1").setKind(BootstrapKind.ROW).setTopicPartition(0)
-                .setSequence(sequence).setAtMillis(0).build();
+        return BootstrapRecord.newBuilder()
+                .setSnapshotId("s1")
+                .setKind(BootstrapKind.ROW)
+                .setTopicPartition(0)
+                .setSequence(sequence)
+                .setAtMillis(0)
+                .build();
     }
 
     @Test
@@ -60,8 +72,9 @@ class BootstrapCoreTest {
 
     @Test
     void aPeriodNotShorterThanTheTtlFailsNamingBothKeys() {
-        ConfigException e = assertThrows(ConfigException.class, () -> BootstrapSettings.from(Config.of(Map.of(
-                "bootstrap.period", "7d", "cache.ttl", "7d"))));
+        ConfigException e = assertThrows(
+                ConfigException.class,
+                () -> BootstrapSettings.from(Config.of(Map.of("bootstrap.period", "7d", "cache.ttl", "7d"))));
         assertTrue(e.getMessage().contains("bootstrap.period") && e.getMessage().contains("cache.ttl"), e.getMessage());
         assertEquals(Duration.ofDays(1), BootstrapSettings.from(Config.empty()).period());
     }
@@ -76,21 +89,22 @@ class BootstrapCoreTest {
         assertEquals(BootstrapSchedule.State.DUE, schedule.state(t0, done, t0.plus(Duration.ofHours(25))));
         assertEquals(BootstrapSchedule.State.OVERDUE, schedule.state(t0, done, done.plus(Duration.ofHours(24))));
         assertEquals(Duration.ofDays(6), schedule.marginBeforeExpiry(done, done.plus(Duration.ofDays(1))));
-        assertThrows(IllegalArgumentException.class, () -> new BootstrapSchedule(Duration.ofDays(8), Duration.ofDays(7)));
+        assertThrows(
+                IllegalArgumentException.class, () -> new BootstrapSchedule(Duration.ofDays(8), Duration.ofDays(7)));
     }
 
     @Test
-    void snapshotsReadTheSameFromJsonLinesAndAvroFiles(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
-        java.nio.file.Path json = dir.resolve("s.jsonl");
-        io.nearline.cacheupdater.core.replay.ChangeEventGenerator.writeSnapshot(json, 50);
+    void snapshotsReadTheSameFromJsonLinesAndAvroFiles(@TempDir Path dir) {
+        Path json = dir.resolve("s.jsonl");
+        ChangeEventGenerator.writeSnapshot(json, 50);
         SnapshotRows fromJson = SnapshotRows.read(json);
         SnapshotRows named = new SnapshotRows("snap-7", fromJson.highWatermarks(), fromJson.rows());
         named.writeAvro(dir.resolve("s.avro"));
         named.write(dir.resolve("t.jsonl"));
         assertEquals(named, SnapshotRows.read(dir.resolve("s.avro")));
         assertEquals(named, SnapshotRows.read(dir.resolve("t.jsonl")));
-        IllegalArgumentException above = assertThrows(IllegalArgumentException.class,
-                () -> new SnapshotRows("x", Map.of(0, 0L), fromJson.rows()));
+        IllegalArgumentException above = assertThrows(
+                IllegalArgumentException.class, () -> new SnapshotRows("x", Map.of(0, 0L), fromJson.rows()));
         assertTrue(above.getMessage().contains("high-watermark"), above.getMessage());
     }
 

@@ -1,5 +1,7 @@
 package io.nearline.bootstrap;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.nearline.cacheupdater.core.ScnOrderedWriter;
 import io.nearline.cacheupdater.core.Sleeper;
 import io.nearline.cacheupdater.core.WriteOutcome;
@@ -13,10 +15,6 @@ import io.nearline.common.metrics.Metrics;
 import io.nearline.common.testkit.ManualClock;
 import io.nearline.common.testkit.Seeds;
 import io.nearline.common.version.Version;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,8 +26,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import org.junit.jupiter.api.Test;
 
 /**
  * Why the bootstrap is periodic and shorter than the TTL: deletes that never reached the cache leave
@@ -39,7 +38,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 class PeriodicBootstrapRepairTest {
 
     private static final Duration TTL = Duration.ofDays(7);
-    private static final WriterSettings SETTINGS = new WriterSettings(TTL, WriterSettings.defaults().maxAttempts(),
+    private static final WriterSettings SETTINGS = new WriterSettings(
+            TTL,
+            WriterSettings.defaults().maxAttempts(),
             WriterSettings.defaults().backoff());
 
     private static CacheKey key(int i) {
@@ -70,8 +71,11 @@ class PeriodicBootstrapRepairTest {
         // day 3 (period 3 days < TTL 7 days): a bootstrap rewrites every row that exists, unchanged
         clock.advance(Duration.ofDays(3));
         ScnOrderedWriter bootstrap = new ScnOrderedWriter(store, SETTINGS, Metrics.NONE, clock, Sleeper.REAL, null);
-        truth.forEach((i, v) -> assertEquals(WriteOutcome.REFRESHED,
-                bootstrap.write(key(i), KeyHistory.record(key(i), v, false), true).outcome()));
+        truth.forEach((i, v) -> assertEquals(
+                WriteOutcome.REFRESHED,
+                bootstrap
+                        .write(key(i), KeyHistory.record(key(i), v, false), true)
+                        .outcome()));
         // day 8: the rows written on day 0 and never rewritten expired; the rest are held until day 10
         clock.advance(Duration.ofDays(5));
         for (int i = 0; i < 100; i++) {

@@ -1,7 +1,6 @@
 package io.nearline.common.cache;
 
 import io.nearline.common.version.Version;
-
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -12,8 +11,8 @@ import java.util.Objects;
  *
  * <p>{@code payload} is owned by the record: callers must not mutate the array they pass in or get.
  */
-public record CacheRecord(Version version, boolean tombstone, int sourcePartition, long writeTimeMillis,
-                          byte[] payload) {
+public record CacheRecord(
+        Version version, boolean tombstone, int sourcePartition, long writeTimeMillis, byte[] payload) {
 
     private static final byte[] EMPTY = new byte[0];
 

@@ -2,7 +2,6 @@ package io.nearline.common.cache;
 
 import io.nearline.common.version.Scn;
 import io.nearline.common.version.Version;
-
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 
@@ -33,8 +32,7 @@ public final class CacheRecordCodec {
     private static final int FLAG_TOMBSTONE = 0x01;
     private static final int KNOWN_FLAGS = FLAG_TOMBSTONE;
 
-    private CacheRecordCodec() {
-    }
+    private CacheRecordCodec() {}
 
     public static byte[] encode(CacheRecord record) {
         byte[] payload = record.payload();

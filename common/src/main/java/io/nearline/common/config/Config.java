@@ -1,9 +1,5 @@
 package io.nearline.common.config;
 
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
-
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -13,13 +9,19 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 /**
  * Raw configuration values by key, read from a {@code .properties} or YAML file (nested YAML maps
@@ -43,7 +45,7 @@ public final class Config {
      */
     public static Config fromArgs(String[] args) {
         Config config = empty();
-        Map<String, String> sets = new java.util.LinkedHashMap<>();
+        Map<String, String> sets = new LinkedHashMap<>();
         for (int i = 0; i < args.length; i++) {
             boolean hasValue = i + 1 < args.length;
             switch (args[i]) {
@@ -52,8 +54,9 @@ public final class Config {
                     String[] kv = (hasValue ? args[++i] : missing("--set key=value")).split("=", 2);
                     sets.put(kv[0], kv.length > 1 ? kv[1] : "");
                 }
-                default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + "; usage: --config FILE [--set key=value ...]");
+                default ->
+                    throw new IllegalArgumentException(
+                            "unknown argument " + args[i] + "; usage: --config FILE [--set key=value ...]");
             }
         }
         return config.withOverrides(sets);
@@ -176,11 +179,15 @@ public final class Config {
                 continue;
             }
             if (namespaces.contains(ns)) {
-                String hint = closest(name, known).map(k -> " Did you mean '" + k + "'?").orElse("");
+                String hint = closest(name, known)
+                        .map(k -> " Did you mean '" + k + "'?")
+                        .orElse("");
                 problems.add("unknown key '" + name + "'." + hint);
             } else {
-                Namespaces.misspelt(ns).ifPresent(meant -> problems.add("unknown key '" + name + "': '" + ns
-                        + "' is not a settings namespace. Did you mean '" + meant + name.substring(ns.length()) + "'?"));
+                Namespaces.misspelt(ns)
+                        .ifPresent(meant -> problems.add(
+                                "unknown key '" + name + "': '" + ns + "' is not a settings namespace. Did you mean '"
+                                        + meant + name.substring(ns.length()) + "'?"));
             }
         }
         if (!problems.isEmpty()) {
@@ -215,7 +222,8 @@ public final class Config {
         String text = values.get(key.name());
         if (text == null) {
             return key.isRequired()
-                    ? "'" + key.name() + "' is required: set it to " + key.expectation() + " (" + key.description() + ")"
+                    ? "'" + key.name() + "' is required: set it to " + key.expectation() + " (" + key.description()
+                            + ")"
                     : null;
         }
         T value;
@@ -225,7 +233,8 @@ public final class Config {
             return "'" + key.name() + "' = '" + text + "' is not valid: expected " + key.expectation() + ".";
         }
         if (!key.check().test().test(value)) {
-            return "'" + key.name() + "' = '" + text + "' is not valid: it " + key.check().requirement() + ".";
+            return "'" + key.name() + "' = '" + text + "' is not valid: it "
+                    + key.check().requirement() + ".";
         }
         return null;
     }
@@ -235,7 +244,7 @@ public final class Config {
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
         int bestPrefix = -1;
-        for (String candidate : new java.util.TreeSet<>(known)) {
+        for (String candidate : new TreeSet<>(known)) {
             int d = editDistance(name, candidate);
             int prefix = commonPrefix(name, candidate);
             if (d < bestDistance || (d == bestDistance && prefix > bestPrefix)) {
@@ -276,7 +285,6 @@ public final class Config {
         return d[a.length()][b.length()];
     }
 
-
     /** Every value, with those of secret-looking keys (password, secret, token) redacted. */
     @Override
     public String toString() {
@@ -286,7 +294,7 @@ public final class Config {
     }
 
     private static boolean isSecretName(String key) {
-        String k = key.toLowerCase(java.util.Locale.ROOT);
+        String k = key.toLowerCase(Locale.ROOT);
         return k.contains("password") || k.contains("secret") || k.contains("token");
     }
 }

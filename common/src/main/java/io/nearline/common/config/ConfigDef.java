@@ -12,8 +12,7 @@ import java.util.function.Predicate;
 public final class ConfigDef {
 
     /** A rule across keys, e.g. "bootstrap period < cache TTL"; {@code problem} names the keys and the fix. */
-    public record Invariant(Predicate<Config> holds, String problem) {
-    }
+    public record Invariant(Predicate<Config> holds, String problem) {}
 
     private final String title;
     private final List<ConfigKey<?>> keys;

@@ -13,17 +13,21 @@ import java.nio.file.Path;
  */
 public final class ConfigDocs {
 
-    private ConfigDocs() {
-    }
+    private ConfigDocs() {}
 
     public static String markdown(ConfigDef def) {
         StringBuilder out = new StringBuilder();
         out.append("| key | type | default | description |\n");
         out.append("|---|---|---|---|\n");
         for (ConfigKey<?> key : def.keys()) {
-            out.append("| `").append(key.name()).append("` | ").append(key.type().name())
-                    .append(" | ").append(key.isRequired() ? "*required*" : "`" + formatDefault(key) + "`")
-                    .append(" | ").append(key.description().replace("|", "\\|"));
+            out.append("| `")
+                    .append(key.name())
+                    .append("` | ")
+                    .append(key.type().name())
+                    .append(" | ")
+                    .append(key.isRequired() ? "*required*" : "`" + formatDefault(key) + "`")
+                    .append(" | ")
+                    .append(key.description().replace("|", "\\|"));
             if (!key.check().requirement().isEmpty()) {
                 out.append(" (").append(key.check().requirement()).append(")");
             }

@@ -8,9 +8,11 @@ public class ConfigException extends RuntimeException {
     private final List<String> problems;
 
     public ConfigException(List<String> problems) {
-        super(problems.size() == 1
-                ? "Invalid configuration: " + problems.get(0)
-                : "Invalid configuration (" + problems.size() + " problems):\n  - " + String.join("\n  - ", problems));
+        super(
+                problems.size() == 1
+                        ? "Invalid configuration: " + problems.get(0)
+                        : "Invalid configuration (" + problems.size() + " problems):\n  - "
+                                + String.join("\n  - ", problems));
         this.problems = List.copyOf(problems);
     }
 

@@ -15,7 +15,8 @@ public record ConfigKey<T>(String name, ValueType<T> type, T defaultValue, Strin
         Objects.requireNonNull(description, "description");
         Objects.requireNonNull(check, "check");
         if (defaultValue != null && !check.test().test(defaultValue)) {
-            throw new IllegalArgumentException("default of " + name + " violates its own check: " + check.requirement());
+            throw new IllegalArgumentException(
+                    "default of " + name + " violates its own check: " + check.requirement());
         }
     }
 

@@ -8,11 +8,12 @@ package io.nearline.common.config;
  */
 public final class JobKeys {
 
-    private JobKeys() {
-    }
+    private JobKeys() {}
 
-    public static final ConfigKey<String> BOOTSTRAP_SERVERS = ConfigKey.required("kafka.bootstrap-servers", ValueType.STRING,
-            "Kafka brokers the job reads its input from and writes its outputs and dead letters to (host:port,...). "
-                    + "On Samza, give the same list to the Kafka system (systems.kafka.*.bootstrap.servers).")
+    public static final ConfigKey<String> BOOTSTRAP_SERVERS = ConfigKey.required(
+                    "kafka.bootstrap-servers",
+                    ValueType.STRING,
+                    "Kafka brokers the job reads its input from and writes its outputs and dead letters to (host:port,...). "
+                            + "On Samza, give the same list to the Kafka system (systems.kafka.*.bootstrap.servers).")
             .checked(Check.notBlank());
 }

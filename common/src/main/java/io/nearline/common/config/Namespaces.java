@@ -11,11 +11,10 @@ import java.util.TreeSet;
  */
 public final class Namespaces {
 
-    public static final Set<String> NEARLINE = Set.of("kafka", "cdc", "cache", "write", "couchbase", "rocksdb",
-            "bootstrap", "tracking", "join", "outage");
+    public static final Set<String> NEARLINE =
+            Set.of("kafka", "cdc", "cache", "write", "couchbase", "rocksdb", "bootstrap", "tracking", "join", "outage");
 
-    private Namespaces() {
-    }
+    private Namespaces() {}
 
     /** The namespace of a key: its first segment. */
     public static String of(String key) {
@@ -32,6 +31,7 @@ public final class Namespaces {
         if (NEARLINE.contains(ns) || ns.length() < 3) {
             return Optional.empty();
         }
-        return new TreeSet<>(NEARLINE).stream().filter(n -> Config.editDistance(ns, n) == 1).findFirst();
+        return new TreeSet<>(NEARLINE)
+                .stream().filter(n -> Config.editDistance(ns, n) == 1).findFirst();
     }
 }

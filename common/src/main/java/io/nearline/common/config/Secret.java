@@ -46,7 +46,8 @@ public final class Secret {
             String name = reference.substring(4);
             String value = System.getenv(name);
             if (value == null) {
-                throw new ConfigException("the secret " + reference + " is not set: export " + name + " where the job runs");
+                throw new ConfigException(
+                        "the secret " + reference + " is not set: export " + name + " where the job runs");
             }
             return value;
         }

@@ -22,8 +22,7 @@ public record ValueType<T>(String name, String expected, Function<String, T> par
         return value == null ? "" : formatter.apply(value);
     }
 
-    public static final ValueType<String> STRING =
-            new ValueType<>("string", "any text", s -> s, s -> s);
+    public static final ValueType<String> STRING = new ValueType<>("string", "any text", s -> s, s -> s);
 
     public static final ValueType<Integer> INT =
             new ValueType<>("int", "a whole number such as 8", Integer::valueOf, String::valueOf);
@@ -37,19 +36,26 @@ public record ValueType<T>(String name, String expected, Function<String, T> par
     public static final ValueType<Boolean> BOOLEAN =
             new ValueType<>("boolean", "true or false", ValueType::parseBoolean, String::valueOf);
 
-    public static final ValueType<Duration> DURATION =
-            new ValueType<>("duration", "a duration such as 250ms, 30s, 15m, 2h or 7d",
-                    ValueType::parseDuration, ValueType::formatDuration);
+    public static final ValueType<Duration> DURATION = new ValueType<>(
+            "duration",
+            "a duration such as 250ms, 30s, 15m, 2h or 7d",
+            ValueType::parseDuration,
+            ValueType::formatDuration);
 
     /** A password or key by reference; a secret written inline is refused. */
-    public static final ValueType<Secret> SECRET =
-            new ValueType<>("secret", "a reference to the secret: env:VARIABLE or file:/path/to/file, never the secret itself",
-                    Secret::parse, Secret::reference);
+    public static final ValueType<Secret> SECRET = new ValueType<>(
+            "secret",
+            "a reference to the secret: env:VARIABLE or file:/path/to/file, never the secret itself",
+            Secret::parse,
+            Secret::reference);
 
     public static <E extends Enum<E>> ValueType<E> enumOf(Class<E> type) {
         String names = Arrays.stream(type.getEnumConstants())
-                .map(e -> e.name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", "));
-        return new ValueType<>("enum", "one of: " + names,
+                .map(e -> e.name().toLowerCase(Locale.ROOT))
+                .collect(Collectors.joining(", "));
+        return new ValueType<>(
+                "enum",
+                "one of: " + names,
                 s -> Enum.valueOf(type, s.toUpperCase(Locale.ROOT).replace('-', '_')),
                 e -> e.name().toLowerCase(Locale.ROOT).replace('_', '-'));
     }

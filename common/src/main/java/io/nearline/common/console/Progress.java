@@ -25,20 +25,23 @@ public final class Progress implements AutoCloseable {
         this.out = out;
         LongSupplier count = done != null ? done : steps::sum;
         long started = System.nanoTime();
-        this.ticker = new Thread(() -> {
-            try {
-                while (!Thread.currentThread().isInterrupted()) {
-                    Thread.sleep(1000);
-                    long n = count.getAsLong();
-                    double seconds = (System.nanoTime() - started) / 1e9;
-                    out.printf("\r  %s: %,d / %,d (%d%%), %,.0f/s   ", label, n, total,
-                            total == 0 ? 100 : Math.min(100, n * 100 / total), n / seconds);
-                    printed = true;
-                }
-            } catch (InterruptedException e) {
-                // finished
-            }
-        }, "progress");
+        this.ticker = new Thread(
+                () -> {
+                    try {
+                        while (!Thread.currentThread().isInterrupted()) {
+                            Thread.sleep(1000);
+                            long n = count.getAsLong();
+                            double seconds = (System.nanoTime() - started) / 1e9;
+                            out.printf(
+                                    "\r  %s: %,d / %,d (%d%%), %,.0f/s   ",
+                                    label, n, total, total == 0 ? 100 : Math.min(100, n * 100 / total), n / seconds);
+                            printed = true;
+                        }
+                    } catch (InterruptedException e) {
+                        // finished
+                    }
+                },
+                "progress");
         ticker.setDaemon(true);
         ticker.start();
     }

@@ -16,24 +16,26 @@ public final class RateMeter implements AutoCloseable {
 
     public RateMeter(long total, LongSupplier count) {
         this.total = total;
-        this.sampler = new Thread(() -> {
-            try {
-                while (!Thread.currentThread().isInterrupted()) {
-                    long n = count.getAsLong();
-                    long now = System.nanoTime();
-                    if (at10 < 0 && n >= total / 10) {
-                        at10 = now;
+        this.sampler = new Thread(
+                () -> {
+                    try {
+                        while (!Thread.currentThread().isInterrupted()) {
+                            long n = count.getAsLong();
+                            long now = System.nanoTime();
+                            if (at10 < 0 && n >= total / 10) {
+                                at10 = now;
+                            }
+                            if (at90 < 0 && n >= total * 9 / 10) {
+                                at90 = now;
+                                return;
+                            }
+                            Thread.sleep(5);
+                        }
+                    } catch (InterruptedException e) {
+                        // stopped
                     }
-                    if (at90 < 0 && n >= total * 9 / 10) {
-                        at90 = now;
-                        return;
-                    }
-                    Thread.sleep(5);
-                }
-            } catch (InterruptedException e) {
-                // stopped
-            }
-        }, "rate-meter");
+                },
+                "rate-meter");
         sampler.setDaemon(true);
         sampler.start();
     }

@@ -4,12 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.common.avro.DeadLetter;
 import io.nearline.common.schema.TrustedAvroClasses;
-import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.DecoderFactory;
-import org.apache.avro.io.EncoderFactory;
-import org.apache.avro.specific.SpecificDatumReader;
-import org.apache.avro.specific.SpecificDatumWriter;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -17,6 +11,11 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.avro.specific.SpecificDatumWriter;
 
 /**
  * Dead letters: the rejected input, byte for byte, with where it came from and why. On the
@@ -32,11 +31,17 @@ public final class DeadLetters {
         TrustedAvroClasses.ensure();
     }
 
-    private DeadLetters() {
-    }
+    private DeadLetters() {}
 
-    public static DeadLetter of(String job, String topic, int partition, long offset, byte[] key, byte[] value,
-                                RejectionReason rejection, long nowMillis) {
+    public static DeadLetter of(
+            String job,
+            String topic,
+            int partition,
+            long offset,
+            byte[] key,
+            byte[] value,
+            RejectionReason rejection,
+            long nowMillis) {
         return DeadLetter.newBuilder()
                 .setJob(job)
                 .setSourceTopic(topic)
@@ -64,7 +69,8 @@ public final class DeadLetters {
 
     public static DeadLetter decode(byte[] bytes) {
         try {
-            return new SpecificDatumReader<>(DeadLetter.class).read(null, DecoderFactory.get().binaryDecoder(bytes, null));
+            return new SpecificDatumReader<>(DeadLetter.class)
+                    .read(null, DecoderFactory.get().binaryDecoder(bytes, null));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -92,7 +98,12 @@ public final class DeadLetters {
         byte[] bytes = new byte[b.remaining()];
         b.get(bytes);
         try {
-            node.put(field, StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString());
+            node.put(
+                    field,
+                    StandardCharsets.UTF_8
+                            .newDecoder()
+                            .decode(ByteBuffer.wrap(bytes))
+                            .toString());
         } catch (CharacterCodingException e) {
             node.putObject(field).put("base64", Base64.getEncoder().encodeToString(bytes));
         }

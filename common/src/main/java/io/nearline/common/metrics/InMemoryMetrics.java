@@ -1,5 +1,6 @@
 package io.nearline.common.metrics;
 
+import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,14 +19,14 @@ public final class InMemoryMetrics implements Metrics {
 
         synchronized void add(long value) {
             if (size == values.length) {
-                values = java.util.Arrays.copyOf(values, size * 2);
+                values = Arrays.copyOf(values, size * 2);
             }
             values[size++] = value;
         }
 
         synchronized long[] sorted() {
-            long[] copy = java.util.Arrays.copyOf(values, size);
-            java.util.Arrays.sort(copy);
+            long[] copy = Arrays.copyOf(values, size);
+            Arrays.sort(copy);
             return copy;
         }
 

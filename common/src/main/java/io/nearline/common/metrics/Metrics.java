@@ -11,7 +11,7 @@ public interface Metrics {
 
     /** A distribution of values (latencies in ms, say); ports that keep none ignore it. */
     default Histogram histogram(String name) {
-        return value -> { };
+        return value -> {};
     }
 
     /** A monotonically increasing count. */
@@ -29,5 +29,5 @@ public interface Metrics {
     }
 
     /** Discards everything: for code paths where nobody listens. */
-    Metrics NONE = name -> n -> { };
+    Metrics NONE = name -> n -> {};
 }

@@ -1,17 +1,19 @@
 package io.nearline.common.schema;
 
-import org.apache.avro.Schema;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaFormatter;
+import org.apache.avro.SchemaParseException;
 
 /**
  * A registry backed by a directory: {@code ROOT/<table>/v<N>.avsc}. Several processes can share it.
@@ -58,9 +60,8 @@ public final class DirectorySchemaRegistry implements SchemaRegistry {
         try {
             Files.createDirectories(file.getParent());
             Path tmp = Files.createTempFile(file.getParent(), "v" + version, ".tmp");
-            Files.writeString(tmp, schema.toString(true), StandardCharsets.UTF_8);
-            Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.writeString(tmp, SchemaFormatter.format("json/pretty", schema), StandardCharsets.UTF_8);
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             throw new SchemaRegistryException("cannot write " + file, e);
         }
@@ -97,7 +98,7 @@ public final class DirectorySchemaRegistry implements SchemaRegistry {
             Path f = dir.resolve("v" + v[0] + ".avsc");
             try {
                 loaded.register(table, v[0], new Schema.Parser().parse(Files.readString(f, StandardCharsets.UTF_8)));
-            } catch (IOException | org.apache.avro.SchemaParseException e) {
+            } catch (IOException | SchemaParseException e) {
                 throw new SchemaRegistryException("cannot read schema " + f + ": " + e.getMessage(), e);
             }
         }

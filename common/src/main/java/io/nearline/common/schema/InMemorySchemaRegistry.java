@@ -1,13 +1,12 @@
 package io.nearline.common.schema;
 
-import org.apache.avro.Schema;
-import org.apache.avro.SchemaCompatibility;
-
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaCompatibility;
 
 /** A registry held in memory: for tests and single-process tools, and the cache of {@link DirectorySchemaRegistry}. */
 public class InMemorySchemaRegistry implements SchemaRegistry {
@@ -33,7 +32,8 @@ public class InMemorySchemaRegistry implements SchemaRegistry {
     @Override
     public synchronized void register(String table, int version, Schema schema) {
         if (version < 1) {
-            throw new SchemaRegistryException("schema versions start at 1, got " + version + " for table '" + table + "'");
+            throw new SchemaRegistryException(
+                    "schema versions start at 1, got " + version + " for table '" + table + "'");
         }
         NavigableMap<Integer, Schema> versions = tables.computeIfAbsent(table, t -> new ConcurrentSkipListMap<>());
         Schema existing = versions.get(version);

@@ -1,5 +1,10 @@
 package io.nearline.common.schema;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericDatumWriter;
@@ -9,12 +14,6 @@ import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
 
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-
 /**
  * Reads a payload written under one schema version as another (normally the newest): Avro schema
  * resolution fills defaults for fields added since and drops removed ones. Thread-safe; datum readers
@@ -22,8 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class PayloadUpconverter {
 
-    private record Pair(String table, int writer, int reader) {
-    }
+    private record Pair(String table, int writer, int reader) {}
 
     private final SchemaRegistry registry;
     private final Map<Pair, GenericDatumReader<GenericRecord>> readers = new ConcurrentHashMap<>();
@@ -36,13 +34,16 @@ public final class PayloadUpconverter {
     public GenericRecord read(String table, int writerVersion, byte[] payload, int readerVersion) {
         GenericDatumReader<GenericRecord> reader = readers.computeIfAbsent(
                 new Pair(table, writerVersion, readerVersion),
-                p -> new GenericDatumReader<>(registry.schema(table, writerVersion), registry.schema(table, readerVersion)));
+                p -> new GenericDatumReader<>(
+                        registry.schema(table, writerVersion), registry.schema(table, readerVersion)));
         try {
             BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(payload, null);
             return reader.read(null, decoder);
         } catch (IOException | RuntimeException e) {
-            throw new SchemaRegistryException("payload of table '" + table + "' is not valid Avro for version "
-                    + writerVersion + ": " + e.getMessage(), e);
+            throw new SchemaRegistryException(
+                    "payload of table '" + table + "' is not valid Avro for version " + writerVersion + ": "
+                            + e.getMessage(),
+                    e);
         }
     }
 

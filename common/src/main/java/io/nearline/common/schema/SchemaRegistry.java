@@ -1,8 +1,7 @@
 package io.nearline.common.schema;
 
-import org.apache.avro.Schema;
-
 import java.util.OptionalInt;
+import org.apache.avro.Schema;
 
 /**
  * Avro schemas of source-of-truth tables by version. Payloads in change events and cache records are

@@ -3,6 +3,8 @@ package io.nearline.common.schema;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.avro.DeadLetter;
 import io.nearline.common.avro.Op;
+import java.util.HashSet;
+import java.util.Set;
 import org.apache.avro.util.ClassSecurityValidator;
 
 /**
@@ -11,10 +13,9 @@ import org.apache.avro.util.ClassSecurityValidator;
  */
 public final class TrustedAvroClasses {
 
-    private static final java.util.Set<Class<?>> TRUSTED = new java.util.HashSet<>();
+    private static final Set<Class<?>> TRUSTED = new HashSet<>();
 
-    private TrustedAvroClasses() {
-    }
+    private TrustedAvroClasses() {}
 
     /** Trusts the shared model (change events, dead letters). */
     public static void ensure() {
@@ -32,7 +33,8 @@ public final class TrustedAvroClasses {
             }
         }
         if (any) {
-            ClassSecurityValidator.setGlobal(ClassSecurityValidator.composite(ClassSecurityValidator.getGlobal(), added.build()));
+            ClassSecurityValidator.setGlobal(
+                    ClassSecurityValidator.composite(ClassSecurityValidator.getGlobal(), added.build()));
         }
     }
 }

@@ -1,7 +1,6 @@
 package io.nearline.common.store;
 
 import io.nearline.common.cache.CacheKey;
-
 import java.time.Duration;
 import java.util.Optional;
 
@@ -52,8 +51,7 @@ public interface CacheStore extends AutoCloseable {
     void close();
 
     /** A stored value and the CAS token of that state. */
-    record Stored(byte[] value, long cas) {
-    }
+    record Stored(byte[] value, long cas) {}
 
     /** Outcome of a mutation; {@code cas} is the new token when {@code status == OK}, else 0. */
     record WriteResult(Status status, long cas) {

@@ -1,6 +1,7 @@
 package io.nearline.common.store;
 
 import java.time.Clock;
+import java.util.Arrays;
 
 /**
  * Store health from the rate of transient failures in a sliding time window, as a router's Couchbase
@@ -23,13 +24,14 @@ public final class ErrorRateHealth {
 
     public ErrorRateHealth(Clock clock, long windowMillis, int minSamples, double maxErrorRate) {
         if (windowMillis < BUCKETS || minSamples <= 0 || maxErrorRate < 0 || maxErrorRate > 1) {
-            throw new IllegalArgumentException("window must be >= " + BUCKETS + " ms, minSamples > 0, maxErrorRate in [0,1]");
+            throw new IllegalArgumentException(
+                    "window must be >= " + BUCKETS + " ms, minSamples > 0, maxErrorRate in [0,1]");
         }
         this.clock = clock;
         this.bucketMillis = windowMillis / BUCKETS;
         this.minSamples = minSamples;
         this.maxErrorRate = maxErrorRate;
-        java.util.Arrays.fill(bucketStart, Long.MIN_VALUE);
+        Arrays.fill(bucketStart, Long.MIN_VALUE);
     }
 
     public synchronized void success() {

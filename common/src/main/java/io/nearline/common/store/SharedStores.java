@@ -1,7 +1,6 @@
 package io.nearline.common.store;
 
 import io.nearline.common.cache.CacheKey;
-
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -26,8 +25,7 @@ public final class SharedStores {
         }
     }
 
-    private SharedStores() {
-    }
+    private SharedStores() {}
 
     /** The store known as {@code identity}, opened by {@code opener} for its first user. Close the handle when done. */
     public static synchronized CacheStore acquire(String identity, Supplier<CacheStore> opener) {

@@ -1,6 +1,13 @@
 package io.nearline.common.cache;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.nearline.common.version.Version;
+import java.util.Arrays;
+import java.util.HexFormat;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -8,20 +15,15 @@ import net.jqwik.api.constraints.LongRange;
 import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
 
-import java.util.Arrays;
-import java.util.HexFormat;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 class CacheRecordCodecTest {
 
     @Property
-    void upsertsRoundTrip(@ForAll @LongRange(max = Long.MAX_VALUE) long scn, @ForAll @IntRange(max = 1000) int schema,
-                          @ForAll @IntRange(max = 4096) int partition, @ForAll long writeTime,
-                          @ForAll @Size(max = 300) byte[] payload) {
+    void upsertsRoundTrip(
+            @ForAll @LongRange(max = Long.MAX_VALUE) long scn,
+            @ForAll @IntRange(max = 1000) int schema,
+            @ForAll @IntRange(max = 4096) int partition,
+            @ForAll long writeTime,
+            @ForAll @Size(max = 300) byte[] payload) {
         CacheRecord record = new CacheRecord(Version.of(scn, schema), false, partition, writeTime, payload);
         byte[] bytes = CacheRecordCodec.encode(record);
         assertEquals(record, CacheRecordCodec.decode(bytes));
@@ -41,11 +43,13 @@ class CacheRecordCodecTest {
     /** Pins the documented byte layout (docs/cache-record-format.md): changing it needs a new format byte. */
     @Test
     void layoutMatchesTheDocumentedBytes() {
-        CacheRecord record = new CacheRecord(Version.of(0x0102030405060708L, 9), false, 5, 0x1122334455667788L,
-                new byte[] {(byte) 0xCA, (byte) 0xFE});
+        CacheRecord record = new CacheRecord(
+                Version.of(0x0102030405060708L, 9), false, 5, 0x1122334455667788L, new byte[] {(byte) 0xCA, (byte) 0xFE
+                });
         String hex = HexFormat.of().formatHex(CacheRecordCodec.encode(record));
-        assertEquals("01" + "00" + "0102030405060708" + "00000009" + "00000005" + "1122334455667788"
-                + "00000002" + "cafe", hex);
+        assertEquals(
+                "01" + "00" + "0102030405060708" + "00000009" + "00000005" + "1122334455667788" + "00000002" + "cafe",
+                hex);
         String tomb = HexFormat.of().formatHex(CacheRecordCodec.encode(CacheRecord.tombstone(Version.of(1, 0), 0)));
         assertEquals("0101" + "0000000000000001" + "00000000" + "00000000" + "0000000000000000" + "00000000", tomb);
     }
@@ -54,7 +58,8 @@ class CacheRecordCodecTest {
     void unknownFormatIsRefused() {
         byte[] bytes = CacheRecordCodec.encode(CacheRecord.upsert(Version.of(1, 1), 0, new byte[] {1}));
         bytes[0] = 0x02;
-        CorruptCacheRecordException e = assertThrows(CorruptCacheRecordException.class, () -> CacheRecordCodec.decode(bytes));
+        CorruptCacheRecordException e =
+                assertThrows(CorruptCacheRecordException.class, () -> CacheRecordCodec.decode(bytes));
         assertTrue(e.getMessage().contains("unknown cache record format 0x02"), e.getMessage());
         assertThrows(CorruptCacheRecordException.class, () -> CacheRecordCodec.decodeVersion(bytes));
     }
@@ -69,8 +74,12 @@ class CacheRecordCodecTest {
     @Test
     void truncatedAndPaddedRecordsAreRefused() {
         byte[] bytes = CacheRecordCodec.encode(CacheRecord.upsert(Version.of(1, 1), 0, new byte[] {1, 2, 3}));
-        assertThrows(CorruptCacheRecordException.class, () -> CacheRecordCodec.decode(Arrays.copyOf(bytes, bytes.length - 1)));
-        assertThrows(CorruptCacheRecordException.class, () -> CacheRecordCodec.decode(Arrays.copyOf(bytes, bytes.length + 1)));
+        assertThrows(
+                CorruptCacheRecordException.class,
+                () -> CacheRecordCodec.decode(Arrays.copyOf(bytes, bytes.length - 1)));
+        assertThrows(
+                CorruptCacheRecordException.class,
+                () -> CacheRecordCodec.decode(Arrays.copyOf(bytes, bytes.length + 1)));
         assertThrows(CorruptCacheRecordException.class, () -> CacheRecordCodec.decode(Arrays.copyOf(bytes, 10)));
         assertThrows(CorruptCacheRecordException.class, () -> CacheRecordCodec.decode(new byte[0]));
     }
@@ -86,7 +95,8 @@ class CacheRecordCodecTest {
     void largePayloadRoundTrips() {
         byte[] payload = new byte[100 * 1024];
         Arrays.fill(payload, (byte) 7);
-        CacheRecord back = CacheRecordCodec.decode(CacheRecordCodec.encode(CacheRecord.upsert(Version.of(5, 1), 1, payload)));
+        CacheRecord back =
+                CacheRecordCodec.decode(CacheRecordCodec.encode(CacheRecord.upsert(Version.of(5, 1), 1, payload)));
         assertArrayEquals(payload, back.payload());
     }
 }

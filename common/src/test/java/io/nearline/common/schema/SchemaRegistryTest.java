@@ -1,5 +1,10 @@
 package io.nearline.common.schema;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
 import org.apache.avro.generic.GenericData;
@@ -7,20 +12,28 @@ import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Path;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 class SchemaRegistryTest {
 
-    static final Schema V1 = SchemaBuilder.record("Profile").namespace("test").fields()
-            .requiredString("name").endRecord();
-    static final Schema V2 = SchemaBuilder.record("Profile").namespace("test").fields()
-            .requiredString("name").name("headline").type().stringType().stringDefault("(none)").endRecord();
-    static final Schema V3_BROKEN = SchemaBuilder.record("Profile").namespace("test").fields()
-            .requiredString("name").requiredInt("age").endRecord(); // new field without a default
+    static final Schema V1 = SchemaBuilder.record("Profile")
+            .namespace("test")
+            .fields()
+            .requiredString("name")
+            .endRecord();
+    static final Schema V2 = SchemaBuilder.record("Profile")
+            .namespace("test")
+            .fields()
+            .requiredString("name")
+            .name("headline")
+            .type()
+            .stringType()
+            .stringDefault("(none)")
+            .endRecord();
+    static final Schema V3_BROKEN = SchemaBuilder.record("Profile")
+            .namespace("test")
+            .fields()
+            .requiredString("name")
+            .requiredInt("age")
+            .endRecord(); // new field without a default
 
     @Test
     void upConvertsOldPayloadsToTheLatestSchema() {
@@ -43,7 +56,8 @@ class SchemaRegistryTest {
     void incompatibleVersionIsRefusedWithAFix() {
         SchemaRegistry registry = new InMemorySchemaRegistry();
         registry.register("profile", 1, V1);
-        SchemaRegistryException e = assertThrows(SchemaRegistryException.class, () -> registry.register("profile", 2, V3_BROKEN));
+        SchemaRegistryException e =
+                assertThrows(SchemaRegistryException.class, () -> registry.register("profile", 2, V3_BROKEN));
         assertTrue(e.getMessage().contains("cannot read data written with version 1"), e.getMessage());
     }
 
@@ -62,8 +76,8 @@ class SchemaRegistryTest {
     void garbagePayloadIsAClearError() {
         SchemaRegistry registry = new InMemorySchemaRegistry();
         registry.register("profile", 1, V1);
-        SchemaRegistryException e = assertThrows(SchemaRegistryException.class,
-                () -> new PayloadUpconverter(registry).read("profile", 1, new byte[] {(byte) 0xff, 1}, 1));
+        SchemaRegistryException e = assertThrows(SchemaRegistryException.class, () -> new PayloadUpconverter(registry)
+                .read("profile", 1, new byte[] {(byte) 0xff, 1}, 1));
         assertTrue(e.getMessage().contains("not valid Avro"), e.getMessage());
     }
 
@@ -75,7 +89,8 @@ class SchemaRegistryTest {
         assertEquals(V1, reader.schema("profile", 1));
         canary.register("profile", 2, V2); // deployed after the reader started
         assertEquals(V2, reader.schema("profile", 2));
-        assertEquals(2, new DirectorySchemaRegistry(dir).latestVersion("profile").getAsInt());
+        assertEquals(
+                2, new DirectorySchemaRegistry(dir).latestVersion("profile").getAsInt());
         assertThrows(SchemaRegistryException.class, () -> reader.register("profile", 3, V3_BROKEN));
         assertThrows(SchemaRegistryException.class, () -> reader.register("../evil", 1, V1));
     }

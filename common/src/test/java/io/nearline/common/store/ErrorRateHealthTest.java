@@ -1,12 +1,11 @@
 package io.nearline.common.store;
 
-import io.nearline.common.testkit.ManualClock;
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.nearline.common.testkit.ManualClock;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
 
 class ErrorRateHealthTest {
 

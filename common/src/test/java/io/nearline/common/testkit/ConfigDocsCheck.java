@@ -1,12 +1,11 @@
 package io.nearline.common.testkit;
 
+import static org.junit.jupiter.api.Assertions.fail;
+
 import io.nearline.common.config.ConfigDef;
 import io.nearline.common.config.ConfigDocs;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Keeps {@code docs/configuration.md} in step with the key declarations. A module's test calls
@@ -14,8 +13,7 @@ import static org.junit.jupiter.api.Assertions.fail;
  */
 public final class ConfigDocsCheck {
 
-    private ConfigDocsCheck() {
-    }
+    private ConfigDocsCheck() {}
 
     public static void assertInSync(String sectionId, ConfigDef def) {
         Path doc = repoRoot().resolve("docs/configuration.md");
@@ -33,7 +31,8 @@ public final class ConfigDocsCheck {
             dir = dir.getParent();
         }
         if (dir == null) {
-            throw new IllegalStateException("docs/configuration.md not found above " + Path.of("").toAbsolutePath());
+            throw new IllegalStateException(
+                    "docs/configuration.md not found above " + Path.of("").toAbsolutePath());
         }
         return dir;
     }

@@ -1,11 +1,11 @@
 package io.nearline.common.testkit;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
-
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
  * The architecture rule of docs/architecture.md: engine-neutral code (common, and the core of every job) must
@@ -14,11 +14,13 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 public final class EngineNeutrality {
 
     public static final ArchRule NO_ENGINE_IMPORTS = noClasses()
-            .should().dependOnClassesThat().resideInAnyPackage("org.apache.flink..", "org.apache.samza..")
-            .because("job logic is written once and must run on both engines: wire engines in the flink/ and samza/ adapters");
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage("org.apache.flink..", "org.apache.samza..")
+            .because(
+                    "job logic is written once and must run on both engines: wire engines in the flink/ and samza/ adapters");
 
-    private EngineNeutrality() {
-    }
+    private EngineNeutrality() {}
 
     /** Fails with the offending classes if production code under {@code packages} depends on an engine. */
     public static void check(String... packages) {

@@ -1,11 +1,11 @@
 package io.nearline.common.testkit;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import org.apache.flink.fake.FakeEngineApi;
 import org.junit.jupiter.api.Test;
-
-import static org.junit.jupiter.api.Assertions.assertThrows;
 
 class EngineNeutralityTest {
 

@@ -1,5 +1,7 @@
 package io.nearline.common.testkit;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaCall;
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -7,8 +9,6 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
 import io.nearline.common.annotation.VisibleForTesting;
-
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
  * The rules that keep production code apart from the tools: job code (everything a job artifact
@@ -19,24 +19,37 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 public final class ProductionIsolation {
 
     /** Packages of local tooling: nothing in a job artifact may depend on them. */
-    public static final String[] TOOLS = {"io.nearline.localcluster..", "..testkit..", "io.nearline.cacheupdater.replay..",
-        "io.nearline.tracking.replay..", "io.nearline.bench.."};
+    public static final String[] TOOLS = {
+        "io.nearline.localcluster..",
+        "..testkit..",
+        "io.nearline.cacheupdater.replay..",
+        "io.nearline.tracking.replay..",
+        "io.nearline.bench.."
+    };
 
     public static final ArchRule NO_TOOLS_IN_PRODUCTION = noClasses()
-            .that().resideOutsideOfPackages(TOOLS)
-            .should().dependOnClassesThat().resideInAnyPackage(TOOLS)
+            .that()
+            .resideOutsideOfPackages(TOOLS)
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(TOOLS)
             .because("job artifacts carry production code only: local runners, replays, the demo and test kits "
                     + "depend on the jobs, never the reverse");
 
     public static final ArchRule NO_TEST_ONLY_CALLS = noClasses()
-            .that().resideOutsideOfPackages(TOOLS)
-            .should().callCodeUnitWhere(DescribedPredicate.describe("a @VisibleForTesting member of another class",
+            .that()
+            .resideOutsideOfPackages(TOOLS)
+            .should()
+            .callCodeUnitWhere(DescribedPredicate.describe(
+                    "a @VisibleForTesting member of another class",
                     (JavaCall<?> call) -> !call.getOriginOwner().equals(call.getTargetOwner())
-                            && call.getTarget().resolveMember().map(m -> m.isAnnotatedWith(VisibleForTesting.class)).orElse(false)))
+                            && call.getTarget()
+                                    .resolveMember()
+                                    .map(m -> m.isAnnotatedWith(VisibleForTesting.class))
+                                    .orElse(false)))
             .because("members marked @VisibleForTesting exist for tests and local runners only");
 
-    private ProductionIsolation() {
-    }
+    private ProductionIsolation() {}
 
     /** Fails with the offending classes if production code under {@code io.nearline} breaks either rule. */
     public static void check() {

@@ -6,12 +6,13 @@ package io.nearline.common.testkit;
  */
 public final class Seeds {
 
-    private Seeds() {
-    }
+    private Seeds() {}
 
     public static long seed() {
         Long fixed = Long.getLong("nearline.seed");
-        return fixed != null ? fixed : System.nanoTime() ^ Thread.currentThread().getId();
+        return fixed != null
+                ? fixed
+                : System.nanoTime() ^ Thread.currentThread().getId();
     }
 
     public static String replay(long seed) {

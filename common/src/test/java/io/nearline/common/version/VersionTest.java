@@ -1,20 +1,19 @@
 package io.nearline.common.version;
 
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.LongRange;
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.LongRange;
+import org.junit.jupiter.api.Test;
 
 class VersionTest {
 
@@ -50,8 +49,11 @@ class VersionTest {
     }
 
     @Property
-    void orderIsAntisymmetricAndConsistentWithEquals(@ForAll @LongRange(max = 50) long s1, @ForAll @IntRange(max = 3) int v1,
-                                                     @ForAll @LongRange(max = 50) long s2, @ForAll @IntRange(max = 3) int v2) {
+    void orderIsAntisymmetricAndConsistentWithEquals(
+            @ForAll @LongRange(max = 50) long s1,
+            @ForAll @IntRange(max = 3) int v1,
+            @ForAll @LongRange(max = 50) long s2,
+            @ForAll @IntRange(max = 3) int v2) {
         Version a = Version.of(s1, v1);
         Version b = Version.of(s2, v2);
         assertEquals(Integer.signum(a.compareTo(b)), -Integer.signum(b.compareTo(a)));

@@ -1,46 +1,60 @@
 package io.nearline.localcluster;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nearline.localcluster.replay.ReplayOutput;
 import io.nearline.localcluster.sot.ChangeLogTruth;
 import io.nearline.localcluster.sot.DivergenceChecker;
 import io.nearline.localcluster.sot.StateDumpView;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-
-import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.List;
-import java.util.concurrent.Callable;
-
 /** {@code nearline check}: a cache state against the source of truth, key by key. */
-@Command(name = "check", mixinStandardHelpOptions = true,
-        description = {"Compare a cache state dump with the source of truth and report every divergent key by kind: "
-                + "STALE, MISSING, RESURRECTED (a delete lost), EXTRA, AHEAD, CORRUPT.",
-                "%nThe source of truth is given as its change log (JSON lines, any order): per key the valid event "
-                        + "with the highest version. Exits 0 when nothing diverges, 1 otherwise.%n"})
+@Command(
+        name = "check",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Compare a cache state dump with the source of truth and report every divergent key by kind: "
+                    + "STALE, MISSING, RESURRECTED (a delete lost), EXTRA, AHEAD, CORRUPT.",
+            "%nThe source of truth is given as its change log (JSON lines, any order): per key the valid event "
+                    + "with the highest version. Exits 0 when nothing diverges, 1 otherwise.%n"
+        })
 public final class CheckCommand implements Callable<Integer> {
 
-    @Option(names = "--events", required = true, paramLabel = "FILE", description = "The change log; repeat for several files.")
+    @Option(
+            names = "--events",
+            required = true,
+            paramLabel = "FILE",
+            description = "The change log; repeat for several files.")
     List<Path> events;
 
-    @Option(names = "--state", required = true, paramLabel = "STATE.jsonl", description = "The cache state dump (as written by replay cdc).")
+    @Option(
+            names = "--state",
+            required = true,
+            paramLabel = "STATE.jsonl",
+            description = "The cache state dump (as written by replay cdc).")
     Path state;
 
     @Option(names = "--summary-json", paramLabel = "FILE", description = "Also write the counts as JSON.")
     Path summaryJson;
 
-    @Option(names = "--max-payload-bytes", defaultValue = "1048576",
-            description = "Payload limit the job used; larger events are not part of the truth (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--max-payload-bytes",
+            defaultValue = "1048576",
+            description =
+                    "Payload limit the job used; larger events are not part of the truth (default: ${DEFAULT-VALUE}).")
     int maxPayloadBytes;
 
     @Override
     public Integer call() throws Exception {
         ChangeLogTruth truth = new ChangeLogTruth(events, maxPayloadBytes);
         StateDumpView cache = new StateDumpView(state);
-        DivergenceChecker.Report report = DivergenceChecker.check(truth, cache, cache.keys(), System.currentTimeMillis());
+        DivergenceChecker.Report report =
+                DivergenceChecker.check(truth, cache, cache.keys(), System.currentTimeMillis());
         System.out.println("check: " + report.summary());
         if (summaryJson != null) {
             Map<String, Object> json = new LinkedHashMap<>();

@@ -1,22 +1,25 @@
 package io.nearline.localcluster;
 
 import io.nearline.localcluster.demo.DemoOptions;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.util.concurrent.Callable;
-
 /** {@code nearline demo}: the whole stack on this machine, with trouble injected, and the checker's verdict. */
-@Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"Run the whole stack on this machine and check the cache against the source of truth.",
-                "%nA real Kafka broker; the source-of-truth simulator committing a skewed workload (deletes, a schema "
-                        + "upgrade half-way) and publishing every commit to the CDC topic; the cache-updater job on the "
-                        + "chosen engine writing the embedded RocksDB cache; read-repair reading the cache and writing back "
-                        + "misses. A third of the way in the job is stopped and restarted from its last checkpoint; two "
-                        + "thirds in the store is down for 3 s. Then the source stops, the cache drains, and the divergence "
-                        + "checker reports. Exits 0 when no key diverges.%n"})
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run the whole stack on this machine and check the cache against the source of truth.",
+            "%nA real Kafka broker; the source-of-truth simulator committing a skewed workload (deletes, a schema "
+                    + "upgrade half-way) and publishing every commit to the CDC topic; the cache-updater job on the "
+                    + "chosen engine writing the embedded RocksDB cache; read-repair reading the cache and writing back "
+                    + "misses. A third of the way in the job is stopped and restarted from its last checkpoint; two "
+                    + "thirds in the store is down for 3 s. Then the source stops, the cache drains, and the divergence "
+                    + "checker reports. Exits 0 when no key diverges.%n"
+        })
 public final class DemoCommand implements Callable<Integer> {
 
     @Option(names = "--engine", defaultValue = "flink", description = "flink or samza (default: ${DEFAULT-VALUE}).")

@@ -1,16 +1,18 @@
 package io.nearline.localcluster;
 
 import io.nearline.tracking.join.TrackingGenerator;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.concurrent.Callable;
-
 /** {@code nearline generate ...}: synthetic input streams for replays and benchmarks. */
-@Command(name = "generate", mixinStandardHelpOptions = true, description = "Generate synthetic input streams.",
+@Command(
+        name = "generate",
+        mixinStandardHelpOptions = true,
+        description = "Generate synthetic input streams.",
         subcommands = {GenerateCommand.Tracking.class, CommandLine.HelpCommand.class})
 public final class GenerateCommand implements Runnable {
 
@@ -22,39 +24,67 @@ public final class GenerateCommand implements Runnable {
         spec.commandLine().usage(System.out);
     }
 
-    @Command(name = "tracking", mixinStandardHelpOptions = true,
-            description = {"Generate feed tracking traffic: index-node fragments and broker events as JSON lines, each "
-                    + "stream in arrival order, with independent delays (broker before or after the fragments), "
-                    + "dropped and duplicated fragments, lost broker events, and a few fragments repeated much later."})
+    @Command(
+            name = "tracking",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Generate feed tracking traffic: index-node fragments and broker events as JSON lines, each "
+                        + "stream in arrival order, with independent delays (broker before or after the fragments), "
+                        + "dropped and duplicated fragments, lost broker events, and a few fragments repeated much later."
+            })
     public static final class Tracking implements Callable<Integer> {
 
-        @Option(names = "--requests", defaultValue = "10000", description = "Feed requests (default: ${DEFAULT-VALUE}).")
+        @Option(
+                names = "--requests",
+                defaultValue = "10000",
+                description = "Feed requests (default: ${DEFAULT-VALUE}).")
         int requests;
 
         @Option(names = "--nodes", defaultValue = "32", description = "Index nodes (default: ${DEFAULT-VALUE}).")
         int nodes;
 
-        @Option(names = "--max-fanout", defaultValue = "16", description = "Largest fan-out of a request (default: ${DEFAULT-VALUE}).")
+        @Option(
+                names = "--max-fanout",
+                defaultValue = "16",
+                description = "Largest fan-out of a request (default: ${DEFAULT-VALUE}).")
         int maxFanout;
 
-        @Option(names = "--drop", defaultValue = "0.02", description = "Share of fragments never sent (default: ${DEFAULT-VALUE}).")
+        @Option(
+                names = "--drop",
+                defaultValue = "0.02",
+                description = "Share of fragments never sent (default: ${DEFAULT-VALUE}).")
         double drop;
 
-        @Option(names = "--duplicate", defaultValue = "0.02", description = "Share of fragments sent twice (default: ${DEFAULT-VALUE}).")
+        @Option(
+                names = "--duplicate",
+                defaultValue = "0.02",
+                description = "Share of fragments sent twice (default: ${DEFAULT-VALUE}).")
         double duplicate;
 
-        @Option(names = "--lost-broker", defaultValue = "0.01", description = "Share of broker events never sent (default: ${DEFAULT-VALUE}).")
+        @Option(
+                names = "--lost-broker",
+                defaultValue = "0.01",
+                description = "Share of broker events never sent (default: ${DEFAULT-VALUE}).")
         double lostBroker;
 
-        @Option(names = "--max-delay-ms", defaultValue = "500", description = "Largest delivery delay (default: ${DEFAULT-VALUE}).")
+        @Option(
+                names = "--max-delay-ms",
+                defaultValue = "500",
+                description = "Largest delivery delay (default: ${DEFAULT-VALUE}).")
         long maxDelay;
 
-        @Option(names = "--late", defaultValue = "0.001",
-                description = "Share of fragments sent once more, --late-delay-ms after the others (default: ${DEFAULT-VALUE}).")
+        @Option(
+                names = "--late",
+                defaultValue = "0.001",
+                description =
+                        "Share of fragments sent once more, --late-delay-ms after the others (default: ${DEFAULT-VALUE}).")
         double late;
 
-        @Option(names = "--late-delay-ms", defaultValue = "30000",
-                description = "How much later those repeats come: beyond the join's allowed lateness (default: ${DEFAULT-VALUE}).")
+        @Option(
+                names = "--late-delay-ms",
+                defaultValue = "30000",
+                description =
+                        "How much later those repeats come: beyond the join's allowed lateness (default: ${DEFAULT-VALUE}).")
         long lateDelay;
 
         @Option(names = "--seed", defaultValue = "1", description = "Seed (default: ${DEFAULT-VALUE}).")
@@ -66,10 +96,16 @@ public final class GenerateCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             Files.createDirectories(outDir);
-            TrackingGenerator.Written w = new TrackingGenerator(requests, nodes, maxFanout, drop, duplicate, lostBroker,
-                    maxDelay, late, lateDelay, seed).write(outDir.resolve("index.jsonl"), outDir.resolve("broker.jsonl"));
-            System.out.printf("generate tracking: %,d requests -> %,d index fragments (%s), %,d broker events (%s)%n",
-                    requests, w.fragments(), outDir.resolve("index.jsonl"), w.brokerEvents(), outDir.resolve("broker.jsonl"));
+            TrackingGenerator.Written w = new TrackingGenerator(
+                            requests, nodes, maxFanout, drop, duplicate, lostBroker, maxDelay, late, lateDelay, seed)
+                    .write(outDir.resolve("index.jsonl"), outDir.resolve("broker.jsonl"));
+            System.out.printf(
+                    "generate tracking: %,d requests -> %,d index fragments (%s), %,d broker events (%s)%n",
+                    requests,
+                    w.fragments(),
+                    outDir.resolve("index.jsonl"),
+                    w.brokerEvents(),
+                    outDir.resolve("broker.jsonl"));
             return 0;
         }
     }

@@ -3,13 +3,15 @@ package io.nearline.localcluster;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
 
 /** Where the Nearline checkout is, and how the front door starts the engines' JVMs. */
 final class Home {
 
-    private Home() {
-    }
+    private Home() {}
 
     /** The checkout: {@code -Dnearline.home} (bin/nearline sets it), else found from this jar's location. */
     static Path dir() {
@@ -18,7 +20,11 @@ final class Home {
             return Path.of(home);
         }
         try {
-            Path jar = Path.of(Home.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            Path jar = Path.of(Home.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
             return jar.getParent().getParent().getParent().getParent(); // local-cluster/cli/target/x.jar
         } catch (Exception e) {
             throw new IllegalStateException("cannot tell where Nearline is; set -Dnearline.home", e);
@@ -39,9 +45,9 @@ final class Home {
      * The command that runs {@code subcommand} of an engine's runner with this command's own arguments
      * (everything after {@code spec}'s name, {@code --engine} left out), plus the broker jar on Samza.
      */
-    static List<String> engineCommand(String engine, String subcommand, picocli.CommandLine.Model.CommandSpec spec,
-                                      boolean kafkaJarGiven) {
-        List<String> command = new java.util.ArrayList<>(List.of(java(), "-Xmx2g", "-jar", engineJar(engine).toString(), subcommand));
+    static List<String> engineCommand(String engine, String subcommand, CommandSpec spec, boolean kafkaJarGiven) {
+        List<String> command = new ArrayList<>(
+                List.of(java(), "-Xmx2g", "-jar", engineJar(engine).toString(), subcommand));
         List<String> all = spec.commandLine().getParseResult().originalArgs(); // the whole command line
         List<String> mine = all.subList(all.indexOf(spec.name()) + 1, all.size());
         for (int i = 0; i < mine.size(); i++) {
@@ -62,10 +68,10 @@ final class Home {
      * Runs {@code subcommand} of the engine's runner on {@code engine} with this command's own
      * arguments (see {@link #engineCommand}); a wrong engine name is the user's mistake.
      */
-    static int runOnEngine(String engine, String subcommand, picocli.CommandLine.Model.CommandSpec spec,
-                           boolean kafkaJarGiven) throws IOException, InterruptedException {
+    static int runOnEngine(String engine, String subcommand, CommandSpec spec, boolean kafkaJarGiven)
+            throws IOException, InterruptedException {
         if (!engine.equals("flink") && !engine.equals("samza")) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--engine must be flink or samza, got " + engine);
+            throw new ParameterException(spec.commandLine(), "--engine must be flink or samza, got " + engine);
         }
         return run(engineCommand(engine, subcommand, spec, kafkaJarGiven), engineJar(engine));
     }
@@ -76,7 +82,7 @@ final class Home {
      */
     static int runBench(String engine, String subcommand, List<String> args) throws IOException, InterruptedException {
         Path jar = engineJar(engine);
-        List<String> command = new java.util.ArrayList<>(List.of(java(), "-Xmx3g", "-jar", jar.toString(), subcommand));
+        List<String> command = new ArrayList<>(List.of(java(), "-Xmx3g", "-jar", jar.toString(), subcommand));
         command.addAll(args);
         if (engine.equals("samza")) {
             command.add("--kafka-jar");
@@ -93,7 +99,8 @@ final class Home {
     /** Runs {@code command} in the foreground with this terminal, and returns its exit code. */
     static int run(List<String> command, Path jar) throws IOException, InterruptedException {
         if (!Files.isRegularFile(jar)) {
-            System.err.println(jar + " is missing: build with ./mvnw package -DskipTests (bin/nearline does it for you)");
+            System.err.println(
+                    jar + " is missing: build with ./mvnw package -DskipTests (bin/nearline does it for you)");
             return 2;
         }
         Process process = new ProcessBuilder(command).inheritIO().start();

@@ -5,9 +5,21 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code bin/nearline}: the one front door to Nearline's local tools. */
-@Command(name = "nearline", mixinStandardHelpOptions = true, version = "nearline 0.1.0-SNAPSHOT",
+@Command(
+        name = "nearline",
+        mixinStandardHelpOptions = true,
+        version = "nearline 0.1.0-SNAPSHOT",
         description = "Keep caches and derived streams consistent with a source of truth, on Flink and Samza.",
-        subcommands = {DemoCommand.class, ReplayCommand.class, CheckCommand.class, GenerateCommand.class, BenchCommand.class, RaceCommand.class, BootstrapCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {
+            DemoCommand.class,
+            ReplayCommand.class,
+            CheckCommand.class,
+            GenerateCommand.class,
+            BenchCommand.class,
+            RaceCommand.class,
+            BootstrapCommand.class,
+            CommandLine.HelpCommand.class
+        })
 public final class NearlineCli implements Runnable {
 
     @CommandLine.Spec

@@ -1,18 +1,17 @@
 package io.nearline.localcluster;
 
-import io.nearline.common.console.Progress;
-
 import io.nearline.cacheupdater.core.ScnOrderedWriter;
 import io.nearline.cacheupdater.core.WriteOutcome;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.cache.CacheRecordCodec;
+import io.nearline.common.console.Progress;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.version.Version;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,8 +30,7 @@ import java.util.function.BiConsumer;
 public final class Race {
 
     /** One version of one key, delivered to one writer. */
-    public record Delivery(CacheKey key, CacheRecord record) {
-    }
+    public record Delivery(CacheKey key, CacheRecord record) {}
 
     /** The deliveries of each writer and the version each key must end at. */
     public record Workload(List<List<Delivery>> perWriter, Map<CacheKey, CacheRecord> newest) {
@@ -42,11 +40,9 @@ public final class Race {
     }
 
     /** A key that does not hold its newest version after the race. */
-    public record Divergence(CacheKey key, String holds, Version newest) {
-    }
+    public record Divergence(CacheKey key, String holds, Version newest) {}
 
-    private Race() {
-    }
+    private Race() {}
 
     public static Workload workload(long seed, int keys, int versionsPerKey, int writers, double deleteRatio) {
         Random random = new Random(seed);
@@ -67,7 +63,9 @@ public final class Race {
                 int first = random.nextInt(writers);
                 perWriter.get(first).add(new Delivery(key, last));
                 if (writers > 1 && random.nextInt(3) == 0) { // the same version also reaches another writer
-                    perWriter.get((first + 1 + random.nextInt(writers - 1)) % writers).add(new Delivery(key, last));
+                    perWriter
+                            .get((first + 1 + random.nextInt(writers - 1)) % writers)
+                            .add(new Delivery(key, last));
                 }
             }
             newest.put(key, last);
@@ -77,12 +75,14 @@ public final class Race {
     }
 
     private static CacheRecord record(CacheKey key, Version version, boolean delete) {
-        return delete ? CacheRecord.tombstone(version, 0)
+        return delete
+                ? CacheRecord.tombstone(version, 0)
                 : CacheRecord.upsert(version, 0, (key + " @ " + version).getBytes(StandardCharsets.UTF_8));
     }
 
     /** Runs every writer's deliveries on its own thread through {@code write}; returns when all are done. */
-    public static void run(Workload workload, BiConsumer<CacheKey, CacheRecord> write, Progress progress) throws Exception {
+    public static void run(Workload workload, BiConsumer<CacheKey, CacheRecord> write, Progress progress)
+            throws Exception {
         ExecutorService pool = Executors.newFixedThreadPool(workload.perWriter().size());
         try {
             List<Future<?>> running = new ArrayList<>();
@@ -114,8 +114,8 @@ public final class Race {
 
     /** What an ordinary sink does: put whatever arrives. */
     public static BiConsumer<CacheKey, CacheRecord> blind(CacheStore store, Duration ttl) {
-        return (key, record) -> store.upsert(key,
-                CacheRecordCodec.encode(record.withWriteTime(System.currentTimeMillis())), ttl);
+        return (key, record) ->
+                store.upsert(key, CacheRecordCodec.encode(record.withWriteTime(System.currentTimeMillis())), ttl);
     }
 
     /** Keys whose stored record is not their newest version, byte for byte. */
@@ -128,9 +128,11 @@ public final class Race {
                 return;
             }
             CacheRecord actual = CacheRecordCodec.decode(stored.get().value());
-            if (!actual.version().equals(expected.version()) || actual.tombstone() != expected.tombstone()
-                    || !java.util.Arrays.equals(actual.payload(), expected.payload())) {
-                out.add(new Divergence(key, actual.version() + (actual.tombstone() ? " (tombstone)" : ""), expected.version()));
+            if (!actual.version().equals(expected.version())
+                    || actual.tombstone() != expected.tombstone()
+                    || !Arrays.equals(actual.payload(), expected.payload())) {
+                out.add(new Divergence(
+                        key, actual.version() + (actual.tombstone() ? " (tombstone)" : ""), expected.version()));
             }
         });
         return out;

@@ -2,18 +2,20 @@ package io.nearline.localcluster;
 
 import io.nearline.cacheupdater.replay.ReplayCdcOptions;
 import io.nearline.tracking.replay.ReplayJoinOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.Callable;
-
 /** {@code nearline replay ...}: replays captured streams through the real jobs on one machine. */
-@Command(name = "replay", mixinStandardHelpOptions = true,
+@Command(
+        name = "replay",
+        mixinStandardHelpOptions = true,
         description = "Replay captured streams through the real jobs on this machine.",
         subcommands = {ReplayCommand.Cdc.class, ReplayCommand.Join.class, CommandLine.HelpCommand.class})
 public final class ReplayCommand implements Runnable {
@@ -35,13 +37,16 @@ public final class ReplayCommand implements Runnable {
     }
 
     /** {@code nearline replay cdc --engine flink|samza ...}. */
-    @Command(name = "cdc", mixinStandardHelpOptions = true,
+    @Command(
+            name = "cdc",
+            mixinStandardHelpOptions = true,
             description = {
-                    "Replay change events (JSON lines) through the cache-updater job and write the final cache state.",
-                    "%nStarts an embedded Kafka broker, creates the topics, sends the events (one key's events share a "
-                            + "partition and keep the file's order), runs the real job on the chosen engine until every "
-                            + "event is consumed, then writes the state sorted by key and the dead letters. Bad lines "
-                            + "are dead-lettered with a reason and the run goes on.%n"})
+                "Replay change events (JSON lines) through the cache-updater job and write the final cache state.",
+                "%nStarts an embedded Kafka broker, creates the topics, sends the events (one key's events share a "
+                        + "partition and keep the file's order), runs the real job on the chosen engine until every "
+                        + "event is consumed, then writes the state sorted by key and the dead letters. Bad lines "
+                        + "are dead-lettered with a reason and the run goes on.%n"
+            })
     public static final class Cdc implements Callable<Integer> {
 
         @Option(names = "--engine", required = true, description = "flink or samza.")
@@ -55,7 +60,7 @@ public final class ReplayCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            List<Path> files = new java.util.ArrayList<>(options.events);
+            List<Path> files = new ArrayList<>(options.events);
             if (options.snapshot != null) {
                 files.add(options.snapshot);
             }
@@ -65,15 +70,18 @@ public final class ReplayCommand implements Runnable {
     }
 
     /** {@code nearline replay join --engine flink|samza ...}. */
-    @Command(name = "join", mixinStandardHelpOptions = true,
+    @Command(
+            name = "join",
+            mixinStandardHelpOptions = true,
             description = {
-                    "Replay feed tracking events (JSON lines) through the feed-tracking-join job and write its outputs.",
-                    "%nStarts an embedded Kafka broker, creates the topics, sends the fragments and broker events (a "
-                            + "request's events share a partition number on both topics and keep each file's order), "
-                            + "runs the real job on the chosen engine over everything sent, flushes every pending "
-                            + "request at the end, then writes DIR/joined.jsonl, orphans.jsonl, late.jsonl and "
-                            + "dead-letters.jsonl, each sorted, and a summary. Bad lines are dead-lettered with a "
-                            + "reason and the run goes on.%n"})
+                "Replay feed tracking events (JSON lines) through the feed-tracking-join job and write its outputs.",
+                "%nStarts an embedded Kafka broker, creates the topics, sends the fragments and broker events (a "
+                        + "request's events share a partition number on both topics and keep each file's order), "
+                        + "runs the real job on the chosen engine over everything sent, flushes every pending "
+                        + "request at the end, then writes DIR/joined.jsonl, orphans.jsonl, late.jsonl and "
+                        + "dead-letters.jsonl, each sorted, and a summary. Bad lines are dead-lettered with a "
+                        + "reason and the run goes on.%n"
+            })
     public static final class Join implements Callable<Integer> {
 
         @Option(names = "--engine", required = true, description = "flink or samza.")

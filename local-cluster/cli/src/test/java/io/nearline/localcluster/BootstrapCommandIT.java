@@ -1,5 +1,8 @@
 package io.nearline.localcluster;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.nearline.bootstrap.BootstrapCodec;
 import io.nearline.bootstrap.SnapshotRows;
 import io.nearline.bootstrap.avro.BootstrapKind;
@@ -8,21 +11,17 @@ import io.nearline.cacheupdater.core.replay.ChangeEventGenerator;
 import io.nearline.localcluster.kafka.EmbeddedKafka;
 import io.nearline.localcluster.replay.CliErrors;
 import io.nearline.localcluster.replay.KafkaTopics;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
-
 import java.io.ByteArrayOutputStream;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /** {@code bootstrap run} against a real broker, then {@code bootstrap status}; and the schedule's checks. */
 class BootstrapCommandIT {
@@ -42,12 +41,25 @@ class BootstrapCommandIT {
         Path state = dir.resolve("bootstrap.state");
         assertEquals(3, nearline("bootstrap", "status", "--state", state.toString()), "never run: exit 3");
         try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
-            assertEquals(0, nearline("bootstrap", "run", "--snapshot", snapshot.toString(), "--partitions", "3",
-                    "--set", "kafka.bootstrap-servers=" + kafka.bootstrapServers(), "--set", "bootstrap.chunk-rows=100",
-                    "--state", state.toString()));
+            assertEquals(
+                    0,
+                    nearline(
+                            "bootstrap",
+                            "run",
+                            "--snapshot",
+                            snapshot.toString(),
+                            "--partitions",
+                            "3",
+                            "--set",
+                            "kafka.bootstrap-servers=" + kafka.bootstrapServers(),
+                            "--set",
+                            "bootstrap.chunk-rows=100",
+                            "--state",
+                            state.toString()));
             Map<BootstrapKind, Integer> kinds = new EnumMap<>(BootstrapKind.class);
             long rowsAnnounced = 0;
-            for (ConsumerRecord<byte[], byte[]> r : KafkaTopics.readAll(kafka.bootstrapServers(), "nearline.bootstrap")) {
+            for (ConsumerRecord<byte[], byte[]> r :
+                    KafkaTopics.readAll(kafka.bootstrapServers(), "nearline.bootstrap")) {
                 BootstrapRecord b = BootstrapCodec.decodeOrNull(r.value());
                 kinds.merge(b.getKind(), 1, Integer::sum);
                 if (b.getKind() == BootstrapKind.END) {
@@ -58,9 +70,21 @@ class BootstrapCommandIT {
             assertEquals(Map.of(BootstrapKind.BEGIN, 3, BootstrapKind.ROW, 500, BootstrapKind.END, 3), kinds);
             assertEquals(500, rowsAnnounced);
             // published already: running it again does nothing
-            assertEquals(0, nearline("bootstrap", "run", "--snapshot", snapshot.toString(),
-                    "--set", "kafka.bootstrap-servers=" + kafka.bootstrapServers(), "--state", state.toString()));
-            assertEquals(506, KafkaTopics.readAll(kafka.bootstrapServers(), "nearline.bootstrap").size());
+            assertEquals(
+                    0,
+                    nearline(
+                            "bootstrap",
+                            "run",
+                            "--snapshot",
+                            snapshot.toString(),
+                            "--set",
+                            "kafka.bootstrap-servers=" + kafka.bootstrapServers(),
+                            "--state",
+                            state.toString()));
+            assertEquals(
+                    506,
+                    KafkaTopics.readAll(kafka.bootstrapServers(), "nearline.bootstrap")
+                            .size());
         }
         assertEquals(0, nearline("bootstrap", "status", "--state", state.toString()), "just ran: OK");
         assertEquals(SnapshotRows.read(snapshot).rows().size(), 500);
@@ -71,8 +95,15 @@ class BootstrapCommandIT {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         CommandLine cli = CliErrors.install(new CommandLine(new NearlineCli()));
         cli.setErr(new PrintWriter(err, true));
-        int code = cli.execute("bootstrap", "status", "--state", dir.resolve("s").toString(),
-                "--set", "bootstrap.period=8d", "--set", "cache.ttl=7d");
+        int code = cli.execute(
+                "bootstrap",
+                "status",
+                "--state",
+                dir.resolve("s").toString(),
+                "--set",
+                "bootstrap.period=8d",
+                "--set",
+                "cache.ttl=7d");
         assertEquals(2, code);
         assertTrue(err.toString().contains("bootstrap.period") && err.toString().contains("cache.ttl"), err.toString());
     }

@@ -9,11 +9,10 @@ import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.StoreException;
 import io.nearline.common.store.StoreUnavailableException;
 import io.nearline.common.version.Version;
-
 import java.time.Clock;
 import java.util.Optional;
-import java.util.random.RandomGenerator;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.random.RandomGenerator;
 
 /**
  * The one write path into a cache, shared by every writer (cache updater, bootstrapper, read-repair):
@@ -53,8 +52,13 @@ public final class ScnOrderedWriter {
     }
 
     /** @param random jitter source; null uses the calling thread's {@link ThreadLocalRandom} */
-    public ScnOrderedWriter(CacheStore store, WriterSettings settings, Metrics metrics, Clock clock,
-                            Sleeper sleeper, RandomGenerator random) {
+    public ScnOrderedWriter(
+            CacheStore store,
+            WriterSettings settings,
+            Metrics metrics,
+            Clock clock,
+            Sleeper sleeper,
+            RandomGenerator random) {
         this.store = store;
         this.settings = settings;
         this.clock = clock;
@@ -91,7 +95,8 @@ public final class ScnOrderedWriter {
                     encoded = encoded != null ? encoded : encode(record);
                     result = store.insertIfAbsent(key, encoded, settings.ttl());
                 } else {
-                    Version stored = CacheRecordCodec.decodeVersion(current.get().value());
+                    Version stored =
+                            CacheRecordCodec.decodeVersion(current.get().value());
                     int order = incoming.compareTo(stored);
                     if (order < 0) {
                         stale.inc();
@@ -102,7 +107,8 @@ public final class ScnOrderedWriter {
                         return new WriteResult(WriteOutcome.DUPLICATE, stored, attempt, null);
                     }
                     encoded = encoded != null ? encoded : encode(record);
-                    result = store.replaceIfCasMatches(key, encoded, current.get().cas(), settings.ttl());
+                    result = store.replaceIfCasMatches(
+                            key, encoded, current.get().cas(), settings.ttl());
                     if (result.ok() && order == 0) {
                         refreshed.inc();
                         return new WriteResult(WriteOutcome.REFRESHED, incoming, attempt, null);
@@ -115,14 +121,16 @@ public final class ScnOrderedWriter {
                 // EXISTS, CAS_MISMATCH or NOT_FOUND: another writer got in between; re-read and decide again.
                 conflictRetries.inc();
                 // Contention is transient by nature: if it outlasts the budget, callers retry later.
-                lastFailure = new StoreUnavailableException("write of '" + key + "' still contended after "
-                        + attempt + " attempts (last: " + result.status() + ")");
+                lastFailure = new StoreUnavailableException("write of '" + key + "' still contended after " + attempt
+                        + " attempts (last: " + result.status() + ")");
             } catch (StoreUnavailableException e) {
                 unavailableRetries.inc();
                 lastFailure = e;
             } catch (CorruptCacheRecordException e) {
                 // Never overwrite bytes we cannot read: a newer writer may own them. Needs a person.
-                return fail(attempt, new StoreException("stored record for '" + key + "' is unreadable: " + e.getMessage(), e));
+                return fail(
+                        attempt,
+                        new StoreException("stored record for '" + key + "' is unreadable: " + e.getMessage(), e));
             } catch (StoreException e) {
                 return fail(attempt, e);
             }

@@ -7,5 +7,5 @@ import java.time.Duration;
 public interface Sleeper {
     void sleep(Duration duration) throws InterruptedException;
 
-    Sleeper REAL = d -> Thread.sleep(d.toMillis(), (int) (d.toNanosPart() % 1_000_000));
+    Sleeper REAL = d -> Thread.sleep(d.toMillis(), d.toNanosPart() % 1_000_000);
 }

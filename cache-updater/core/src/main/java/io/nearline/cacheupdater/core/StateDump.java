@@ -6,7 +6,6 @@ import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.cache.CacheRecordCodec;
 import io.nearline.common.store.CacheStore;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -23,8 +22,7 @@ public final class StateDump {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private StateDump() {
-    }
+    private StateDump() {}
 
     public static List<String> lines(CacheStore store, Collection<CacheKey> keys) {
         List<String> out = new ArrayList<>();

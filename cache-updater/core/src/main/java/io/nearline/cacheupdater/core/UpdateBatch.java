@@ -7,17 +7,17 @@ import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.common.store.StoreUnavailableException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Changes waiting to be written, at most one per key: a newer version replaces an older one in the
@@ -49,12 +49,10 @@ public final class UpdateBatch implements AutoCloseable {
      * {@code refreshTtl} (a bootstrap row) an equal version in the store is rewritten so its TTL
      * starts again; otherwise it is left alone.
      */
-    public record Pending(ChangeEvent event, CacheRecord record, SourceRecord source, boolean refreshTtl) {
-    }
+    public record Pending(ChangeEvent event, CacheRecord record, SourceRecord source, boolean refreshTtl) {}
 
     /** A change the store refused for good. */
-    public record Refused(Pending change, Rejection rejection) {
-    }
+    public record Refused(Pending change, Rejection rejection) {}
 
     private final ScnOrderedWriter writer;
     private final Metrics.Counter superseded;
@@ -74,11 +72,13 @@ public final class UpdateBatch implements AutoCloseable {
         this.rowsWritten = metrics.counter(BOOTSTRAP_WRITTEN);
         this.maxPause = maxPause;
         this.threads = writeThreads;
-        this.pool = writeThreads <= 1 ? null : Executors.newFixedThreadPool(writeThreads, r -> {
-            Thread t = new Thread(r, "cache-write");
-            t.setDaemon(true);
-            return t;
-        });
+        this.pool = writeThreads <= 1
+                ? null
+                : Executors.newFixedThreadPool(writeThreads, r -> {
+                    Thread t = new Thread(r, "cache-write");
+                    t.setDaemon(true);
+                    return t;
+                });
     }
 
     public void add(CacheKey key, Pending change) {
@@ -88,7 +88,8 @@ public final class UpdateBatch implements AutoCloseable {
             addedEvents++;
         }
         Pending before = pending.get(key);
-        if (before == null || change.record().version().isNewerThan(before.record().version())) {
+        if (before == null
+                || change.record().version().isNewerThan(before.record().version())) {
             pending.put(key, change);
         }
         if (before != null) {
@@ -126,15 +127,19 @@ public final class UpdateBatch implements AutoCloseable {
                     again.add(todo.get(i));
                     lastTransient = r.failure();
                 } else {
-                    refused.add(new Refused(todo.get(i).getValue(),
+                    refused.add(new Refused(
+                            todo.get(i).getValue(),
                             Rejection.of(Rejection.Reason.STORE_REJECTED, String.valueOf(r.failure()))));
                 }
             }
             todo = again;
             if (!todo.isEmpty()) {
                 // The store is in trouble: hold on to these writes (and so stop pulling input) until it recovers.
-                LOG.warn("{} cache writes still failing ({}); retrying in {} ms, input paused",
-                        todo.size(), lastTransient, pauseMillis);
+                LOG.warn(
+                        "{} cache writes still failing ({}); retrying in {} ms, input paused",
+                        todo.size(),
+                        lastTransient,
+                        pauseMillis);
                 Thread.sleep(pauseMillis);
                 pauseMillis = Math.min(pauseMillis * 2, maxPause.toMillis());
             }
@@ -167,7 +172,9 @@ public final class UpdateBatch implements AutoCloseable {
 
     private void writeRange(List<Map.Entry<CacheKey, Pending>> entries, WriteResult[] results, int from, int to) {
         for (int i = from; i < to; i++) {
-            results[i] = writer.write(entries.get(i).getKey(), entries.get(i).getValue().record(),
+            results[i] = writer.write(
+                    entries.get(i).getKey(),
+                    entries.get(i).getValue().record(),
                     entries.get(i).getValue().refreshTtl());
         }
     }
@@ -182,7 +189,7 @@ public final class UpdateBatch implements AutoCloseable {
     private static void await(Future<?> f) throws InterruptedException {
         try {
             f.get();
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             throw new IllegalStateException("cache write crashed", e.getCause());
         }
     }

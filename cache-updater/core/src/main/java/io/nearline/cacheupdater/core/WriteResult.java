@@ -11,5 +11,4 @@ import io.nearline.common.version.Version;
  * @param attempts store round trips (read + mutate) it took, 1 without conflicts
  * @param failure  why it FAILED, else null
  */
-public record WriteResult(WriteOutcome outcome, Version winner, int attempts, Throwable failure) {
-}
+public record WriteResult(WriteOutcome outcome, Version winner, int attempts, Throwable failure) {}

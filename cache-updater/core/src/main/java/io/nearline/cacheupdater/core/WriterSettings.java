@@ -5,30 +5,43 @@ import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigDef;
 import io.nearline.common.config.ConfigKey;
 import io.nearline.common.config.ValueType;
-
 import java.time.Duration;
 
 /** Settings of the SCN-ordered write, shared by every cache writer (updater, bootstrapper, read-repair). */
 public record WriterSettings(Duration ttl, int maxAttempts, Backoff backoff) {
 
-    public static final ConfigKey<Duration> TTL = ConfigKey.of("cache.ttl", ValueType.DURATION, Duration.ofDays(7),
+    public static final ConfigKey<Duration> TTL = ConfigKey.of(
+                    "cache.ttl",
+                    ValueType.DURATION,
+                    Duration.ofDays(7),
                     "Time-to-live set on every cache write, tombstones included. Finite by design: a delete lost "
                             + "upstream heals when the record expires; the bootstrap period must stay below it.")
             .checked(Check.positiveDuration());
 
-    public static final ConfigKey<Integer> MAX_ATTEMPTS = ConfigKey.of("write.max-attempts", ValueType.INT, 12,
+    public static final ConfigKey<Integer> MAX_ATTEMPTS = ConfigKey.of(
+                    "write.max-attempts",
+                    ValueType.INT,
+                    12,
                     "Store round trips (read, then insert or CAS replace) one write may take before it FAILS; "
                             + "conflicts with other writers and transient store errors each use one.")
             .checked(Check.between(1, 1000));
 
-    public static final ConfigKey<Duration> BACKOFF_INITIAL = ConfigKey.of("write.backoff.initial", ValueType.DURATION,
-            Duration.ofMillis(5), "Backoff before the first retry; doubles per retry, with jitter.");
+    public static final ConfigKey<Duration> BACKOFF_INITIAL = ConfigKey.of(
+            "write.backoff.initial",
+            ValueType.DURATION,
+            Duration.ofMillis(5),
+            "Backoff before the first retry; doubles per retry, with jitter.");
 
-    public static final ConfigKey<Duration> BACKOFF_MAX = ConfigKey.of("write.backoff.max", ValueType.DURATION,
-            Duration.ofSeconds(2), "Longest backoff between two retries of one write.");
+    public static final ConfigKey<Duration> BACKOFF_MAX = ConfigKey.of(
+            "write.backoff.max",
+            ValueType.DURATION,
+            Duration.ofSeconds(2),
+            "Longest backoff between two retries of one write.");
 
-    public static final ConfigDef DEF = ConfigDef.of("SCN-ordered write", TTL, MAX_ATTEMPTS, BACKOFF_INITIAL, BACKOFF_MAX)
-            .withInvariant(c -> c.get(BACKOFF_MAX).compareTo(c.get(BACKOFF_INITIAL)) >= 0,
+    public static final ConfigDef DEF = ConfigDef.of(
+                    "SCN-ordered write", TTL, MAX_ATTEMPTS, BACKOFF_INITIAL, BACKOFF_MAX)
+            .withInvariant(
+                    c -> c.get(BACKOFF_MAX).compareTo(c.get(BACKOFF_INITIAL)) >= 0,
                     "'write.backoff.max' must be >= 'write.backoff.initial': raise the max or lower the initial backoff.");
 
     public WriterSettings {
@@ -42,7 +55,9 @@ public record WriterSettings(Duration ttl, int maxAttempts, Backoff backoff) {
 
     public static WriterSettings from(Config config) {
         config.validate(DEF);
-        return new WriterSettings(config.get(TTL), config.get(MAX_ATTEMPTS),
+        return new WriterSettings(
+                config.get(TTL),
+                config.get(MAX_ATTEMPTS),
                 new Backoff(config.get(BACKOFF_INITIAL), config.get(BACKOFF_MAX)));
     }
 

@@ -1,11 +1,10 @@
 package io.nearline.cacheupdater.core;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class BackoffTest {
 
@@ -17,13 +16,16 @@ class BackoffTest {
             long cap = Math.min(500, 10L << Math.min(retry, 30));
             for (int i = 0; i < 50; i++) {
                 long ms = backoff.delay(retry, random).toMillis();
-                assertTrue(ms >= cap / 2 && ms <= cap, "retry " + retry + " gave " + ms + " ms, expected [" + cap / 2 + ", " + cap + "]");
+                assertTrue(
+                        ms >= cap / 2 && ms <= cap,
+                        "retry " + retry + " gave " + ms + " ms, expected [" + cap / 2 + ", " + cap + "]");
             }
         }
     }
 
     @Test
     void zeroInitialMeansNoWait() {
-        assertTrue(new Backoff(Duration.ZERO, Duration.ZERO).delay(3, new Random()).isZero());
+        assertTrue(
+                new Backoff(Duration.ZERO, Duration.ZERO).delay(3, new Random()).isZero());
     }
 }

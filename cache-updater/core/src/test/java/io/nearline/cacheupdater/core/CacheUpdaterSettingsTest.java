@@ -1,21 +1,21 @@
 package io.nearline.cacheupdater.core;
 
-import io.nearline.common.config.Config;
-import io.nearline.common.config.ConfigException;
-import io.nearline.common.testkit.ConfigDocsCheck;
-import org.junit.jupiter.api.Test;
-
-import java.util.Map;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.nearline.common.config.Config;
+import io.nearline.common.config.ConfigException;
+import io.nearline.common.testkit.ConfigDocsCheck;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 class CacheUpdaterSettingsTest {
 
     @Test
     void defaultsNeedOnlyTheBrokers() {
-        CacheUpdaterSettings s = CacheUpdaterSettings.from(Config.of(Map.of("kafka.bootstrap-servers", "127.0.0.1:9092")));
+        CacheUpdaterSettings s =
+                CacheUpdaterSettings.from(Config.of(Map.of("kafka.bootstrap-servers", "127.0.0.1:9092")));
         assertEquals("nearline.cdc", s.cdcTopic());
         assertEquals(1000, s.batchMaxKeys());
     }
@@ -24,9 +24,12 @@ class CacheUpdaterSettingsTest {
     void missingBrokersAndSameTopicsFailByName() {
         ConfigException missing = assertThrows(ConfigException.class, () -> CacheUpdaterSettings.from(Config.empty()));
         assertTrue(missing.getMessage().contains("'kafka.bootstrap-servers' is required"), missing.getMessage());
-        ConfigException same = assertThrows(ConfigException.class, () -> CacheUpdaterSettings.from(Config.of(Map.of(
-                "kafka.bootstrap-servers", "b:1", "cdc.topic", "t", "cdc.dead-letter-topic", "t"))));
-        assertTrue(same.getMessage().contains("'cdc.topic' and 'cdc.dead-letter-topic' must differ"), same.getMessage());
+        ConfigException same = assertThrows(
+                ConfigException.class,
+                () -> CacheUpdaterSettings.from(Config.of(
+                        Map.of("kafka.bootstrap-servers", "b:1", "cdc.topic", "t", "cdc.dead-letter-topic", "t"))));
+        assertTrue(
+                same.getMessage().contains("'cdc.topic' and 'cdc.dead-letter-topic' must differ"), same.getMessage());
     }
 
     @Test

@@ -1,5 +1,9 @@
 package io.nearline.cacheupdater.core;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
 import io.nearline.cacheupdater.testkit.FaultyCacheStore;
 import io.nearline.cacheupdater.testkit.InMemoryCacheStore;
 import io.nearline.cacheupdater.testkit.KeyHistory;
@@ -8,16 +12,13 @@ import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.cache.CacheRecordCodec;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.version.Version;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
-
-import java.util.List;
-import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 /**
  * Properties of the SCN-ordered write on one key, whatever the delivery order. jqwik prints the
@@ -28,8 +29,8 @@ class ScnOrderedWriterPropertiesTest {
     private static final CacheKey K = CacheKey.of("k");
 
     private static CacheRecord finalState(List<CacheRecord> deliveries, FaultyCacheStore store) {
-        ScnOrderedWriter writer = new ScnOrderedWriter(store, WriterSettings.defaults(), new InMemoryMetrics(),
-                java.time.Clock.systemUTC(), d -> { }, new Random(0));
+        ScnOrderedWriter writer = new ScnOrderedWriter(
+                store, WriterSettings.defaults(), new InMemoryMetrics(), Clock.systemUTC(), d -> {}, new Random(0));
         for (CacheRecord r : deliveries) {
             assertNotEquals(WriteOutcome.FAILED, writer.write(K, r).outcome());
         }
@@ -37,8 +38,8 @@ class ScnOrderedWriterPropertiesTest {
     }
 
     @Property(tries = 300)
-    void anyPermutationWithDuplicatesEndsAtTheMaximumVersion(@ForAll long seed,
-                                                            @ForAll @IntRange(min = 1, max = 30) int length) {
+    void anyPermutationWithDuplicatesEndsAtTheMaximumVersion(
+            @ForAll long seed, @ForAll @IntRange(min = 1, max = 30) int length) {
         Random random = new Random(seed);
         KeyHistory history = KeyHistory.random(K, random, length, 0.25);
         CacheRecord actual = finalState(history.scrambled(random, 0.5), new FaultyCacheStore(new InMemoryCacheStore()));
@@ -53,21 +54,24 @@ class ScnOrderedWriterPropertiesTest {
         Random random = new Random(seed);
         KeyHistory history = KeyHistory.random(K, random, length, 0.25);
         FaultyCacheStore store = new FaultyCacheStore(new InMemoryCacheStore());
-        ScnOrderedWriter writer = new ScnOrderedWriter(store, WriterSettings.defaults(), new InMemoryMetrics(),
-                java.time.Clock.systemUTC(), d -> { }, random);
+        ScnOrderedWriter writer = new ScnOrderedWriter(
+                store, WriterSettings.defaults(), new InMemoryMetrics(), Clock.systemUTC(), d -> {}, random);
         for (CacheRecord r : history.scrambled(random, 0.3)) {
             store.failNext(random.nextInt(4)); // fewer than max attempts: must still land
             assertNotEquals(WriteOutcome.FAILED, writer.write(K, r).outcome());
         }
         store.failNext(0);
-        assertEquals(history.winner().version(), CacheRecordCodec.decode(store.get(K).orElseThrow().value()).version());
+        assertEquals(
+                history.winner().version(),
+                CacheRecordCodec.decode(store.get(K).orElseThrow().value()).version());
     }
 
     @Property(tries = 100)
-    void aDeleteFollowedByOlderUpsertsStaysDeleted(@ForAll @IntRange(min = 1, max = 1000) int deleteScn,
-                                                   @ForAll @IntRange(min = 1, max = 10) int olderUpserts) {
+    void aDeleteFollowedByOlderUpsertsStaysDeleted(
+            @ForAll @IntRange(min = 1, max = 1000) int deleteScn,
+            @ForAll @IntRange(min = 1, max = 10) int olderUpserts) {
         FaultyCacheStore store = new FaultyCacheStore(new InMemoryCacheStore());
-        List<CacheRecord> deliveries = new java.util.ArrayList<>();
+        List<CacheRecord> deliveries = new ArrayList<>();
         deliveries.add(KeyHistory.record(K, Version.of(deleteScn, 1), true));
         for (int i = 0; i < olderUpserts; i++) {
             deliveries.add(KeyHistory.record(K, Version.of(Math.max(0, deleteScn - 1 - i), 5), false));
@@ -78,9 +82,10 @@ class ScnOrderedWriterPropertiesTest {
     }
 
     @Property(tries = 100)
-    void equalScnWithAHigherSchemaVersionWinsInEitherOrder(@ForAll @IntRange(max = 1_000_000) int scn,
-                                                          @ForAll @IntRange(min = 1, max = 50) int schema,
-                                                          @ForAll boolean newerFirst) {
+    void equalScnWithAHigherSchemaVersionWinsInEitherOrder(
+            @ForAll @IntRange(max = 1_000_000) int scn,
+            @ForAll @IntRange(min = 1, max = 50) int schema,
+            @ForAll boolean newerFirst) {
         CacheRecord older = KeyHistory.record(K, Version.of(scn, schema), false);
         CacheRecord newer = KeyHistory.record(K, Version.of(scn, schema + 1), false);
         List<CacheRecord> order = newerFirst ? List.of(newer, older) : List.of(older, newer);
@@ -88,5 +93,4 @@ class ScnOrderedWriterPropertiesTest {
         assertEquals(Version.of(scn, schema + 1), actual.version());
         assertArrayEquals(newer.payload(), actual.payload());
     }
-
 }

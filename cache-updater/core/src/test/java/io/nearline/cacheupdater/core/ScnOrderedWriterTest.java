@@ -1,5 +1,10 @@
 package io.nearline.cacheupdater.core;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.nearline.cacheupdater.testkit.FaultyCacheStore;
 import io.nearline.cacheupdater.testkit.InMemoryCacheStore;
 import io.nearline.cacheupdater.testkit.KeyHistory;
@@ -11,17 +16,11 @@ import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.StoreException;
 import io.nearline.common.testkit.ManualClock;
 import io.nearline.common.version.Version;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class ScnOrderedWriterTest {
 
@@ -33,8 +32,10 @@ class ScnOrderedWriterTest {
     private final FaultyCacheStore store = new FaultyCacheStore(memory);
     private final InMemoryMetrics metrics = new InMemoryMetrics();
     private final List<Duration> sleeps = new ArrayList<>();
-    private final WriterSettings settings = new WriterSettings(TTL, 5, new Backoff(Duration.ofMillis(10), Duration.ofSeconds(1)));
-    private final ScnOrderedWriter writer = new ScnOrderedWriter(store, settings, metrics, clock, sleeps::add, new Random(3));
+    private final WriterSettings settings =
+            new WriterSettings(TTL, 5, new Backoff(Duration.ofMillis(10), Duration.ofSeconds(1)));
+    private final ScnOrderedWriter writer =
+            new ScnOrderedWriter(store, settings, metrics, clock, sleeps::add, new Random(3));
 
     private static CacheRecord upsert(long scn, int schema) {
         return KeyHistory.record(K, Version.of(scn, schema), false);
@@ -115,7 +116,9 @@ class ScnOrderedWriterTest {
         assertEquals(WriteOutcome.FAILED, r.outcome());
         assertEquals(5, r.attempts());
         assertEquals(4, sleeps.size()); // no pointless sleep after the last attempt
-        assertTrue(r.failure().getMessage().contains("injected outage"), r.failure().getMessage());
+        assertTrue(
+                r.failure().getMessage().contains("injected outage"),
+                r.failure().getMessage());
         assertEquals(1, metrics.count("write.failed"));
         store.failNext(0);
         assertTrue(memory.get(K).isEmpty());
@@ -136,7 +139,8 @@ class ScnOrderedWriterTest {
     void nonRetriableStoreErrorsFailAtOnce() {
         CacheStore broken = new InMemoryCacheStore(clock);
         broken.close();
-        WriteResult r = new ScnOrderedWriter(broken, settings, metrics, clock, sleeps::add, new Random(1)).write(K, upsert(1, 1));
+        WriteResult r = new ScnOrderedWriter(broken, settings, metrics, clock, sleeps::add, new Random(1))
+                .write(K, upsert(1, 1));
         assertEquals(WriteOutcome.FAILED, r.outcome());
         assertEquals(1, r.attempts());
         assertInstanceOf(StoreException.class, r.failure());
@@ -146,8 +150,15 @@ class ScnOrderedWriterTest {
     @Test
     void interruptionStopsRetryingAndKeepsTheFlag() {
         store.failNext(100);
-        ScnOrderedWriter interrupted = new ScnOrderedWriter(store, settings, metrics, clock,
-                d -> { throw new InterruptedException(); }, new Random(1));
+        ScnOrderedWriter interrupted = new ScnOrderedWriter(
+                store,
+                settings,
+                metrics,
+                clock,
+                d -> {
+                    throw new InterruptedException();
+                },
+                new Random(1));
         WriteResult r = interrupted.write(K, upsert(1, 1));
         assertEquals(WriteOutcome.FAILED, r.outcome());
         assertInstanceOf(InterruptedException.class, r.failure());

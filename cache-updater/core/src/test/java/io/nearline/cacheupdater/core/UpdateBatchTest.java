@@ -1,34 +1,37 @@
 package io.nearline.cacheupdater.core;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.nearline.cacheupdater.core.events.Rejection;
 import io.nearline.cacheupdater.testkit.FaultyCacheStore;
 import io.nearline.cacheupdater.testkit.InMemoryCacheStore;
 import io.nearline.cacheupdater.testkit.KeyHistory;
 import io.nearline.common.cache.CacheKey;
-import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.cache.CacheRecordCodec;
+import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.version.Version;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 class UpdateBatchTest {
 
     private final InMemoryCacheStore memory = new InMemoryCacheStore();
     private final FaultyCacheStore store = new FaultyCacheStore(memory);
     private final InMemoryMetrics metrics = new InMemoryMetrics();
-    private final ScnOrderedWriter writer = new ScnOrderedWriter(store,
-            new WriterSettings(Duration.ofHours(1), 3, new Backoff(Duration.ZERO, Duration.ZERO)), metrics,
-            Clock.systemUTC(), d -> { }, new Random(1));
+    private final ScnOrderedWriter writer = new ScnOrderedWriter(
+            store,
+            new WriterSettings(Duration.ofHours(1), 3, new Backoff(Duration.ZERO, Duration.ZERO)),
+            metrics,
+            Clock.systemUTC(),
+            d -> {},
+            new Random(1));
     private final UpdateBatch batch = new UpdateBatch(writer, metrics, Duration.ofMillis(50), 4);
 
     @AfterEach
@@ -37,8 +40,11 @@ class UpdateBatchTest {
     }
 
     private static UpdateBatch.Pending change(CacheKey key, long scn) {
-        return new UpdateBatch.Pending(null, KeyHistory.record(key, Version.of(scn, 1), false),
-                new SourceRecord("test", "t", 0, scn, null, null), false);
+        return new UpdateBatch.Pending(
+                null,
+                KeyHistory.record(key, Version.of(scn, 1), false),
+                new SourceRecord("test", "t", 0, scn, null, null),
+                false);
     }
 
     private Version stored(CacheKey key) {

@@ -1,5 +1,13 @@
 package io.nearline.cacheupdater.testkit;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.nearline.cacheupdater.core.ScnOrderedWriter;
 import io.nearline.cacheupdater.core.WriteOutcome;
 import io.nearline.cacheupdater.core.WriterSettings;
@@ -12,30 +20,23 @@ import io.nearline.common.store.CacheStore.Status;
 import io.nearline.common.store.StoreException;
 import io.nearline.common.testkit.Seeds;
 import io.nearline.common.version.Version;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 
 /**
  * What every {@link CacheStore} must do, at the port and through the SCN-ordered write: CAS
@@ -111,7 +112,8 @@ public abstract class CacheStoreContract {
     void insertIfAbsentOnAPresentKeyLeavesItAlone() {
         CacheKey k = key("a");
         store().insertIfAbsent(k, bytes("one"), LONG_TTL);
-        assertEquals(Status.EXISTS, store().insertIfAbsent(k, bytes("two"), LONG_TTL).status());
+        assertEquals(
+                Status.EXISTS, store().insertIfAbsent(k, bytes("two"), LONG_TTL).status());
         assertArrayEquals(bytes("one"), store().get(k).orElseThrow().value());
     }
 
@@ -132,13 +134,18 @@ public abstract class CacheStoreContract {
         CacheKey k = key("a");
         long first = store().insertIfAbsent(k, bytes("one"), LONG_TTL).cas();
         store().replaceIfCasMatches(k, bytes("two"), first, LONG_TTL);
-        assertEquals(Status.CAS_MISMATCH, store().replaceIfCasMatches(k, bytes("three"), first, LONG_TTL).status());
+        assertEquals(
+                Status.CAS_MISMATCH,
+                store().replaceIfCasMatches(k, bytes("three"), first, LONG_TTL).status());
         assertArrayEquals(bytes("two"), store().get(k).orElseThrow().value());
     }
 
     @Test
     void replaceOfAnAbsentKeyIsNotFound() {
-        assertEquals(Status.NOT_FOUND, store().replaceIfCasMatches(key("ghost"), bytes("x"), 12345L, LONG_TTL).status());
+        assertEquals(
+                Status.NOT_FOUND,
+                store().replaceIfCasMatches(key("ghost"), bytes("x"), 12345L, LONG_TTL)
+                        .status());
         assertEquals(Optional.empty(), store().get(key("ghost")));
     }
 
@@ -171,10 +178,13 @@ public abstract class CacheStoreContract {
     void recordsExpireAfterTheirTtl() {
         CacheKey k = key("short-lived");
         store().insertIfAbsent(k, bytes("x"), shortTtl());
-        await().atMost(shortTtl().plusSeconds(5)).pollInterval(Duration.ofMillis(100))
+        await().atMost(shortTtl().plusSeconds(5))
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> store().get(k).isEmpty());
         // an expired key is absent for writes too
-        assertEquals(Status.NOT_FOUND, store().replaceIfCasMatches(k, bytes("y"), 1, LONG_TTL).status());
+        assertEquals(
+                Status.NOT_FOUND,
+                store().replaceIfCasMatches(k, bytes("y"), 1, LONG_TTL).status());
         assertEquals(Status.OK, store().insertIfAbsent(k, bytes("z"), LONG_TTL).status());
     }
 
@@ -184,7 +194,8 @@ public abstract class CacheStoreContract {
         CacheKey k = key("re-ttl");
         long cas = store().insertIfAbsent(k, bytes("x"), LONG_TTL).cas();
         store().replaceIfCasMatches(k, bytes("y"), cas, shortTtl());
-        await().atMost(shortTtl().plusSeconds(5)).pollInterval(Duration.ofMillis(100))
+        await().atMost(shortTtl().plusSeconds(5))
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> store().get(k).isEmpty());
     }
 
@@ -201,7 +212,8 @@ public abstract class CacheStoreContract {
                 for (int done = 0; done < perThread; ) {
                     CacheStore.Stored cur = store().get(k).orElseThrow();
                     int n = Integer.parseInt(new String(cur.value(), StandardCharsets.UTF_8));
-                    if (store().replaceIfCasMatches(k, bytes(Integer.toString(n + 1)), cur.cas(), LONG_TTL).ok()) {
+                    if (store().replaceIfCasMatches(k, bytes(Integer.toString(n + 1)), cur.cas(), LONG_TTL)
+                            .ok()) {
                         done++;
                     } else {
                         conflicts++;
@@ -211,7 +223,9 @@ public abstract class CacheStoreContract {
             });
         }
         runAll(tasks);
-        assertEquals(Integer.toString(threads * perThread), new String(store().get(k).orElseThrow().value(), StandardCharsets.UTF_8));
+        assertEquals(
+                Integer.toString(threads * perThread),
+                new String(store().get(k).orElseThrow().value(), StandardCharsets.UTF_8));
     }
 
     @Test
@@ -237,7 +251,10 @@ public abstract class CacheStoreContract {
         assertArrayEquals(bytes("kept"), reopened.get(k).orElseThrow().value());
         // and CAS keeps working on the data that came back
         CacheStore.Stored s = reopened.get(k).orElseThrow();
-        assertEquals(Status.OK, reopened.replaceIfCasMatches(k, bytes("changed"), s.cas(), LONG_TTL).status());
+        assertEquals(
+                Status.OK,
+                reopened.replaceIfCasMatches(k, bytes("changed"), s.cas(), LONG_TTL)
+                        .status());
     }
 
     // ---- through the SCN-ordered write ---------------------------------------------------------
@@ -255,10 +272,18 @@ public abstract class CacheStoreContract {
         CacheKey k = key("ordered");
         InMemoryMetrics metrics = new InMemoryMetrics();
         ScnOrderedWriter w = writer(metrics);
-        assertEquals(WriteOutcome.APPLIED, w.write(k, KeyHistory.record(k, Version.of(5, 1), false)).outcome());
-        assertEquals(WriteOutcome.STALE, w.write(k, KeyHistory.record(k, Version.of(3, 9), false)).outcome());
-        assertEquals(WriteOutcome.DUPLICATE, w.write(k, KeyHistory.record(k, Version.of(5, 1), false)).outcome());
-        assertEquals(WriteOutcome.APPLIED, w.write(k, KeyHistory.record(k, Version.of(5, 2), false)).outcome());
+        assertEquals(
+                WriteOutcome.APPLIED,
+                w.write(k, KeyHistory.record(k, Version.of(5, 1), false)).outcome());
+        assertEquals(
+                WriteOutcome.STALE,
+                w.write(k, KeyHistory.record(k, Version.of(3, 9), false)).outcome());
+        assertEquals(
+                WriteOutcome.DUPLICATE,
+                w.write(k, KeyHistory.record(k, Version.of(5, 1), false)).outcome());
+        assertEquals(
+                WriteOutcome.APPLIED,
+                w.write(k, KeyHistory.record(k, Version.of(5, 2), false)).outcome());
         CacheRecord now = stored(k);
         assertEquals(Version.of(5, 2), now.version());
         assertArrayEquals(KeyHistory.payload(k, Version.of(5, 2)), now.payload());
@@ -273,10 +298,16 @@ public abstract class CacheStoreContract {
         CacheKey k = key("deleted");
         ScnOrderedWriter w = writer(new InMemoryMetrics());
         w.write(k, KeyHistory.record(k, Version.of(5, 1), false));
-        assertEquals(WriteOutcome.APPLIED, w.write(k, KeyHistory.record(k, Version.of(7, 1), true)).outcome());
-        assertEquals(WriteOutcome.STALE, w.write(k, KeyHistory.record(k, Version.of(6, 1), false)).outcome());
+        assertEquals(
+                WriteOutcome.APPLIED,
+                w.write(k, KeyHistory.record(k, Version.of(7, 1), true)).outcome());
+        assertEquals(
+                WriteOutcome.STALE,
+                w.write(k, KeyHistory.record(k, Version.of(6, 1), false)).outcome());
         assertTrue(stored(k).tombstone());
-        assertEquals(WriteOutcome.APPLIED, w.write(k, KeyHistory.record(k, Version.of(8, 1), false)).outcome());
+        assertEquals(
+                WriteOutcome.APPLIED,
+                w.write(k, KeyHistory.record(k, Version.of(8, 1), false)).outcome());
         assertFalse(stored(k).tombstone());
     }
 
@@ -284,18 +315,24 @@ public abstract class CacheStoreContract {
     void aDeleteOfAnUncachedKeyIsRemembered() {
         CacheKey k = key("never-seen");
         ScnOrderedWriter w = writer(new InMemoryMetrics());
-        assertEquals(WriteOutcome.APPLIED, w.write(k, KeyHistory.record(k, Version.of(9, 1), true)).outcome());
-        assertEquals(WriteOutcome.STALE, w.write(k, KeyHistory.record(k, Version.of(4, 1), false)).outcome());
+        assertEquals(
+                WriteOutcome.APPLIED,
+                w.write(k, KeyHistory.record(k, Version.of(9, 1), true)).outcome());
+        assertEquals(
+                WriteOutcome.STALE,
+                w.write(k, KeyHistory.record(k, Version.of(4, 1), false)).outcome());
         assertTrue(stored(k).tombstone());
     }
 
     @Test
     void tombstonesExpireLikeAnyRecord() {
         CacheKey k = key("tomb-ttl");
-        ScnOrderedWriter w = new ScnOrderedWriter(store(), WriterSettings.defaults().withTtl(shortTtl()), new InMemoryMetrics());
+        ScnOrderedWriter w =
+                new ScnOrderedWriter(store(), WriterSettings.defaults().withTtl(shortTtl()), new InMemoryMetrics());
         w.write(k, KeyHistory.record(k, Version.of(3, 1), true));
         assertTrue(stored(k).tombstone());
-        await().atMost(shortTtl().plusSeconds(5)).pollInterval(Duration.ofMillis(100))
+        await().atMost(shortTtl().plusSeconds(5))
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> store().get(k).isEmpty());
     }
 
@@ -328,11 +365,12 @@ public abstract class CacheStoreContract {
         Random random = new Random(seed);
         List<KeyHistory> histories = new ArrayList<>();
         for (int i = 0; i < keyCount; i++) {
-            histories.add(KeyHistory.random(key("k" + i), random, minLength + random.nextInt(maxLength - minLength), 0.2));
+            histories.add(
+                    KeyHistory.random(key("k" + i), random, minLength + random.nextInt(maxLength - minLength), 0.2));
         }
         InMemoryMetrics metrics = new InMemoryMetrics();
         ScnOrderedWriter w = writer(metrics);
-        java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(raceThreads());
+        CyclicBarrier start = new CyclicBarrier(raceThreads());
         List<Callable<Integer>> writers = new ArrayList<>();
         List<List<KeyHistory.Write>> shares = new ArrayList<>();
         for (int t = 0; t < raceThreads(); t++) {
@@ -343,12 +381,13 @@ public abstract class CacheStoreContract {
                 int first = random.nextInt(raceThreads());
                 shares.get(first).add(new KeyHistory.Write(h.key(), r));
                 if (random.nextInt(3) == 0) { // sometimes a second writer has the same version
-                    shares.get((first + 1 + random.nextInt(raceThreads() - 1)) % raceThreads()).add(new KeyHistory.Write(h.key(), r));
+                    shares.get((first + 1 + random.nextInt(raceThreads() - 1)) % raceThreads())
+                            .add(new KeyHistory.Write(h.key(), r));
                 }
             }
         }
         for (List<KeyHistory.Write> share : shares) {
-            java.util.Collections.shuffle(share, random);
+            Collections.shuffle(share, random);
             writers.add(() -> {
                 start.await();
                 int failedWrites = 0;
@@ -370,7 +409,9 @@ public abstract class CacheStoreContract {
             assertEquals(expected.tombstone(), actual.tombstone(), where);
             assertArrayEquals(expected.payload(), actual.payload(), where);
         }
-        assertTrue(metrics.count("write.stale") + metrics.count("write.duplicate") > 0, "the race exercised nothing; " + Seeds.replay(seed));
+        assertTrue(
+                metrics.count("write.stale") + metrics.count("write.duplicate") > 0,
+                "the race exercised nothing; " + Seeds.replay(seed));
     }
 
     private static <T> List<T> runAll(List<Callable<T>> tasks) throws Exception {

@@ -1,19 +1,18 @@
 package io.nearline.cacheupdater.testkit;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nearline.common.testkit.Seeds;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The whole local stack on an engine with a random workload: the source commits while the job,
@@ -33,8 +32,19 @@ public abstract class DemoSuite {
     void threeWritersARestartAndAnOutageLeaveNoDivergence() throws Exception {
         long seed = Seeds.seed();
         Path summary = dir.resolve("summary.json");
-        List<String> args = new ArrayList<>(List.of("--duration", "15s", "--rate", "800", "--keys", "1500",
-                "--seed", Long.toString(seed), "--work-dir", dir.resolve("work").toString(), "--summary-json", summary.toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "--duration",
+                "15s",
+                "--rate",
+                "800",
+                "--keys",
+                "1500",
+                "--seed",
+                Long.toString(seed),
+                "--work-dir",
+                dir.resolve("work").toString(),
+                "--summary-json",
+                summary.toString()));
         assertEquals(0, demo(args), Seeds.replay(seed));
         JsonNode s = new ObjectMapper().readTree(summary.toFile());
         String where = s + " " + Seeds.replay(seed);
@@ -45,6 +55,7 @@ public abstract class DemoSuite {
         assertEquals(1, s.get("restarts").asInt(), where);
         assertTrue(s.get("outageRefusedCalls").asLong() > 0, "the outage hit nothing: " + where);
         assertTrue(s.get("bootstrapRows").asLong() > 0, "the mid-run bootstrap applied nothing: " + where);
-        assertEquals(4, s.get("bootstrapPartitionsComplete").asLong(), "bootstrap partitions verified complete: " + where);
+        assertEquals(
+                4, s.get("bootstrapPartitionsComplete").asLong(), "bootstrap partitions verified complete: " + where);
     }
 }

@@ -3,7 +3,6 @@ package io.nearline.cacheupdater.testkit;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.StoreUnavailableException;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -20,7 +19,7 @@ public final class FaultyCacheStore implements CacheStore {
     private final CacheStore delegate;
     private final AtomicInteger failNext = new AtomicInteger();
     private final AtomicInteger interleaveNext = new AtomicInteger();
-    private volatile Consumer<CacheKey> interloper = k -> { };
+    private volatile Consumer<CacheKey> interloper = k -> {};
     private final List<Duration> mutationExpiries = new CopyOnWriteArrayList<>();
 
     public FaultyCacheStore(CacheStore delegate) {

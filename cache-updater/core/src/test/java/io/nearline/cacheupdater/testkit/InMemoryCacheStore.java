@@ -3,19 +3,18 @@ package io.nearline.cacheupdater.testkit;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.StoreException;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** A complete {@link CacheStore} in memory (CAS, expiry on a given clock): the fast store for unit tests. */
 public final class InMemoryCacheStore implements CacheStore {
 
-    private record Entry(byte[] value, long cas, long expiresAtMillis) {
-    }
+    private record Entry(byte[] value, long cas, long expiresAtMillis) {}
 
     private final Map<CacheKey, Entry> entries = new ConcurrentHashMap<>();
     private final AtomicLong casSequence = new AtomicLong();
@@ -90,7 +89,7 @@ public final class InMemoryCacheStore implements CacheStore {
 
     /** Live (unexpired) keys, for assertions. */
     public Map<CacheKey, byte[]> contents() {
-        Map<CacheKey, byte[]> out = new java.util.TreeMap<>();
+        Map<CacheKey, byte[]> out = new TreeMap<>();
         entries.forEach((k, e) -> {
             if (live(e) != null) {
                 out.put(k, e.value);

@@ -3,7 +3,6 @@ package io.nearline.cacheupdater.testkit;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.version.Version;
-
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -19,8 +18,7 @@ import java.util.Random;
 public record KeyHistory(CacheKey key, List<CacheRecord> commits) {
 
     /** One delivery of a record to a writer. */
-    public record Write(CacheKey key, CacheRecord record) {
-    }
+    public record Write(CacheKey key, CacheRecord record) {}
 
     public static KeyHistory random(CacheKey key, Random random, int length, double deleteRatio) {
         List<CacheRecord> commits = new ArrayList<>();
@@ -41,9 +39,7 @@ public record KeyHistory(CacheKey key, List<CacheRecord> commits) {
     }
 
     public static CacheRecord record(CacheKey key, Version version, boolean delete) {
-        return delete
-                ? CacheRecord.tombstone(version, 0)
-                : CacheRecord.upsert(version, 0, payload(key, version));
+        return delete ? CacheRecord.tombstone(version, 0) : CacheRecord.upsert(version, 0, payload(key, version));
     }
 
     public static byte[] payload(CacheKey key, Version version) {

@@ -39,7 +39,8 @@ final class BootstrapDecodeFunction extends ProcessFunction<KafkaInput, Change> 
             out.collect(new Change(row.event().getKey(), row.rowBytes(), in, true));
         } else if (taken instanceof BootstrapIntake.Rejected rejected) {
             deadLettered.inc();
-            ctx.output(DecodeFunction.DEAD_LETTERS,
+            ctx.output(
+                    DecodeFunction.DEAD_LETTERS,
                     DeadLetters.encode(DecodeFunction.source(job, in).deadLetter(rejected.rejection())));
         }
     }

@@ -10,11 +10,12 @@ import io.nearline.engine.flink.FlinkJobMain;
  */
 public final class BootstrapJob {
 
-    private BootstrapJob() {
-    }
+    private BootstrapJob() {}
 
     public static void main(String[] args) {
-        FlinkJobMain.run("nearline-cdc-bootstrap", args,
+        FlinkJobMain.run(
+                "nearline-cdc-bootstrap",
+                args,
                 (env, config) -> CacheUpdaterJob.define(env, CacheUpdaterIo.kafka(config, false, true, false), config));
     }
 }

@@ -22,7 +22,8 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
  * What the cache-updater job reads and writes: change events, bootstrap records (either may be
  * absent) and the dead-letter sink. {@link #kafka} is the production I/O.
  */
-public record CacheUpdaterIo(Source<KafkaInput, ?, ?> changes, Source<KafkaInput, ?, ?> bootstrap, Sink<byte[]> deadLetters) {
+public record CacheUpdaterIo(
+        Source<KafkaInput, ?, ?> changes, Source<KafkaInput, ?, ?> bootstrap, Sink<byte[]> deadLetters) {
 
     /**
      * The job's topics: the CDC topic with {@code changes}, the bootstrap topic with {@code bootstrap},
@@ -33,11 +34,16 @@ public record CacheUpdaterIo(Source<KafkaInput, ?, ?> changes, Source<KafkaInput
         CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
         return new CacheUpdaterIo(
                 changes ? source(settings, settings.cdcTopic(), settings.readerGroup(false), bounded) : null,
-                bootstrap ? source(settings, BootstrapSettings.from(config).topic(), settings.readerGroup(true), bounded) : null,
+                bootstrap
+                        ? source(settings, BootstrapSettings.from(config).topic(), settings.readerGroup(true), bounded)
+                        : null,
                 deadLetterSink(settings));
     }
 
-    private static KafkaSource<KafkaInput> source(CacheUpdaterSettings settings, String topic, String group, boolean bounded) {
+    // The connector takes only the Kafka client\'s deprecated OffsetResetStrategy here.
+    @SuppressWarnings("deprecation")
+    private static KafkaSource<KafkaInput> source(
+            CacheUpdaterSettings settings, String topic, String group, boolean bounded) {
         KafkaSourceBuilder<KafkaInput> builder = KafkaSource.<KafkaInput>builder()
                 .setBootstrapServers(settings.bootstrapServers())
                 .setTopics(topic)

@@ -26,8 +26,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  */
 public final class CacheUpdaterJob {
 
-    private CacheUpdaterJob() {
-    }
+    private CacheUpdaterJob() {}
 
     /**
      * The job on {@code env}. Each source of {@code io} present adds its path: change events, and
@@ -41,13 +40,15 @@ public final class CacheUpdaterJob {
         if (io.changes() != null) {
             SingleOutputStreamOperator<Change> changes = read(env, io.changes(), "cdc-source")
                     .process(new DecodeFunction(settings.readerGroup(false), settings.maxPayloadBytes()))
-                    .name("decode").uid("decode");
+                    .name("decode")
+                    .uid("decode");
             deadLetters = write(changes, config, "write-cache");
         }
         if (io.bootstrap() != null) {
             SingleOutputStreamOperator<Change> rows = read(env, io.bootstrap(), "bootstrap-source")
                     .process(new BootstrapDecodeFunction(settings.readerGroup(true), settings.maxPayloadBytes()))
-                    .name("bootstrap-decode").uid("bootstrap-decode");
+                    .name("bootstrap-decode")
+                    .uid("bootstrap-decode");
             DataStream<byte[]> more = write(rows, config, "bootstrap-write-cache");
             deadLetters = deadLetters == null ? more : deadLetters.union(more);
         }
@@ -57,17 +58,18 @@ public final class CacheUpdaterJob {
         deadLetters.sinkTo(io.deadLetters()).name("dead-letters").uid("dead-letters");
     }
 
-    private static DataStream<KafkaInput> read(StreamExecutionEnvironment env, Source<KafkaInput, ?, ?> source, String name) {
+    private static DataStream<KafkaInput> read(
+            StreamExecutionEnvironment env, Source<KafkaInput, ?, ?> source, String name) {
         return env.fromSource(source, WatermarkStrategy.noWatermarks(), name).uid(name);
     }
 
     /** keyBy(cache key) into a write operator; returns every dead letter of the path. */
     private static DataStream<byte[]> write(SingleOutputStreamOperator<Change> changes, Config config, String name) {
-        SingleOutputStreamOperator<Void> written = changes
-                .keyBy(c -> c.key, Types.STRING)
+        SingleOutputStreamOperator<Void> written = changes.keyBy(c -> c.key, Types.STRING)
                 .transform(name, TypeInformation.of(Void.class), new CacheWriteOperator(config.asMap()))
                 .uid(name);
-        return changes.getSideOutput(DecodeFunction.DEAD_LETTERS).union(written.getSideOutput(DecodeFunction.DEAD_LETTERS));
+        return changes.getSideOutput(DecodeFunction.DEAD_LETTERS)
+                .union(written.getSideOutput(DecodeFunction.DEAD_LETTERS));
     }
 
     /**

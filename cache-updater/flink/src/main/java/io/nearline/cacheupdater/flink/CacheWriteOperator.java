@@ -6,21 +6,20 @@ import io.nearline.cacheupdater.core.UpdateBatch;
 import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.cacheupdater.core.events.ChangeEventCodec;
 import io.nearline.cacheupdater.core.events.ChangeEvents;
-import io.nearline.common.deadletter.DeadLetters;
-import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.config.Config;
+import io.nearline.common.deadletter.DeadLetters;
+import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.CacheStores;
 import io.nearline.engine.flink.FlinkMetrics;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-
-import java.util.HashMap;
-import java.util.Map;
 
 /**
  * Writes keyed changes into the cache through the SCN-ordered write, batched per key
@@ -59,10 +58,16 @@ final class CacheWriteOperator extends AbstractStreamOperator<Void>
     public void processElement(StreamRecord<Change> element) throws Exception {
         Change change = element.getValue();
         ChangeEvent event = ChangeEventCodec.decode(change.value).event();
-        SourceRecord source = new SourceRecord(settings.readerGroup(change.refreshTtl), change.topic, change.partition,
-                change.offset, change.sourceKey, change.sourceValue != null ? change.sourceValue : change.value);
-        batch.add(ChangeEvents.cacheKey(event), new UpdateBatch.Pending(event, ChangeEvents.cacheRecord(event), source,
-                change.refreshTtl));
+        SourceRecord source = new SourceRecord(
+                settings.readerGroup(change.refreshTtl),
+                change.topic,
+                change.partition,
+                change.offset,
+                change.sourceKey,
+                change.sourceValue != null ? change.sourceValue : change.value);
+        batch.add(
+                ChangeEvents.cacheKey(event),
+                new UpdateBatch.Pending(event, ChangeEvents.cacheRecord(event), source, change.refreshTtl));
         if (batch.size() >= settings.batchMaxKeys()) {
             flush();
         }
@@ -79,7 +84,8 @@ final class CacheWriteOperator extends AbstractStreamOperator<Void>
     }
 
     private void scheduleFlush() {
-        long at = getProcessingTimeService().getCurrentProcessingTime() + settings.batchMaxDelay().toMillis();
+        long at = getProcessingTimeService().getCurrentProcessingTime()
+                + settings.batchMaxDelay().toMillis();
         getProcessingTimeService().registerTimer(at, time -> {
             flush();
             scheduleFlush();
@@ -92,8 +98,10 @@ final class CacheWriteOperator extends AbstractStreamOperator<Void>
         }
         for (UpdateBatch.Refused refused : batch.flush()) {
             deadLettered.inc();
-            output.collect(DecodeFunction.DEAD_LETTERS,
-                    new StreamRecord<>(DeadLetters.encode(refused.change().source().deadLetter(refused.rejection()))));
+            output.collect(
+                    DecodeFunction.DEAD_LETTERS,
+                    new StreamRecord<>(
+                            DeadLetters.encode(refused.change().source().deadLetter(refused.rejection()))));
         }
     }
 

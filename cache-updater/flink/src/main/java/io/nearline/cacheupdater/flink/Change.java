@@ -9,6 +9,7 @@ public class Change {
     public String key;
     /** The change event's Avro bytes. */
     public byte[] value;
+
     public String topic;
     public int partition;
     public long offset;
@@ -18,8 +19,7 @@ public class Change {
     /** A bootstrap row: an equal version in the store is rewritten so its TTL starts again. */
     public boolean refreshTtl;
 
-    public Change() {
-    }
+    public Change() {}
 
     Change(String key, byte[] value, KafkaInput in, boolean fromBootstrap) {
         this.key = key;

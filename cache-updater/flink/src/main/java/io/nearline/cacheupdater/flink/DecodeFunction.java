@@ -16,7 +16,7 @@ import org.apache.flink.util.OutputTag;
 /** Decodes and validates each CDC record: valid changes go on, the rest become dead letters. */
 final class DecodeFunction extends ProcessFunction<KafkaInput, Change> {
 
-    static final OutputTag<byte[]> DEAD_LETTERS = new OutputTag<>("dead-letters") { };
+    static final OutputTag<byte[]> DEAD_LETTERS = new OutputTag<>("dead-letters") {};
 
     private final String job;
     private final int maxPayloadBytes;

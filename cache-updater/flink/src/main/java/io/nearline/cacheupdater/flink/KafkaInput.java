@@ -8,8 +8,7 @@ public class KafkaInput {
     public byte[] key;
     public byte[] value;
 
-    public KafkaInput() {
-    }
+    public KafkaInput() {}
 
     public KafkaInput(String topic, int partition, long offset, byte[] key, byte[] value) {
         this.topic = topic;

@@ -1,19 +1,18 @@
 package io.nearline.cacheupdater.flink;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.nearline.bootstrap.BootstrapSettings;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigException;
 import io.nearline.common.config.Secret;
 import io.nearline.store.couchbase.CouchbaseStoreSettings;
-import org.junit.jupiter.api.Test;
-
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /** The shipped descriptor stays valid, and a job with a typo or an inline secret does not start. */
 class JobDescriptorTest {
@@ -34,8 +33,11 @@ class JobDescriptorTest {
         Config config = shipped();
         CacheUpdaterSettings.validateJob(config, BootstrapSettings.DEF);
         assertEquals("profile-cache-updater", CacheUpdaterSettings.from(config).consumerGroup());
-        assertEquals("env:NEARLINE_COUCHBASE_PASSWORD", config.get(CouchbaseStoreSettings.PASSWORD).reference());
-        assertFalse(config.asMap().keySet().stream().anyMatch(k -> k.startsWith("job.")),
+        assertEquals(
+                "env:NEARLINE_COUCHBASE_PASSWORD",
+                config.get(CouchbaseStoreSettings.PASSWORD).reference());
+        assertFalse(
+                config.asMap().keySet().stream().anyMatch(k -> k.startsWith("job.")),
                 "parallelism and checkpoints are Flink's own settings");
     }
 
@@ -43,7 +45,9 @@ class JobDescriptorTest {
     void aTypoStopsTheJobBeforeItStarts() {
         Config config = shipped("couchbase.bucketname=x", "write.batch.max-keys=0");
         ConfigException e = assertThrows(ConfigException.class, () -> CacheUpdaterSettings.validateJob(config));
-        assertTrue(e.getMessage().contains("unknown key 'couchbase.bucketname'. Did you mean 'couchbase.bucket'?"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("unknown key 'couchbase.bucketname'. Did you mean 'couchbase.bucket'?"),
+                e.getMessage());
         assertTrue(e.getMessage().contains("'write.batch.max-keys' = '0'"), e.getMessage());
     }
 
@@ -60,7 +64,9 @@ class JobDescriptorTest {
     void aPasswordWrittenInlineIsRefusedAndNeverPrinted() {
         Config inline = shipped("couchbase.password=hunter2");
         ConfigException e = assertThrows(ConfigException.class, () -> CacheUpdaterSettings.validateJob(inline));
-        assertTrue(e.getMessage().contains("'couchbase.password'") && e.getMessage().contains("env:VARIABLE or file:"),
+        assertTrue(
+                e.getMessage().contains("'couchbase.password'")
+                        && e.getMessage().contains("env:VARIABLE or file:"),
                 e.getMessage());
         assertFalse(inline.toString().contains("hunter2"), inline.toString());
         assertEquals(Secret.NONE, Secret.parse(""));
@@ -70,7 +76,10 @@ class JobDescriptorTest {
     void anUnknownStoreNamesTheChoices() {
         Config config = Config.of(Map.of("kafka.bootstrap-servers", "b:1", "cache.store", "redis"));
         ConfigException e = assertThrows(ConfigException.class, () -> CacheUpdaterSettings.validateJob(config));
-        assertTrue(e.getMessage().contains("'cache.store' = 'redis' is not a store on this classpath")
-                && e.getMessage().contains("couchbase") && e.getMessage().contains("rocksdb"), e.getMessage());
+        assertTrue(
+                e.getMessage().contains("'cache.store' = 'redis' is not a store on this classpath")
+                        && e.getMessage().contains("couchbase")
+                        && e.getMessage().contains("rocksdb"),
+                e.getMessage());
     }
 }

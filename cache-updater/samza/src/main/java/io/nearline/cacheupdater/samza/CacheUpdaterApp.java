@@ -35,15 +35,18 @@ public final class CacheUpdaterApp implements TaskApplication {
         app.withDefaultSystem(kafka);
         app.withInputStream(input(kafka, "cdc", settings.cdcTopic())); // stream ids may not contain dots; topics may
         if (withBootstrap) {
-            app.withInputStream(input(kafka, "bootstrap", BootstrapSettings.from(config).topic()));
+            app.withInputStream(
+                    input(kafka, "bootstrap", BootstrapSettings.from(config).topic()));
         }
-        app.withOutputStream(kafka.getOutputDescriptor("deadletters", new ByteSerde()).withPhysicalName(settings.deadLetterTopic()));
+        app.withOutputStream(
+                kafka.getOutputDescriptor("deadletters", new ByteSerde()).withPhysicalName(settings.deadLetterTopic()));
         String bootstrapTopic = withBootstrap ? BootstrapSettings.from(config).topic() : null;
         app.withTaskFactory((StreamTaskFactory) () -> new CacheUpdaterTask(bootstrapTopic));
     }
 
     /** From the oldest offset when the job has no checkpoint yet: nothing before it is skipped. */
-    private static KafkaInputDescriptor<KV<byte[], byte[]>> input(KafkaSystemDescriptor kafka, String id, String topic) {
+    private static KafkaInputDescriptor<KV<byte[], byte[]>> input(
+            KafkaSystemDescriptor kafka, String id, String topic) {
         return kafka.getInputDescriptor(id, KVSerde.of(new ByteSerde(), new ByteSerde()))
                 .withPhysicalName(topic)
                 .withOffsetDefault(SystemStreamMetadata.OffsetType.OLDEST);

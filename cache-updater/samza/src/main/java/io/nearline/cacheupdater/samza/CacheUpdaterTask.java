@@ -38,6 +38,9 @@ import org.apache.samza.task.TaskCoordinator;
  * fails, {@code process} blocks and Samza stops pulling input. Bootstrap records (a second input)
  * go through the engine-neutral {@link BootstrapIntake}, their rows through the same write.
  */
+// ClosableTask is deprecated in Samza 1.8, but it is still the close hook a StreamTask gets
+// without an application context factory.
+@SuppressWarnings("deprecation")
 final class CacheUpdaterTask implements StreamTask, InitableTask, ClosableTask {
 
     private final String bootstrapTopic;
@@ -68,7 +71,8 @@ final class CacheUpdaterTask implements StreamTask, InitableTask, ClosableTask {
         bootstrap = new BootstrapIntake(settings.maxPayloadBytes(), metrics);
         store = CacheStores.open(config);
         // one message at a time: the write happens inline, in process()
-        batch = new UpdateBatch(new ScnOrderedWriter(store, WriterSettings.from(config), metrics), metrics, settings.maxPause(), 1);
+        batch = new UpdateBatch(
+                new ScnOrderedWriter(store, WriterSettings.from(config), metrics), metrics, settings.maxPause(), 1);
         deadLetters = new SystemStream(CacheUpdaterApp.SYSTEM, settings.deadLetterTopic());
     }
 
@@ -78,8 +82,13 @@ final class CacheUpdaterTask implements StreamTask, InitableTask, ClosableTask {
         SystemStreamPartition ssp = envelope.getSystemStreamPartition();
         boolean fromBootstrap = ssp.getStream().equals(bootstrapTopic);
         byte[] value = (byte[]) envelope.getMessage();
-        SourceRecord source = new SourceRecord(settings.readerGroup(fromBootstrap), ssp.getStream(),
-                ssp.getPartition().getPartitionId(), Long.parseLong(envelope.getOffset()), (byte[]) envelope.getKey(), value);
+        SourceRecord source = new SourceRecord(
+                settings.readerGroup(fromBootstrap),
+                ssp.getStream(),
+                ssp.getPartition().getPartitionId(),
+                Long.parseLong(envelope.getOffset()),
+                (byte[]) envelope.getKey(),
+                value);
         if (fromBootstrap) {
             BootstrapIntake.Taken taken = bootstrap.take(value);
             if (taken instanceof BootstrapIntake.Row row) {
@@ -102,7 +111,9 @@ final class CacheUpdaterTask implements StreamTask, InitableTask, ClosableTask {
 
     private void write(MessageCollector collector, ChangeEvent event, SourceRecord source, boolean refreshTtl)
             throws InterruptedException {
-        batch.add(ChangeEvents.cacheKey(event), new UpdateBatch.Pending(event, ChangeEvents.cacheRecord(event), source, refreshTtl));
+        batch.add(
+                ChangeEvents.cacheKey(event),
+                new UpdateBatch.Pending(event, ChangeEvents.cacheRecord(event), source, refreshTtl));
         for (UpdateBatch.Refused refused : batch.flush()) {
             deadLetter(collector, refused.change().source(), refused.rejection());
         }

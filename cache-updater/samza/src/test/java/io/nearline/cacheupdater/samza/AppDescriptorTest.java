@@ -1,21 +1,21 @@
 package io.nearline.cacheupdater.samza;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
 import org.apache.samza.application.ApplicationUtil;
 import org.apache.samza.application.descriptors.ApplicationDescriptorImpl;
 import org.apache.samza.application.descriptors.ApplicationDescriptorUtil;
 import org.apache.samza.config.MapConfig;
 import org.junit.jupiter.api.Test;
-
-import java.nio.file.Path;
-import java.util.Map;
-import java.util.Set;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The shipped config is a complete Samza config: Samza finds the app in it, and the app describes itself from it. */
 class AppDescriptorTest {
@@ -27,9 +27,18 @@ class AppDescriptorTest {
     @Test
     void theShippedConfigNamesEverythingSamzaNeeds() {
         Map<String, String> samza = shipped();
-        for (String key : new String[] {"app.class", "job.name", "job.factory.class", "yarn.package.path",
-                "systems.kafka.samza.factory", "systems.kafka.consumer.bootstrap.servers", "task.checkpoint.factory",
-                "task.commit.ms", "job.container.count", "metrics.reporters"}) {
+        for (String key : new String[] {
+            "app.class",
+            "job.name",
+            "job.factory.class",
+            "yarn.package.path",
+            "systems.kafka.samza.factory",
+            "systems.kafka.consumer.bootstrap.servers",
+            "task.checkpoint.factory",
+            "task.commit.ms",
+            "job.container.count",
+            "metrics.reporters"
+        }) {
             assertTrue(samza.containsKey(key), key);
         }
         assertEquals("org.apache.samza.job.yarn.YarnJobFactory", samza.get("job.factory.class"));
@@ -38,16 +47,19 @@ class AppDescriptorTest {
 
     @Test
     void theAppWiresItsStreamsFromConfig() {
-        ApplicationDescriptorImpl<?> app = ApplicationDescriptorUtil.getAppDescriptor(new CacheUpdaterApp(), new MapConfig(shipped()));
-        assertEquals(Set.of("cdc", "bootstrap"), app.getInputStreamIds(), "bootstrap.enabled=true in the shipped config");
+        ApplicationDescriptorImpl<?> app =
+                ApplicationDescriptorUtil.getAppDescriptor(new CacheUpdaterApp(), new MapConfig(shipped()));
+        assertEquals(
+                Set.of("cdc", "bootstrap"), app.getInputStreamIds(), "bootstrap.enabled=true in the shipped config");
         assertEquals(Set.of("deadletters"), app.getOutputStreamIds());
     }
 
     @Test
     void aMisspeltNearlineKeyStopsTheAppBeforeItStarts() {
-        Map<String, String> samza = new java.util.HashMap<>(shipped());
+        Map<String, String> samza = new HashMap<>(shipped());
         samza.put("cdc.topc", "x");
-        ConfigException e = assertThrows(ConfigException.class,
+        ConfigException e = assertThrows(
+                ConfigException.class,
                 () -> ApplicationDescriptorUtil.getAppDescriptor(new CacheUpdaterApp(), new MapConfig(samza)));
         assertTrue(e.getMessage().contains("Did you mean 'cdc.topic'?"), e.getMessage());
     }

@@ -1,5 +1,10 @@
 package io.nearline.store.couchbase;
 
+import static com.couchbase.client.java.kv.GetOptions.getOptions;
+import static com.couchbase.client.java.kv.InsertOptions.insertOptions;
+import static com.couchbase.client.java.kv.ReplaceOptions.replaceOptions;
+import static com.couchbase.client.java.kv.UpsertOptions.upsertOptions;
+
 import com.couchbase.client.core.error.AmbiguousTimeoutException;
 import com.couchbase.client.core.error.CasMismatchException;
 import com.couchbase.client.core.error.CouchbaseException;
@@ -22,16 +27,10 @@ import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.ErrorRateHealth;
 import io.nearline.common.store.StoreException;
 import io.nearline.common.store.StoreUnavailableException;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.function.Supplier;
-
-import static com.couchbase.client.java.kv.GetOptions.getOptions;
-import static com.couchbase.client.java.kv.InsertOptions.insertOptions;
-import static com.couchbase.client.java.kv.ReplaceOptions.replaceOptions;
-import static com.couchbase.client.java.kv.UpsertOptions.upsertOptions;
 
 /**
  * The production {@link CacheStore} on Couchbase through the Java SDK 3. Values are stored as raw
@@ -63,16 +62,20 @@ public final class CouchbaseCacheStore implements CacheStore {
         this.settings = settings;
         this.cluster = cluster;
         this.collection = collection;
-        this.health = new ErrorRateHealth(Clock.systemUTC(), settings.healthWindow().toMillis(),
-                settings.healthMinSamples(), settings.healthMaxErrorRate());
+        this.health = new ErrorRateHealth(
+                Clock.systemUTC(),
+                settings.healthWindow().toMillis(),
+                settings.healthMinSamples(),
+                settings.healthMaxErrorRate());
     }
 
     public static CouchbaseCacheStore connect(CouchbaseStoreSettings settings) {
-        Cluster cluster = Cluster.connect(settings.connectionString(),
-                ClusterOptions.clusterOptions(settings.username(), settings.password().reveal())
-                        .environment(env -> env.timeoutConfig(t -> t
-                                .kvTimeout(settings.kvTimeout())
-                                .connectTimeout(settings.connectTimeout()))));
+        Cluster cluster = Cluster.connect(
+                settings.connectionString(),
+                ClusterOptions.clusterOptions(
+                                settings.username(), settings.password().reveal())
+                        .environment(env -> env.timeoutConfig(
+                                t -> t.kvTimeout(settings.kvTimeout()).connectTimeout(settings.connectTimeout()))));
         try {
             Bucket bucket = cluster.bucket(settings.bucket());
             bucket.waitUntilReady(settings.connectTimeout());
@@ -80,9 +83,12 @@ public final class CouchbaseCacheStore implements CacheStore {
             return new CouchbaseCacheStore(settings, cluster, collection);
         } catch (RuntimeException e) {
             cluster.disconnect();
-            throw new StoreException("cannot open Couchbase bucket '" + settings.bucket() + "' at "
-                    + settings.connectionString() + " within " + settings.connectTimeout() + ": " + e.getMessage()
-                    + " (check couchbase.connection-string, username, password and bucket)", e);
+            throw new StoreException(
+                    "cannot open Couchbase bucket '" + settings.bucket() + "' at "
+                            + settings.connectionString() + " within " + settings.connectTimeout() + ": "
+                            + e.getMessage()
+                            + " (check couchbase.connection-string, username, password and bucket)",
+                    e);
         }
     }
 
@@ -103,8 +109,8 @@ public final class CouchbaseCacheStore implements CacheStore {
         CacheStore.requireFiniteExpiry(expiry);
         return call("insert", key, () -> {
             try {
-                MutationResult r = collection.insert(key.value(), value,
-                        insertOptions().expiry(expiry).transcoder(RawBinaryTranscoder.INSTANCE));
+                MutationResult r = collection.insert(
+                        key.value(), value, insertOptions().expiry(expiry).transcoder(RawBinaryTranscoder.INSTANCE));
                 return WriteResult.ok(r.cas());
             } catch (DocumentExistsException e) {
                 return WriteResult.of(Status.EXISTS);
@@ -117,7 +123,9 @@ public final class CouchbaseCacheStore implements CacheStore {
         CacheStore.requireFiniteExpiry(expiry);
         return call("replace", key, () -> {
             try {
-                MutationResult r = collection.replace(key.value(), value,
+                MutationResult r = collection.replace(
+                        key.value(),
+                        value,
                         replaceOptions().cas(expectedCas).expiry(expiry).transcoder(RawBinaryTranscoder.INSTANCE));
                 return WriteResult.ok(r.cas());
             } catch (CasMismatchException e) {
@@ -131,8 +139,15 @@ public final class CouchbaseCacheStore implements CacheStore {
     @Override
     public WriteResult upsert(CacheKey key, byte[] value, Duration expiry) {
         CacheStore.requireFiniteExpiry(expiry);
-        return call("upsert", key, () -> WriteResult.ok(collection.upsert(key.value(), value,
-                upsertOptions().expiry(expiry).transcoder(RawBinaryTranscoder.INSTANCE)).cas()));
+        return call(
+                "upsert",
+                key,
+                () -> WriteResult.ok(collection
+                        .upsert(
+                                key.value(),
+                                value,
+                                upsertOptions().expiry(expiry).transcoder(RawBinaryTranscoder.INSTANCE))
+                        .cas()));
     }
 
     @Override
@@ -156,15 +171,20 @@ public final class CouchbaseCacheStore implements CacheStore {
             T result = body.get();
             health.success();
             return result;
-        } catch (TimeoutException | TemporaryFailureException | DocumentLockedException
-                 | ServiceNotAvailableException | RequestCanceledException e) {
+        } catch (TimeoutException
+                | TemporaryFailureException
+                | DocumentLockedException
+                | ServiceNotAvailableException
+                | RequestCanceledException e) {
             if (closed) {
                 throw new StoreException("Couchbase store " + settings + " closed during " + op, e);
             }
             health.failure(e);
             String ambiguity = e instanceof AmbiguousTimeoutException ? " (ambiguous: it may have been applied)" : "";
-            throw new StoreUnavailableException("Couchbase " + op + " of '" + key + "' failed transiently" + ambiguity
-                    + ": " + e.getClass().getSimpleName(), e);
+            throw new StoreUnavailableException(
+                    "Couchbase " + op + " of '" + key + "' failed transiently" + ambiguity + ": "
+                            + e.getClass().getSimpleName(),
+                    e);
         } catch (CouchbaseException e) {
             throw new StoreException("Couchbase " + op + " of '" + key + "' failed: " + e.getMessage(), e);
         }

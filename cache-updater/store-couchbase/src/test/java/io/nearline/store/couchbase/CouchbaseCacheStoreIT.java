@@ -1,5 +1,10 @@
 package io.nearline.store.couchbase;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigException;
@@ -7,16 +12,10 @@ import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.StoreException;
 import io.nearline.common.store.StoreUnavailableException;
 import io.nearline.common.testkit.ConfigDocsCheck;
-import org.junit.jupiter.api.Test;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /** What only the Couchbase store does: connection failures, error mapping and health, on CouchbaseMock. */
 class CouchbaseCacheStoreIT {
@@ -24,10 +23,12 @@ class CouchbaseCacheStoreIT {
     @Test
     void wrongCredentialsFailAtConnectWithTheKeysToCheck() throws Exception {
         try (CouchbaseMockServer server = CouchbaseMockServer.start()) {
-            CouchbaseStoreSettings bad = server.settings(Map.of(
-                    "couchbase.password", SecretFiles.reference("wrong"), "couchbase.connect-timeout", "3s"));
+            CouchbaseStoreSettings bad = server.settings(
+                    Map.of("couchbase.password", SecretFiles.reference("wrong"), "couchbase.connect-timeout", "3s"));
             StoreException e = assertThrows(StoreException.class, () -> CouchbaseCacheStore.connect(bad));
-            assertTrue(e.getMessage().contains("couchbase.connection-string, username, password and bucket"), e.getMessage());
+            assertTrue(
+                    e.getMessage().contains("couchbase.connection-string, username, password and bucket"),
+                    e.getMessage());
         }
     }
 
@@ -35,8 +36,8 @@ class CouchbaseCacheStoreIT {
     @Test
     void anOutageIsTransientAndTurnsHealthDown() throws Exception {
         CouchbaseMockServer server = CouchbaseMockServer.start();
-        CouchbaseStoreSettings fast = server.settings(Map.of(
-                "couchbase.kv-timeout", "300ms", "couchbase.health.min-samples", "3"));
+        CouchbaseStoreSettings fast =
+                server.settings(Map.of("couchbase.kv-timeout", "300ms", "couchbase.health.min-samples", "3"));
         try (CouchbaseCacheStore store = CouchbaseCacheStore.connect(fast)) {
             CacheKey k = CacheKey.of("outage");
             store.upsert(k, "x".getBytes(StandardCharsets.UTF_8), Duration.ofMinutes(5));
@@ -64,13 +65,14 @@ class CouchbaseCacheStoreIT {
 
     @Test
     void settingsComeFromConfigAndFailByName() {
-        CouchbaseStoreSettings s = CouchbaseStoreSettings.from(Config.of(Map.of(
-                "couchbase.username", "cache", "couchbase.bucket", "profiles",
-                "couchbase.kv-timeout", "1s")));
+        CouchbaseStoreSettings s = CouchbaseStoreSettings.from(Config.of(
+                Map.of("couchbase.username", "cache", "couchbase.bucket", "profiles", "couchbase.kv-timeout", "1s")));
         assertTrue(s.kvTimeout().equals(Duration.ofSeconds(1)) && s.collection().equals("_default"));
         assertFalse(s.toString().contains("password"));
-        ConfigException e = assertThrows(ConfigException.class, () -> CouchbaseStoreSettings.from(Config.of(Map.of(
-                "couchbase.username", "cache", "couchbase.health.max-error-rate", "2"))));
+        ConfigException e = assertThrows(
+                ConfigException.class,
+                () -> CouchbaseStoreSettings.from(
+                        Config.of(Map.of("couchbase.username", "cache", "couchbase.health.max-error-rate", "2"))));
         assertTrue(e.getMessage().contains("'couchbase.bucket' is required"), e.getMessage());
         assertTrue(e.getMessage().contains("'couchbase.health.max-error-rate' = '2'"), e.getMessage());
     }

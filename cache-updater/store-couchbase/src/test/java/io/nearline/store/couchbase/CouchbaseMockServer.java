@@ -3,9 +3,7 @@ package io.nearline.store.couchbase;
 import com.couchbase.mock.Bucket;
 import com.couchbase.mock.BucketConfiguration;
 import com.couchbase.mock.CouchbaseMock;
-
 import io.nearline.common.config.Config;
-
 import java.util.List;
 import java.util.Map;
 
@@ -42,7 +40,8 @@ public final class CouchbaseMockServer implements AutoCloseable {
 
     /** Both ports, since the mock's are not the defaults: the SDK bootstraps over KV and needs the manager port too. */
     public String connectionString() {
-        return "couchbase://127.0.0.1:" + mock.getCarrierPort(BUCKET) + "=kv,127.0.0.1:" + mock.getHttpPort() + "=manager";
+        return "couchbase://127.0.0.1:" + mock.getCarrierPort(BUCKET) + "=kv,127.0.0.1:" + mock.getHttpPort()
+                + "=manager";
     }
 
     /** Settings of a store on this server's bucket (the mock authenticates bucket name + password). */
@@ -53,10 +52,15 @@ public final class CouchbaseMockServer implements AutoCloseable {
     /** The same with some settings overridden, e.g. {@code couchbase.kv-timeout}. */
     public CouchbaseStoreSettings settings(Map<String, String> overrides) {
         return CouchbaseStoreSettings.from(Config.of(Map.of(
-                "couchbase.connection-string", connectionString(),
-                "couchbase.username", BUCKET,
-                "couchbase.password", SecretFiles.reference(PASSWORD),
-                "couchbase.bucket", BUCKET)).withOverrides(overrides));
+                        "couchbase.connection-string",
+                        connectionString(),
+                        "couchbase.username",
+                        BUCKET,
+                        "couchbase.password",
+                        SecretFiles.reference(PASSWORD),
+                        "couchbase.bucket",
+                        BUCKET))
+                .withOverrides(overrides));
     }
 
     @Override

@@ -1,18 +1,18 @@
 package io.nearline.store.couchbase;
 
 import io.nearline.common.config.Config;
+import java.util.Map;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.testcontainers.couchbase.BucketDefinition;
 import org.testcontainers.couchbase.CouchbaseContainer;
 import org.testcontainers.utility.DockerImageName;
 
-import java.util.Map;
-
 /** The store contract against a real Couchbase Server in Docker; skipped with a reason where Docker is absent. */
 @ExtendWith(RequiresDocker.class)
 class CouchbaseServerCacheStoreIT extends CouchbaseStoreContract {
 
-    private static final String IMAGE = System.getProperty("nearline.couchbase.image", "couchbase/server:community-7.6.2");
+    private static final String IMAGE =
+            System.getProperty("nearline.couchbase.image", "couchbase/server:community-7.6.2");
     private static final String BUCKET = "nearline";
 
     private CouchbaseContainer server;

@@ -2,11 +2,10 @@ package io.nearline.store.couchbase;
 
 import io.nearline.cacheupdater.testkit.CacheStoreContract;
 import io.nearline.common.store.CacheStore;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.TestInstance;
-
-import java.time.Duration;
 
 /** The store contract on a Couchbase server that a subclass starts once for all its tests. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

@@ -8,8 +8,7 @@ import java.nio.file.Path;
 /** Test passwords as the store takes them: by reference to a file holding the secret. */
 final class SecretFiles {
 
-    private SecretFiles() {
-    }
+    private SecretFiles() {}
 
     /** A {@code file:} reference to a new file holding {@code secret}, deleted when the JVM exits. */
     static String reference(String secret) {

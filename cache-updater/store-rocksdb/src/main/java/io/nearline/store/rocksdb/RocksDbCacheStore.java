@@ -4,19 +4,12 @@ import io.nearline.common.cache.CacheKey;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.StoreException;
 import io.nearline.common.store.StoreUnavailableException;
-import org.rocksdb.Options;
-import org.rocksdb.RocksDB;
-import org.rocksdb.RocksDBException;
-import org.rocksdb.RocksIterator;
-import org.rocksdb.WriteOptions;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -24,6 +17,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The embedded default {@link CacheStore}: one RocksDB database in this process.
@@ -77,8 +77,10 @@ public final class RocksDbCacheStore implements CacheStore {
         } catch (RocksDBException e) {
             options.close();
             writeOptions.close();
-            throw new StoreException("cannot open RocksDB at " + settings.path() + ": " + e.getMessage()
-                    + " (is another process using it?)", e);
+            throw new StoreException(
+                    "cannot open RocksDB at " + settings.path() + ": " + e.getMessage()
+                            + " (is another process using it?)",
+                    e);
         }
         if (settings.purgeInterval().isZero()) {
             this.purger = null;
@@ -245,7 +247,7 @@ public final class RocksDbCacheStore implements CacheStore {
     }
 
     private <T> T locked(byte[] key, Op<T> op) {
-        ReentrantLock stripe = stripes[Math.floorMod(java.util.Arrays.hashCode(key), STRIPES)];
+        ReentrantLock stripe = stripes[Math.floorMod(Arrays.hashCode(key), STRIPES)];
         return guarded(() -> {
             stripe.lock();
             try {
@@ -274,8 +276,10 @@ public final class RocksDbCacheStore implements CacheStore {
         // org.rocksdb.Status, not the CacheStore.Status this class inherits
         org.rocksdb.Status status = e.getStatus();
         org.rocksdb.Status.Code code = status == null ? null : status.getCode();
-        if (code == org.rocksdb.Status.Code.Busy || code == org.rocksdb.Status.Code.TryAgain
-                || code == org.rocksdb.Status.Code.TimedOut || code == org.rocksdb.Status.Code.Incomplete) {
+        if (code == org.rocksdb.Status.Code.Busy
+                || code == org.rocksdb.Status.Code.TryAgain
+                || code == org.rocksdb.Status.Code.TimedOut
+                || code == org.rocksdb.Status.Code.Incomplete) {
             return new StoreUnavailableException("RocksDB busy at " + settings.path() + ": " + e.getMessage(), e);
         }
         return new StoreException("RocksDB error at " + settings.path() + ": " + e.getMessage(), e);

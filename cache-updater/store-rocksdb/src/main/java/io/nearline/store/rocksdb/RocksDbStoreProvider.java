@@ -22,7 +22,7 @@ public final class RocksDbStoreProvider implements CacheStoreProvider {
     @Override
     public CacheStore open(Config config) {
         RocksDbStoreSettings settings = RocksDbStoreSettings.from(config);
-        return SharedStores.acquire("rocksdb:" + settings.path().toAbsolutePath().normalize(),
-                () -> RocksDbCacheStore.open(settings));
+        return SharedStores.acquire(
+                "rocksdb:" + settings.path().toAbsolutePath().normalize(), () -> RocksDbCacheStore.open(settings));
     }
 }

@@ -2,11 +2,10 @@ package io.nearline.store.rocksdb;
 
 import io.nearline.cacheupdater.testkit.CacheStoreContract;
 import io.nearline.common.store.CacheStore;
+import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
 
 class RocksDbCacheStoreContractTest extends CacheStoreContract {
 

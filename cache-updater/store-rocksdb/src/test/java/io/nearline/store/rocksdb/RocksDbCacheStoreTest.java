@@ -1,5 +1,10 @@
 package io.nearline.store.rocksdb;
 
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigException;
@@ -7,19 +12,13 @@ import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.StoreException;
 import io.nearline.common.testkit.ConfigDocsCheck;
 import io.nearline.common.testkit.ManualClock;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.rocksdb.RocksDB;
-
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-
-import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rocksdb.RocksDB;
 
 /** What only the RocksDB store does: purge on disk, settings, and which JNI build it runs on. */
 class RocksDbCacheStoreTest {
@@ -34,8 +33,8 @@ class RocksDbCacheStoreTest {
     @Test
     void expiredRecordsAreInvisibleAtOnceAndPurgedFromDisk() {
         ManualClock clock = new ManualClock();
-        try (RocksDbCacheStore store = RocksDbCacheStore.open(
-                RocksDbStoreSettings.at(dir).withPurgeInterval(Duration.ZERO), clock)) {
+        try (RocksDbCacheStore store =
+                RocksDbCacheStore.open(RocksDbStoreSettings.at(dir).withPurgeInterval(Duration.ZERO), clock)) {
             store.insertIfAbsent(CacheKey.of("short"), bytes("a"), Duration.ofSeconds(10));
             store.insertIfAbsent(CacheKey.of("long"), bytes("b"), Duration.ofDays(1));
             clock.advance(Duration.ofSeconds(10));
@@ -49,8 +48,8 @@ class RocksDbCacheStoreTest {
 
     @Test
     void backgroundPurgeRunsByItself() {
-        try (RocksDbCacheStore store = RocksDbCacheStore.open(
-                RocksDbStoreSettings.at(dir).withPurgeInterval(Duration.ofMillis(50)))) {
+        try (RocksDbCacheStore store =
+                RocksDbCacheStore.open(RocksDbStoreSettings.at(dir).withPurgeInterval(Duration.ofMillis(50)))) {
             for (int i = 0; i < 20; i++) {
                 store.insertIfAbsent(CacheKey.of("k" + i), bytes("v"), Duration.ofMillis(100));
             }
@@ -67,7 +66,8 @@ class RocksDbCacheStoreTest {
         }
         try (RocksDbCacheStore store = RocksDbCacheStore.open(RocksDbStoreSettings.at(dir))) {
             long now = store.get(k).orElseThrow().cas();
-            long after = store.replaceIfCasMatches(k, bytes("v2"), now, Duration.ofHours(1)).cas();
+            long after = store.replaceIfCasMatches(k, bytes("v2"), now, Duration.ofHours(1))
+                    .cas();
             assertTrue(after != before && after > before, before + " then " + after);
         }
     }
@@ -75,7 +75,8 @@ class RocksDbCacheStoreTest {
     @Test
     void aDatabaseInUseCannotBeOpenedTwice() {
         try (RocksDbCacheStore store = RocksDbCacheStore.open(RocksDbStoreSettings.at(dir))) {
-            StoreException e = assertThrows(StoreException.class, () -> RocksDbCacheStore.open(RocksDbStoreSettings.at(dir)));
+            StoreException e =
+                    assertThrows(StoreException.class, () -> RocksDbCacheStore.open(RocksDbStoreSettings.at(dir)));
             assertTrue(e.getMessage().contains("another process"), e.getMessage());
             assertTrue(store.health().healthy());
         }
@@ -92,8 +93,8 @@ class RocksDbCacheStoreTest {
 
     @Test
     void settingsComeFromConfigAndFailByName() {
-        RocksDbStoreSettings s = RocksDbStoreSettings.from(Config.of(Map.of(
-                "rocksdb.path", dir.toString(), "rocksdb.sync-writes", "true")));
+        RocksDbStoreSettings s = RocksDbStoreSettings.from(
+                Config.of(Map.of("rocksdb.path", dir.toString(), "rocksdb.sync-writes", "true")));
         assertTrue(s.syncWrites());
         ConfigException e = assertThrows(ConfigException.class, () -> RocksDbStoreSettings.from(Config.empty()));
         assertTrue(e.getMessage().contains("'rocksdb.path' is required"), e.getMessage());
@@ -108,7 +109,13 @@ class RocksDbCacheStoreTest {
     @Test
     void runsOnTheIntendedRocksDbJniBuild() {
         String expected = System.getProperty("nearline.expectedRocksJni");
-        String actual = RocksDB.class.getProtectionDomain().getCodeSource().getLocation().toString();
-        assertTrue(expected != null && actual.contains(expected), "expected " + expected + ", RocksDB loaded from " + actual);
+        String actual = RocksDB.class
+                .getProtectionDomain()
+                .getCodeSource()
+                .getLocation()
+                .toString();
+        assertTrue(
+                expected != null && actual.contains(expected),
+                "expected " + expected + ", RocksDB loaded from " + actual);
     }
 }

@@ -18,8 +18,7 @@ public final class FlinkJobMain {
         void define(StreamExecutionEnvironment env, Config config);
     }
 
-    private FlinkJobMain() {
-    }
+    private FlinkJobMain() {}
 
     public static void run(String jobName, String[] args, Definition definition) {
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();

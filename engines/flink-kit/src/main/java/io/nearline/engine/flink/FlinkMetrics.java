@@ -48,7 +48,8 @@ public final class FlinkMetrics implements Metrics {
 
     @Override
     public Histogram histogram(String name) {
-        org.apache.flink.metrics.Histogram flink = group.histogram(name, new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
+        org.apache.flink.metrics.Histogram flink =
+                group.histogram(name, new DescriptiveStatisticsHistogram(HISTOGRAM_WINDOW));
         InMemoryMetrics local = mirror;
         if (local == null) {
             return flink::update;

@@ -48,8 +48,7 @@ public final class SamzaMetrics implements Metrics {
 
     @Override
     public Histogram histogram(String name) {
-        Timer samza = registry.newTimer("nearline",
-                new Timer(name, WINDOW_MILLIS, System::currentTimeMillis));
+        Timer samza = registry.newTimer("nearline", new Timer(name, WINDOW_MILLIS, System::currentTimeMillis));
         InMemoryMetrics local = mirror;
         if (local == null) {
             return samza::update;

@@ -10,8 +10,7 @@ import java.util.Arrays;
  */
 final class ByteCodec {
 
-    private ByteCodec() {
-    }
+    private ByteCodec() {}
 
     static final class Writer {
         private byte[] buf = new byte[256];
@@ -85,7 +84,8 @@ final class ByteCodec {
 
         private void need(int n) {
             if (pos + n > buf.length) {
-                throw new IllegalStateException("corrupt join state: " + buf.length + " bytes end before a " + n + "-byte field at " + pos);
+                throw new IllegalStateException(
+                        "corrupt join state: " + buf.length + " bytes end before a " + n + "-byte field at " + pos);
             }
         }
 

@@ -11,8 +11,7 @@ import java.util.TreeSet;
  */
 public final class Events {
 
-    private Events() {
-    }
+    private Events() {}
 
     /** An input event: a fragment or a broker event, keyed by request, with its event time. */
     public sealed interface Input permits Fragment, BrokerEvent {
@@ -29,13 +28,12 @@ public final class Events {
     }
 
     /** What one index node reports for a request. */
-    public record Fragment(String requestId, String node, long ts, List<ScoredDoc> docs) implements Input {
-    }
+    public record Fragment(String requestId, String node, long ts, List<ScoredDoc> docs) implements Input {}
 
     /** What the broker reports for a request: which index nodes it fanned out to, and its result. */
-    public record BrokerEvent(String requestId, long ts, Set<String> fanout, String viewer, List<String> ranking,
-                              String modelVersion) implements Input {
-    }
+    public record BrokerEvent(
+            String requestId, long ts, Set<String> fanout, String viewer, List<String> ranking, String modelVersion)
+            implements Input {}
 
     /**
      * One comprehensive event per request: complete when every expected fragment is in, partial (with
@@ -44,9 +42,14 @@ public final class Events {
      * @param fragments         one per node, in node order
      * @param joinLatencyMillis event time from the last event the join needed to the emission
      */
-    public record Joined(String requestId, BrokerEvent broker, List<Fragment> fragments, boolean complete,
-                         Set<String> missing, long joinLatencyMillis, int duplicatesDropped) {
-    }
+    public record Joined(
+            String requestId,
+            BrokerEvent broker,
+            List<Fragment> fragments,
+            boolean complete,
+            Set<String> missing,
+            long joinLatencyMillis,
+            int duplicatesDropped) {}
 
     /** Fragments whose broker event never came within the window, in node order. */
     public record Orphan(String requestId, List<Fragment> fragments) {
@@ -70,7 +73,8 @@ public final class Events {
     /** An event the join did not use because it came too late: never a second joined event. */
     public record Late(String requestId, String kind, String node, long ts, LateReason reason) {
         static Late of(Input e, LateReason reason) {
-            return e instanceof Fragment f ? new Late(f.requestId(), "fragment", f.node(), f.ts(), reason)
+            return e instanceof Fragment f
+                    ? new Late(f.requestId(), "fragment", f.node(), f.ts(), reason)
                     : new Late(e.requestId(), "broker", null, e.ts(), reason);
         }
     }

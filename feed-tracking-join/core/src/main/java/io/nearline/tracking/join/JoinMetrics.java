@@ -3,13 +3,13 @@ package io.nearline.tracking.join;
 /** The join's metric names, the same on every engine and counted at the same stage. */
 public final class JoinMetrics {
 
-    private JoinMetrics() {
-    }
+    private JoinMetrics() {}
 
     /** Input records read (fragments, broker events and invalid records). */
     public static final String RECEIVED = "events.received";
     /** Input records rejected as invalid, each sent to the dead-letter topic. */
     public static final String DEAD_LETTERED = "events.dead-lettered";
+
     public static final String COMPLETE = "join.complete";
     public static final String PARTIAL = "join.partial";
     public static final String ORPHANS = "join.orphans";

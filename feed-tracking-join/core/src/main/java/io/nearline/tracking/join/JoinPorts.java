@@ -1,12 +1,12 @@
 package io.nearline.tracking.join;
 
+import java.util.List;
 import java.util.Optional;
 
 /** What the join needs from an engine: keyed state, event-time timers, outputs. */
 public final class JoinPorts {
 
-    private JoinPorts() {
-    }
+    private JoinPorts() {}
 
     /** Per-request state (Flink keyed RocksDB state; a Samza RocksDB store). */
     public interface State {
@@ -22,7 +22,7 @@ public final class JoinPorts {
         void add(String requestId, RequestState.Pending event);
 
         /** Removes and returns the request's pending events with an event time at or before {@code time}. */
-        java.util.List<RequestState.Pending> takeUpTo(String requestId, long time);
+        List<RequestState.Pending> takeUpTo(String requestId, long time);
     }
 
     /**

@@ -6,50 +6,100 @@ import io.nearline.common.config.ConfigDef;
 import io.nearline.common.config.ConfigKey;
 import io.nearline.common.config.JobKeys;
 import io.nearline.common.config.ValueType;
-
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 
 /** Settings of the feed-tracking-join job, the same on both engines. */
-public record JoinSettings(String bootstrapServers, String indexTopic, String brokerTopic, String joinedTopic,
-                           String orphansTopic, String lateTopic, String deadLetterTopic, String consumerGroup,
-                           Duration window, Duration allowedLateness, Duration idleTimeout) {
+public record JoinSettings(
+        String bootstrapServers,
+        String indexTopic,
+        String brokerTopic,
+        String joinedTopic,
+        String orphansTopic,
+        String lateTopic,
+        String deadLetterTopic,
+        String consumerGroup,
+        Duration window,
+        Duration allowedLateness,
+        Duration idleTimeout) {
 
-    public static final ConfigKey<String> INDEX_TOPIC = topic("tracking.index-topic", "tracking.index",
+    public static final ConfigKey<String> INDEX_TOPIC = topic(
+            "tracking.index-topic",
+            "tracking.index",
             "Topic of index-node fragments (Avro TrackingFragment, key = requestId in UTF-8).");
-    public static final ConfigKey<String> BROKER_TOPIC = topic("tracking.broker-topic", "tracking.broker",
+    public static final ConfigKey<String> BROKER_TOPIC = topic(
+            "tracking.broker-topic",
+            "tracking.broker",
             "Topic of broker events (Avro BrokerTrackingEvent, key = requestId); as many partitions as the index topic.");
-    public static final ConfigKey<String> JOINED_TOPIC = topic("tracking.joined-topic", "tracking.joined",
-            "Output: one JoinedTrackingEvent per request.");
-    public static final ConfigKey<String> ORPHANS_TOPIC = topic("tracking.orphans-topic", "tracking.orphans",
+    public static final ConfigKey<String> JOINED_TOPIC =
+            topic("tracking.joined-topic", "tracking.joined", "Output: one JoinedTrackingEvent per request.");
+    public static final ConfigKey<String> ORPHANS_TOPIC = topic(
+            "tracking.orphans-topic",
+            "tracking.orphans",
             "Output: fragments whose broker event did not come in time (OrphanedFragments).");
-    public static final ConfigKey<String> LATE_TOPIC = topic("tracking.late-topic", "tracking.late",
+    public static final ConfigKey<String> LATE_TOPIC = topic(
+            "tracking.late-topic",
+            "tracking.late",
             "Output: events that came too late to be joined (LateTrackingEvent, with the reason).");
-    public static final ConfigKey<String> DEAD_LETTER_TOPIC = topic("tracking.dead-letter-topic", "tracking.dlq",
+    public static final ConfigKey<String> DEAD_LETTER_TOPIC = topic(
+            "tracking.dead-letter-topic",
+            "tracking.dlq",
             "Output: input records that are not valid events (Avro DeadLetter, with the reason).");
-    public static final ConfigKey<String> CONSUMER_GROUP = ConfigKey.of("tracking.consumer-group", ValueType.STRING,
-            "nearline-tracking-join", "Consumer group of the join (Flink); the job name in dead letters.").checked(Check.notBlank());
-    public static final ConfigKey<Duration> WINDOW = ConfigKey.of("join.window", ValueType.DURATION, Duration.ofSeconds(10),
-            "Event time a request's fragments and broker event may spread over, from its earliest event; when it "
-                    + "closes, an incomplete request is emitted partial (or orphaned).").checked(Check.positiveDuration());
-    public static final ConfigKey<Duration> ALLOWED_LATENESS = ConfigKey.of("join.allowed-lateness", ValueType.DURATION,
-            Duration.ofSeconds(2), "How much older than its partition's newest event an event may be and still be "
-                    + "joined (the watermark's out-of-orderness bound). Results wait about this long.")
+    public static final ConfigKey<String> CONSUMER_GROUP = ConfigKey.of(
+                    "tracking.consumer-group",
+                    ValueType.STRING,
+                    "nearline-tracking-join",
+                    "Consumer group of the join (Flink); the job name in dead letters.")
+            .checked(Check.notBlank());
+    public static final ConfigKey<Duration> WINDOW = ConfigKey.of(
+                    "join.window",
+                    ValueType.DURATION,
+                    Duration.ofSeconds(10),
+                    "Event time a request's fragments and broker event may spread over, from its earliest event; when it "
+                            + "closes, an incomplete request is emitted partial (or orphaned).")
             .checked(Check.positiveDuration());
-    public static final ConfigKey<Duration> IDLE_TIMEOUT = ConfigKey.of("join.idle-timeout", ValueType.DURATION,
-            Duration.ofSeconds(30), "A partition with no new event for this long stops holding the watermark back, so "
-                    + "a quiet partition does not hold results back forever.").checked(Check.positiveDuration());
+    public static final ConfigKey<Duration> ALLOWED_LATENESS = ConfigKey.of(
+                    "join.allowed-lateness",
+                    ValueType.DURATION,
+                    Duration.ofSeconds(2),
+                    "How much older than its partition's newest event an event may be and still be "
+                            + "joined (the watermark's out-of-orderness bound). Results wait about this long.")
+            .checked(Check.positiveDuration());
+    public static final ConfigKey<Duration> IDLE_TIMEOUT = ConfigKey.of(
+                    "join.idle-timeout",
+                    ValueType.DURATION,
+                    Duration.ofSeconds(30),
+                    "A partition with no new event for this long stops holding the watermark back, so "
+                            + "a quiet partition does not hold results back forever.")
+            .checked(Check.positiveDuration());
 
-    public static final ConfigDef DEF = ConfigDef.of("feed-tracking-join job", JobKeys.BOOTSTRAP_SERVERS, INDEX_TOPIC,
-            BROKER_TOPIC, JOINED_TOPIC, ORPHANS_TOPIC, LATE_TOPIC, DEAD_LETTER_TOPIC, CONSUMER_GROUP, WINDOW,
-            ALLOWED_LATENESS, IDLE_TIMEOUT)
-            .withInvariant(c -> {
-                List<String> topics = List.of(c.get(INDEX_TOPIC), c.get(BROKER_TOPIC), c.get(JOINED_TOPIC),
-                        c.get(ORPHANS_TOPIC), c.get(LATE_TOPIC), c.get(DEAD_LETTER_TOPIC));
-                return new HashSet<>(topics).size() == topics.size();
-            }, "the six 'tracking.*-topic' settings must name six different topics: an output read again as input "
-                    + "would loop.");
+    public static final ConfigDef DEF = ConfigDef.of(
+                    "feed-tracking-join job",
+                    JobKeys.BOOTSTRAP_SERVERS,
+                    INDEX_TOPIC,
+                    BROKER_TOPIC,
+                    JOINED_TOPIC,
+                    ORPHANS_TOPIC,
+                    LATE_TOPIC,
+                    DEAD_LETTER_TOPIC,
+                    CONSUMER_GROUP,
+                    WINDOW,
+                    ALLOWED_LATENESS,
+                    IDLE_TIMEOUT)
+            .withInvariant(
+                    c -> {
+                        List<String> topics = List.of(
+                                c.get(INDEX_TOPIC),
+                                c.get(BROKER_TOPIC),
+                                c.get(JOINED_TOPIC),
+                                c.get(ORPHANS_TOPIC),
+                                c.get(LATE_TOPIC),
+                                c.get(DEAD_LETTER_TOPIC));
+                        return new HashSet<>(topics).size() == topics.size();
+                    },
+                    "the six 'tracking.*-topic' settings must name six different topics: an output read again as input "
+                            + "would loop.");
 
     private static ConfigKey<String> topic(String name, String defaultTopic, String description) {
         return ConfigKey.of(name, ValueType.STRING, defaultTopic, description).checked(Check.notBlank());
@@ -62,8 +112,17 @@ public record JoinSettings(String bootstrapServers, String indexTopic, String br
 
     public static JoinSettings from(Config config) {
         config.validate(DEF);
-        return new JoinSettings(config.get(JobKeys.BOOTSTRAP_SERVERS), config.get(INDEX_TOPIC), config.get(BROKER_TOPIC),
-                config.get(JOINED_TOPIC), config.get(ORPHANS_TOPIC), config.get(LATE_TOPIC), config.get(DEAD_LETTER_TOPIC),
-                config.get(CONSUMER_GROUP), config.get(WINDOW), config.get(ALLOWED_LATENESS), config.get(IDLE_TIMEOUT));
+        return new JoinSettings(
+                config.get(JobKeys.BOOTSTRAP_SERVERS),
+                config.get(INDEX_TOPIC),
+                config.get(BROKER_TOPIC),
+                config.get(JOINED_TOPIC),
+                config.get(ORPHANS_TOPIC),
+                config.get(LATE_TOPIC),
+                config.get(DEAD_LETTER_TOPIC),
+                config.get(CONSUMER_GROUP),
+                config.get(WINDOW),
+                config.get(ALLOWED_LATENESS),
+                config.get(IDLE_TIMEOUT));
     }
 }

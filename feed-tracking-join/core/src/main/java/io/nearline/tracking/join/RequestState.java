@@ -15,8 +15,7 @@ import java.util.TreeMap;
 public final class RequestState {
 
     /** An input event waiting for the watermark, with the processing time it arrived at. */
-    public record Pending(Events.Input event, long arrivedAtMillis) {
-    }
+    public record Pending(Events.Input event, long arrivedAtMillis) {}
 
     /** Pending events split at an event time: those at or before it (due), and the rest. */
     public record Split(List<Pending> due, List<Pending> rest) {

@@ -1,6 +1,7 @@
 package io.nearline.tracking.join;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -18,12 +19,17 @@ public final class RequestStateCodec {
     private static final byte FRAGMENT = 0;
     private static final byte BROKER = 1;
 
-    private RequestStateCodec() {
-    }
+    private RequestStateCodec() {}
 
     public static byte[] encode(RequestState s) {
-        ByteCodec.Writer out = new ByteCodec.Writer().writeByte(FORMAT).writeLong(s.windowEnd).writeLong(s.lastNeededTs)
-                .writeLong(s.lastNeededArrival).writeInt(s.duplicates).writeBoolean(s.emitted).writeBoolean(s.broker != null);
+        ByteCodec.Writer out = new ByteCodec.Writer()
+                .writeByte(FORMAT)
+                .writeLong(s.windowEnd)
+                .writeLong(s.lastNeededTs)
+                .writeLong(s.lastNeededArrival)
+                .writeInt(s.duplicates)
+                .writeBoolean(s.emitted)
+                .writeBoolean(s.broker != null);
         if (s.broker != null) {
             writeBroker(out, s.broker);
         }
@@ -97,7 +103,10 @@ public final class RequestStateCodec {
     }
 
     private static void writeFragment(ByteCodec.Writer out, Events.Fragment f) {
-        out.writeString(f.requestId()).writeString(f.node()).writeLong(f.ts()).writeInt(f.docs().size());
+        out.writeString(f.requestId())
+                .writeString(f.node())
+                .writeLong(f.ts())
+                .writeInt(f.docs().size());
         for (Events.ScoredDoc d : f.docs()) {
             out.writeString(d.id()).writeDouble(d.score()).writeInt(d.features().size());
             for (Map.Entry<String, Double> e : d.features().entrySet()) {
@@ -140,7 +149,7 @@ public final class RequestStateCodec {
         return new Events.BrokerEvent(requestId, ts, fanout, viewer, ranking, in.readString());
     }
 
-    private static void writeStrings(ByteCodec.Writer out, java.util.Collection<String> strings) {
+    private static void writeStrings(ByteCodec.Writer out, Collection<String> strings) {
         out.writeInt(strings.size());
         strings.forEach(out::writeString);
     }

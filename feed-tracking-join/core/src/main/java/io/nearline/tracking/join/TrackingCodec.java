@@ -7,14 +7,6 @@ import io.nearline.tracking.avro.LateTrackingEvent;
 import io.nearline.tracking.avro.OrphanedFragments;
 import io.nearline.tracking.avro.ScoredDocument;
 import io.nearline.tracking.avro.TrackingFragment;
-import org.apache.avro.io.BinaryDecoder;
-import org.apache.avro.io.BinaryEncoder;
-import org.apache.avro.io.DecoderFactory;
-import org.apache.avro.io.EncoderFactory;
-import org.apache.avro.specific.SpecificDatumReader;
-import org.apache.avro.specific.SpecificDatumWriter;
-import org.apache.avro.specific.SpecificRecord;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,6 +17,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumReader;
+import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.avro.specific.SpecificRecord;
 
 /**
  * The tracking topics' Avro records and the join's events, both ways. Input decoding never throws:
@@ -33,8 +32,13 @@ import java.util.TreeSet;
 public final class TrackingCodec {
 
     static {
-        TrustedAvroClasses.ensure(TrackingFragment.class, ScoredDocument.class, BrokerTrackingEvent.class,
-                JoinedTrackingEvent.class, OrphanedFragments.class, LateTrackingEvent.class);
+        TrustedAvroClasses.ensure(
+                TrackingFragment.class,
+                ScoredDocument.class,
+                BrokerTrackingEvent.class,
+                JoinedTrackingEvent.class,
+                OrphanedFragments.class,
+                LateTrackingEvent.class);
     }
 
     /** A decoded input record: the event, or why there is none. */
@@ -44,8 +48,7 @@ public final class TrackingCodec {
         }
     }
 
-    private TrackingCodec() {
-    }
+    private TrackingCodec() {}
 
     public static Decoded decodeFragment(byte[] bytes) {
         TrackingFragment f;
@@ -86,7 +89,8 @@ public final class TrackingCodec {
     }
 
     private static Decoded undecodable(String what, Exception e) {
-        return new Decoded(null, new TrackingRejection(TrackingRejection.UNDECODABLE, "not an Avro " + what + ": " + e));
+        return new Decoded(
+                null, new TrackingRejection(TrackingRejection.UNDECODABLE, "not an Avro " + what + ": " + e));
     }
 
     private static Decoded invalid(String detail) {
@@ -104,29 +108,49 @@ public final class TrackingCodec {
     public static byte[] encode(Events.Joined j) {
         List<TrackingFragment> fragments = new ArrayList<>();
         j.fragments().forEach(f -> fragments.add(avro(f)));
-        return write(JoinedTrackingEvent.newBuilder().setRequestId(j.requestId()).setBroker(avro(j.broker()))
-                .setFragments(fragments).setComplete(j.complete()).setMissingNodes(new ArrayList<>(j.missing()))
-                .setJoinLatencyMillis(j.joinLatencyMillis()).setDuplicatesDropped(j.duplicatesDropped()).build());
+        return write(JoinedTrackingEvent.newBuilder()
+                .setRequestId(j.requestId())
+                .setBroker(avro(j.broker()))
+                .setFragments(fragments)
+                .setComplete(j.complete())
+                .setMissingNodes(new ArrayList<>(j.missing()))
+                .setJoinLatencyMillis(j.joinLatencyMillis())
+                .setDuplicatesDropped(j.duplicatesDropped())
+                .build());
     }
 
     public static byte[] encode(Events.Orphan o) {
         List<TrackingFragment> fragments = new ArrayList<>();
         o.fragments().forEach(f -> fragments.add(avro(f)));
-        return write(OrphanedFragments.newBuilder().setRequestId(o.requestId()).setNodes(new ArrayList<>(o.nodes()))
-                .setFragments(fragments).build());
+        return write(OrphanedFragments.newBuilder()
+                .setRequestId(o.requestId())
+                .setNodes(new ArrayList<>(o.nodes()))
+                .setFragments(fragments)
+                .build());
     }
 
     public static byte[] encode(Events.Late l) {
-        return write(LateTrackingEvent.newBuilder().setRequestId(l.requestId()).setKind(l.kind()).setNode(l.node())
-                .setEventTimeMillis(l.ts()).setReason(l.reason().name()).build());
+        return write(LateTrackingEvent.newBuilder()
+                .setRequestId(l.requestId())
+                .setKind(l.kind())
+                .setNode(l.node())
+                .setEventTimeMillis(l.ts())
+                .setReason(l.reason().name())
+                .build());
     }
 
     public static Events.Joined decodeJoined(byte[] bytes) throws IOException {
         JoinedTrackingEvent j = read(JoinedTrackingEvent.class, bytes);
         List<Events.Fragment> fragments = new ArrayList<>();
         j.getFragments().forEach(f -> fragments.add(fragment(f)));
-        return new Events.Joined(j.getRequestId(), broker(j.getBroker()), fragments, j.getComplete(),
-                new TreeSet<>(j.getMissingNodes()), j.getJoinLatencyMillis(), j.getDuplicatesDropped());
+        return new Events.Joined(
+                j.getRequestId(),
+                broker(j.getBroker()),
+                fragments,
+                j.getComplete(),
+                new TreeSet<>(j.getMissingNodes()),
+                j.getJoinLatencyMillis(),
+                j.getDuplicatesDropped());
     }
 
     public static Events.Orphan decodeOrphan(byte[] bytes) throws IOException {
@@ -138,7 +162,11 @@ public final class TrackingCodec {
 
     public static Events.Late decodeLate(byte[] bytes) throws IOException {
         LateTrackingEvent l = read(LateTrackingEvent.class, bytes);
-        return new Events.Late(l.getRequestId(), l.getKind(), l.getNode(), l.getEventTimeMillis(),
+        return new Events.Late(
+                l.getRequestId(),
+                l.getKind(),
+                l.getNode(),
+                l.getEventTimeMillis(),
                 Events.LateReason.valueOf(l.getReason()));
     }
 
@@ -149,8 +177,13 @@ public final class TrackingCodec {
     }
 
     private static BrokerTrackingEvent avro(Events.BrokerEvent b) {
-        return new BrokerTrackingEvent(b.requestId(), b.ts(), new ArrayList<>(b.fanout()), b.viewer(),
-                new ArrayList<>(b.ranking()), b.modelVersion());
+        return new BrokerTrackingEvent(
+                b.requestId(),
+                b.ts(),
+                new ArrayList<>(b.fanout()),
+                b.viewer(),
+                new ArrayList<>(b.ranking()),
+                b.modelVersion());
     }
 
     private static Events.Fragment fragment(TrackingFragment f) {
@@ -162,18 +195,27 @@ public final class TrackingCodec {
     }
 
     private static Events.BrokerEvent broker(BrokerTrackingEvent b) {
-        return new Events.BrokerEvent(b.getRequestId(), b.getEventTimeMillis(), new LinkedHashSet<>(b.getFanout()),
-                b.getViewer(), new ArrayList<>(b.getRanking()), b.getModelVersion());
+        return new Events.BrokerEvent(
+                b.getRequestId(),
+                b.getEventTimeMillis(),
+                new LinkedHashSet<>(b.getFanout()),
+                b.getViewer(),
+                new ArrayList<>(b.getRanking()),
+                b.getModelVersion());
     }
 
     /** Readers and writers are costly to build and not thread-safe: one per class per thread. */
-    private static final ThreadLocal<Map<Class<?>, SpecificDatumReader<?>>> READERS = ThreadLocal.withInitial(HashMap::new);
-    private static final ThreadLocal<Map<Class<?>, SpecificDatumWriter<?>>> WRITERS = ThreadLocal.withInitial(HashMap::new);
+    private static final ThreadLocal<Map<Class<?>, SpecificDatumReader<?>>> READERS =
+            ThreadLocal.withInitial(HashMap::new);
+
+    private static final ThreadLocal<Map<Class<?>, SpecificDatumWriter<?>>> WRITERS =
+            ThreadLocal.withInitial(HashMap::new);
 
     @SuppressWarnings("unchecked")
     private static <T extends SpecificRecord> T read(Class<T> type, byte[] bytes) throws IOException {
         BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(bytes, null);
-        SpecificDatumReader<T> reader = (SpecificDatumReader<T>) READERS.get().computeIfAbsent(type, SpecificDatumReader::new);
+        SpecificDatumReader<T> reader =
+                (SpecificDatumReader<T>) READERS.get().computeIfAbsent(type, SpecificDatumReader::new);
         T record = reader.read(null, decoder);
         if (!decoder.isEnd()) {
             throw new IOException("trailing bytes after the record");
@@ -186,7 +228,8 @@ public final class TrackingCodec {
         ByteArrayOutputStream out = new ByteArrayOutputStream(256);
         BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
         try {
-            ((SpecificDatumWriter<T>) WRITERS.get().computeIfAbsent(record.getClass(), SpecificDatumWriter::new)).write(record, encoder);
+            ((SpecificDatumWriter<T>) WRITERS.get().computeIfAbsent(record.getClass(), SpecificDatumWriter::new))
+                    .write(record, encoder);
             encoder.flush();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -21,24 +21,33 @@ import java.util.TreeSet;
  * lost, and a few fragments sent once more long after (late: beyond any sensible allowed lateness).
  * Writes the two streams as JSON lines, each in arrival order. Same seed, same files.
  */
-public record TrackingGenerator(int requests, int nodes, int maxFanout, double dropRatio, double duplicateRatio,
-                                double lostBrokerRatio, long maxDelayMillis, double lateRatio, long lateDelayMillis,
-                                long seed) {
+public record TrackingGenerator(
+        int requests,
+        int nodes,
+        int maxFanout,
+        double dropRatio,
+        double duplicateRatio,
+        double lostBrokerRatio,
+        long maxDelayMillis,
+        double lateRatio,
+        long lateDelayMillis,
+        long seed) {
 
     private static final String[] FEATURES = {"affinity", "freshness", "ctr"};
 
     public TrackingGenerator {
         if (requests < 0 || nodes < 1 || maxDelayMillis < 0 || lateDelayMillis < 0) {
-            throw new IllegalArgumentException("--requests, --max-delay-ms and --late-delay-ms must be >= 0 and --nodes >= 1");
+            throw new IllegalArgumentException(
+                    "--requests, --max-delay-ms and --late-delay-ms must be >= 0 and --nodes >= 1");
         }
         if (maxFanout < 1 || maxFanout > nodes) {
-            throw new IllegalArgumentException("--max-fanout " + maxFanout + " must be between 1 and --nodes (" + nodes + ")");
+            throw new IllegalArgumentException(
+                    "--max-fanout " + maxFanout + " must be between 1 and --nodes (" + nodes + ")");
         }
     }
 
     /** What was written, for the caller's summary. */
-    public record Written(long fragments, long brokerEvents) {
-    }
+    public record Written(long fragments, long brokerEvents) {}
 
     public Written write(Path indexFile, Path brokerFile) {
         Random random = new Random(seed);
@@ -68,8 +77,15 @@ public record TrackingGenerator(int requests, int nodes, int maxFanout, double d
             }
             if (random.nextDouble() >= lostBrokerRatio) {
                 long ts = t0 + 20 + random.nextInt(10);
-                broker.add(new Timed(ts + delay(random), TrackingText.format(new Events.BrokerEvent(id, ts, fanout,
-                        "viewer-" + random.nextInt(100_000), new ArrayList<>(fanout), "model-3"))));
+                broker.add(new Timed(
+                        ts + delay(random),
+                        TrackingText.format(new Events.BrokerEvent(
+                                id,
+                                ts,
+                                fanout,
+                                "viewer-" + random.nextInt(100_000),
+                                new ArrayList<>(fanout),
+                                "model-3"))));
             }
         }
         writeSorted(indexFile, index);
@@ -85,17 +101,19 @@ public record TrackingGenerator(int requests, int nodes, int maxFanout, double d
             for (String feature : FEATURES) {
                 features.put(feature, Math.round(random.nextDouble() * 1000) / 1000.0);
             }
-            docs.add(new Events.ScoredDoc(node + "/doc-" + random.nextInt(1000), Math.round(random.nextDouble() * 1e6) / 1e6, features));
+            docs.add(new Events.ScoredDoc(
+                    node + "/doc-" + random.nextInt(1000), Math.round(random.nextDouble() * 1e6) / 1e6, features));
         }
         return docs;
     }
 
     private long delay(Random random) {
-        return maxDelayMillis == 0 ? 0 : (long) (Math.abs(random.nextGaussian()) * maxDelayMillis / 3) % (maxDelayMillis + 1);
+        return maxDelayMillis == 0
+                ? 0
+                : (long) (Math.abs(random.nextGaussian()) * maxDelayMillis / 3) % (maxDelayMillis + 1);
     }
 
-    private record Timed(long arrival, String line) {
-    }
+    private record Timed(long arrival, String line) {}
 
     private static void writeSorted(Path file, List<Timed> lines) {
         lines.sort(Comparator.comparingLong(Timed::arrival));

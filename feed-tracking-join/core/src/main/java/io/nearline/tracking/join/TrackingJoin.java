@@ -33,10 +33,11 @@ import java.util.TreeSet;
 public final class TrackingJoin {
 
     /** Same event time: broker first, then fragments by node; identical repeats in any order. */
-    private static final Comparator<RequestState.Pending> EVENT_ORDER = Comparator
-            .comparingLong((RequestState.Pending p) -> p.event().ts())
+    private static final Comparator<RequestState.Pending> EVENT_ORDER = Comparator.comparingLong(
+                    (RequestState.Pending p) -> p.event().ts())
             .thenComparing(p -> p.event() instanceof Events.Fragment f ? "1" + f.node() : "0")
-            .thenComparing(p -> p.event() instanceof Events.Fragment f ? TrackingText.format(f)
+            .thenComparing(p -> p.event() instanceof Events.Fragment f
+                    ? TrackingText.format(f)
                     : TrackingText.format((Events.BrokerEvent) p.event()));
 
     private final long windowMillis;
@@ -45,8 +46,12 @@ public final class TrackingJoin {
     private final JoinPorts.Timers timers;
     private final JoinPorts.Output output;
 
-    public TrackingJoin(long windowMillis, JoinPorts.State state, JoinPorts.Pending pending, JoinPorts.Timers timers,
-                        JoinPorts.Output output) {
+    public TrackingJoin(
+            long windowMillis,
+            JoinPorts.State state,
+            JoinPorts.Pending pending,
+            JoinPorts.Timers timers,
+            JoinPorts.Output output) {
         if (windowMillis <= 0) {
             throw new IllegalArgumentException("window must be > 0 ms");
         }
@@ -153,8 +158,16 @@ public final class TrackingJoin {
     private void emit(String requestId, RequestState s, long at) {
         Set<String> missing = new TreeSet<>(s.broker.fanout());
         missing.removeAll(s.fragments.keySet());
-        output.joined(new Events.Joined(requestId, s.broker, new ArrayList<>(s.fragments.values()), missing.isEmpty(),
-                missing, Math.max(0, at - s.lastNeededTs), s.duplicates), s.lastNeededArrival);
+        output.joined(
+                new Events.Joined(
+                        requestId,
+                        s.broker,
+                        new ArrayList<>(s.fragments.values()),
+                        missing.isEmpty(),
+                        missing,
+                        Math.max(0, at - s.lastNeededTs),
+                        s.duplicates),
+                s.lastNeededArrival);
         markEmitted(requestId, s);
     }
 

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -26,15 +25,19 @@ public final class TrackingText {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private TrackingText() {
-    }
+    private TrackingText() {}
 
+    // JsonNode.fields() is deprecated in Jackson 2.19, but its successor is missing from the 2.13 line
+    // that Samza jobs run with.
+    @SuppressWarnings("deprecation")
     public static Events.Fragment fragment(String line) {
         JsonNode n = object(line);
         List<Events.ScoredDoc> docs = new ArrayList<>();
         for (JsonNode d : n.path("docs")) {
             Map<String, Double> features = new TreeMap<>();
-            d.path("features").fields().forEachRemaining(e -> features.put(e.getKey(), e.getValue().asDouble()));
+            d.path("features")
+                    .fields()
+                    .forEachRemaining(e -> features.put(e.getKey(), e.getValue().asDouble()));
             docs.add(new Events.ScoredDoc(d.path("id").asText(), d.path("score").asDouble(), features));
         }
         return new Events.Fragment(text(n, "requestId"), text(n, "node"), number(n, "ts"), docs);
@@ -49,12 +52,20 @@ public final class TrackingText {
         n.path("fanout").forEach(f -> fanout.add(f.asText()));
         List<String> ranking = new ArrayList<>();
         n.path("ranking").forEach(r -> ranking.add(r.asText()));
-        return new Events.BrokerEvent(text(n, "requestId"), number(n, "ts"), fanout, n.path("viewer").asText(""),
-                ranking, n.path("modelVersion").asText(""));
+        return new Events.BrokerEvent(
+                text(n, "requestId"),
+                number(n, "ts"),
+                fanout,
+                n.path("viewer").asText(""),
+                ranking,
+                n.path("modelVersion").asText(""));
     }
 
     public static String format(Events.Fragment f) {
-        ObjectNode n = JSON.createObjectNode().put("requestId", f.requestId()).put("node", f.node()).put("ts", f.ts());
+        ObjectNode n = JSON.createObjectNode()
+                .put("requestId", f.requestId())
+                .put("node", f.node())
+                .put("ts", f.ts());
         ArrayNode docs = n.putArray("docs");
         for (Events.ScoredDoc d : f.docs()) {
             ObjectNode doc = docs.addObject().put("id", d.id()).put("score", d.score());

@@ -1,16 +1,15 @@
 package io.nearline.tracking.join;
 
-import io.nearline.common.config.Config;
-import io.nearline.common.config.ConfigException;
-import io.nearline.common.testkit.ConfigDocsCheck;
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.util.Map;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.nearline.common.config.Config;
+import io.nearline.common.config.ConfigException;
+import io.nearline.common.testkit.ConfigDocsCheck;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 class JoinSettingsTest {
 
@@ -24,14 +23,19 @@ class JoinSettingsTest {
 
     @Test
     void badSettingsFailByName() {
-        ConfigException loop = assertThrows(ConfigException.class, () -> JoinSettings.from(Config.of(Map.of(
-                "kafka.bootstrap-servers", "b:1", "tracking.late-topic", "tracking.index"))));
+        ConfigException loop = assertThrows(
+                ConfigException.class,
+                () -> JoinSettings.from(
+                        Config.of(Map.of("kafka.bootstrap-servers", "b:1", "tracking.late-topic", "tracking.index"))));
         assertTrue(loop.getMessage().contains("six different topics"), loop.getMessage());
-        ConfigException window = assertThrows(ConfigException.class, () -> JoinSettings.from(Config.of(Map.of(
-                "kafka.bootstrap-servers", "b:1", "join.window", "0s"))));
+        ConfigException window = assertThrows(
+                ConfigException.class,
+                () -> JoinSettings.from(Config.of(Map.of("kafka.bootstrap-servers", "b:1", "join.window", "0s"))));
         assertTrue(window.getMessage().contains("join.window"), window.getMessage());
-        ConfigException typo = assertThrows(ConfigException.class, () -> JoinSettings.validateJob(Config.of(Map.of(
-                "kafka.bootstrap-servers", "b:1", "join.alowed-lateness", "1s"))));
+        ConfigException typo = assertThrows(
+                ConfigException.class,
+                () -> JoinSettings.validateJob(
+                        Config.of(Map.of("kafka.bootstrap-servers", "b:1", "join.alowed-lateness", "1s"))));
         assertTrue(typo.getMessage().contains("join.allowed-lateness"), typo.getMessage());
     }
 

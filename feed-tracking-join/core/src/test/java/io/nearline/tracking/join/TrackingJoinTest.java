@@ -1,17 +1,17 @@
 package io.nearline.tracking.join;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.nearline.common.testkit.EngineNeutrality;
 import io.nearline.tracking.join.local.CoreJoinReplay;
 import io.nearline.tracking.join.local.JoinOutputs;
 import io.nearline.tracking.join.local.LocalJoin;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
-import org.junit.jupiter.api.Test;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -20,10 +20,10 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
 
 class TrackingJoinTest {
 
@@ -56,7 +56,9 @@ class TrackingJoinTest {
         Events.Joined j = h.joined.get(0);
         assertTrue(j.complete());
         assertEquals(Set.of(), j.missing());
-        assertEquals(List.of("a", "b"), j.fragments().stream().map(Events.Fragment::node).toList());
+        assertEquals(
+                List.of("a", "b"),
+                j.fragments().stream().map(Events.Fragment::node).toList());
         assertEquals(0, j.joinLatencyMillis());
     }
 
@@ -80,7 +82,9 @@ class TrackingJoinTest {
         h.end(IN);
         assertEquals(1, h.joined.size());
         assertFalse(h.joined.get(0).complete());
-        assertEquals(List.of(Events.LateReason.AFTER_EMISSION), h.late.stream().map(Events.Late::reason).toList());
+        assertEquals(
+                List.of(Events.LateReason.AFTER_EMISSION),
+                h.late.stream().map(Events.Late::reason).toList());
     }
 
     @Test
@@ -89,11 +93,15 @@ class TrackingJoinTest {
         h.offer(IN, fragment("r1", "a", 10));
         h.offer(IN, fragment("r1", "b", 11));
         h.offer(IN, fragment("x", "a", 1200));
-        assertEquals(List.of(Set.of("a", "b")), h.orphans.stream().map(Events.Orphan::nodes).toList());
+        assertEquals(
+                List.of(Set.of("a", "b")),
+                h.orphans.stream().map(Events.Orphan::nodes).toList());
         h.offer(IN, broker("r1", 1150, "a", "b")); // within allowed lateness, after the orphaning
         h.end(IN);
         assertTrue(h.joined.stream().noneMatch(j -> j.requestId().equals("r1")));
-        assertEquals(List.of(Events.LateReason.AFTER_EMISSION), h.late.stream().map(Events.Late::reason).toList());
+        assertEquals(
+                List.of(Events.LateReason.AFTER_EMISSION),
+                h.late.stream().map(Events.Late::reason).toList());
         assertEquals(0, h.liveStates());
     }
 
@@ -135,12 +143,17 @@ class TrackingJoinTest {
 
     @Test
     void arrivalOrderWithinTheLatenessDoesNotMatter() {
-        List<Events.Input> events = List.of(fragment("r1", "a", 10), fragment("r1", "a", 12), broker("r1", 11, "a", "b"),
-                fragment("r1", "b", 14), fragment("r1", "b", 30), broker("r1", 15, "a", "b"));
+        List<Events.Input> events = List.of(
+                fragment("r1", "a", 10),
+                fragment("r1", "a", 12),
+                broker("r1", 11, "a", "b"),
+                fragment("r1", "b", 14),
+                fragment("r1", "b", 30),
+                broker("r1", 15, "a", "b"));
         String expected = null;
         for (long seed = 0; seed < 50; seed++) {
             List<Events.Input> shuffled = new ArrayList<>(events);
-            java.util.Collections.shuffle(shuffled, new Random(seed));
+            Collections.shuffle(shuffled, new Random(seed));
             LocalJoin h = join(1000, 100);
             shuffled.forEach(e -> h.offer(IN, e));
             h.end(IN);
@@ -161,7 +174,8 @@ class TrackingJoinTest {
      * them gives the same outputs.
      */
     @Property(tries = 200)
-    void oneJoinedEventPerRequestWhateverTheArrivalOrder(@ForAll long seed, @ForAll @IntRange(min = 1, max = 40) int requests) {
+    void oneJoinedEventPerRequestWhateverTheArrivalOrder(
+            @ForAll long seed, @ForAll @IntRange(min = 1, max = 40) int requests) {
         Random random = new Random(seed);
         long window = 1000;
         long disorder = 80;
@@ -194,12 +208,16 @@ class TrackingJoinTest {
             }
             if (hasBroker) {
                 long ts = t0 + random.nextInt(50);
-                arrivals.add(new Object[] {ts + random.nextInt((int) disorder), new Events.BrokerEvent(id, ts, fanout, "v", List.of(), "m")});
+                arrivals.add(new Object[] {
+                    ts + random.nextInt((int) disorder), new Events.BrokerEvent(id, ts, fanout, "v", List.of(), "m")
+                });
                 withBroker.add(id);
                 expectedMissing.put(id, missing);
                 if (!delivered.isEmpty() && random.nextInt(5) == 0) {
                     // a delivered node's fragment again, delayed far beyond the window (its event time stays old)
-                    arrivals.add(new Object[] {t0 + 3 * window, fragment(id, delivered.iterator().next(), t0 + 10)});
+                    arrivals.add(new Object[] {
+                        t0 + 3 * window, fragment(id, delivered.iterator().next(), t0 + 10)
+                    });
                 }
             } else if (!delivered.isEmpty()) {
                 orphanNodes.put(id, delivered);
@@ -221,7 +239,9 @@ class TrackingJoinTest {
 
         Map<String, Events.Joined> byId = new HashMap<>();
         for (Events.Joined j : h.joined) {
-            assertTrue(byId.put(j.requestId(), j) == null, "two joined events for " + j.requestId() + " (seed " + seed + ")");
+            assertTrue(
+                    byId.put(j.requestId(), j) == null,
+                    "two joined events for " + j.requestId() + " (seed " + seed + ")");
         }
         assertEquals(withBroker, byId.keySet(), "seed " + seed);
         for (String id : withBroker) {
@@ -290,8 +310,10 @@ class TrackingJoinTest {
             }
             straight.end(IN);
             restarted.end(IN);
-            assertEquals(JoinOutputs.of(straight.joined, straight.orphans, straight.late),
-                    JoinOutputs.of(restarted.joined, restarted.orphans, restarted.late), "restart before event " + restartAt);
+            assertEquals(
+                    JoinOutputs.of(straight.joined, straight.orphans, straight.late),
+                    JoinOutputs.of(restarted.joined, restarted.orphans, restarted.late),
+                    "restart before event " + restartAt);
             assertEquals(w.brokerEvents(), restarted.joined.size());
             assertEquals(0, restarted.liveStates());
         } finally {

@@ -41,7 +41,8 @@ final class InputDeserializer implements KafkaRecordDeserializationSchema<Tracki
         in.value = r.value();
         in.arrivedAt = System.currentTimeMillis();
         boolean broker = r.topic().equals(brokerTopic);
-        TrackingCodec.Decoded decoded = broker ? TrackingCodec.decodeBroker(r.value()) : TrackingCodec.decodeFragment(r.value());
+        TrackingCodec.Decoded decoded =
+                broker ? TrackingCodec.decodeBroker(r.value()) : TrackingCodec.decodeFragment(r.value());
         if (decoded.ok()) {
             Events.Input e = decoded.event();
             in.kind = broker ? TrackingInput.BROKER : TrackingInput.FRAGMENT;

@@ -1,15 +1,18 @@
 package io.nearline.tracking.flink;
 
-import io.nearline.engine.flink.FlinkMetrics;
-
 import io.nearline.common.metrics.Metrics;
+import io.nearline.engine.flink.FlinkMetrics;
 import io.nearline.tracking.join.Events;
+import io.nearline.tracking.join.JoinMetrics;
 import io.nearline.tracking.join.JoinPorts;
 import io.nearline.tracking.join.RequestState;
 import io.nearline.tracking.join.RequestStateCodec;
 import io.nearline.tracking.join.TrackingCodec;
 import io.nearline.tracking.join.TrackingJoin;
-import io.nearline.tracking.join.JoinMetrics;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -20,11 +23,6 @@ import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
-
 /**
  * The join on Flink, keyed by requestId: the core's ports bound to keyed state on the RocksDB state
  * backend (a value for the request, a list for its pending events), the timer service (event time) and the outputs (joined main output; orphans and late
@@ -33,8 +31,8 @@ import java.util.Optional;
 final class JoinFunction extends KeyedProcessFunction<String, TrackingInput, KafkaOutput>
         implements JoinPorts.State, JoinPorts.Pending, JoinPorts.Timers, JoinPorts.Output {
 
-    static final OutputTag<KafkaOutput> ORPHANS = new OutputTag<>("orphans") { };
-    static final OutputTag<KafkaOutput> LATE = new OutputTag<>("late") { };
+    static final OutputTag<KafkaOutput> ORPHANS = new OutputTag<>("orphans") {};
+    static final OutputTag<KafkaOutput> LATE = new OutputTag<>("late") {};
 
     private final long windowMillis;
     private transient ValueState<byte[]> state;
@@ -55,8 +53,11 @@ final class JoinFunction extends KeyedProcessFunction<String, TrackingInput, Kaf
 
     @Override
     public void open(OpenContext openContext) {
-        state = getRuntimeContext().getState(new ValueStateDescriptor<>("request", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
-        pending = getRuntimeContext().getListState(new ListStateDescriptor<>("pending", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+        state = getRuntimeContext()
+                .getState(new ValueStateDescriptor<>("request", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+        pending = getRuntimeContext()
+                .getListState(
+                        new ListStateDescriptor<>("pending", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
         join = new TrackingJoin(windowMillis, this, this, this, this);
         Metrics metrics = new FlinkMetrics(getRuntimeContext().getMetricGroup());
         complete = metrics.counter(JoinMetrics.COMPLETE);
@@ -71,8 +72,10 @@ final class JoinFunction extends KeyedProcessFunction<String, TrackingInput, Kaf
     public void processElement(TrackingInput in, Context ctx, Collector<KafkaOutput> collector) {
         context = ctx;
         out = collector;
-        Events.Input event = (in.kind == TrackingInput.BROKER ? TrackingCodec.decodeBroker(in.value)
-                : TrackingCodec.decodeFragment(in.value)).event();
+        Events.Input event = (in.kind == TrackingInput.BROKER
+                        ? TrackingCodec.decodeBroker(in.value)
+                        : TrackingCodec.decodeFragment(in.value))
+                .event();
         if (in.inTime) {
             join.onEvent(event, in.arrivedAt);
         } else {

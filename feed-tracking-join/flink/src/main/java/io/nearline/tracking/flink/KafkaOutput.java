@@ -5,8 +5,7 @@ public class KafkaOutput {
     public String key;
     public byte[] value;
 
-    public KafkaOutput() {
-    }
+    public KafkaOutput() {}
 
     public KafkaOutput(String key, byte[] value) {
         this.key = key;

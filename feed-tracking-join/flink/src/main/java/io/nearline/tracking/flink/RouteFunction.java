@@ -1,11 +1,10 @@
 package io.nearline.tracking.flink;
 
-import io.nearline.engine.flink.FlinkMetrics;
-
 import io.nearline.common.deadletter.DeadLetters;
 import io.nearline.common.metrics.Metrics;
-import io.nearline.tracking.join.TrackingRejection;
+import io.nearline.engine.flink.FlinkMetrics;
 import io.nearline.tracking.join.JoinMetrics;
+import io.nearline.tracking.join.TrackingRejection;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
@@ -14,7 +13,7 @@ import org.apache.flink.util.OutputTag;
 /** Counts every input record; valid events go on to the join, the rest become dead letters. */
 final class RouteFunction extends ProcessFunction<TrackingInput, TrackingInput> {
 
-    static final OutputTag<KafkaOutput> DEAD_LETTERS = new OutputTag<>("dead-letters") { };
+    static final OutputTag<KafkaOutput> DEAD_LETTERS = new OutputTag<>("dead-letters") {};
 
     private final String job;
     private transient Metrics.Counter received;
@@ -39,8 +38,18 @@ final class RouteFunction extends ProcessFunction<TrackingInput, TrackingInput> 
             return;
         }
         deadLettered.inc();
-        ctx.output(DEAD_LETTERS, new KafkaOutput(null, DeadLetters.encode(DeadLetters.of(job, in.topic, in.partition,
-                in.offset, in.key, in.value, new TrackingRejection(in.rejectionCode, in.rejectionDetail),
-                System.currentTimeMillis()))));
+        ctx.output(
+                DEAD_LETTERS,
+                new KafkaOutput(
+                        null,
+                        DeadLetters.encode(DeadLetters.of(
+                                job,
+                                in.topic,
+                                in.partition,
+                                in.offset,
+                                in.key,
+                                in.value,
+                                new TrackingRejection(in.rejectionCode, in.rejectionDetail),
+                                System.currentTimeMillis()))));
     }
 }

@@ -23,6 +23,5 @@ public class TrackingInput {
     public String rejectionCode;
     public String rejectionDetail;
 
-    public TrackingInput() {
-    }
+    public TrackingInput() {}
 }

@@ -1,6 +1,7 @@
 package io.nearline.tracking.flink;
 
 import io.nearline.tracking.join.JoinSettings;
+import java.nio.charset.StandardCharsets;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.connector.base.DeliveryGuarantee;
@@ -12,21 +13,31 @@ import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsIni
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
-import java.nio.charset.StandardCharsets;
-
 /** What the join reads and writes: two input sources and four output sinks. {@link #kafka} is the production I/O. */
-public record TrackingJoinIo(Source<TrackingInput, ?, ?> index, Source<TrackingInput, ?, ?> broker, Sink<KafkaOutput> joined,
-                             Sink<KafkaOutput> orphans, Sink<KafkaOutput> late, Sink<KafkaOutput> deadLetters) {
+public record TrackingJoinIo(
+        Source<TrackingInput, ?, ?> index,
+        Source<TrackingInput, ?, ?> broker,
+        Sink<KafkaOutput> joined,
+        Sink<KafkaOutput> orphans,
+        Sink<KafkaOutput> late,
+        Sink<KafkaOutput> deadLetters) {
 
     /**
      * The job's topics, read from the committed offsets of its consumer group (earliest when it has
      * none); {@code bounded}: up to the topics' end at start, so the job ends by itself (replays).
      */
     public static TrackingJoinIo kafka(JoinSettings s, boolean bounded) {
-        return new TrackingJoinIo(source(s, s.indexTopic(), bounded), source(s, s.brokerTopic(), bounded),
-                sink(s, s.joinedTopic()), sink(s, s.orphansTopic()), sink(s, s.lateTopic()), sink(s, s.deadLetterTopic()));
+        return new TrackingJoinIo(
+                source(s, s.indexTopic(), bounded),
+                source(s, s.brokerTopic(), bounded),
+                sink(s, s.joinedTopic()),
+                sink(s, s.orphansTopic()),
+                sink(s, s.lateTopic()),
+                sink(s, s.deadLetterTopic()));
     }
 
+    // The connector takes only the Kafka client\'s deprecated OffsetResetStrategy here.
+    @SuppressWarnings("deprecation")
     private static KafkaSource<TrackingInput> source(JoinSettings s, String topic, boolean bounded) {
         KafkaSourceBuilder<TrackingInput> builder = KafkaSource.<TrackingInput>builder()
                 .setBootstrapServers(s.bootstrapServers())
@@ -34,7 +45,8 @@ public record TrackingJoinIo(Source<TrackingInput, ?, ?> index, Source<TrackingI
                 .setGroupId(s.consumerGroup())
                 .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
                 .setProperty("commit.offsets.on.checkpoint", "true")
-                .setDeserializer(new InputDeserializer(s.brokerTopic(), s.allowedLateness().toMillis()));
+                .setDeserializer(new InputDeserializer(
+                        s.brokerTopic(), s.allowedLateness().toMillis()));
         if (bounded) {
             builder.setBounded(OffsetsInitializer.latest());
         }
@@ -63,7 +75,8 @@ public record TrackingJoinIo(Source<TrackingInput, ?, ?> index, Source<TrackingI
 
         @Override
         public ProducerRecord<byte[], byte[]> serialize(KafkaOutput out, KafkaSinkContext context, Long timestamp) {
-            return new ProducerRecord<>(topic, out.key == null ? null : out.key.getBytes(StandardCharsets.UTF_8), out.value);
+            return new ProducerRecord<>(
+                    topic, out.key == null ? null : out.key.getBytes(StandardCharsets.UTF_8), out.value);
         }
     }
 }

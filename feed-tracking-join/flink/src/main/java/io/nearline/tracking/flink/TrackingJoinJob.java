@@ -20,29 +20,38 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  */
 public final class TrackingJoinJob {
 
-    private TrackingJoinJob() {
-    }
+    private TrackingJoinJob() {}
 
     /**
      * The job on {@code env} with the I/O it is given ({@link TrackingJoinIo#kafka} in production).
      * Parallelism, checkpointing and the restart strategy are the engine's, never set here.
      */
     public static void define(StreamExecutionEnvironment env, TrackingJoinIo io, JoinSettings s) {
-        WatermarkStrategy<TrackingInput> watermarks = WatermarkStrategy
-                .<TrackingInput>forBoundedOutOfOrderness(s.allowedLateness())
+        WatermarkStrategy<TrackingInput> watermarks = WatermarkStrategy.<TrackingInput>forBoundedOutOfOrderness(
+                        s.allowedLateness())
                 .withTimestampAssigner((in, kafkaTimestamp) -> in.ts)
                 .withIdleness(s.idleTimeout());
-        DataStream<TrackingInput> index = env.fromSource(io.index(), watermarks, "index-source").uid("index-source");
-        DataStream<TrackingInput> broker = env.fromSource(io.broker(), watermarks, "broker-source").uid("broker-source");
+        DataStream<TrackingInput> index =
+                env.fromSource(io.index(), watermarks, "index-source").uid("index-source");
+        DataStream<TrackingInput> broker =
+                env.fromSource(io.broker(), watermarks, "broker-source").uid("broker-source");
         SingleOutputStreamOperator<TrackingInput> valid = index.union(broker)
-                .process(new RouteFunction(s.consumerGroup())).name("route").uid("route");
-        SingleOutputStreamOperator<KafkaOutput> joined = valid
-                .keyBy(in -> in.requestId, Types.STRING)
-                .process(new JoinFunction(s.window().toMillis())).name("join").uid("join");
+                .process(new RouteFunction(s.consumerGroup()))
+                .name("route")
+                .uid("route");
+        SingleOutputStreamOperator<KafkaOutput> joined = valid.keyBy(in -> in.requestId, Types.STRING)
+                .process(new JoinFunction(s.window().toMillis()))
+                .name("join")
+                .uid("join");
         joined.sinkTo(io.joined()).name("joined").uid("joined-sink");
-        joined.getSideOutput(JoinFunction.ORPHANS).sinkTo(io.orphans()).name("orphans").uid("orphans-sink");
+        joined.getSideOutput(JoinFunction.ORPHANS)
+                .sinkTo(io.orphans())
+                .name("orphans")
+                .uid("orphans-sink");
         joined.getSideOutput(JoinFunction.LATE).sinkTo(io.late()).name("late").uid("late-sink");
-        valid.getSideOutput(RouteFunction.DEAD_LETTERS).sinkTo(io.deadLetters()).name("dead-letters")
+        valid.getSideOutput(RouteFunction.DEAD_LETTERS)
+                .sinkTo(io.deadLetters())
+                .name("dead-letters")
                 .uid("dead-letters-sink");
     }
 

@@ -1,16 +1,15 @@
 package io.nearline.tracking.flink;
 
-import io.nearline.common.config.Config;
-import io.nearline.common.config.ConfigException;
-import io.nearline.tracking.join.JoinSettings;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.nearline.common.config.Config;
+import io.nearline.common.config.ConfigException;
+import io.nearline.tracking.join.JoinSettings;
+import java.time.Duration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.junit.jupiter.api.Test;
 
 /** The shipped descriptor stays valid and builds the job graph; a misspelt key fails before start. */
 class JobDescriptorTest {

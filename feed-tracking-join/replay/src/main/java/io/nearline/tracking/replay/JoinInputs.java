@@ -3,7 +3,6 @@ package io.nearline.tracking.replay;
 import io.nearline.tracking.join.Events;
 import io.nearline.tracking.join.TrackingCodec;
 import io.nearline.tracking.join.TrackingText;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The two input files of a join replay, read line by line: the events in file order, and the lines
@@ -19,8 +19,7 @@ import java.util.List;
 public record JoinInputs(List<Events.Fragment> fragments, List<Events.BrokerEvent> brokers, List<BadLine> badLines) {
 
     /** A line that is not an event of its file's kind. */
-    public record BadLine(Path file, long number, String text, String reason) {
-    }
+    public record BadLine(Path file, long number, String text, String reason) {}
 
     public static JoinInputs read(Path indexFile, Path brokerFile) {
         List<Events.Fragment> fragments = new ArrayList<>();
@@ -31,7 +30,7 @@ public record JoinInputs(List<Events.Fragment> fragments, List<Events.BrokerEven
         return new JoinInputs(fragments, brokers, bad);
     }
 
-    private static void readLines(Path file, List<BadLine> bad, java.util.function.Consumer<String> parse) {
+    private static void readLines(Path file, List<BadLine> bad, Consumer<String> parse) {
         List<String> lines;
         try {
             lines = Files.readAllLines(file, StandardCharsets.UTF_8);
@@ -53,8 +52,13 @@ public record JoinInputs(List<Events.Fragment> fragments, List<Events.BrokerEven
 
     /** The events a job accepts: what the topic's decoder would not dead-letter. */
     public JoinInputs valid() {
-        List<Events.Fragment> f = fragments.stream().filter(e -> TrackingCodec.decodeFragment(TrackingCodec.encode(e)).ok()).toList();
-        List<Events.BrokerEvent> b = brokers.stream().filter(e -> TrackingCodec.decodeBroker(TrackingCodec.encode(e)).ok()).toList();
+        List<Events.Fragment> f = fragments.stream()
+                .filter(e ->
+                        TrackingCodec.decodeFragment(TrackingCodec.encode(e)).ok())
+                .toList();
+        List<Events.BrokerEvent> b = brokers.stream()
+                .filter(e -> TrackingCodec.decodeBroker(TrackingCodec.encode(e)).ok())
+                .toList();
         return new JoinInputs(f, b, badLines);
     }
 

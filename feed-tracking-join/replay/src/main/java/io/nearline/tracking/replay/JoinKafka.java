@@ -8,26 +8,37 @@ import io.nearline.tracking.join.TrackingCodec;
 import io.nearline.tracking.join.TrackingRejection;
 import io.nearline.tracking.join.local.JoinOutputs;
 import io.nearline.tracking.join.local.JoinPartitions;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 
 /** The Kafka side of a join replay: the topics, the events in, the outputs back. */
 public final class JoinKafka {
 
-    private JoinKafka() {
-    }
+    private JoinKafka() {}
 
     public static void createTopics(String bootstrap, JoinSettings s, int partitions) {
-        KafkaTopics.createTopics(bootstrap, Map.of(s.indexTopic(), partitions, s.brokerTopic(), partitions,
-                s.joinedTopic(), partitions, s.orphansTopic(), 1, s.lateTopic(), 1, s.deadLetterTopic(), 1));
+        KafkaTopics.createTopics(
+                bootstrap,
+                Map.of(
+                        s.indexTopic(),
+                        partitions,
+                        s.brokerTopic(),
+                        partitions,
+                        s.joinedTopic(),
+                        partitions,
+                        s.orphansTopic(),
+                        1,
+                        s.lateTopic(),
+                        1,
+                        s.deadLetterTopic(),
+                        1));
     }
 
     /**
@@ -48,9 +59,18 @@ public final class JoinKafka {
                 onEach.run();
             }
             for (JoinInputs.BadLine bad : inputs.badLines()) {
-                producer.send(new ProducerRecord<>(s.deadLetterTopic(), null, DeadLetters.encode(DeadLetters.of("replay",
-                        bad.file().toString(), -1, bad.number(), null, bad.text().getBytes(StandardCharsets.UTF_8),
-                        new TrackingRejection(TrackingRejection.UNDECODABLE, bad.reason()), System.currentTimeMillis()))));
+                producer.send(new ProducerRecord<>(
+                        s.deadLetterTopic(),
+                        null,
+                        DeadLetters.encode(DeadLetters.of(
+                                "replay",
+                                bad.file().toString(),
+                                -1,
+                                bad.number(),
+                                null,
+                                bad.text().getBytes(StandardCharsets.UTF_8),
+                                new TrackingRejection(TrackingRejection.UNDECODABLE, bad.reason()),
+                                System.currentTimeMillis()))));
                 onEach.run();
             }
             producer.flush();
@@ -59,7 +79,8 @@ public final class JoinKafka {
     }
 
     private static ProducerRecord<byte[], byte[]> record(String topic, int partitions, String requestId, byte[] value) {
-        return new ProducerRecord<>(topic, JoinPartitions.of(requestId, partitions), requestId.getBytes(StandardCharsets.UTF_8), value);
+        return new ProducerRecord<>(
+                topic, JoinPartitions.of(requestId, partitions), requestId.getBytes(StandardCharsets.UTF_8), value);
     }
 
     /** Everything the job wrote, as sorted JSON lines. */

@@ -12,7 +12,6 @@ import io.nearline.localcluster.replay.ReplayOutput;
 import io.nearline.tracking.join.JoinMetrics;
 import io.nearline.tracking.join.JoinSettings;
 import io.nearline.tracking.join.local.JoinOutputs;
-
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,8 +35,7 @@ public final class JoinReplay {
         void run(Config config, JoinSettings settings, int partitions, Path work) throws Exception;
     }
 
-    private JoinReplay() {
-    }
+    private JoinReplay() {}
 
     /** The replay on {@code engine}: options checked, its broker started, the run, the summary. */
     public static int run(ReplayJoinOptions options, Engine engine) throws Exception {
@@ -59,25 +57,33 @@ public final class JoinReplay {
         JoinSettings.validateJob(options.jobConfig("127.0.0.1:9092"));
     }
 
-    private static int run(ReplayJoinOptions options, Path work, String bootstrapServers, Engine engine) throws Exception {
+    @SuppressWarnings("try") // the progress line lives as long as the try block; nothing calls it
+    private static int run(ReplayJoinOptions options, Path work, String bootstrapServers, Engine engine)
+            throws Exception {
         long started = System.currentTimeMillis();
         InMemoryMetrics metrics = engine.localMetrics();
         metrics.reset(); // counters are JVM-wide; this run counts from zero
         JoinInputs inputs = JoinInputs.read(options.index, options.broker);
-        System.out.printf("replay join on %s: %,d fragments, %,d broker events, %,d bad lines%n", engine.name(),
-                inputs.fragments().size(), inputs.brokers().size(), inputs.badLines().size());
+        System.out.printf(
+                "replay join on %s: %,d fragments, %,d broker events, %,d bad lines%n",
+                engine.name(),
+                inputs.fragments().size(),
+                inputs.brokers().size(),
+                inputs.badLines().size());
 
         Config config = options.jobConfig(bootstrapServers);
         JoinSettings.validateJob(config);
         JoinSettings settings = JoinSettings.from(config);
         JoinKafka.createTopics(bootstrapServers, settings, options.run.partitions);
         long sent;
-        try (Progress progress = new Progress("events sent", inputs.events() + inputs.badLines().size(), System.err)) {
+        try (Progress progress =
+                new Progress("events sent", inputs.events() + inputs.badLines().size(), System.err)) {
             sent = JoinKafka.send(bootstrapServers, settings, options.run.partitions, inputs, progress::step);
         }
         double steady;
-        try (Progress progress = new Progress("events joined", sent, () -> metrics.count(JoinMetrics.RECEIVED), System.err);
-             RateMeter meter = new RateMeter(sent, () -> metrics.count(JoinMetrics.RECEIVED))) {
+        try (Progress progress =
+                        new Progress("events joined", sent, () -> metrics.count(JoinMetrics.RECEIVED), System.err);
+                RateMeter meter = new RateMeter(sent, () -> metrics.count(JoinMetrics.RECEIVED))) {
             engine.run(config, settings, options.run.partitions, work);
             steady = meter.steadyRate();
         }
@@ -88,9 +94,19 @@ public final class JoinReplay {
         ReplayOutput.write(options.outDir.resolve("orphans.jsonl"), outputs.orphans());
         ReplayOutput.write(options.outDir.resolve("late.jsonl"), outputs.late());
         ReplayOutput.write(options.outDir.resolve("dead-letters.jsonl"), deadLetters);
-        Summary summary = new Summary(engine.name(), sent, outputs.joined().size(), outputs.complete(),
-                outputs.orphans().size(), outputs.late().size(), metrics.count(JoinMetrics.DUPLICATES), deadLetters.size(),
-                System.currentTimeMillis() - started, steady, metrics.percentile(JoinMetrics.LATENCY, 50), metrics.percentile(JoinMetrics.LATENCY, 99));
+        Summary summary = new Summary(
+                engine.name(),
+                sent,
+                outputs.joined().size(),
+                outputs.complete(),
+                outputs.orphans().size(),
+                outputs.late().size(),
+                metrics.count(JoinMetrics.DUPLICATES),
+                deadLetters.size(),
+                System.currentTimeMillis() - started,
+                steady,
+                metrics.percentile(JoinMetrics.LATENCY, 50),
+                metrics.percentile(JoinMetrics.LATENCY, 99));
         summary.print(System.out);
         System.out.println("  outputs: " + options.outDir);
         if (options.run.summaryJson != null) {
@@ -103,29 +119,50 @@ public final class JoinReplay {
      * What a join replay did. Latencies are processing time from the arrival of the last event a
      * complete join needed to its emission; -1 when there was none.
      */
-    public record Summary(String engine, long events, long joined, long complete, long orphans, long late,
-                          long duplicates, long deadLettered, long elapsedMillis, double steadyEventsPerSec,
-                          long latencyP50Millis, long latencyP99Millis) {
+    public record Summary(
+            String engine,
+            long events,
+            long joined,
+            long complete,
+            long orphans,
+            long late,
+            long duplicates,
+            long deadLettered,
+            long elapsedMillis,
+            double steadyEventsPerSec,
+            long latencyP50Millis,
+            long latencyP99Millis) {
 
         void print(PrintStream out) {
             out.printf("replay join on %s: %,d events, %.1f s in all%n", engine, events, elapsedMillis / 1000.0);
-            out.printf("  joined %,d requests: %,d complete, %,d partial; orphans %,d; late %,d; duplicates dropped %,d; "
-                    + "dead-lettered %,d%n", joined, complete, joined - complete, orphans, late, duplicates, deadLettered);
+            out.printf(
+                    "  joined %,d requests: %,d complete, %,d partial; orphans %,d; late %,d; duplicates dropped %,d; "
+                            + "dead-lettered %,d%n",
+                    joined, complete, joined - complete, orphans, late, duplicates, deadLettered);
             if (!Double.isNaN(steadyEventsPerSec)) {
                 out.printf("  job rate %,.0f events/s (steady, 10%%..90%% of the events)%n", steadyEventsPerSec);
             }
             if (latencyP50Millis >= 0) {
-                out.printf("  join latency (last needed event -> emission, processing time): p50 %,d ms, p99 %,d ms%n",
+                out.printf(
+                        "  join latency (last needed event -> emission, processing time): p50 %,d ms, p99 %,d ms%n",
                         latencyP50Millis, latencyP99Millis);
             }
         }
 
         String toJson() {
             ObjectNode node = new ObjectMapper().createObjectNode();
-            node.put("engine", engine).put("events", events).put("joined", joined).put("complete", complete)
-                    .put("partial", joined - complete).put("orphans", orphans).put("late", late)
-                    .put("duplicatesDropped", duplicates).put("deadLettered", deadLettered).put("elapsedMillis", elapsedMillis)
-                    .put("latencyP50Millis", latencyP50Millis).put("latencyP99Millis", latencyP99Millis);
+            node.put("engine", engine)
+                    .put("events", events)
+                    .put("joined", joined)
+                    .put("complete", complete)
+                    .put("partial", joined - complete)
+                    .put("orphans", orphans)
+                    .put("late", late)
+                    .put("duplicatesDropped", duplicates)
+                    .put("deadLettered", deadLettered)
+                    .put("elapsedMillis", elapsedMillis)
+                    .put("latencyP50Millis", latencyP50Millis)
+                    .put("latencyP99Millis", latencyP99Millis);
             if (!Double.isNaN(steadyEventsPerSec)) {
                 node.put("steadyEventsPerSec", Math.round(steadyEventsPerSec));
             }

@@ -1,14 +1,13 @@
 package io.nearline.tracking.replay;
 
 import io.nearline.common.config.Config;
-import io.nearline.tracking.join.JoinSettings;
 import io.nearline.localcluster.replay.LocalRunOptions;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-
+import io.nearline.tracking.join.JoinSettings;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /** The options of {@code replay join}, shared by the front door and each engine's runner. */
 public final class ReplayJoinOptions {
@@ -16,23 +15,36 @@ public final class ReplayJoinOptions {
     @Mixin
     public LocalRunOptions run;
 
-    @Option(names = "--index", required = true, paramLabel = "INDEX.jsonl",
+    @Option(
+            names = "--index",
+            required = true,
+            paramLabel = "INDEX.jsonl",
             description = "Index-node fragments as JSON lines, in arrival order.")
     public Path index;
 
-    @Option(names = "--broker", required = true, paramLabel = "BROKER.jsonl",
+    @Option(
+            names = "--broker",
+            required = true,
+            paramLabel = "BROKER.jsonl",
             description = "Broker events as JSON lines, in arrival order.")
     public Path broker;
 
-    @Option(names = "--out-dir", required = true, paramLabel = "DIR",
+    @Option(
+            names = "--out-dir",
+            required = true,
+            paramLabel = "DIR",
             description = "Where joined.jsonl, orphans.jsonl, late.jsonl and dead-letters.jsonl go (sorted lines).")
     public Path outDir;
 
-    @Option(names = "--window-ms", paramLabel = "N",
+    @Option(
+            names = "--window-ms",
+            paramLabel = "N",
             description = "Event time a request may spread over (join.window; default 10000).")
     public Long windowMillis;
 
-    @Option(names = "--lateness-ms", paramLabel = "N",
+    @Option(
+            names = "--lateness-ms",
+            paramLabel = "N",
             description = "Allowed lateness per input partition (join.allowed-lateness; default 2000).")
     public Long latenessMillis;
 

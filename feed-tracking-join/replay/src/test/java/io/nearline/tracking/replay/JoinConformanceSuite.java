@@ -1,16 +1,16 @@
 package io.nearline.tracking.replay;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.testkit.Seeds;
 import io.nearline.tracking.join.TrackingGenerator;
 import io.nearline.tracking.join.local.CoreJoinReplay;
 import io.nearline.tracking.join.local.JoinOutputs;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,9 +18,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The join's conformance suite: the same scenarios through an engine's real job (via its
@@ -53,13 +53,28 @@ public abstract class JoinConformanceSuite {
         Path broker = copy("basic-broker.jsonl");
         Run run = runBoth(index, broker, 1000, 200);
         JoinOutputs expected = run.expected();
-        assertTrue(expected.complete() >= 4 && expected.complete() < expected.joined().size(), "complete and partial joins");
+        assertTrue(
+                expected.complete() >= 4
+                        && expected.complete() < expected.joined().size(),
+                "complete and partial joins");
         assertTrue(expected.orphans().stream().anyMatch(l -> l.contains("r-orphan")), "an orphan");
-        assertTrue(expected.late().stream().anyMatch(l -> l.contains("r-dup") && l.contains("AFTER_EMISSION")), "a late repeat");
-        assertEquals(2, expected.joined().stream().filter(l -> l.contains("\"r-renewed\"")).count(), "a renewed request");
+        assertTrue(
+                expected.late().stream().anyMatch(l -> l.contains("r-dup") && l.contains("AFTER_EMISSION")),
+                "a late repeat");
+        assertEquals(
+                2,
+                expected.joined().stream()
+                        .filter(l -> l.contains("\"r-renewed\""))
+                        .count(),
+                "a renewed request");
         // two bad lines dead-lettered by the tool, one invalid event (negative time) by the job
         assertEquals(3, run.deadLetters().size(), run.deadLetters().toString());
-        assertEquals(1, run.deadLetters().stream().filter(l -> l.contains("\"INVALID\"")).count(), run.deadLetters().toString());
+        assertEquals(
+                1,
+                run.deadLetters().stream()
+                        .filter(l -> l.contains("\"INVALID\""))
+                        .count(),
+                run.deadLetters().toString());
     }
 
     /** Generated traffic: fan-outs up to 16, delays, drops, duplicates, lost broker events, late repeats. */
@@ -69,34 +84,50 @@ public abstract class JoinConformanceSuite {
         long seed = Seeds.seed();
         Path index = dir.resolve("index.jsonl");
         Path broker = dir.resolve("broker.jsonl");
-        TrackingGenerator.Written w = new TrackingGenerator(1500, 32, 16, 0.03, 0.03, 0.02, 300, 0.01, 30_000, seed)
-                .write(index, broker);
+        TrackingGenerator.Written w =
+                new TrackingGenerator(1500, 32, 16, 0.03, 0.03, 0.02, 300, 0.01, 30_000, seed).write(index, broker);
         Run run = runBoth(index, broker, 10_000, 1000);
         JoinOutputs expected = run.expected();
-        assertEquals(w.brokerEvents(), expected.joined().size(), "one joined event per request with a broker event (seed " + seed + ")");
+        assertEquals(
+                w.brokerEvents(),
+                expected.joined().size(),
+                "one joined event per request with a broker event (seed " + seed + ")");
         assertTrue(expected.late().stream().anyMatch(l -> l.contains("BEHIND_PARTITION")), "late repeats exercised");
         assertEquals(expected.complete(), engineMetrics().count("join.complete"), "join.complete metric");
-        assertEquals(expected.joined().size() - expected.complete(), engineMetrics().count("join.partial"), "join.partial metric");
+        assertEquals(
+                expected.joined().size() - expected.complete(),
+                engineMetrics().count("join.partial"),
+                "join.partial metric");
         assertEquals(expected.orphans().size(), engineMetrics().count("join.orphans"), "join.orphans metric");
         assertEquals(expected.late().size(), engineMetrics().count("join.late"), "join.late metric");
         assertTrue(engineMetrics().percentile("join.latency-ms", 50) >= 0, "join latency recorded");
     }
 
-    private record Run(JoinOutputs expected, List<String> deadLetters) {
-    }
+    private record Run(JoinOutputs expected, List<String> deadLetters) {}
 
     /** The engine's replay and the core's, compared; the expected outputs and the engine's dead letters. */
     private Run runBoth(Path index, Path broker, long windowMillis, long latenessMillis) {
         Path out = dir.resolve("out");
-        List<String> args = new ArrayList<>(List.of("--index", index.toString(), "--broker", broker.toString(),
-                "--out-dir", out.toString(), "--window-ms", Long.toString(windowMillis),
-                "--lateness-ms", Long.toString(latenessMillis), "--partitions", Integer.toString(PARTITIONS),
-                "--work-dir", dir.resolve("work").toString()));
+        List<String> args = new ArrayList<>(List.of(
+                "--index",
+                index.toString(),
+                "--broker",
+                broker.toString(),
+                "--out-dir",
+                out.toString(),
+                "--window-ms",
+                Long.toString(windowMillis),
+                "--lateness-ms",
+                Long.toString(latenessMillis),
+                "--partitions",
+                Integer.toString(PARTITIONS),
+                "--work-dir",
+                dir.resolve("work").toString()));
         assertEquals(0, replay(args), "replay join exit code");
 
         JoinInputs inputs = JoinInputs.read(index, broker).valid();
-        JoinOutputs expected = CoreJoinReplay.run(inputs.fragments(), inputs.brokers(), PARTITIONS, windowMillis,
-                latenessMillis, new Random(0));
+        JoinOutputs expected = CoreJoinReplay.run(
+                inputs.fragments(), inputs.brokers(), PARTITIONS, windowMillis, latenessMillis, new Random(0));
         assertSameLines(expected.joined(), lines(out.resolve("joined.jsonl")), "joined.jsonl");
         assertSameLines(expected.orphans(), lines(out.resolve("orphans.jsonl")), "orphans.jsonl");
         assertSameLines(expected.late(), lines(out.resolve("late.jsonl")), "late.jsonl");
@@ -115,7 +146,7 @@ public abstract class JoinConformanceSuite {
         try {
             return Files.readAllLines(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 

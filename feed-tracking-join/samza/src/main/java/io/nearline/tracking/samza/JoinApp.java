@@ -3,6 +3,7 @@ package io.nearline.tracking.samza;
 import io.nearline.common.config.Config;
 import io.nearline.engine.samza.SamzaConfig;
 import io.nearline.tracking.join.JoinSettings;
+import java.util.Map;
 import org.apache.samza.application.TaskApplication;
 import org.apache.samza.application.descriptors.TaskApplicationDescriptor;
 import org.apache.samza.operators.KV;
@@ -12,8 +13,6 @@ import org.apache.samza.system.SystemStreamMetadata;
 import org.apache.samza.system.kafka.descriptors.KafkaInputDescriptor;
 import org.apache.samza.system.kafka.descriptors.KafkaSystemDescriptor;
 import org.apache.samza.task.StreamTaskFactory;
-
-import java.util.Map;
 
 /**
  * The feed-tracking-join app on Samza (low-level API), named by {@code app.class}: the index and
@@ -53,15 +52,19 @@ public final class JoinApp implements TaskApplication {
         // stream ids may not contain dots; topic names may
         app.withInputStream(input(kafka, "index", settings.indexTopic()));
         app.withInputStream(input(kafka, "broker", settings.brokerTopic()));
-        app.withOutputStream(kafka.getOutputDescriptor("joined", new ByteSerde()).withPhysicalName(settings.joinedTopic()));
-        app.withOutputStream(kafka.getOutputDescriptor("orphans", new ByteSerde()).withPhysicalName(settings.orphansTopic()));
+        app.withOutputStream(
+                kafka.getOutputDescriptor("joined", new ByteSerde()).withPhysicalName(settings.joinedTopic()));
+        app.withOutputStream(
+                kafka.getOutputDescriptor("orphans", new ByteSerde()).withPhysicalName(settings.orphansTopic()));
         app.withOutputStream(kafka.getOutputDescriptor("late", new ByteSerde()).withPhysicalName(settings.lateTopic()));
-        app.withOutputStream(kafka.getOutputDescriptor("deadletters", new ByteSerde()).withPhysicalName(settings.deadLetterTopic()));
+        app.withOutputStream(
+                kafka.getOutputDescriptor("deadletters", new ByteSerde()).withPhysicalName(settings.deadLetterTopic()));
         app.withTaskFactory((StreamTaskFactory) () -> new JoinTask(endOffsets));
     }
 
     /** From the oldest offset when the job has no checkpoint yet: nothing before it is skipped. */
-    private static KafkaInputDescriptor<KV<byte[], byte[]>> input(KafkaSystemDescriptor kafka, String id, String topic) {
+    private static KafkaInputDescriptor<KV<byte[], byte[]>> input(
+            KafkaSystemDescriptor kafka, String id, String topic) {
         return kafka.getInputDescriptor(id, KVSerde.of(new ByteSerde(), new ByteSerde()))
                 .withPhysicalName(topic)
                 .withOffsetDefault(SystemStreamMetadata.OffsetType.OLDEST);

@@ -1,12 +1,12 @@
 package io.nearline.tracking.samza;
 
-import io.nearline.engine.samza.SamzaConfig;
-import io.nearline.engine.samza.SamzaMetrics;
-
 import io.nearline.common.deadletter.DeadLetters;
 import io.nearline.common.metrics.Metrics;
+import io.nearline.engine.samza.SamzaConfig;
+import io.nearline.engine.samza.SamzaMetrics;
 import io.nearline.tracking.join.Events;
 import io.nearline.tracking.join.InputClock;
+import io.nearline.tracking.join.JoinMetrics;
 import io.nearline.tracking.join.JoinPorts;
 import io.nearline.tracking.join.JoinSettings;
 import io.nearline.tracking.join.RequestState;
@@ -14,8 +14,16 @@ import io.nearline.tracking.join.RequestStateCodec;
 import io.nearline.tracking.join.TrackingCodec;
 import io.nearline.tracking.join.TrackingJoin;
 import io.nearline.tracking.join.local.JoinPartitions;
-import io.nearline.tracking.join.JoinMetrics;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import org.apache.samza.context.Context;
+import org.apache.samza.scheduler.CallbackScheduler;
 import org.apache.samza.storage.kv.Entry;
 import org.apache.samza.storage.kv.KeyValueIterator;
 import org.apache.samza.storage.kv.KeyValueStore;
@@ -23,20 +31,10 @@ import org.apache.samza.system.IncomingMessageEnvelope;
 import org.apache.samza.system.OutgoingMessageEnvelope;
 import org.apache.samza.system.SystemStream;
 import org.apache.samza.system.SystemStreamPartition;
-import org.apache.samza.scheduler.CallbackScheduler;
 import org.apache.samza.task.InitableTask;
 import org.apache.samza.task.MessageCollector;
 import org.apache.samza.task.StreamTask;
 import org.apache.samza.task.TaskCoordinator;
-
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.LinkedHashSet;
-import java.util.Map;
-import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * The join on Samza, one task per partition number (partition p of both topics). The core's ports
@@ -45,11 +43,12 @@ import java.util.TreeMap;
  * Samza does not persist timers: they are rebuilt from the store at start. A scheduled callback
  * advances the watermark when no input comes (an idle partition must not hold results back).
  */
-final class JoinTask implements StreamTask, InitableTask, JoinPorts.State, JoinPorts.Pending, JoinPorts.Timers,
-        JoinPorts.Output {
+final class JoinTask
+        implements StreamTask, InitableTask, JoinPorts.State, JoinPorts.Pending, JoinPorts.Timers, JoinPorts.Output {
 
     /** One store, two kinds of entry: a request's state, and its events waiting for the watermark. */
     private static final String STATE = "s|";
+
     private static final String PENDING = "p|";
 
     private static final long TICK_MILLIS = 500;
@@ -86,7 +85,8 @@ final class JoinTask implements StreamTask, InitableTask, JoinPorts.State, JoinP
     @Override
     @SuppressWarnings("unchecked")
     public void init(Context context) {
-        settings = JoinSettings.from(SamzaConfig.nearline(context.getJobContext().getConfig()));
+        settings =
+                JoinSettings.from(SamzaConfig.nearline(context.getJobContext().getConfig()));
         store = (KeyValueStore<String, byte[]>) context.getTaskContext().getStore(JoinApp.STORE);
         Metrics metrics = new SamzaMetrics(context.getTaskContext().getTaskMetricsRegistry());
         received = metrics.counter(JoinMetrics.RECEIVED);
@@ -105,10 +105,12 @@ final class JoinTask implements StreamTask, InitableTask, JoinPorts.State, JoinP
 
         long windowMillis = settings.window().toMillis();
         join = new TrackingJoin(windowMillis, this, this, this, this);
-        clock = new InputClock(settings.allowedLateness().toMillis(), settings.idleTimeout().toMillis());
+        clock = new InputClock(
+                settings.allowedLateness().toMillis(), settings.idleTimeout().toMillis());
         long now = System.currentTimeMillis();
         for (SystemStreamPartition ssp : context.getTaskContext().getTaskModel().getSystemStreamPartitions()) {
-            String input = JoinPartitions.input(ssp.getStream(), ssp.getPartition().getPartitionId());
+            String input =
+                    JoinPartitions.input(ssp.getStream(), ssp.getPartition().getPartitionId());
             clock.expect(input, now);
             Map<Integer, Long> ends = endOffsets.get(ssp.getStream());
             if (ends != null) {
@@ -129,7 +131,8 @@ final class JoinTask implements StreamTask, InitableTask, JoinPorts.State, JoinP
                 if (e.getKey().startsWith(STATE)) {
                     register(requestId, RequestStateCodec.decode(e.getValue()).nextTimer(windowMillis));
                 } else {
-                    RequestStateCodec.decodeList(e.getValue()).forEach(p -> register(requestId, p.event().ts()));
+                    RequestStateCodec.decodeList(e.getValue())
+                            .forEach(p -> register(requestId, p.event().ts()));
                 }
             }
         } finally {
@@ -153,13 +156,22 @@ final class JoinTask implements StreamTask, InitableTask, JoinPorts.State, JoinP
         String input = JoinPartitions.input(ssp.getStream(), ssp.getPartition().getPartitionId());
         byte[] value = (byte[]) envelope.getMessage();
         boolean broker = ssp.getStream().equals(settings.brokerTopic());
-        TrackingCodec.Decoded decoded = broker ? TrackingCodec.decodeBroker(value) : TrackingCodec.decodeFragment(value);
+        TrackingCodec.Decoded decoded =
+                broker ? TrackingCodec.decodeBroker(value) : TrackingCodec.decodeFragment(value);
         long now = System.currentTimeMillis();
         if (!decoded.ok()) {
             deadLettered.inc();
-            out.send(new OutgoingMessageEnvelope(deadLettersOut, DeadLetters.encode(DeadLetters.of(settings.consumerGroup(),
-                    ssp.getStream(), ssp.getPartition().getPartitionId(), Long.parseLong(envelope.getOffset()),
-                    (byte[]) envelope.getKey(), value, decoded.rejection(), now))));
+            out.send(new OutgoingMessageEnvelope(
+                    deadLettersOut,
+                    DeadLetters.encode(DeadLetters.of(
+                            settings.consumerGroup(),
+                            ssp.getStream(),
+                            ssp.getPartition().getPartitionId(),
+                            Long.parseLong(envelope.getOffset()),
+                            (byte[]) envelope.getKey(),
+                            value,
+                            decoded.rejection(),
+                            now))));
         } else if (clock.admit(input, decoded.event().ts(), now)) {
             join.onEvent(decoded.event(), now);
         } else {

@@ -1,49 +1,52 @@
 package io.nearline.localcluster.demo;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nearline.bootstrap.BootstrapSettings;
 import io.nearline.bootstrap.SnapshotProducer;
 import io.nearline.bootstrap.SnapshotRows;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
-import io.nearline.common.avro.ChangeEvent;
-import io.nearline.common.avro.Op;
-import io.nearline.localcluster.sot.Row;
-import io.nearline.localcluster.sot.Snapshot;
 import io.nearline.cacheupdater.core.ScnOrderedWriter;
 import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.cacheupdater.core.events.ChangeEventCodec;
-import io.nearline.localcluster.replay.KafkaTopics;
-import io.nearline.localcluster.replay.LocalBroker;
-import io.nearline.localcluster.replay.LocalEngine;
-import io.nearline.localcluster.replay.ReplayOutput;
+import io.nearline.common.avro.ChangeEvent;
+import io.nearline.common.avro.Op;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.config.Config;
 import io.nearline.common.metrics.InMemoryMetrics;
-import io.nearline.localcluster.faults.OutageStore;
 import io.nearline.common.schema.InMemorySchemaRegistry;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.CacheStores;
 import io.nearline.common.store.StoreUnavailableException;
+import io.nearline.localcluster.faults.OutageStore;
+import io.nearline.localcluster.replay.KafkaTopics;
+import io.nearline.localcluster.replay.LocalBroker;
+import io.nearline.localcluster.replay.LocalEngine;
+import io.nearline.localcluster.replay.ReplayOutput;
 import io.nearline.localcluster.sot.CacheView;
 import io.nearline.localcluster.sot.DivergenceChecker;
 import io.nearline.localcluster.sot.ReadRepair;
 import io.nearline.localcluster.sot.Row;
+import io.nearline.localcluster.sot.Snapshot;
 import io.nearline.localcluster.sot.SourceOfTruth;
 import io.nearline.localcluster.sot.Workload;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * {@code bin/nearline demo}, the same on every engine: the source-of-truth simulator commits a skewed
@@ -67,8 +70,7 @@ public final class Demo {
     private static final Duration OUTAGE = Duration.ofSeconds(3);
     private static final Duration DRAIN_LIMIT = Duration.ofSeconds(90);
 
-    private Demo() {
-    }
+    private Demo() {}
 
     /** The demo on {@code engine}: its broker, the job, the trouble, the verdict. Exit code 0 iff converged. */
     public static int run(DemoOptions options, Engine engine) throws Exception {
@@ -92,32 +94,49 @@ public final class Demo {
         CacheUpdaterSettings.validateJob(config, BootstrapSettings.DEF);
         CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
         BootstrapSettings bootstrapSettings = BootstrapSettings.from(config);
-        KafkaTopics.createTopics(bootstrap, Map.of(settings.cdcTopic(), options.run.partitions, settings.deadLetterTopic(), 1,
-                bootstrapSettings.topic(), options.run.partitions));
+        KafkaTopics.createTopics(
+                bootstrap,
+                Map.of(
+                        settings.cdcTopic(),
+                        options.run.partitions,
+                        settings.deadLetterTopic(),
+                        1,
+                        bootstrapSettings.topic(),
+                        options.run.partitions));
         long commits = options.duration.toSeconds() * options.rate;
-        System.out.printf("demo on %s: %,d keys, %,d commits/s for %s (%,d commits), work dir %s%n", engine.name(),
-                options.keys, options.rate, options.duration, commits, work);
+        System.out.printf(
+                "demo on %s: %,d keys, %,d commits/s for %s (%,d commits), work dir %s%n",
+                engine.name(), options.keys, options.rate, options.duration, commits, work);
 
         AtomicLong published = new AtomicLong();
         InMemoryMetrics readMetrics = new InMemoryMetrics();
         try (KafkaProducer<byte[], byte[]> producer = KafkaTopics.producer(bootstrap);
-             CacheStore store = CacheStores.open(config)) {
+                CacheStore store = CacheStores.open(config)) {
             SourceOfTruth sot = new SourceOfTruth(8, new InMemorySchemaRegistry(), Clock.systemUTC(), event -> {
-                producer.send(new ProducerRecord<>(settings.cdcTopic(), event.getKey().getBytes(StandardCharsets.UTF_8),
+                producer.send(new ProducerRecord<>(
+                        settings.cdcTopic(),
+                        event.getKey().getBytes(StandardCharsets.UTF_8),
                         ChangeEventCodec.encode(event)));
                 published.incrementAndGet();
             });
-            ReadRepair reader = new ReadRepair(sot, store, new ScnOrderedWriter(store, WriterSettings.from(config), readMetrics),
-                    Duration.ofSeconds(5), Clock.systemUTC(), readMetrics);
+            ReadRepair reader = new ReadRepair(
+                    sot,
+                    store,
+                    new ScnOrderedWriter(store, WriterSettings.from(config), readMetrics),
+                    Duration.ofSeconds(5),
+                    Clock.systemUTC(),
+                    readMetrics);
             AutoCloseable job = engine.start(config, work);
             AtomicBoolean committing = new AtomicBoolean(true);
             List<Long> staleness = new ArrayList<>();
 
-            Thread source = new Thread(() -> {
-                new Workload(options.keys, commits, 0.8, 0.1, 0.5, options.rate)
-                        .run(sot, new Random(options.seed), options.duration.plusSeconds(30));
-                committing.set(false);
-            }, "source-of-truth");
+            Thread source = new Thread(
+                    () -> {
+                        new Workload(options.keys, commits, 0.8, 0.1, 0.5, options.rate)
+                                .run(sot, new Random(options.seed), options.duration.plusSeconds(30));
+                        committing.set(false);
+                    },
+                    "source-of-truth");
             Thread readers = new Thread(() -> readRepair(reader, options, committing, readMetrics), "read-repair");
             source.start();
             readers.start();
@@ -138,11 +157,20 @@ public final class Demo {
                 } else if (!options.noTrouble && !bootstrapped && t >= options.duration.toMillis() / 2) {
                     SnapshotRows snapshot = snapshotOf(sot);
                     try (KafkaProducer<byte[], byte[]> snapshots = KafkaTopics.producer(bootstrap)) {
-                        new SnapshotProducer(snapshots, bootstrapSettings.topic(), options.run.partitions, bootstrapSettings.chunkRows())
-                                .publish(snapshot, work.resolve("snapshot-progress.properties"),
-                                        KafkaTopics.endOffsets(bootstrap, settings.cdcTopic()), -1, () -> { });
+                        new SnapshotProducer(
+                                        snapshots,
+                                        bootstrapSettings.topic(),
+                                        options.run.partitions,
+                                        bootstrapSettings.chunkRows())
+                                .publish(
+                                        snapshot,
+                                        work.resolve("snapshot-progress.properties"),
+                                        KafkaTopics.endOffsets(bootstrap, settings.cdcTopic()),
+                                        -1,
+                                        () -> {});
                     }
-                    System.out.printf("  >> bootstrap: a snapshot of the source (%,d rows, high-watermarks %s) published while it commits%n",
+                    System.out.printf(
+                            "  >> bootstrap: a snapshot of the source (%,d rows, high-watermarks %s) published while it commits%n",
                             snapshot.rows().size(), snapshot.highWatermarks());
                     bootstrapped = true;
                 } else if (!options.noTrouble && !outage && t >= 2 * third) {
@@ -154,9 +182,13 @@ public final class Demo {
                 for (long l : lag) {
                     staleness.add(l);
                 }
-                System.out.printf("  t=%3ds committed %,d  consumed %,d  applied %,d  read-repaired %,d  stale p99 %,d ms%n",
-                        t / 1000, published.get(), engine.localMetrics().count("events.received"),
-                        engine.localMetrics().count("write.applied"), readMetrics.count("read.repaired"),
+                System.out.printf(
+                        "  t=%3ds committed %,d  consumed %,d  applied %,d  read-repaired %,d  stale p99 %,d ms%n",
+                        t / 1000,
+                        published.get(),
+                        engine.localMetrics().count("events.received"),
+                        engine.localMetrics().count("write.applied"),
+                        readMetrics.count("read.repaired"),
                         DivergenceChecker.Report.percentile(sortedArray(lag), 99));
             }
             source.join();
@@ -168,7 +200,7 @@ public final class Demo {
             job.close();
 
             long[] lag = sortedArray(staleness);
-            Map<String, Object> summary = new java.util.LinkedHashMap<>();
+            Map<String, Object> summary = new LinkedHashMap<>();
             summary.put("engine", engine.name());
             summary.put("eventsCommitted", published.get());
             summary.put("eventsConsumed", engine.localMetrics().count("events.received"));
@@ -176,10 +208,13 @@ public final class Demo {
             summary.put("eventsStale", engine.localMetrics().count("write.stale"));
             summary.put("eventsDuplicate", engine.localMetrics().count("write.duplicate"));
             summary.put("eventsSuperseded", engine.localMetrics().count("write.superseded"));
-            summary.put("retries", engine.localMetrics().count("write.retries.conflict")
-                    + engine.localMetrics().count("write.retries.unavailable"));
+            summary.put(
+                    "retries",
+                    engine.localMetrics().count("write.retries.conflict")
+                            + engine.localMetrics().count("write.retries.unavailable"));
             long runningMillis = Math.max(1, System.currentTimeMillis() - started);
-            summary.put("throughputEventsPerSec", engine.localMetrics().count("events.received") * 1000 / runningMillis);
+            summary.put(
+                    "throughputEventsPerSec", engine.localMetrics().count("events.received") * 1000 / runningMillis);
             summary.put("readRepairs", readMetrics.count("read.repaired"));
             summary.put("bootstrapRows", engine.localMetrics().count("bootstrap.rows"));
             summary.put("bootstrapRefreshed", engine.localMetrics().count("write.refreshed"));
@@ -195,30 +230,41 @@ public final class Demo {
             if (options.run.summaryJson != null) {
                 ReplayOutput.write(options.run.summaryJson, List.of(json(summary)));
             }
-            return report.converged() && report.keysChecked() > 0 && engine.localMetrics().count("write.applied") > 0 ? 0 : 1;
+            return report.converged()
+                            && report.keysChecked() > 0
+                            && engine.localMetrics().count("write.applied") > 0
+                    ? 0
+                    : 1;
         }
     }
 
     /** A consistent snapshot of the source as a bootstrap snapshot: the rows that exist, each at its version. */
     static SnapshotRows snapshotOf(SourceOfTruth sot) {
         Snapshot snap = sot.snapshot();
-        Map<Integer, Long> hw = new java.util.TreeMap<>();
+        Map<Integer, Long> hw = new TreeMap<>();
         for (int p = 0; p < snap.highWatermarks().length; p++) {
             hw.put(p, snap.highWatermarks()[p]);
         }
         List<ChangeEvent> rows = new ArrayList<>();
         for (Row row : snap.rows()) {
             if (!row.deleted()) {
-                rows.add(ChangeEvent.newBuilder().setTable(SourceOfTruth.TABLE).setKey(row.key().value())
-                        .setPartition(row.partition()).setScn(row.version().scn().value()).setOp(Op.UPSERT)
-                        .setSchemaVersion(row.version().schemaVersion()).setPayload(java.nio.ByteBuffer.wrap(row.payload()))
-                        .setCommitTimeMillis(row.commitTimeMillis()).build());
+                rows.add(ChangeEvent.newBuilder()
+                        .setTable(SourceOfTruth.TABLE)
+                        .setKey(row.key().value())
+                        .setPartition(row.partition())
+                        .setScn(row.version().scn().value())
+                        .setOp(Op.UPSERT)
+                        .setSchemaVersion(row.version().schemaVersion())
+                        .setPayload(ByteBuffer.wrap(row.payload()))
+                        .setCommitTimeMillis(row.commitTimeMillis())
+                        .build());
             }
         }
         return new SnapshotRows("demo-" + System.currentTimeMillis(), hw, rows);
     }
 
-    private static void readRepair(ReadRepair reader, DemoOptions options, AtomicBoolean committing, InMemoryMetrics metrics) {
+    private static void readRepair(
+            ReadRepair reader, DemoOptions options, AtomicBoolean committing, InMemoryMetrics metrics) {
         Random random = new Random(options.seed + 3);
         while (committing.get()) {
             try {
@@ -247,7 +293,9 @@ public final class Demo {
             Row row = sot.read(key).orElseThrow();
             try {
                 var cached = CacheView.of(store).get(key);
-                boolean behind = cached.isEmpty() ? !row.deleted() : cached.get().version().compareTo(row.version()) < 0;
+                boolean behind = cached.isEmpty()
+                        ? !row.deleted()
+                        : cached.get().version().compareTo(row.version()) < 0;
                 out[i] = behind ? Math.max(0, now - row.commitTimeMillis()) : 0;
             } catch (StoreUnavailableException e) {
                 out[i] = 0; // cannot tell during the outage
@@ -275,7 +323,7 @@ public final class Demo {
 
     private static long[] sortedArray(long[] values) {
         long[] copy = values.clone();
-        java.util.Arrays.sort(copy);
+        Arrays.sort(copy);
         return copy;
     }
 
@@ -285,27 +333,39 @@ public final class Demo {
 
     private static void print(Map<String, Object> s, DivergenceChecker.Report report) {
         System.out.println();
-        System.out.printf("demo on %s: done in %.0f s%n", s.get("engine"), ((Number) s.get("elapsedMillis")).longValue() / 1000.0);
+        System.out.printf(
+                "demo on %s: done in %.0f s%n",
+                s.get("engine"), ((Number) s.get("elapsedMillis")).longValue() / 1000.0);
         System.out.printf("  source of truth  %,d commits%n", s.get("eventsCommitted"));
-        System.out.printf("  cache updater    %,d events consumed: applied %,d  stale %,d  duplicate %,d  superseded %,d  retries %,d%n",
-                s.get("eventsConsumed"), s.get("eventsApplied"), s.get("eventsStale"), s.get("eventsDuplicate"),
-                s.get("eventsSuperseded"), s.get("retries"));
-        System.out.printf("  throughput       %,d events/s consumed over the whole run%n", s.get("throughputEventsPerSec"));
+        System.out.printf(
+                "  cache updater    %,d events consumed: applied %,d  stale %,d  duplicate %,d  superseded %,d  retries %,d%n",
+                s.get("eventsConsumed"),
+                s.get("eventsApplied"),
+                s.get("eventsStale"),
+                s.get("eventsDuplicate"),
+                s.get("eventsSuperseded"),
+                s.get("retries"));
+        System.out.printf(
+                "  throughput       %,d events/s consumed over the whole run%n", s.get("throughputEventsPerSec"));
         System.out.printf("  read-repair      %,d writes back%n", s.get("readRepairs"));
-        System.out.printf("  bootstrap        %,d snapshot rows applied (%,d only refreshed their TTL), %,d partitions verified complete%n",
+        System.out.printf(
+                "  bootstrap        %,d snapshot rows applied (%,d only refreshed their TTL), %,d partitions verified complete%n",
                 s.get("bootstrapRows"), s.get("bootstrapRefreshed"), s.get("bootstrapPartitionsComplete"));
-        System.out.printf("  trouble          %d job restart(s); %,d store calls refused during the outage%n",
+        System.out.printf(
+                "  trouble          %d job restart(s); %,d store calls refused during the outage%n",
                 s.get("restarts"), s.get("outageRefusedCalls"));
-        System.out.printf("  staleness        p50 %,d ms  p99 %,d ms (sampled every second while running)%n",
+        System.out.printf(
+                "  staleness        p50 %,d ms  p99 %,d ms (sampled every second while running)%n",
                 s.get("stalenessP50Millis"), s.get("stalenessP99Millis"));
         System.out.println("  checker          " + report.summary());
-        System.out.println(report.converged() ? "OK: the cache equals the source of truth." : "DIVERGED: see the keys above.");
+        System.out.println(
+                report.converged() ? "OK: the cache equals the source of truth." : "DIVERGED: see the keys above.");
     }
 
     private static String json(Map<String, Object> summary) {
         try {
             return new ObjectMapper().writeValueAsString(summary);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
         }
     }

@@ -1,10 +1,9 @@
 package io.nearline.localcluster.demo;
 
 import io.nearline.localcluster.replay.LocalRunOptions;
+import java.time.Duration;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
-
-import java.time.Duration;
 
 /** The options of {@code demo}, shared by the front door and each engine's runner. */
 public final class DemoOptions {
@@ -12,8 +11,12 @@ public final class DemoOptions {
     @Mixin
     public LocalRunOptions run;
 
-    @Option(names = "--duration", defaultValue = "60s", converter = LocalRunOptions.DurationConverter.class,
-            description = "How long the source of truth commits (default: ${DEFAULT-VALUE}); draining and checking follow.")
+    @Option(
+            names = "--duration",
+            defaultValue = "60s",
+            converter = LocalRunOptions.DurationConverter.class,
+            description =
+                    "How long the source of truth commits (default: ${DEFAULT-VALUE}); draining and checking follow.")
     public Duration duration;
 
     @Option(names = "--keys", defaultValue = "5000", description = "Keys in the table (default: ${DEFAULT-VALUE}).")

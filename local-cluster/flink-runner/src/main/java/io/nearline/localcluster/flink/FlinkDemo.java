@@ -5,17 +5,19 @@ import io.nearline.cacheupdater.flink.CacheUpdaterJob;
 import io.nearline.common.config.Config;
 import io.nearline.localcluster.demo.Demo;
 import io.nearline.localcluster.demo.DemoOptions;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
-import java.nio.file.Path;
-import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
-
 /** {@code demo --engine flink}: the broker in this JVM, the job on a local MiniCluster, stopped and restarted on cue. */
-@Command(name = "demo", mixinStandardHelpOptions = true, description = "The local stack with the cache-updater job on Flink.")
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
+        description = "The local stack with the cache-updater job on Flink.")
 public final class FlinkDemo extends FlinkEngine implements Callable<Integer>, Demo.Engine {
 
     @Mixin

@@ -6,20 +6,21 @@ import io.nearline.tracking.flink.TrackingJoinJob;
 import io.nearline.tracking.join.JoinSettings;
 import io.nearline.tracking.replay.JoinReplay;
 import io.nearline.tracking.replay.ReplayJoinOptions;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /**
  * {@code replay join --engine flink}: the embedded broker in this JVM, and the real job on a local
  * MiniCluster (RocksDB state backend) with its sources bounded to the topics' end at start: at the
  * end the watermark reaches the end of time and every pending request is flushed.
  */
-@Command(name = "replay-join", mixinStandardHelpOptions = true,
+@Command(
+        name = "replay-join",
+        mixinStandardHelpOptions = true,
         description = "Replays tracking events through the feed-tracking-join job on Flink and writes its outputs.")
 public final class FlinkJoinReplay extends FlinkEngine implements Callable<Integer>, JoinReplay.Engine {
 
@@ -34,8 +35,12 @@ public final class FlinkJoinReplay extends FlinkEngine implements Callable<Integ
     @Override
     public void run(Config config, JoinSettings settings, int partitions, Path work) throws Exception {
         // request state lives in RocksDB, as on a cluster configured for this job
-        Config withState = Config.of(Map.of("state.backend.type", "rocksdb",
-                "state.backend.rocksdb.localdir", work.resolve("flink-rocksdb").toString())).withOverrides(config.asMap());
+        Config withState = Config.of(Map.of(
+                        "state.backend.type",
+                        "rocksdb",
+                        "state.backend.rocksdb.localdir",
+                        work.resolve("flink-rocksdb").toString()))
+                .withOverrides(config.asMap());
         StreamExecutionEnvironment env = FlinkLocal.env(options.run, withState, true);
         TrackingJoinJob.define(env, TrackingJoinIo.kafka(settings, true), settings);
         env.execute("nearline-tracking-join-replay");

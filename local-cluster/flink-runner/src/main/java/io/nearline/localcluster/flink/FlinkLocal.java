@@ -7,15 +7,14 @@ import io.nearline.engine.flink.FlinkMetrics;
 import io.nearline.localcluster.kafka.EmbeddedKafka;
 import io.nearline.localcluster.replay.LocalBroker;
 import io.nearline.localcluster.replay.LocalRunOptions;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-
-import java.nio.file.Path;
-import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * What every local Flink run shares: the broker in this JVM, the jobs' metrics mirrored into memory
@@ -33,8 +32,7 @@ final class FlinkLocal {
         FlinkMetrics.mirrorInto(METRICS);
     }
 
-    private FlinkLocal() {
-    }
+    private FlinkLocal() {}
 
     static LocalBroker broker(Path dir) {
         EmbeddedKafka kafka = EmbeddedKafka.start(dir);

@@ -6,18 +6,19 @@ import io.nearline.cacheupdater.flink.CacheUpdaterJob;
 import io.nearline.cacheupdater.replay.CdcReplay;
 import io.nearline.cacheupdater.replay.ReplayCdcOptions;
 import io.nearline.common.config.Config;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-
-import java.nio.file.Path;
-import java.util.concurrent.Callable;
 
 /**
  * {@code replay cdc --engine flink}: the embedded broker in this JVM, and the real job on a local
  * MiniCluster with its Kafka sources bounded to the topics' end at start, so the job ends by itself.
  */
-@Command(name = "replay-cdc", mixinStandardHelpOptions = true,
+@Command(
+        name = "replay-cdc",
+        mixinStandardHelpOptions = true,
         description = "Replays change events through the cache-updater job on Flink and writes the final cache state.")
 public final class FlinkReplay extends FlinkEngine implements Callable<Integer>, CdcReplay.Engine {
 

@@ -5,7 +5,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The local runner of every Flink job ({@code nearline-flink-runner.jar}): what the front door starts. */
-@Command(name = "nearline-flink-runner", mixinStandardHelpOptions = true,
+@Command(
+        name = "nearline-flink-runner",
+        mixinStandardHelpOptions = true,
         subcommands = {FlinkReplay.class, FlinkJoinReplay.class, FlinkDemo.class})
 public final class FlinkRunner implements Runnable {
 

@@ -1,11 +1,9 @@
 package io.nearline.localcluster.flink;
 
-
 import io.nearline.cacheupdater.testkit.CdcConformanceSuite;
 import io.nearline.common.metrics.InMemoryMetrics;
-import picocli.CommandLine;
-
 import java.util.List;
+import picocli.CommandLine;
 
 /** The conformance suite through the real job on Flink: embedded broker, MiniCluster, RocksDB store. */
 class FlinkConformanceIT extends CdcConformanceSuite {

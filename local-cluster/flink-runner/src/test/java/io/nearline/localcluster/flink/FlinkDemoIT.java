@@ -1,9 +1,8 @@
 package io.nearline.localcluster.flink;
 
 import io.nearline.cacheupdater.testkit.DemoSuite;
-import picocli.CommandLine;
-
 import java.util.List;
+import picocli.CommandLine;
 
 /** The demo suite on Flink. */
 class FlinkDemoIT extends DemoSuite {

@@ -1,11 +1,9 @@
 package io.nearline.localcluster.flink;
 
-
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.tracking.replay.JoinConformanceSuite;
-import picocli.CommandLine;
-
 import java.util.List;
+import picocli.CommandLine;
 
 /** The join's conformance suite through the real job on Flink: embedded broker, MiniCluster, RocksDB state backend. */
 class FlinkJoinConformanceIT extends JoinConformanceSuite {

@@ -1,17 +1,5 @@
 package io.nearline.localcluster.kafka;
 
-import kafka.server.KafkaConfig;
-import kafka.server.KafkaRaftServer;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.errors.TopicExistsException;
-import org.apache.kafka.common.utils.Time;
-import org.apache.kafka.metadata.storage.Formatter;
-import org.apache.kafka.server.common.Feature;
-import org.apache.kafka.server.common.MetadataVersion;
-
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -25,6 +13,17 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.utils.Time;
+import org.apache.kafka.metadata.storage.Formatter;
+import org.apache.kafka.server.common.Feature;
+import org.apache.kafka.server.common.MetadataVersion;
 
 /**
  * A real Apache Kafka broker in KRaft mode (broker and controller in one node), for tests and local
@@ -97,7 +96,8 @@ public final class EmbeddedKafka implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (Exception e) {
-            throw new IllegalStateException("cannot start the embedded Kafka broker in " + dir + ": " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "cannot start the embedded Kafka broker in " + dir + ": " + e.getMessage(), e);
         }
     }
 
@@ -114,7 +114,8 @@ public final class EmbeddedKafka implements AutoCloseable {
     public void createTopics(Map<String, Integer> partitionsByTopic) {
         try (Admin admin = admin()) {
             List<NewTopic> topics = partitionsByTopic.entrySet().stream()
-                    .map(e -> new NewTopic(e.getKey(), e.getValue(), (short) 1)).toList();
+                    .map(e -> new NewTopic(e.getKey(), e.getValue(), (short) 1))
+                    .toList();
             try {
                 admin.createTopics(topics).all().get(30, TimeUnit.SECONDS);
             } catch (ExecutionException e) {
@@ -128,8 +129,11 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
 
     public Admin admin() {
-        return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 30_000));
+        return Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                30_000));
     }
 
     private void awaitReady() throws Exception {

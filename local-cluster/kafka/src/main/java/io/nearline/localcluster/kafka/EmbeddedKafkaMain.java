@@ -14,8 +14,7 @@ public final class EmbeddedKafkaMain {
 
     public static final String READY_PREFIX = "BOOTSTRAP_SERVERS=";
 
-    private EmbeddedKafkaMain() {
-    }
+    private EmbeddedKafkaMain() {}
 
     public static void main(String[] args) throws IOException {
         if (args.length < 1) {

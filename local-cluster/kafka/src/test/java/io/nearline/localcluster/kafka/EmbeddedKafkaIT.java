@@ -1,5 +1,14 @@
 package io.nearline.localcluster.kafka;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -10,16 +19,6 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class EmbeddedKafkaIT {
 
@@ -32,27 +31,44 @@ class EmbeddedKafkaIT {
             assertTrue(kafka.bootstrapServers().startsWith("127.0.0.1:"), kafka.bootstrapServers());
             kafka.createTopics(Map.of("events", 3));
             kafka.createTopics(Map.of("events", 3)); // idempotent
-            assertEquals(3, kafka.admin().describeTopics(List.of("events")).allTopicNames().get(30, TimeUnit.SECONDS)
-                    .get("events").partitions().size());
-            try (KafkaProducer<String, String> producer = new KafkaProducer<>(Map.of(
-                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()), new StringSerializer(), new StringSerializer())) {
+            assertEquals(
+                    3,
+                    kafka.admin()
+                            .describeTopics(List.of("events"))
+                            .allTopicNames()
+                            .get(30, TimeUnit.SECONDS)
+                            .get("events")
+                            .partitions()
+                            .size());
+            try (KafkaProducer<String, String> producer = new KafkaProducer<>(
+                    Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()),
+                    new StringSerializer(),
+                    new StringSerializer())) {
                 for (int i = 0; i < 100; i++) {
                     producer.send(new ProducerRecord<>("events", "k" + i, "v" + i));
                 }
             }
-            assertEquals(100, consumeAll(kafka.bootstrapServers(), "events", 100).size());
+            assertEquals(
+                    100, consumeAll(kafka.bootstrapServers(), "events", 100).size());
         }
         try (EmbeddedKafka again = EmbeddedKafka.start(dir)) {
-            assertEquals(100, consumeAll(again.bootstrapServers(), "events", 100).size());
+            assertEquals(
+                    100, consumeAll(again.bootstrapServers(), "events", 100).size());
         }
     }
 
     static List<ConsumerRecord<String, String>> consumeAll(String bootstrap, String topic, int expected) {
         List<ConsumerRecord<String, String>> out = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-                ConsumerConfig.GROUP_ID_CONFIG, "test-" + System.nanoTime(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(), new StringDeserializer())) {
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(
+                Map.of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        bootstrap,
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        "test-" + System.nanoTime(),
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest"),
+                new StringDeserializer(),
+                new StringDeserializer())) {
             consumer.subscribe(List.of(topic));
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (out.size() < expected && System.nanoTime() < deadline) {

@@ -1,9 +1,8 @@
 package io.nearline.localcluster.replay;
 
 import io.nearline.common.config.ConfigException;
-import picocli.CommandLine;
-
 import java.io.UncheckedIOException;
+import picocli.CommandLine;
 
 /**
  * How Nearline's commands end on a user's mistake (bad configuration, an unreadable or malformed
@@ -12,12 +11,13 @@ import java.io.UncheckedIOException;
  */
 public final class CliErrors {
 
-    private CliErrors() {
-    }
+    private CliErrors() {}
 
     public static CommandLine install(CommandLine commandLine) {
         return commandLine.setExecutionExceptionHandler((e, cmd, parse) -> {
-            if (e instanceof ConfigException || e instanceof IllegalArgumentException || e instanceof UncheckedIOException) {
+            if (e instanceof ConfigException
+                    || e instanceof IllegalArgumentException
+                    || e instanceof UncheckedIOException) {
                 cmd.getErr().println("error: " + e.getMessage());
                 return 2;
             }

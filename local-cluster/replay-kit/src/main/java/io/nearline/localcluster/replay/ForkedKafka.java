@@ -28,7 +28,8 @@ public final class ForkedKafka implements LocalBroker {
 
     /** The broker jar: the one given, else {@code -Dnearline.kafka.jar}, else the build's output in this checkout. */
     public static Path brokerJar(Path given) {
-        return given != null ? given
+        return given != null
+                ? given
                 : Path.of(System.getProperty("nearline.kafka.jar", "local-cluster/kafka/target/nearline-kafka.jar"));
     }
 
@@ -42,12 +43,14 @@ public final class ForkedKafka implements LocalBroker {
         Process process = new ProcessBuilder(java, "-Xmx768m", "-jar", jar.toString(), dir.toString())
                 .redirectError(dir.resolve("broker.log").toFile())
                 .start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        BufferedReader out =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
         String line;
         while ((line = out.readLine()) != null) {
             if (line.startsWith(READY_PREFIX)) {
-                return new ForkedKafka(process, line.substring(READY_PREFIX.length()).trim());
+                return new ForkedKafka(
+                        process, line.substring(READY_PREFIX.length()).trim());
             }
             if (System.nanoTime() > deadline) {
                 break;

@@ -1,5 +1,14 @@
 package io.nearline.localcluster.replay;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -14,14 +23,6 @@ import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-
 /**
  * Topics on the local broker for replays, benchmarks and the demo: create them, write to them in
  * order, read them back, time a plain consumer. Uses only client API that Kafka 2.4 to 4.x share, so
@@ -29,8 +30,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class KafkaTopics {
 
-    private KafkaTopics() {
-    }
+    private KafkaTopics() {}
 
     public static void createTopics(String bootstrap, Map<String, Integer> partitionsByTopic) {
         Map<String, Object> props = new HashMap<>();
@@ -45,7 +45,7 @@ public final class KafkaTopics {
                     throw new IllegalStateException("cannot create topics " + partitionsByTopic, e.getCause());
                 }
             }
-        } catch (InterruptedException | java.util.concurrent.TimeoutException e) {
+        } catch (InterruptedException | TimeoutException e) {
             throw new IllegalStateException("cannot create topics " + partitionsByTopic, e);
         }
     }
@@ -56,14 +56,16 @@ public final class KafkaTopics {
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             Map<TopicPartition, Long> end = fromBeginning(consumer, topic);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (!caughtUp(consumer, end) && System.nanoTime() < deadline) {
                 consumer.poll(Duration.ofMillis(200)).forEach(out::add);
             }
         }
-        out.sort((a, b) -> a.partition() != b.partition() ? Integer.compare(a.partition(), b.partition())
+        out.sort((a, b) -> a.partition() != b.partition()
+                ? Integer.compare(a.partition(), b.partition())
                 : Long.compare(a.offset(), b.offset()));
         return out;
     }
@@ -80,7 +82,8 @@ public final class KafkaTopics {
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
         props.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, String.valueOf(64 * 1024 * 1024));
         props.put(ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, String.valueOf(16 * 1024 * 1024));
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             Map<TopicPartition, Long> end = fromBeginning(consumer, topic);
             long records = 0;
             long started = System.nanoTime();
@@ -96,8 +99,9 @@ public final class KafkaTopics {
         Map<String, Object> props = new HashMap<>();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
-            Map<Integer, Long> out = new java.util.TreeMap<>();
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            Map<Integer, Long> out = new TreeMap<>();
             fromBeginning(consumer, topic).forEach((tp, end) -> out.put(tp.partition(), end));
             return out;
         }

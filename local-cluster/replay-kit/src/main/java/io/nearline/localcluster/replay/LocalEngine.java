@@ -1,7 +1,6 @@
 package io.nearline.localcluster.replay;
 
 import io.nearline.common.metrics.InMemoryMetrics;
-
 import java.io.IOException;
 import java.nio.file.Path;
 

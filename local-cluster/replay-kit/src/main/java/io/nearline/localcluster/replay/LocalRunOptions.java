@@ -2,15 +2,14 @@ package io.nearline.localcluster.replay;
 
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ValueType;
-import picocli.CommandLine.ITypeConverter;
-import picocli.CommandLine.Option;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.Option;
 
 /**
  * The options every local run shares ({@code replay cdc}, {@code replay join}, {@code demo}, the
@@ -18,33 +17,51 @@ import java.util.Map;
  */
 public final class LocalRunOptions {
 
-    @Option(names = "--partitions", defaultValue = "4", description = "Partitions of each input topic (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--partitions",
+            defaultValue = "4",
+            description = "Partitions of each input topic (default: ${DEFAULT-VALUE}).")
     public int partitions;
 
-    @Option(names = "--parallelism", defaultValue = "2",
-            description = "Parallel tasks of the job: Flink's parallelism, Samza's container threads (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--parallelism",
+            defaultValue = "2",
+            description =
+                    "Parallel tasks of the job: Flink's parallelism, Samza's container threads (default: ${DEFAULT-VALUE}).")
     public int parallelism;
 
-    @Option(names = "--checkpoint-interval", defaultValue = "2s", converter = DurationConverter.class,
+    @Option(
+            names = "--checkpoint-interval",
+            defaultValue = "2s",
+            converter = DurationConverter.class,
             description = "How often the job commits its input positions: Flink's checkpoint interval, Samza's "
                     + "task.commit.ms (default: ${DEFAULT-VALUE}).")
     public Duration checkpointInterval;
 
-    @Option(names = "--config", paramLabel = "FILE",
-            description = "Job settings (.properties or .yaml); see docs/configuration.md. An engine's own keys pass through to it.")
+    @Option(
+            names = "--config",
+            paramLabel = "FILE",
+            description =
+                    "Job settings (.properties or .yaml); see docs/configuration.md. An engine's own keys pass through to it.")
     public Path config;
 
     @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Overrides one setting; repeatable.")
     public Map<String, String> overrides = new LinkedHashMap<>();
 
-    @Option(names = "--work-dir", paramLabel = "DIR",
-            description = "Where the broker's log and the job's state live (default: a new temporary directory, kept for inspection).")
+    @Option(
+            names = "--work-dir",
+            paramLabel = "DIR",
+            description =
+                    "Where the broker's log and the job's state live (default: a new temporary directory, kept for inspection).")
     public Path workDir;
 
     @Option(names = "--summary-json", paramLabel = "FILE", description = "Also write the summary as JSON.")
     public Path summaryJson;
 
-    @Option(names = "--kafka-jar", hidden = true, description = "The broker jar, for engines that run it as its own JVM.")
+    @Option(
+            names = "--kafka-jar",
+            hidden = true,
+            description = "The broker jar, for engines that run it as its own JVM.")
     public Path kafkaJar;
 
     /** The configuration of a run: the file, then what the tool chose, then --set (last wins). */

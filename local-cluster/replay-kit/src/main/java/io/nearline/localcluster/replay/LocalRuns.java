@@ -7,8 +7,7 @@ import java.util.function.Supplier;
 /** Waiting in local runs: on a count the job reaches, while watching that the job still runs. */
 public final class LocalRuns {
 
-    private LocalRuns() {
-    }
+    private LocalRuns() {}
 
     /**
      * Returns once {@code count} reaches {@code expected}. Fails when {@code stopped} names a reason
@@ -21,12 +20,12 @@ public final class LocalRuns {
         while (count.getAsLong() < expected) {
             String reason = stopped.get();
             if (reason != null) {
-                throw new IllegalStateException("the job stopped with " + count.getAsLong() + " of " + expected + " "
-                        + what + ": " + reason);
+                throw new IllegalStateException(
+                        "the job stopped with " + count.getAsLong() + " of " + expected + " " + what + ": " + reason);
             }
             if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("timed out after " + limit + " with " + count.getAsLong() + " of "
-                        + expected + " " + what);
+                throw new IllegalStateException(
+                        "timed out after " + limit + " with " + count.getAsLong() + " of " + expected + " " + what);
             }
             Thread.sleep(20);
         }

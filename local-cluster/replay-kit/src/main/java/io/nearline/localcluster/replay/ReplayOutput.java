@@ -10,8 +10,7 @@ import java.util.List;
 /** Writes the replay's JSON-lines outputs. */
 public final class ReplayOutput {
 
-    private ReplayOutput() {
-    }
+    private ReplayOutput() {}
 
     public static void write(Path file, List<String> lines) {
         try {

@@ -5,15 +5,17 @@ import io.nearline.common.config.Config;
 import io.nearline.localcluster.demo.Demo;
 import io.nearline.localcluster.demo.DemoOptions;
 import io.nearline.localcluster.replay.LocalRunOptions;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
 import org.apache.samza.runtime.LocalApplicationRunner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
-import java.nio.file.Path;
-import java.util.concurrent.Callable;
-
 /** {@code demo --engine samza}: the broker in its own JVM, the app on the local runner, killed and restarted on cue. */
-@Command(name = "demo", mixinStandardHelpOptions = true, description = "The local stack with the cache-updater app on Samza.")
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
+        description = "The local stack with the cache-updater app on Samza.")
 public final class SamzaDemo extends SamzaEngine implements Callable<Integer>, Demo.Engine {
 
     @Mixin
@@ -32,8 +34,8 @@ public final class SamzaDemo extends SamzaEngine implements Callable<Integer>, D
     /** Killing the runner loses what was not yet checkpointed; the next start resumes from Samza's Kafka checkpoints. */
     @Override
     public AutoCloseable start(Config config, Path work) {
-        LocalApplicationRunner runner = SamzaLocal.start(new CacheUpdaterApp(),
-                SamzaLocal.config("cache-updater.properties", options.run, config, work));
+        LocalApplicationRunner runner = SamzaLocal.start(
+                new CacheUpdaterApp(), SamzaLocal.config("cache-updater.properties", options.run, config, work));
         return () -> SamzaLocal.stop(runner);
     }
 }

@@ -4,7 +4,6 @@ import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.localcluster.replay.LocalBroker;
 import io.nearline.localcluster.replay.LocalEngine;
 import io.nearline.localcluster.replay.LocalRunOptions;
-
 import java.io.IOException;
 import java.nio.file.Path;
 

@@ -9,14 +9,13 @@ import io.nearline.tracking.join.JoinSettings;
 import io.nearline.tracking.replay.JoinReplay;
 import io.nearline.tracking.replay.ReplayJoinOptions;
 import io.nearline.tracking.samza.JoinApp;
-import org.apache.samza.runtime.LocalApplicationRunner;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.apache.samza.runtime.LocalApplicationRunner;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /**
  * {@code replay join --engine samza}: the broker in its own JVM, and the real app on Samza's local
@@ -24,7 +23,9 @@ import java.util.concurrent.Callable;
  * before the app starts; each task ends its partitions there, flushes everything, and reports
  * itself drained; then the app is stopped.
  */
-@Command(name = "replay-join", mixinStandardHelpOptions = true,
+@Command(
+        name = "replay-join",
+        mixinStandardHelpOptions = true,
         description = "Replays tracking events through the feed-tracking-join app on Samza and writes its outputs.")
 public final class SamzaJoinReplay extends SamzaEngine implements Callable<Integer>, JoinReplay.Engine {
 
@@ -46,11 +47,15 @@ public final class SamzaJoinReplay extends SamzaEngine implements Callable<Integ
         Map<String, Map<Integer, Long>> ends = Map.of(
                 settings.indexTopic(), KafkaTopics.endOffsets(settings.bootstrapServers(), settings.indexTopic()),
                 settings.brokerTopic(), KafkaTopics.endOffsets(settings.bootstrapServers(), settings.brokerTopic()));
-        LocalApplicationRunner runner = SamzaLocal.start(new JoinApp(ends),
-                SamzaLocal.config("tracking-join.properties", options.run, config, work));
+        LocalApplicationRunner runner = SamzaLocal.start(
+                new JoinApp(ends), SamzaLocal.config("tracking-join.properties", options.run, config, work));
         try {
-            LocalRuns.await("tasks drained", () -> SamzaLocal.METRICS.count(JoinMetrics.TASKS_DRAINED), partitions,
-                    Duration.ofMinutes(30), () -> SamzaLocal.stopped(runner));
+            LocalRuns.await(
+                    "tasks drained",
+                    () -> SamzaLocal.METRICS.count(JoinMetrics.TASKS_DRAINED),
+                    partitions,
+                    Duration.ofMinutes(30),
+                    () -> SamzaLocal.stopped(runner));
         } finally {
             SamzaLocal.stop(runner);
         }

@@ -7,11 +7,6 @@ import io.nearline.engine.samza.SamzaMetrics;
 import io.nearline.localcluster.replay.ForkedKafka;
 import io.nearline.localcluster.replay.LocalBroker;
 import io.nearline.localcluster.replay.LocalRunOptions;
-import org.apache.samza.application.SamzaApplication;
-import org.apache.samza.config.MapConfig;
-import org.apache.samza.job.ApplicationStatus;
-import org.apache.samza.runtime.LocalApplicationRunner;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -20,6 +15,10 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.samza.application.SamzaApplication;
+import org.apache.samza.config.MapConfig;
+import org.apache.samza.job.ApplicationStatus;
+import org.apache.samza.runtime.LocalApplicationRunner;
 
 /**
  * What every local Samza run shares: the broker in a JVM of its own, the jobs' metrics mirrored into
@@ -38,8 +37,7 @@ final class SamzaLocal {
         SamzaMetrics.mirrorInto(METRICS);
     }
 
-    private SamzaLocal() {
-    }
+    private SamzaLocal() {}
 
     static LocalBroker broker(LocalRunOptions run, Path dir) throws IOException {
         return ForkedKafka.start(ForkedKafka.brokerJar(run.kafkaJar), dir);
@@ -61,7 +59,8 @@ final class SamzaLocal {
             throw new UncheckedIOException(e);
         }
         Map<String, String> out = new LinkedHashMap<>();
-        props.stringPropertyNames().stream().filter(k -> !Namespaces.isNearline(k))
+        props.stringPropertyNames().stream()
+                .filter(k -> !Namespaces.isNearline(k))
                 .forEach(k -> out.put(k, props.getProperty(k)));
         return out;
     }
@@ -103,7 +102,10 @@ final class SamzaLocal {
     /** Why the app is no longer running, or null while it runs. */
     static String stopped(LocalApplicationRunner runner) {
         ApplicationStatus status = runner.status();
-        return status != null && (status.getStatusCode() == ApplicationStatus.StatusCode.UnsuccessfulFinish
-                || status.getStatusCode() == ApplicationStatus.StatusCode.SuccessfulFinish) ? status.toString() : null;
+        return status != null
+                        && (status.getStatusCode() == ApplicationStatus.StatusCode.UnsuccessfulFinish
+                                || status.getStatusCode() == ApplicationStatus.StatusCode.SuccessfulFinish)
+                ? status.toString()
+                : null;
     }
 }

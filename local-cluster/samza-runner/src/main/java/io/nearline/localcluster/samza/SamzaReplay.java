@@ -7,21 +7,22 @@ import io.nearline.cacheupdater.samza.CacheUpdaterApp;
 import io.nearline.common.config.Config;
 import io.nearline.localcluster.replay.LocalRunOptions;
 import io.nearline.localcluster.replay.LocalRuns;
-import org.apache.samza.runtime.LocalApplicationRunner;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.apache.samza.runtime.LocalApplicationRunner;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /**
  * {@code replay cdc --engine samza}: the broker in its own JVM, and the real app on Samza's local
  * application runner until every event and bootstrap record is done (Samza has no bounded Kafka
  * input), then stopped.
  */
-@Command(name = "replay-cdc", mixinStandardHelpOptions = true,
+@Command(
+        name = "replay-cdc",
+        mixinStandardHelpOptions = true,
         description = "Replays change events through the cache-updater app on Samza and writes the final cache state.")
 public final class SamzaReplay extends SamzaEngine implements Callable<Integer>, CdcReplay.Engine {
 
@@ -44,12 +45,20 @@ public final class SamzaReplay extends SamzaEngine implements Callable<Integer>,
     public void run(Config config, CacheUpdaterSettings settings, long events, long bootstrapRecords, Path work)
             throws Exception {
         Config run = config.withOverrides(Map.of("bootstrap.enabled", Boolean.toString(bootstrapRecords > 0)));
-        LocalApplicationRunner runner = SamzaLocal.start(new CacheUpdaterApp(),
-                SamzaLocal.config("cache-updater.properties", options.run, run, work));
+        LocalApplicationRunner runner = SamzaLocal.start(
+                new CacheUpdaterApp(), SamzaLocal.config("cache-updater.properties", options.run, run, work));
         try {
-            LocalRuns.await("events written", () -> CdcReplay.eventsDone(SamzaLocal.METRICS), events, LIMIT,
+            LocalRuns.await(
+                    "events written",
+                    () -> CdcReplay.eventsDone(SamzaLocal.METRICS),
+                    events,
+                    LIMIT,
                     () -> SamzaLocal.stopped(runner));
-            LocalRuns.await("bootstrap records", () -> CdcReplay.bootstrapDone(SamzaLocal.METRICS), bootstrapRecords, LIMIT,
+            LocalRuns.await(
+                    "bootstrap records",
+                    () -> CdcReplay.bootstrapDone(SamzaLocal.METRICS),
+                    bootstrapRecords,
+                    LIMIT,
                     () -> SamzaLocal.stopped(runner));
         } finally {
             SamzaLocal.stop(runner);

@@ -5,7 +5,9 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The local runner of every Samza job ({@code nearline-samza-runner.jar}): what the front door starts. */
-@Command(name = "nearline-samza-runner", mixinStandardHelpOptions = true,
+@Command(
+        name = "nearline-samza-runner",
+        mixinStandardHelpOptions = true,
         subcommands = {SamzaReplay.class, SamzaJoinReplay.class, SamzaDemo.class})
 public final class SamzaRunner implements Runnable {
 

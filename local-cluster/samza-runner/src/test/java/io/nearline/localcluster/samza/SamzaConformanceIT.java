@@ -1,12 +1,10 @@
 package io.nearline.localcluster.samza;
 
-
 import io.nearline.cacheupdater.testkit.CdcConformanceSuite;
 import io.nearline.common.metrics.InMemoryMetrics;
-import picocli.CommandLine;
-
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine;
 
 /** The conformance suite through the real app on Samza's local runner: broker in its own JVM, RocksDB store. */
 class SamzaConformanceIT extends CdcConformanceSuite {

@@ -1,10 +1,9 @@
 package io.nearline.localcluster.samza;
 
 import io.nearline.cacheupdater.testkit.DemoSuite;
-import picocli.CommandLine;
-
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine;
 
 /** The demo suite on Samza (broker in its own JVM). */
 class SamzaDemoIT extends DemoSuite {

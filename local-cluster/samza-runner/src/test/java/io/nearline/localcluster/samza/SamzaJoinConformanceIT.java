@@ -1,12 +1,10 @@
 package io.nearline.localcluster.samza;
 
-
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.tracking.replay.JoinConformanceSuite;
-import picocli.CommandLine;
-
 import java.util.ArrayList;
 import java.util.List;
+import picocli.CommandLine;
 
 /** The join's conformance suite through the real app on Samza's local runner: broker in its own JVM, RocksDB store. */
 class SamzaJoinConformanceIT extends JoinConformanceSuite {

@@ -4,7 +4,6 @@ import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.cache.CacheRecordCodec;
 import io.nearline.common.store.CacheStore;
-
 import java.util.Optional;
 
 /** A cache as the divergence checker sees it: the record of a key, if any. */

@@ -10,5 +10,5 @@ import io.nearline.common.avro.ChangeEvent;
 public interface ChangeCapture {
     void publish(ChangeEvent event);
 
-    ChangeCapture NONE = event -> { };
+    ChangeCapture NONE = event -> {};
 }

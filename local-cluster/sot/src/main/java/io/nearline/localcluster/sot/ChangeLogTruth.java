@@ -7,7 +7,6 @@ import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.avro.Op;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
-
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -31,8 +30,13 @@ public final class ChangeLogTruth implements TruthView {
             }
             ChangeEvent e = line.decoded().event();
             CacheRecord record = ChangeEvents.cacheRecord(e);
-            Row row = new Row(ChangeEvents.cacheKey(e), e.getPartition(), record.version(), e.getOp() == Op.DELETE,
-                    record.tombstone() ? null : record.payload(), e.getCommitTimeMillis());
+            Row row = new Row(
+                    ChangeEvents.cacheKey(e),
+                    e.getPartition(),
+                    record.version(),
+                    e.getOp() == Op.DELETE,
+                    record.tombstone() ? null : record.payload(),
+                    e.getCommitTimeMillis());
             rows.merge(row.key(), row, (a, b) -> b.version().isNewerThan(a.version()) ? b : a);
         }
     }

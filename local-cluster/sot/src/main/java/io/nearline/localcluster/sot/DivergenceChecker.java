@@ -4,7 +4,6 @@ import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.version.Version;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -78,23 +77,27 @@ public final class DivergenceChecker {
         }
 
         public String summary() {
-            StringBuilder out = new StringBuilder(String.format("keys checked %,d, divergent %,d", keysChecked, divergent.size()));
+            StringBuilder out =
+                    new StringBuilder(String.format("keys checked %,d, divergent %,d", keysChecked, divergent.size()));
             counts().forEach((kind, n) -> {
                 if (n > 0) {
                     out.append(String.format("; %s %,d", kind, n));
                 }
             });
             if (scnLag.length > 0) {
-                out.append(String.format("; SCN lag p50 %d p99 %d; ms lag p50 %d p99 %d", percentile(scnLag, 50),
-                        percentile(scnLag, 99), percentile(millisLag, 50), percentile(millisLag, 99)));
+                out.append(String.format(
+                        "; SCN lag p50 %d p99 %d; ms lag p50 %d p99 %d",
+                        percentile(scnLag, 50),
+                        percentile(scnLag, 99),
+                        percentile(millisLag, 50),
+                        percentile(millisLag, 99)));
             }
             divergent.stream().limit(5).forEach(d -> out.append("\n  e.g. ").append(d));
             return out.toString();
         }
     }
 
-    private DivergenceChecker() {
-    }
+    private DivergenceChecker() {}
 
     /**
      * Compares every key the source of truth ever had, plus {@code alsoCheck} (keys writers touched:
@@ -116,10 +119,14 @@ public final class DivergenceChecker {
             Optional<CacheRecord> cached = cache.get(key);
             Kind kind = classify(source.orElse(null), cached.orElse(null));
             if (kind != null) {
-                divergent.add(new Divergence(key, kind, source.map(Row::version).orElse(Version.NONE),
+                divergent.add(new Divergence(
+                        key,
+                        kind,
+                        source.map(Row::version).orElse(Version.NONE),
                         cached.map(CacheRecord::version).orElse(Version.NONE)));
                 if (kind == Kind.STALE) {
-                    scnLag.add(source.get().version().scn().value() - cached.get().version().scn().value());
+                    scnLag.add(source.get().version().scn().value()
+                            - cached.get().version().scn().value());
                     millisLag.add(Math.max(0, nowMillis - source.get().commitTimeMillis()));
                 }
             }

@@ -5,7 +5,6 @@ import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.common.store.CacheStore;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -21,8 +20,7 @@ import java.util.Optional;
 public final class ReadRepair {
 
     /** What a read returned and where it came from. */
-    public record Result(Optional<CacheRecord> record, boolean fromCache) {
-    }
+    public record Result(Optional<CacheRecord> record, boolean fromCache) {}
 
     private final TruthView sot;
     private final CacheStore cache;
@@ -34,8 +32,13 @@ public final class ReadRepair {
     private final Metrics.Counter tooStale;
     private final Metrics.Counter repaired;
 
-    public ReadRepair(TruthView sot, CacheStore cache, ScnOrderedWriter writer, Duration stalenessBound, Clock clock,
-                      Metrics metrics) {
+    public ReadRepair(
+            TruthView sot,
+            CacheStore cache,
+            ScnOrderedWriter writer,
+            Duration stalenessBound,
+            Clock clock,
+            Metrics metrics) {
         this.sot = sot;
         this.cache = cache;
         this.writer = writer;

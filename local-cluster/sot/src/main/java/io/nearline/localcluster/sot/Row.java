@@ -8,7 +8,8 @@ import io.nearline.common.version.Version;
  * A row as the source of truth holds it: its latest committed version, and either the document
  * (Avro binary under {@code version.schemaVersion()}) or the fact that it was deleted.
  */
-public record Row(CacheKey key, int partition, Version version, boolean deleted, byte[] payload, long commitTimeMillis) {
+public record Row(
+        CacheKey key, int partition, Version version, boolean deleted, byte[] payload, long commitTimeMillis) {
 
     /** What a cache writer (bootstrap, read-repair) writes for this row. */
     public CacheRecord toCacheRecord() {

@@ -6,11 +6,6 @@ import io.nearline.common.cache.CacheKey;
 import io.nearline.common.schema.PayloadUpconverter;
 import io.nearline.common.schema.SchemaRegistry;
 import io.nearline.common.version.Version;
-import org.apache.avro.Schema;
-import org.apache.avro.SchemaBuilder;
-import org.apache.avro.generic.GenericData;
-import org.apache.avro.generic.GenericRecord;
-
 import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -20,6 +15,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaBuilder;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
 
 /**
  * A source-of-truth database in memory, standing in for Espresso: one table of Avro documents,
@@ -37,15 +36,36 @@ public final class SourceOfTruth implements TruthView {
 
     /** The table's schema versions: each adds a field with a default, so newer readers read older rows. */
     public static final List<Schema> SCHEMAS = List.of(
-            SchemaBuilder.record("Profile").namespace("io.nearline.sot").fields()
-                    .requiredString("id").requiredString("name").endRecord(),
-            SchemaBuilder.record("Profile").namespace("io.nearline.sot").fields()
-                    .requiredString("id").requiredString("name")
-                    .name("headline").type().stringType().stringDefault("").endRecord(),
-            SchemaBuilder.record("Profile").namespace("io.nearline.sot").fields()
-                    .requiredString("id").requiredString("name")
-                    .name("headline").type().stringType().stringDefault("")
-                    .name("location").type().stringType().stringDefault("").endRecord());
+            SchemaBuilder.record("Profile")
+                    .namespace("io.nearline.sot")
+                    .fields()
+                    .requiredString("id")
+                    .requiredString("name")
+                    .endRecord(),
+            SchemaBuilder.record("Profile")
+                    .namespace("io.nearline.sot")
+                    .fields()
+                    .requiredString("id")
+                    .requiredString("name")
+                    .name("headline")
+                    .type()
+                    .stringType()
+                    .stringDefault("")
+                    .endRecord(),
+            SchemaBuilder.record("Profile")
+                    .namespace("io.nearline.sot")
+                    .fields()
+                    .requiredString("id")
+                    .requiredString("name")
+                    .name("headline")
+                    .type()
+                    .stringType()
+                    .stringDefault("")
+                    .name("location")
+                    .type()
+                    .stringType()
+                    .stringDefault("")
+                    .endRecord());
 
     private final int partitions;
     private final long[] scn;
@@ -123,8 +143,12 @@ public final class SourceOfTruth implements TruthView {
             Row row = new Row(key, p, Version.of(next, version), delete, payload, clock.millis());
             rows.put(key, row);
             capture.publish(ChangeEvent.newBuilder()
-                    .setTable(TABLE).setKey(key.value()).setPartition(p).setScn(next)
-                    .setOp(delete ? Op.DELETE : Op.UPSERT).setSchemaVersion(version)
+                    .setTable(TABLE)
+                    .setKey(key.value())
+                    .setPartition(p)
+                    .setScn(next)
+                    .setOp(delete ? Op.DELETE : Op.UPSERT)
+                    .setSchemaVersion(version)
                     .setPayload(payload == null ? null : ByteBuffer.wrap(payload))
                     .setCommitTimeMillis(row.commitTimeMillis())
                     .build());

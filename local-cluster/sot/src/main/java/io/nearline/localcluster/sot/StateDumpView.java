@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.version.Version;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -40,10 +39,12 @@ public final class StateDumpView implements CacheView {
                 if (n == null || !n.hasNonNull("key") || !n.path("scn").canConvertToLong()) {
                     throw new IllegalArgumentException(file + " line " + number + " is not a state-dump line: " + line);
                 }
-                Version version = Version.of(n.get("scn").asLong(), n.path("schemaVersion").asInt(0));
+                Version version = Version.of(
+                        n.get("scn").asLong(), n.path("schemaVersion").asInt(0));
                 CacheRecord record = n.path("tombstone").asBoolean(false)
                         ? CacheRecord.tombstone(version, 0)
-                        : CacheRecord.upsert(version, 0, n.path("payload").asText("").getBytes(StandardCharsets.UTF_8));
+                        : CacheRecord.upsert(
+                                version, 0, n.path("payload").asText("").getBytes(StandardCharsets.UTF_8));
                 records.put(CacheKey.of(n.get("key").asText()), record);
             }
         } catch (IOException e) {

@@ -1,7 +1,6 @@
 package io.nearline.localcluster.sot;
 
 import io.nearline.common.cache.CacheKey;
-
 import java.util.Optional;
 import java.util.Set;
 

@@ -1,7 +1,6 @@
 package io.nearline.localcluster.sot;
 
 import io.nearline.common.cache.CacheKey;
-
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Random;

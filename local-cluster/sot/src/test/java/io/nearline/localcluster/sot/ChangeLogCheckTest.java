@@ -1,20 +1,19 @@
 package io.nearline.localcluster.sot;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.cacheupdater.core.replay.CoreReplay;
 import io.nearline.cacheupdater.core.replay.ReplayInput;
 import io.nearline.cacheupdater.testkit.InMemoryCacheStore;
 import io.nearline.cacheupdater.testkit.Scenarios;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The checker over files: a replay's state dump against the change log it was made from. */
 class ChangeLogCheckTest {
@@ -25,8 +24,12 @@ class ChangeLogCheckTest {
     @Test
     void aCorrectStateDumpHasNoDivergenceAndATamperedOneIsCaught() throws Exception {
         Path events = Scenarios.copy("edge-cases.jsonl", dir);
-        List<String> state = CoreReplay.run(ReplayInput.read(List.of(events)), new InMemoryCacheStore(),
-                WriterSettings.defaults(), 1024 * 1024).state();
+        List<String> state = CoreReplay.run(
+                        ReplayInput.read(List.of(events)),
+                        new InMemoryCacheStore(),
+                        WriterSettings.defaults(),
+                        1024 * 1024)
+                .state();
         Path good = Files.write(dir.resolve("good.jsonl"), state);
         ChangeLogTruth truth = new ChangeLogTruth(List.of(events), 1024 * 1024);
         StateDumpView view = new StateDumpView(good);
@@ -38,7 +41,10 @@ class ChangeLogCheckTest {
             if (line.contains("\"key\":\"revived\"")) {
                 continue; // lost
             }
-            tampered.add(line.contains("\"key\":\"same-scn\"") ? line.replace("\"schemaVersion\":2", "\"schemaVersion\":1") : line);
+            tampered.add(
+                    line.contains("\"key\":\"same-scn\"")
+                            ? line.replace("\"schemaVersion\":2", "\"schemaVersion\":1")
+                            : line);
         }
         tampered.add("{\"key\":\"never-there\",\"scn\":1,\"schemaVersion\":1,\"tombstone\":false,\"payload\":\"x\"}");
         StateDumpView bad = new StateDumpView(Files.write(dir.resolve("bad.jsonl"), tampered));

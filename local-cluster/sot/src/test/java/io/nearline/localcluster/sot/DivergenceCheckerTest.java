@@ -1,5 +1,8 @@
 package io.nearline.localcluster.sot;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.nearline.cacheupdater.core.ScnOrderedWriter;
 import io.nearline.cacheupdater.core.WriteOutcome;
 import io.nearline.cacheupdater.core.WriterSettings;
@@ -15,8 +18,7 @@ import io.nearline.common.store.CacheStore;
 import io.nearline.common.testkit.ManualClock;
 import io.nearline.common.testkit.Seeds;
 import io.nearline.common.version.Version;
-import org.junit.jupiter.api.Test;
-
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -25,11 +27,10 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 class DivergenceCheckerTest {
 
@@ -46,9 +47,13 @@ class DivergenceCheckerTest {
         assertEquals(null, DivergenceChecker.classify(live, same));
         assertEquals(DivergenceChecker.Kind.MISSING, DivergenceChecker.classify(live, null));
         assertEquals(DivergenceChecker.Kind.STALE, DivergenceChecker.classify(live, older));
-        assertEquals(DivergenceChecker.Kind.STALE, DivergenceChecker.classify(live, CacheRecord.tombstone(Version.of(4, 1), 0)));
+        assertEquals(
+                DivergenceChecker.Kind.STALE,
+                DivergenceChecker.classify(live, CacheRecord.tombstone(Version.of(4, 1), 0)));
         assertEquals(DivergenceChecker.Kind.AHEAD, DivergenceChecker.classify(live, newer));
-        assertEquals(DivergenceChecker.Kind.CORRUPT, DivergenceChecker.classify(live, CacheRecord.upsert(Version.of(5, 1), 0, new byte[] {2})));
+        assertEquals(
+                DivergenceChecker.Kind.CORRUPT,
+                DivergenceChecker.classify(live, CacheRecord.upsert(Version.of(5, 1), 0, new byte[] {2})));
         assertEquals(null, DivergenceChecker.classify(deleted, null));
         assertEquals(null, DivergenceChecker.classify(deleted, CacheRecord.tombstone(Version.of(5, 1), 0)));
         assertEquals(null, DivergenceChecker.classify(deleted, CacheRecord.tombstone(Version.of(3, 1), 0)));
@@ -67,13 +72,18 @@ class DivergenceCheckerTest {
     void threeWritersRacingThroughTheOrderedWriteLeaveNoDivergence() throws Exception {
         long seed = Seeds.seed();
         InMemoryCacheStore cache = new InMemoryCacheStore();
-        ScnOrderedWriter writer = new ScnOrderedWriter(cache, WriterSettings.defaults().withTtl(TTL), new InMemoryMetrics());
-        Race race = race(seed, (key, record) -> {
-            if (writer.write(key, record).outcome() == WriteOutcome.FAILED) {
-                throw new AssertionError("write failed for " + key);
-            }
-        }, cache);
-        DivergenceChecker.Report report = DivergenceChecker.check(race.sot, cache, Set.of(), System.currentTimeMillis());
+        ScnOrderedWriter writer =
+                new ScnOrderedWriter(cache, WriterSettings.defaults().withTtl(TTL), new InMemoryMetrics());
+        Race race = race(
+                seed,
+                (key, record) -> {
+                    if (writer.write(key, record).outcome() == WriteOutcome.FAILED) {
+                        throw new AssertionError("write failed for " + key);
+                    }
+                },
+                cache);
+        DivergenceChecker.Report report =
+                DivergenceChecker.check(race.sot, cache, Set.of(), System.currentTimeMillis());
         assertTrue(report.converged(), report.summary() + "\n" + Seeds.replay(seed));
         assertTrue(report.keysChecked() > 100);
     }
@@ -86,29 +96,31 @@ class DivergenceCheckerTest {
     void aWriterThatSkipsTheScnCheckIsCaught() throws Exception {
         long seed = Seeds.seed();
         InMemoryCacheStore cache = new InMemoryCacheStore();
-        ScnOrderedWriter writer = new ScnOrderedWriter(cache, WriterSettings.defaults().withTtl(TTL), new InMemoryMetrics());
+        ScnOrderedWriter writer =
+                new ScnOrderedWriter(cache, WriterSettings.defaults().withTtl(TTL), new InMemoryMetrics());
         Race race = race(seed, (key, record) -> writer.write(key, record), cache);
         // a test-only bootstrapper that puts whatever the snapshot holds
         for (Row row : race.snapshot.rows()) {
             cache.upsert(row.key(), CacheRecordCodec.encode(row.toCacheRecord()), TTL);
         }
-        DivergenceChecker.Report report = DivergenceChecker.check(race.sot, cache, Set.of(), System.currentTimeMillis());
-        assertTrue(report.count(DivergenceChecker.Kind.STALE) + report.count(DivergenceChecker.Kind.RESURRECTED) > 0,
+        DivergenceChecker.Report report =
+                DivergenceChecker.check(race.sot, cache, Set.of(), System.currentTimeMillis());
+        assertTrue(
+                report.count(DivergenceChecker.Kind.STALE) + report.count(DivergenceChecker.Kind.RESURRECTED) > 0,
                 "a blind bootstrap went unnoticed: " + report.summary() + "\n" + Seeds.replay(seed));
         assertTrue(report.scnLag().length > 0 || report.count(DivergenceChecker.Kind.RESURRECTED) > 0);
     }
 
     @Test
     void extraKeysAreFoundWhereTheyAreLookedFor() {
-        SourceOfTruth sot = new SourceOfTruth(2, new InMemorySchemaRegistry(), new ManualClock(), e -> { });
+        SourceOfTruth sot = new SourceOfTruth(2, new InMemorySchemaRegistry(), new ManualClock(), e -> {});
         CacheStore cache = new InMemoryCacheStore();
         CacheKey ghost = CacheKey.of("ghost");
         cache.upsert(ghost, CacheRecordCodec.encode(CacheRecord.upsert(Version.of(1, 1), 0, new byte[] {1})), TTL);
         assertEquals(1, DivergenceChecker.check(sot, cache, Set.of(ghost), 0).count(DivergenceChecker.Kind.EXTRA));
     }
 
-    private record Race(SourceOfTruth sot, Snapshot snapshot) {
-    }
+    private record Race(SourceOfTruth sot, Snapshot snapshot) {}
 
     private static Race race(long seed, BiConsumer<CacheKey, CacheRecord> write, CacheStore cache) throws Exception {
         Random random = new Random(seed);
@@ -118,49 +130,60 @@ class DivergenceCheckerTest {
         AtomicBoolean committing = new AtomicBoolean(true);
         List<Snapshot> snapshot = Collections.synchronizedList(new ArrayList<>());
 
-        Thread source = new Thread(() -> {
-            Random r = new Random(seed + 1);
-            workload.run(sot, r, Duration.ofMinutes(1));
-            committing.set(false);
-        }, "source");
-        Thread updater = new Thread(() -> {
-            try {
-                while (committing.get() || !stream.isEmpty()) {
-                    ChangeEvent e = stream.poll(10, java.util.concurrent.TimeUnit.MILLISECONDS);
-                    if (e != null) {
-                        write.accept(ChangeEvents.cacheKey(e), ChangeEvents.cacheRecord(e));
+        Thread source = new Thread(
+                () -> {
+                    Random r = new Random(seed + 1);
+                    workload.run(sot, r, Duration.ofMinutes(1));
+                    committing.set(false);
+                },
+                "source");
+        Thread updater = new Thread(
+                () -> {
+                    try {
+                        while (committing.get() || !stream.isEmpty()) {
+                            ChangeEvent e = stream.poll(10, TimeUnit.MILLISECONDS);
+                            if (e != null) {
+                                write.accept(ChangeEvents.cacheKey(e), ChangeEvents.cacheRecord(e));
+                            }
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
                     }
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "updater");
-        Thread bootstrapper = new Thread(() -> {
-            while (committing.get() && sot.keys().size() < 100) {
-                Thread.onSpinWait();
-            }
-            Snapshot s = sot.snapshot();
-            snapshot.add(s);
-            List<Row> rows = new ArrayList<>(s.rows());
-            Collections.shuffle(rows, new Random(seed + 2));
-            rows.forEach(row -> write.accept(row.key(), row.toCacheRecord()));
-        }, "bootstrapper");
+                },
+                "updater");
+        Thread bootstrapper = new Thread(
+                () -> {
+                    while (committing.get() && sot.keys().size() < 100) {
+                        Thread.onSpinWait();
+                    }
+                    Snapshot s = sot.snapshot();
+                    snapshot.add(s);
+                    List<Row> rows = new ArrayList<>(s.rows());
+                    Collections.shuffle(rows, new Random(seed + 2));
+                    rows.forEach(row -> write.accept(row.key(), row.toCacheRecord()));
+                },
+                "bootstrapper");
         InMemoryMetrics readMetrics = new InMemoryMetrics();
-        ScnOrderedWriter repairWriter = new ScnOrderedWriter(cache, WriterSettings.defaults().withTtl(TTL), new InMemoryMetrics());
-        ReadRepair reader = new ReadRepair(sot, cache, repairWriter, Duration.ofMillis(1), java.time.Clock.systemUTC(), readMetrics);
-        Thread readRepair = new Thread(() -> {
-            Random r = new Random(seed + 3);
-            while (committing.get()) {
-                reader.read(Workload.key(r.nextInt(workload.keys())));
-            }
-        }, "read-repair");
+        ScnOrderedWriter repairWriter =
+                new ScnOrderedWriter(cache, WriterSettings.defaults().withTtl(TTL), new InMemoryMetrics());
+        ReadRepair reader =
+                new ReadRepair(sot, cache, repairWriter, Duration.ofMillis(1), Clock.systemUTC(), readMetrics);
+        Thread readRepair = new Thread(
+                () -> {
+                    Random r = new Random(seed + 3);
+                    while (committing.get()) {
+                        reader.read(Workload.key(r.nextInt(workload.keys())));
+                    }
+                },
+                "read-repair");
         for (Thread t : List.of(source, updater, bootstrapper, readRepair)) {
             t.start();
         }
         for (Thread t : List.of(source, updater, bootstrapper, readRepair)) {
             t.join(60_000);
         }
-        assertTrue(readMetrics.count("read.repaired") > 0, "read-repair never wrote: the race had two writers, not three");
+        assertTrue(
+                readMetrics.count("read.repaired") > 0, "read-repair never wrote: the race had two writers, not three");
         return new Race(sot, snapshot.get(0));
     }
 }

@@ -1,5 +1,9 @@
 package io.nearline.localcluster.sot;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.nearline.cacheupdater.core.ScnOrderedWriter;
 import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.cacheupdater.testkit.InMemoryCacheStore;
@@ -7,22 +11,18 @@ import io.nearline.common.cache.CacheKey;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.schema.InMemorySchemaRegistry;
 import io.nearline.common.testkit.ManualClock;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
 
 class ReadRepairTest {
 
     private final ManualClock clock = new ManualClock();
-    private final SourceOfTruth sot = new SourceOfTruth(2, new InMemorySchemaRegistry(), clock, e -> { });
+    private final SourceOfTruth sot = new SourceOfTruth(2, new InMemorySchemaRegistry(), clock, e -> {});
     private final InMemoryCacheStore cache = new InMemoryCacheStore(clock);
     private final InMemoryMetrics metrics = new InMemoryMetrics();
-    private final ScnOrderedWriter writer = new ScnOrderedWriter(cache, WriterSettings.defaults(), new InMemoryMetrics(),
-            clock, d -> { }, new java.util.Random(1));
+    private final ScnOrderedWriter writer = new ScnOrderedWriter(
+            cache, WriterSettings.defaults(), new InMemoryMetrics(), clock, d -> {}, new Random(1));
     private final ReadRepair reader = new ReadRepair(sot, cache, writer, Duration.ofSeconds(10), clock, metrics);
 
     @Test

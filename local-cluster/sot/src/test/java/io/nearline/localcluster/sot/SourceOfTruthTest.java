@@ -1,13 +1,13 @@
 package io.nearline.localcluster.sot;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.schema.InMemorySchemaRegistry;
 import io.nearline.common.testkit.EngineNeutrality;
 import io.nearline.common.testkit.ManualClock;
-import org.apache.avro.generic.GenericRecord;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,14 +16,14 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.apache.avro.generic.GenericRecord;
+import org.junit.jupiter.api.Test;
 
 class SourceOfTruthTest {
 
     private final List<ChangeEvent> published = new CopyOnWriteArrayList<>();
-    private final SourceOfTruth sot = new SourceOfTruth(4, new InMemorySchemaRegistry(), new ManualClock(), published::add);
+    private final SourceOfTruth sot =
+            new SourceOfTruth(4, new InMemorySchemaRegistry(), new ManualClock(), published::add);
 
     @Test
     void everyPartitionCountsItsOwnScnsAndPublishesThemInOrder() {
@@ -39,7 +39,13 @@ class SourceOfTruthTest {
             assertEquals((long) last.getOrDefault(p, 0L), sot.highWatermark(p));
         }
         ChangeEvent newest = published.get(published.size() - 1);
-        assertEquals(newest.getScn(), sot.read(CacheKey.of(newest.getKey())).orElseThrow().version().scn().value());
+        assertEquals(
+                newest.getScn(),
+                sot.read(CacheKey.of(newest.getKey()))
+                        .orElseThrow()
+                        .version()
+                        .scn()
+                        .value());
     }
 
     @Test
@@ -78,7 +84,8 @@ class SourceOfTruthTest {
         }
         for (Snapshot s : snapshots) {
             for (Row row : s.rows()) {
-                assertTrue(row.version().scn().value() <= s.highWatermarks()[row.partition()],
+                assertTrue(
+                        row.version().scn().value() <= s.highWatermarks()[row.partition()],
                         row + " is newer than its partition's high-watermark " + s.highWatermarks()[row.partition()]);
             }
         }
@@ -88,10 +95,14 @@ class SourceOfTruthTest {
     @Test
     void skewMakesAFewKeysHot() {
         Map<String, Integer> perKey = new HashMap<>();
-        SourceOfTruth counted = new SourceOfTruth(2, new InMemorySchemaRegistry(), new ManualClock(),
+        SourceOfTruth counted = new SourceOfTruth(
+                2,
+                new InMemorySchemaRegistry(),
+                new ManualClock(),
                 e -> perKey.merge(e.getKey().toString(), 1, Integer::sum));
         new Workload(1000, 20_000, 1.2, 0, -1, 0).run(counted, new Random(4), Duration.ofMinutes(1));
-        assertTrue(perKey.getOrDefault("member:0", 0) > 50 * perKey.getOrDefault("member:999", 1),
+        assertTrue(
+                perKey.getOrDefault("member:0", 0) > 50 * perKey.getOrDefault("member:999", 1),
                 "member:0 " + perKey.get("member:0") + " vs member:999 " + perKey.get("member:999"));
     }
 

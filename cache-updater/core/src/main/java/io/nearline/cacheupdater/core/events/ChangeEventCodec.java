@@ -2,16 +2,15 @@ package io.nearline.cacheupdater.core.events;
 
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.schema.TrustedAvroClasses;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
-
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 
 /**
  * The wire form of change events on the CDC topic: Avro binary of {@code ChangeEvent.avsc}, no
@@ -31,11 +30,11 @@ public final class ChangeEventCodec {
     // decoding is on every job's hot path (Flink decodes each event twice): reuse the decoder per thread
     private static final ThreadLocal<BinaryDecoder> DECODER = new ThreadLocal<>();
 
-    private ChangeEventCodec() {
-    }
+    private ChangeEventCodec() {}
 
     public static byte[] encode(ChangeEvent event) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(64 + (event.getPayload() == null ? 0 : event.getPayload().remaining()));
+        ByteArrayOutputStream out = new ByteArrayOutputStream(
+                64 + (event.getPayload() == null ? 0 : event.getPayload().remaining()));
         BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
         try {
             WRITER.get().write(event, encoder);
@@ -60,8 +59,10 @@ public final class ChangeEventCodec {
             }
             return Decoded.ok(event);
         } catch (IOException | RuntimeException e) {
-            return Decoded.rejected(Rejection.Reason.UNDECODABLE, "not an Avro ChangeEvent: " + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+            return Decoded.rejected(
+                    Rejection.Reason.UNDECODABLE,
+                    "not an Avro ChangeEvent: " + e.getClass().getSimpleName()
+                            + (e.getMessage() == null ? "" : ": " + e.getMessage()));
         }
     }
 }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.avro.Op;
-
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
@@ -21,8 +20,7 @@ public final class ChangeEventText {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private ChangeEventText() {
-    }
+    private ChangeEventText() {}
 
     public static Decoded parse(String line) {
         JsonNode node;
@@ -46,12 +44,14 @@ public final class ChangeEventText {
         try {
             op = Op.valueOf(text(node, "op", ""));
         } catch (IllegalArgumentException e) {
-            return Decoded.rejected(Rejection.Reason.UNKNOWN_OP, "\"op\" must be UPSERT or DELETE, got " + node.get("op"));
+            return Decoded.rejected(
+                    Rejection.Reason.UNKNOWN_OP, "\"op\" must be UPSERT or DELETE, got " + node.get("op"));
         }
         JsonNode partition = node.get("partition");
         JsonNode schema = node.get("schemaVersion");
         if ((partition != null && !partition.canConvertToInt()) || (schema != null && !schema.canConvertToInt())) {
-            return Decoded.rejected(Rejection.Reason.UNDECODABLE, "\"partition\" and \"schemaVersion\" must be whole numbers");
+            return Decoded.rejected(
+                    Rejection.Reason.UNDECODABLE, "\"partition\" and \"schemaVersion\" must be whole numbers");
         }
         JsonNode payload = node.get("payload");
         ChangeEvent event = ChangeEvent.newBuilder()
@@ -61,8 +61,10 @@ public final class ChangeEventText {
                 .setScn(scn.asLong())
                 .setOp(op)
                 .setSchemaVersion(schema == null ? 0 : schema.asInt())
-                .setPayload(payload == null || payload.isNull() || op == Op.DELETE ? null
-                        : ByteBuffer.wrap(payload.asText().getBytes(StandardCharsets.UTF_8)))
+                .setPayload(
+                        payload == null || payload.isNull() || op == Op.DELETE
+                                ? null
+                                : ByteBuffer.wrap(payload.asText().getBytes(StandardCharsets.UTF_8)))
                 .setCommitTimeMillis(node.path("commitTimeMillis").asLong(0))
                 .build();
         return Decoded.ok(event);

@@ -4,7 +4,6 @@ import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.avro.Op;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.schema.SchemaRegistry;
-
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -18,20 +17,25 @@ public record ChangeEventValidator(int maxPayloadBytes, SchemaRegistry registry)
 
     public Rejection check(ChangeEvent e) {
         if (e.getKey() == null || e.getKey().isEmpty()) {
-            return Rejection.of(Rejection.Reason.MISSING_KEY, "change event without a key (table " + e.getTable() + ")");
+            return Rejection.of(
+                    Rejection.Reason.MISSING_KEY, "change event without a key (table " + e.getTable() + ")");
         }
         int keyBytes = e.getKey().getBytes(StandardCharsets.UTF_8).length;
         if (keyBytes > CacheKey.MAX_UTF8_BYTES) {
-            return Rejection.of(Rejection.Reason.KEY_TOO_LONG, "key of " + keyBytes + " bytes, the limit is " + CacheKey.MAX_UTF8_BYTES);
+            return Rejection.of(
+                    Rejection.Reason.KEY_TOO_LONG,
+                    "key of " + keyBytes + " bytes, the limit is " + CacheKey.MAX_UTF8_BYTES);
         }
         if (e.getScn() < 0) {
-            return Rejection.of(Rejection.Reason.BAD_SCN, "negative SCN " + e.getScn() + " for key '" + e.getKey() + "'");
+            return Rejection.of(
+                    Rejection.Reason.BAD_SCN, "negative SCN " + e.getScn() + " for key '" + e.getKey() + "'");
         }
         if (e.getPartition() < 0) {
             return Rejection.of(Rejection.Reason.BAD_PARTITION, "negative partition " + e.getPartition());
         }
         if (e.getSchemaVersion() < 0) {
-            return Rejection.of(Rejection.Reason.UNKNOWN_SCHEMA_VERSION, "negative schema version " + e.getSchemaVersion());
+            return Rejection.of(
+                    Rejection.Reason.UNKNOWN_SCHEMA_VERSION, "negative schema version " + e.getSchemaVersion());
         }
         if (registry != null && registry.latestVersion(e.getTable()).orElse(0) < e.getSchemaVersion()) {
             try {
@@ -42,11 +46,14 @@ public record ChangeEventValidator(int maxPayloadBytes, SchemaRegistry registry)
         }
         if (e.getOp() == Op.UPSERT) {
             if (e.getPayload() == null) {
-                return Rejection.of(Rejection.Reason.MISSING_PAYLOAD, "UPSERT of '" + e.getKey() + "' without a payload");
+                return Rejection.of(
+                        Rejection.Reason.MISSING_PAYLOAD, "UPSERT of '" + e.getKey() + "' without a payload");
             }
             if (e.getPayload().remaining() > maxPayloadBytes) {
-                return Rejection.of(Rejection.Reason.OVERSIZED_PAYLOAD, "payload of " + e.getPayload().remaining()
-                        + " bytes for '" + e.getKey() + "', the limit (cache.max-payload-bytes) is " + maxPayloadBytes);
+                return Rejection.of(
+                        Rejection.Reason.OVERSIZED_PAYLOAD,
+                        "payload of " + e.getPayload().remaining() + " bytes for '" + e.getKey()
+                                + "', the limit (cache.max-payload-bytes) is " + maxPayloadBytes);
             }
         }
         return null;

@@ -3,7 +3,6 @@ package io.nearline.cacheupdater.core.replay;
 import io.nearline.cacheupdater.core.events.ChangeEventText;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.avro.Op;
-
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -22,8 +21,7 @@ public final class ChangeEventGenerator {
 
     private static final int PARTITIONS = 16;
 
-    private ChangeEventGenerator() {
-    }
+    private ChangeEventGenerator() {}
 
     public static void write(Path file, long events, int keys, long seed) {
         Random random = new Random(seed);
@@ -44,8 +42,12 @@ public final class ChangeEventGenerator {
                         .setScn(++scn[partition])
                         .setOp(delete ? Op.DELETE : Op.UPSERT)
                         .setSchemaVersion(i < events / 2 ? 1 : 2)
-                        .setPayload(delete ? null : ByteBuffer.wrap(("{\"id\":" + k + ",\"headline\":\""
-                                + new String(filler, StandardCharsets.US_ASCII) + "\"}").getBytes(StandardCharsets.UTF_8)))
+                        .setPayload(
+                                delete
+                                        ? null
+                                        : ByteBuffer.wrap(("{\"id\":" + k + ",\"headline\":\""
+                                                        + new String(filler, StandardCharsets.US_ASCII) + "\"}")
+                                                .getBytes(StandardCharsets.UTF_8)))
                         .setCommitTimeMillis(0)
                         .build();
                 out.write(ChangeEventText.format(e));
@@ -73,8 +75,9 @@ public final class ChangeEventGenerator {
                         .setScn(++scn[partition])
                         .setOp(Op.UPSERT)
                         .setSchemaVersion(2)
-                        .setPayload(ByteBuffer.wrap(("{\"id\":" + k + ",\"headline\":\"" + "snapshot row ".repeat(5)
-                                + "\"}").getBytes(StandardCharsets.UTF_8)))
+                        .setPayload(ByteBuffer.wrap(
+                                ("{\"id\":" + k + ",\"headline\":\"" + "snapshot row ".repeat(5) + "\"}")
+                                        .getBytes(StandardCharsets.UTF_8)))
                         .setCommitTimeMillis(0)
                         .build();
                 out.write(ChangeEventText.format(e));

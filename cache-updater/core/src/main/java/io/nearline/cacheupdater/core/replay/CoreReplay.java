@@ -6,13 +6,12 @@ import io.nearline.cacheupdater.core.UpdateBatch;
 import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.cacheupdater.core.events.ChangeEventValidator;
 import io.nearline.cacheupdater.core.events.ChangeEvents;
-import io.nearline.common.deadletter.DeadLetters;
-import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.cacheupdater.core.events.Rejection;
 import io.nearline.common.cache.CacheKey;
+import io.nearline.common.deadletter.DeadLetters;
+import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.store.CacheStore;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,14 +26,13 @@ import java.util.Set;
 public final class CoreReplay {
 
     /** The final state, the dead letters (as JSON lines), and the counters. */
-    public record Result(List<String> state, List<String> deadLetters, ReplaySummary summary) {
-    }
+    public record Result(List<String> state, List<String> deadLetters, ReplaySummary summary) {}
 
-    private CoreReplay() {
-    }
+    private CoreReplay() {}
 
-    public static Result run(List<ReplayInput.Line> lines, CacheStore store, WriterSettings writerSettings,
-                             int maxPayloadBytes) throws InterruptedException {
+    public static Result run(
+            List<ReplayInput.Line> lines, CacheStore store, WriterSettings writerSettings, int maxPayloadBytes)
+            throws InterruptedException {
         long started = System.currentTimeMillis();
         InMemoryMetrics metrics = new InMemoryMetrics();
         ScnOrderedWriter writer = new ScnOrderedWriter(store, writerSettings, metrics);
@@ -44,8 +42,15 @@ public final class CoreReplay {
         Set<CacheKey> keys = new LinkedHashSet<>();
         try {
             for (ReplayInput.Line line : lines) {
-                Rejection rejection = line.decoded().ok() ? validator.check(line.decoded().event()) : line.decoded().rejection();
-                SourceRecord source = new SourceRecord("core", line.file(), -1, line.number(), null,
+                Rejection rejection = line.decoded().ok()
+                        ? validator.check(line.decoded().event())
+                        : line.decoded().rejection();
+                SourceRecord source = new SourceRecord(
+                        "core",
+                        line.file(),
+                        -1,
+                        line.number(),
+                        null,
                         line.text().getBytes(StandardCharsets.UTF_8));
                 if (rejection != null) {
                     deadLetters.add(DeadLetters.toJson(source.deadLetter(rejection)));
@@ -53,8 +58,13 @@ public final class CoreReplay {
                 }
                 CacheKey key = ChangeEvents.cacheKey(line.decoded().event());
                 keys.add(key);
-                batch.add(key, new UpdateBatch.Pending(line.decoded().event(), ChangeEvents.cacheRecord(line.decoded().event()),
-                        source, false));
+                batch.add(
+                        key,
+                        new UpdateBatch.Pending(
+                                line.decoded().event(),
+                                ChangeEvents.cacheRecord(line.decoded().event()),
+                                source,
+                                false));
                 if (batch.size() >= 1000) {
                     refuse(batch.flush(), deadLetters);
                 }
@@ -64,8 +74,18 @@ public final class CoreReplay {
             batch.close();
         }
         List<String> state = StateDump.lines(store, keys);
-        return new Result(state, deadLetters, ReplaySummary.of("core", lines.size(), deadLetters.size(), state.size(),
-                metrics, System.currentTimeMillis() - started, Double.NaN, Double.NaN));
+        return new Result(
+                state,
+                deadLetters,
+                ReplaySummary.of(
+                        "core",
+                        lines.size(),
+                        deadLetters.size(),
+                        state.size(),
+                        metrics,
+                        System.currentTimeMillis() - started,
+                        Double.NaN,
+                        Double.NaN));
     }
 
     private static void refuse(List<UpdateBatch.Refused> refused, List<String> deadLetters) {

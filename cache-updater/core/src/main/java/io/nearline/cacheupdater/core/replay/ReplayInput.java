@@ -2,7 +2,6 @@ package io.nearline.cacheupdater.core.replay;
 
 import io.nearline.cacheupdater.core.events.ChangeEventText;
 import io.nearline.cacheupdater.core.events.Decoded;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,11 +15,9 @@ import java.util.List;
 public final class ReplayInput {
 
     /** One non-blank line: its origin, its text, and what it parsed to. */
-    public record Line(String file, long number, String text, Decoded decoded) {
-    }
+    public record Line(String file, long number, String text, Decoded decoded) {}
 
-    private ReplayInput() {
-    }
+    private ReplayInput() {}
 
     public static List<Line> read(List<Path> files) {
         List<Line> out = new ArrayList<>();

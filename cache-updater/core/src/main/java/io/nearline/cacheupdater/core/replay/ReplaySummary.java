@@ -3,7 +3,6 @@ package io.nearline.cacheupdater.core.replay;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.common.metrics.InMemoryMetrics;
-
 import java.io.PrintStream;
 
 /**
@@ -13,29 +12,56 @@ import java.io.PrintStream;
  * @param steadyEventsPerSec the job's rate between 10 % and 90 % of the events (start-up excluded)
  * @param rawConsumePerSec   one plain consumer reading the same topic, when measured
  */
-public record ReplaySummary(String engine, long eventsRead, long applied, long stale, long duplicate, long superseded,
-                            long deadLettered, long keys, long elapsedMillis, double steadyEventsPerSec,
-                            double rawConsumePerSec) {
+public record ReplaySummary(
+        String engine,
+        long eventsRead,
+        long applied,
+        long stale,
+        long duplicate,
+        long superseded,
+        long deadLettered,
+        long keys,
+        long elapsedMillis,
+        double steadyEventsPerSec,
+        double rawConsumePerSec) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    public static ReplaySummary of(String engine, long eventsRead, long deadLettered, long keys, InMemoryMetrics metrics,
-                                   long elapsedMillis, double steadyEventsPerSec, double rawConsumePerSec) {
-        return new ReplaySummary(engine, eventsRead, metrics.count("write.applied"), metrics.count("write.stale"),
-                metrics.count("write.duplicate"), metrics.count("write.superseded"), deadLettered, keys, elapsedMillis,
-                steadyEventsPerSec, rawConsumePerSec);
+    public static ReplaySummary of(
+            String engine,
+            long eventsRead,
+            long deadLettered,
+            long keys,
+            InMemoryMetrics metrics,
+            long elapsedMillis,
+            double steadyEventsPerSec,
+            double rawConsumePerSec) {
+        return new ReplaySummary(
+                engine,
+                eventsRead,
+                metrics.count("write.applied"),
+                metrics.count("write.stale"),
+                metrics.count("write.duplicate"),
+                metrics.count("write.superseded"),
+                deadLettered,
+                keys,
+                elapsedMillis,
+                steadyEventsPerSec,
+                rawConsumePerSec);
     }
 
     public void print(PrintStream out) {
         out.printf("replay cdc on %s: %,d events read, %.1f s in all%n", engine, eventsRead, elapsedMillis / 1000.0);
-        out.printf("  applied %,d  stale %,d  duplicate %,d  superseded in batch %,d  dead-lettered %,d%n",
+        out.printf(
+                "  applied %,d  stale %,d  duplicate %,d  superseded in batch %,d  dead-lettered %,d%n",
                 applied, stale, duplicate, superseded, deadLettered);
         if (!Double.isNaN(steadyEventsPerSec)) {
             out.printf("  job rate %,.0f events/s (steady, 10%%..90%% of the events)%n", steadyEventsPerSec);
         }
         if (!Double.isNaN(rawConsumePerSec)) {
-            out.printf("  raw consume of the same topic %,.0f records/s; job / raw = %.2f%n", rawConsumePerSec,
-                    steadyEventsPerSec / rawConsumePerSec);
+            out.printf(
+                    "  raw consume of the same topic %,.0f records/s; job / raw = %.2f%n",
+                    rawConsumePerSec, steadyEventsPerSec / rawConsumePerSec);
         }
         out.printf("  final state: %,d keys%n", keys);
     }

@@ -1,23 +1,24 @@
 package io.nearline.cacheupdater.core.events;
 
-import io.nearline.common.deadletter.DeadLetters;
-
-import io.nearline.common.avro.ChangeEvent;
-import io.nearline.common.avro.Op;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nearline.common.avro.ChangeEvent;
+import io.nearline.common.avro.Op;
+import io.nearline.common.deadletter.DeadLetters;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
 class ChangeEventTextTest {
 
     @Test
     void parsesAnUpsertAndFormatsItBack() {
-        String line = "{\"table\":\"profile\",\"key\":\"résumé\",\"partition\":3,\"scn\":42,\"op\":\"UPSERT\",\"schemaVersion\":2,\"payload\":\"Élodie\"}";
+        String line =
+                "{\"table\":\"profile\",\"key\":\"résumé\",\"partition\":3,\"scn\":42,\"op\":\"UPSERT\",\"schemaVersion\":2,\"payload\":\"Élodie\"}";
         Decoded d = ChangeEventText.parse(line);
         assertTrue(d.ok(), String.valueOf(d.rejection()));
         ChangeEvent e = d.event();
@@ -36,14 +37,16 @@ class ChangeEventTextTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-            "not json at all                                  | UNDECODABLE",
-            "[1,2]                                            | UNDECODABLE",
-            "{\"scn\":1,\"op\":\"UPSERT\",\"payload\":\"x\"}  | MISSING_KEY",
-            "{\"key\":\"k\",\"scn\":\"twelve\",\"op\":\"UPSERT\"} | BAD_SCN",
-            "{\"key\":\"k\",\"scn\":1.5,\"op\":\"UPSERT\"}    | BAD_SCN",
-            "{\"key\":\"k\",\"scn\":1,\"op\":\"MERGE\"}       | UNKNOWN_OP",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "not json at all                                  | UNDECODABLE",
+                "[1,2]                                            | UNDECODABLE",
+                "{\"scn\":1,\"op\":\"UPSERT\",\"payload\":\"x\"}  | MISSING_KEY",
+                "{\"key\":\"k\",\"scn\":\"twelve\",\"op\":\"UPSERT\"} | BAD_SCN",
+                "{\"key\":\"k\",\"scn\":1.5,\"op\":\"UPSERT\"}    | BAD_SCN",
+                "{\"key\":\"k\",\"scn\":1,\"op\":\"MERGE\"}       | UNKNOWN_OP",
+            })
     void linesThatCannotBeChangeEventsAreRejectedWithTheReason(String line, Rejection.Reason reason) {
         Decoded d = ChangeEventText.parse(line);
         assertFalse(d.ok());
@@ -53,36 +56,79 @@ class ChangeEventTextTest {
     @Test
     void ruleBreakersBecomeEventsForTheValidatorToReject() {
         ChangeEventValidator validator = new ChangeEventValidator(10, null);
-        assertEquals(Rejection.Reason.BAD_SCN, validator.check(
-                ChangeEventText.parse("{\"key\":\"k\",\"scn\":-3,\"op\":\"UPSERT\",\"payload\":\"x\"}").event()).reason());
-        assertEquals(Rejection.Reason.MISSING_KEY, validator.check(
-                ChangeEventText.parse("{\"key\":\"\",\"scn\":3,\"op\":\"UPSERT\",\"payload\":\"x\"}").event()).reason());
-        assertEquals(Rejection.Reason.MISSING_PAYLOAD, validator.check(
-                ChangeEventText.parse("{\"key\":\"k\",\"scn\":3,\"op\":\"UPSERT\"}").event()).reason());
-        assertEquals(Rejection.Reason.OVERSIZED_PAYLOAD, validator.check(
-                ChangeEventText.parse("{\"key\":\"k\",\"scn\":3,\"op\":\"UPSERT\",\"payload\":\"12345678901\"}").event()).reason());
-        assertEquals(Rejection.Reason.KEY_TOO_LONG, validator.check(
-                ChangeEventText.parse("{\"key\":\"" + "x".repeat(251) + "\",\"scn\":3,\"op\":\"DELETE\"}").event()).reason());
-        assertNull(validator.check(ChangeEventText.parse("{\"key\":\"k\",\"scn\":3,\"op\":\"DELETE\"}").event()));
+        assertEquals(
+                Rejection.Reason.BAD_SCN,
+                validator
+                        .check(ChangeEventText.parse("{\"key\":\"k\",\"scn\":-3,\"op\":\"UPSERT\",\"payload\":\"x\"}")
+                                .event())
+                        .reason());
+        assertEquals(
+                Rejection.Reason.MISSING_KEY,
+                validator
+                        .check(ChangeEventText.parse("{\"key\":\"\",\"scn\":3,\"op\":\"UPSERT\",\"payload\":\"x\"}")
+                                .event())
+                        .reason());
+        assertEquals(
+                Rejection.Reason.MISSING_PAYLOAD,
+                validator
+                        .check(ChangeEventText.parse("{\"key\":\"k\",\"scn\":3,\"op\":\"UPSERT\"}")
+                                .event())
+                        .reason());
+        assertEquals(
+                Rejection.Reason.OVERSIZED_PAYLOAD,
+                validator
+                        .check(ChangeEventText.parse(
+                                        "{\"key\":\"k\",\"scn\":3,\"op\":\"UPSERT\",\"payload\":\"12345678901\"}")
+                                .event())
+                        .reason());
+        assertEquals(
+                Rejection.Reason.KEY_TOO_LONG,
+                validator
+                        .check(ChangeEventText.parse(
+                                        "{\"key\":\"" + "x".repeat(251) + "\",\"scn\":3,\"op\":\"DELETE\"}")
+                                .event())
+                        .reason());
+        assertNull(validator.check(ChangeEventText.parse("{\"key\":\"k\",\"scn\":3,\"op\":\"DELETE\"}")
+                .event()));
     }
 
     @Test
     void bytesThatAreNotAChangeEventAreUndecodable() {
-        assertEquals(Rejection.Reason.UNDECODABLE, ChangeEventCodec.decode(new byte[] {(byte) 0xff, 0x01, 0x02}).rejection().reason());
-        assertEquals(Rejection.Reason.UNDECODABLE, ChangeEventCodec.decode(new byte[0]).rejection().reason());
-        byte[] good = ChangeEventCodec.encode(ChangeEventText.parse("{\"key\":\"k\",\"scn\":1,\"op\":\"DELETE\"}").event());
-        byte[] padded = java.util.Arrays.copyOf(good, good.length + 3);
-        assertEquals(Rejection.Reason.UNDECODABLE, ChangeEventCodec.decode(padded).rejection().reason());
+        assertEquals(
+                Rejection.Reason.UNDECODABLE,
+                ChangeEventCodec.decode(new byte[] {(byte) 0xff, 0x01, 0x02})
+                        .rejection()
+                        .reason());
+        assertEquals(
+                Rejection.Reason.UNDECODABLE,
+                ChangeEventCodec.decode(new byte[0]).rejection().reason());
+        byte[] good = ChangeEventCodec.encode(ChangeEventText.parse("{\"key\":\"k\",\"scn\":1,\"op\":\"DELETE\"}")
+                .event());
+        byte[] padded = Arrays.copyOf(good, good.length + 3);
+        assertEquals(
+                Rejection.Reason.UNDECODABLE,
+                ChangeEventCodec.decode(padded).rejection().reason());
     }
 
     @Test
     void deadLettersKeepTheBytesAndTheReason() {
-        var letter = DeadLetters.of("job", "cdc", 2, 99, "k".getBytes(), new byte[] {(byte) 0xff},
-                Rejection.of(Rejection.Reason.UNDECODABLE, "why"), 5);
+        var letter = DeadLetters.of(
+                "job",
+                "cdc",
+                2,
+                99,
+                "k".getBytes(),
+                new byte[] {(byte) 0xff},
+                Rejection.of(Rejection.Reason.UNDECODABLE, "why"),
+                5);
         var back = DeadLetters.decode(DeadLetters.encode(letter));
         assertEquals(letter, back);
         String json = DeadLetters.toJson(back);
-        assertTrue(json.contains("\"reason\":\"UNDECODABLE\"") && json.contains("\"value\":{\"base64\":\"/w==\"}")
-                && json.contains("\"key\":\"k\"") && json.contains("\"offset\":99"), json);
+        assertTrue(
+                json.contains("\"reason\":\"UNDECODABLE\"")
+                        && json.contains("\"value\":{\"base64\":\"/w==\"}")
+                        && json.contains("\"key\":\"k\"")
+                        && json.contains("\"offset\":99"),
+                json);
     }
 }

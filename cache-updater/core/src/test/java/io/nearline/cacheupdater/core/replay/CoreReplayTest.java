@@ -1,18 +1,15 @@
 package io.nearline.cacheupdater.core.replay;
 
-import io.nearline.common.deadletter.DeadLetters;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.cacheupdater.testkit.InMemoryCacheStore;
 import io.nearline.cacheupdater.testkit.Scenarios;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The core alone against the oracle: the reference every engine is then compared to. */
 class CoreReplayTest {
@@ -24,23 +21,28 @@ class CoreReplayTest {
     void everyScenarioEndsAtTheOraclesState() throws Exception {
         for (String name : Scenarios.CDC) {
             Path file = Scenarios.copy(name, dir);
-            CoreReplay.Result result = CoreReplay.run(ReplayInput.read(List.of(file)), new InMemoryCacheStore(),
-                    WriterSettings.defaults(), 1024 * 1024);
+            CoreReplay.Result result = CoreReplay.run(
+                    ReplayInput.read(List.of(file)), new InMemoryCacheStore(), WriterSettings.defaults(), 1024 * 1024);
             assertEquals(Scenarios.expectedState(file), result.state(), name);
-            assertEquals(Scenarios.expectedDeadLetters(file), result.deadLetters().size(), name + ": " + result.deadLetters());
+            assertEquals(
+                    Scenarios.expectedDeadLetters(file),
+                    result.deadLetters().size(),
+                    name + ": " + result.deadLetters());
         }
     }
 
     @Test
     void badLinesAreDeadLetteredWithReasonsAndTheRunGoesOn() throws Exception {
         Path file = Scenarios.copy("edge-cases.jsonl", dir);
-        CoreReplay.Result result = CoreReplay.run(ReplayInput.read(List.of(file)), new InMemoryCacheStore(),
-                WriterSettings.defaults(), 1024 * 1024);
+        CoreReplay.Result result = CoreReplay.run(
+                ReplayInput.read(List.of(file)), new InMemoryCacheStore(), WriterSettings.defaults(), 1024 * 1024);
         String letters = String.join("\n", result.deadLetters());
         for (String reason : List.of("UNDECODABLE", "MISSING_KEY", "BAD_SCN", "UNKNOWN_OP", "MISSING_PAYLOAD")) {
             assertTrue(letters.contains("\"reason\":\"" + reason + "\""), reason + " missing in\n" + letters);
         }
-        assertTrue(result.state().stream().anyMatch(l -> l.contains("after-the-bad-lines")), "processing stopped at bad lines");
+        assertTrue(
+                result.state().stream().anyMatch(l -> l.contains("after-the-bad-lines")),
+                "processing stopped at bad lines");
         assertEquals(6, result.summary().deadLettered());
     }
 }

@@ -1,7 +1,6 @@
 package io.nearline.tracking.join.local;
 
 import io.nearline.tracking.join.Events;
-
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,11 +14,15 @@ import java.util.Random;
  */
 public final class CoreJoinReplay {
 
-    private CoreJoinReplay() {
-    }
+    private CoreJoinReplay() {}
 
-    public static JoinOutputs run(List<Events.Fragment> index, List<Events.BrokerEvent> broker, int partitions,
-                                  long windowMillis, long allowedLatenessMillis, Random interleaving) {
+    public static JoinOutputs run(
+            List<Events.Fragment> index,
+            List<Events.BrokerEvent> broker,
+            int partitions,
+            long windowMillis,
+            long allowedLatenessMillis,
+            Random interleaving) {
         LocalJoin join = new LocalJoin(windowMillis, allowedLatenessMillis);
         List<String> names = new ArrayList<>();
         List<ArrayDeque<Events.Input>> queues = new ArrayList<>();
@@ -30,8 +33,10 @@ public final class CoreJoinReplay {
                 join.expect(names.get(names.size() - 1));
             }
         }
-        index.forEach(f -> queues.get(JoinPartitions.of(f.requestId(), partitions)).add(f));
-        broker.forEach(b -> queues.get(partitions + JoinPartitions.of(b.requestId(), partitions)).add(b));
+        index.forEach(
+                f -> queues.get(JoinPartitions.of(f.requestId(), partitions)).add(f));
+        broker.forEach(b -> queues.get(partitions + JoinPartitions.of(b.requestId(), partitions))
+                .add(b));
         for (int i = 0; i < queues.size(); i++) {
             if (queues.get(i).isEmpty()) {
                 join.end(names.get(i));

@@ -2,7 +2,6 @@ package io.nearline.tracking.join.local;
 
 import io.nearline.tracking.join.Events;
 import io.nearline.tracking.join.TrackingText;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -28,6 +27,8 @@ public record JoinOutputs(List<String> joined, List<String> orphans, List<String
     }
 
     public long complete() {
-        return joined.stream().filter(line -> line.contains("\"complete\":true")).count();
+        return joined.stream()
+                .filter(line -> line.contains("\"complete\":true"))
+                .count();
     }
 }

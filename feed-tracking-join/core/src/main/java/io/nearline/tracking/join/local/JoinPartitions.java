@@ -7,8 +7,7 @@ package io.nearline.tracking.join.local;
  */
 public final class JoinPartitions {
 
-    private JoinPartitions() {
-    }
+    private JoinPartitions() {}
 
     public static int of(String requestId, int partitions) {
         return Math.floorMod(requestId.hashCode(), partitions);

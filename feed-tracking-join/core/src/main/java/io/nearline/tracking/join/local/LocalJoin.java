@@ -6,13 +6,14 @@ import io.nearline.tracking.join.JoinPorts;
 import io.nearline.tracking.join.RequestState;
 import io.nearline.tracking.join.RequestStateCodec;
 import io.nearline.tracking.join.TrackingJoin;
-
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
 
@@ -32,12 +33,12 @@ public final class LocalJoin implements JoinPorts.State, JoinPorts.Pending, Join
     private final TreeMap<Long, LinkedHashSet<String>> timers = new TreeMap<>();
     private final long windowMillis;
     private final long allowedLatenessMillis;
-    private final java.util.Set<String> inputs = new java.util.LinkedHashSet<>();
+    private final Set<String> inputs = new LinkedHashSet<>();
     private InputClock clock;
     private final TrackingJoin join;
     private final LongSupplier now;
     private long watermark = Long.MIN_VALUE;
-    private final java.util.Set<String> ended = new java.util.HashSet<>();
+    private final Set<String> ended = new HashSet<>();
 
     public LocalJoin(long windowMillis, long allowedLatenessMillis) {
         this(windowMillis, allowedLatenessMillis, System::currentTimeMillis);
@@ -70,7 +71,8 @@ public final class LocalJoin implements JoinPorts.State, JoinPorts.Pending, Join
         states.clear();
         states.putAll(stored);
         Map<String, List<RequestState.Pending>> waiting = new HashMap<>();
-        pending.forEach((id, list) -> waiting.put(id, RequestStateCodec.decodeList(RequestStateCodec.encodeList(list))));
+        pending.forEach(
+                (id, list) -> waiting.put(id, RequestStateCodec.decodeList(RequestStateCodec.encodeList(list))));
         pending.clear();
         pending.putAll(waiting);
         states.forEach((id, s) -> register(id, s.nextTimer(windowMillis)));
@@ -111,7 +113,7 @@ public final class LocalJoin implements JoinPorts.State, JoinPorts.Pending, Join
 
     /** Requests still holding state or pending events: 0 once every input has ended. */
     public int liveStates() {
-        java.util.Set<String> live = new java.util.HashSet<>(states.keySet());
+        Set<String> live = new HashSet<>(states.keySet());
         live.addAll(pending.keySet());
         return live.size();
     }
