@@ -3,13 +3,10 @@ package io.nearline.bootstrap;
 import io.nearline.bootstrap.avro.BootstrapKind;
 import io.nearline.bootstrap.avro.BootstrapRecord;
 import io.nearline.cacheupdater.core.events.ChangeEventCodec;
-import io.nearline.cacheupdater.core.events.ChangeEvents;
 import io.nearline.common.avro.ChangeEvent;
-import org.apache.kafka.clients.producer.Producer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +15,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.clients.producer.Producer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * Publishes a snapshot as a bootstrap stream: on every partition of the bootstrap topic a BEGIN
@@ -30,12 +29,10 @@ import java.util.Properties;
 public final class SnapshotProducer {
 
     /** How far a snapshot got, as saved in the progress file. */
-    public record Progress(String snapshotId, boolean begun, long rowsSent, boolean ended) {
-    }
+    public record Progress(String snapshotId, boolean begun, long rowsSent, boolean ended) {}
 
     /** What a call did: rows sent by it, and whether the snapshot is now fully published. */
-    public record Result(long rowsSentNow, long recordsSentNow, boolean ended, boolean resumed) {
-    }
+    public record Result(long rowsSentNow, long recordsSentNow, boolean ended, boolean resumed) {}
 
     private final Producer<byte[], byte[]> producer;
     private final String topic;
@@ -63,8 +60,12 @@ public final class SnapshotProducer {
      * {@code stopAfterRows} >= 0 stops after sending that many rows in all, before saving the chunk
      * they are in: a crash, for tests and drills.
      */
-    public Result publish(SnapshotRows snapshot, Path progressFile, Map<Integer, Long> liveOffsets, long stopAfterRows,
-                          Runnable onRecord) {
+    public Result publish(
+            SnapshotRows snapshot,
+            Path progressFile,
+            Map<Integer, Long> liveOffsets,
+            long stopAfterRows,
+            Runnable onRecord) {
         Progress progress = load(progressFile);
         boolean resumed = progress != null && progress.snapshotId().equals(snapshot.id());
         if (!resumed) {
@@ -78,7 +79,8 @@ public final class SnapshotProducer {
         int[] partitionOfRow = new int[rows.size()];
         long[] sequenceOfRow = new long[rows.size()];
         for (int i = 0; i < rows.size(); i++) {
-            int p = partitionOf(ChangeEvents.cacheKey(rows.get(i)).value(), partitions);
+            // by the raw key: a row whose key cannot be a cache key still goes out, for the job to dead-letter
+            int p = partitionOf(rows.get(i).getKey(), partitions);
             partitionOfRow[i] = p;
             sequenceOfRow[i] = perPartition[p]++;
         }
@@ -94,9 +96,9 @@ public final class SnapshotProducer {
             ChangeEvent row = rows.get(i);
             BootstrapRecord r = record(snapshot.id(), BootstrapKind.ROW, partitionOfRow[i]);
             r.setSequence(sequenceOfRow[i]);
-            r.setRow(java.nio.ByteBuffer.wrap(ChangeEventCodec.encode(row)));
-            producer.send(new ProducerRecord<>(topic, partitionOfRow[i], row.getKey().getBytes(StandardCharsets.UTF_8),
-                    BootstrapCodec.encode(r)));
+            r.setRow(ByteBuffer.wrap(ChangeEventCodec.encode(row)));
+            producer.send(new ProducerRecord<>(
+                    topic, partitionOfRow[i], row.getKey().getBytes(StandardCharsets.UTF_8), BootstrapCodec.encode(r)));
             sentNow++;
             records++;
             onRecord.run();
@@ -117,8 +119,12 @@ public final class SnapshotProducer {
         return new Result(sentNow, records, true, resumed);
     }
 
-    private long markers(BootstrapKind kind, SnapshotRows snapshot, long[] perPartition, Map<Integer, Long> liveOffsets,
-                         Runnable onRecord) {
+    private long markers(
+            BootstrapKind kind,
+            SnapshotRows snapshot,
+            long[] perPartition,
+            Map<Integer, Long> liveOffsets,
+            Runnable onRecord) {
         Map<String, Long> hw = new HashMap<>();
         snapshot.highWatermarks().forEach((p, scn) -> hw.put(Integer.toString(p), scn));
         Map<String, Long> sourceRows = new HashMap<>();
@@ -138,8 +144,12 @@ public final class SnapshotProducer {
     }
 
     private static BootstrapRecord record(String snapshotId, BootstrapKind kind, int partition) {
-        return BootstrapRecord.newBuilder().setSnapshotId(snapshotId).setKind(kind).setTopicPartition(partition)
-                .setAtMillis(System.currentTimeMillis()).build();
+        return BootstrapRecord.newBuilder()
+                .setSnapshotId(snapshotId)
+                .setKind(kind)
+                .setTopicPartition(partition)
+                .setAtMillis(System.currentTimeMillis())
+                .build();
     }
 
     public static Progress load(Path file) {
@@ -152,8 +162,11 @@ public final class SnapshotProducer {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read progress file " + file + ": " + e.getMessage(), e);
         }
-        return new Progress(p.getProperty("snapshot"), Boolean.parseBoolean(p.getProperty("begun")),
-                Long.parseLong(p.getProperty("rows-sent", "0")), Boolean.parseBoolean(p.getProperty("ended")));
+        return new Progress(
+                p.getProperty("snapshot"),
+                Boolean.parseBoolean(p.getProperty("begun")),
+                Long.parseLong(p.getProperty("rows-sent", "0")),
+                Boolean.parseBoolean(p.getProperty("ended")));
     }
 
     /** Written to a temporary file and moved into place: a crash leaves the old or the new progress, never half. */

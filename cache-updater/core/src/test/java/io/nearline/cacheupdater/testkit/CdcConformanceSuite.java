@@ -1,26 +1,38 @@
 package io.nearline.cacheupdater.testkit;
 
-import io.nearline.common.deadletter.DeadLetters;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.cacheupdater.core.replay.CoreReplay;
 import io.nearline.cacheupdater.core.replay.ReplayInput;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.localcluster.faults.OutageStore;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The cache updater's conformance suite: the same scenario files through an engine's real job
@@ -44,8 +56,15 @@ public abstract class CdcConformanceSuite {
     }
 
     private int replay(Path events, Path out, String... more) {
-        List<String> args = new ArrayList<>(List.of("--events", events.toString(), "--out", out.toString(),
-                "--work-dir", dir.resolve("work").toString(), "--partitions", "3"));
+        List<String> args = new ArrayList<>(List.of(
+                "--events",
+                events.toString(),
+                "--out",
+                out.toString(),
+                "--work-dir",
+                dir.resolve("work").toString(),
+                "--partitions",
+                "3"));
         args.addAll(List.of(more));
         return replay(args);
     }
@@ -59,11 +78,16 @@ public abstract class CdcConformanceSuite {
         Path dlq = dir.resolve("dlq.jsonl");
         assertEquals(0, replay(events, out, "--dlq-out", dlq.toString()));
 
-        List<String> core = CoreReplay.run(ReplayInput.read(List.of(events)), new InMemoryCacheStore(),
-                WriterSettings.defaults(), 1024 * 1024).state();
+        List<String> core = CoreReplay.run(
+                        ReplayInput.read(List.of(events)),
+                        new InMemoryCacheStore(),
+                        WriterSettings.defaults(),
+                        1024 * 1024)
+                .state();
         assertEquals(Scenarios.expectedState(events), core, "core vs oracle");
         assertEquals(core, Files.readAllLines(out), "engine vs core");
-        assertEquals(Scenarios.expectedDeadLetters(events), Files.readAllLines(dlq).size(), "dead letters");
+        assertEquals(
+                Scenarios.expectedDeadLetters(events), Files.readAllLines(dlq).size(), "dead letters");
     }
 
     /**
@@ -77,14 +101,67 @@ public abstract class CdcConformanceSuite {
         Path events = Scenarios.copy("scrambled.jsonl", dir);
         Path out = dir.resolve("state.jsonl");
         OutageStore.reset();
-        assertEquals(0, replay(events, out, "--store", "outage",
-                "--set", "outage.delegate=rocksdb", "--set", "outage.after-open=3s",
-                "--set", "write.outage.max-pause=500ms", "--set", "write.max-attempts=3"));
+        assertEquals(
+                0,
+                replay(
+                        events,
+                        out,
+                        "--store",
+                        "outage",
+                        "--set",
+                        "outage.delegate=rocksdb",
+                        "--set",
+                        "outage.after-open=3s",
+                        "--set",
+                        "write.outage.max-pause=500ms",
+                        "--set",
+                        "write.max-attempts=3"));
         assertTrue(OutageStore.refusedCalls() > 0, "the outage never hit the job");
         assertTrue(engineMetrics().count("write.retries.unavailable") > 0, "no retries were counted");
         // writes outlived their own retries: what saved them is the job holding on to them
         assertTrue(engineMetrics().count("write.failed") > 0, "the outage was shorter than the writer's retries");
         assertEquals(Scenarios.expectedState(events), Files.readAllLines(out), "state after the outage");
+    }
+
+    /**
+     * Bad input on both inputs and a store that refuses some keys for good: change events and snapshot
+     * rows the job must reject (a negative SCN, a key too long for the cache) and writes the store
+     * refuses. Every engine must dead-letter them alike: the same reason, detail, job, source record,
+     * key and value bytes (the timestamp aside), listed in {@code bad-input.dead-letters.jsonl}, while
+     * the good records around them are written.
+     */
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    @Test
+    void badInputAndRefusedWritesAreDeadLetteredAlike() throws Exception {
+        Path events = Scenarios.copy("bad-input.jsonl", dir);
+        Path snapshot = Scenarios.copy("bootstrap", "bad-snapshot.jsonl", dir);
+        Path out = dir.resolve("state.jsonl");
+        Path dlq = dir.resolve("dlq.jsonl");
+        assertEquals(
+                0,
+                replay(
+                        events,
+                        out,
+                        "--snapshot",
+                        snapshot.toString(),
+                        "--dlq-out",
+                        dlq.toString(),
+                        "--store",
+                        "outage",
+                        "--set",
+                        "outage.delegate=rocksdb",
+                        "--set",
+                        "outage.refuse-prefix=refused:"));
+        List<String> expected = Scenarios.lines("cdc", "bad-input.dead-letters.jsonl");
+        List<String> actual = Files.readAllLines(dlq).stream()
+                .map(CdcConformanceSuite::withoutPublishTime)
+                .sorted()
+                .toList();
+        assertEquals(expected, actual, "dead letters");
+        List<String> written = Files.readAllLines(out).stream()
+                .map(line -> line.substring(0, line.indexOf(',')))
+                .toList();
+        assertEquals(List.of("{\"key\":\"ok:1\"", "{\"key\":\"ok:2\"", "{\"key\":\"snap:ok\""), written);
     }
 
     /**
@@ -115,15 +192,61 @@ public abstract class CdcConformanceSuite {
         Path live = Scenarios.copy("bootstrap", "live.jsonl", dir);
         Path snapshot = Scenarios.copy("bootstrap", "snapshot.jsonl", dir);
         Path out = dir.resolve("state.jsonl");
-        assertEquals(0, replay(live, out, "--snapshot", snapshot.toString(), "--snapshot-crash-after-rows", "23",
-                "--set", "bootstrap.chunk-rows=10"));
+        assertEquals(
+                0,
+                replay(
+                        live,
+                        out,
+                        "--snapshot",
+                        snapshot.toString(),
+                        "--snapshot-crash-after-rows",
+                        "23",
+                        "--set",
+                        "bootstrap.chunk-rows=10"));
         assertEquals(Scenarios.expectedState(live, snapshot), Files.readAllLines(out));
         assertEquals(3, engineMetrics().count("bootstrap.partitions-complete"));
         // rows 20..22 were sent before the crash and again after it: repeats, counted once by the tracker
         assertEquals(snapshotRows(snapshot) + 3, engineMetrics().count("bootstrap.rows"));
     }
 
-    private static long snapshotRows(Path snapshot) throws java.io.IOException {
-        return Files.readAllLines(snapshot).stream().filter(l -> l.contains("\"key\"")).count();
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /**
+     * A dead letter with the publish time inside a bootstrap record's bytes set to 0: the one part of
+     * a dead letter that differs from run to run (the rest must be identical on every engine).
+     */
+    private static String withoutPublishTime(String deadLetter) {
+        try {
+            ObjectNode letter = (ObjectNode) JSON.readTree(deadLetter);
+            JsonNode base64 = letter.path("value").path("base64");
+            if (!letter.path("source").path("topic").asText().equals("nearline.bootstrap") || base64.isMissingNode()) {
+                return deadLetter;
+            }
+            Schema schema;
+            try (InputStream in =
+                    CdcConformanceSuite.class.getResourceAsStream("/avro/io/nearline/bootstrap/BootstrapRecord.avsc")) {
+                schema = new Schema.Parser().parse(in);
+            }
+            GenericRecord record = new GenericDatumReader<GenericRecord>(schema)
+                    .read(
+                            null,
+                            DecoderFactory.get()
+                                    .binaryDecoder(Base64.getDecoder().decode(base64.asText()), null));
+            record.put("atMillis", 0L);
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(bytes, null);
+            new GenericDatumWriter<GenericRecord>(schema).write(record, encoder);
+            encoder.flush();
+            ((ObjectNode) letter.get("value")).put("base64", Base64.getEncoder().encodeToString(bytes.toByteArray()));
+            return letter.toString();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static long snapshotRows(Path snapshot) throws IOException {
+        return Files.readAllLines(snapshot).stream()
+                .filter(l -> l.contains("\"key\""))
+                .count();
     }
 }

@@ -1,14 +1,12 @@
 package io.nearline.cacheupdater.testkit;
 
-import io.nearline.common.deadletter.DeadLetters;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,8 +26,7 @@ public final class Scenarios {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private Scenarios() {
-    }
+    private Scenarios() {}
 
     /** Copies a scenario out of the classpath into {@code dir} (engines read files). */
     public static Path copy(String name, Path dir) {
@@ -50,13 +47,30 @@ public final class Scenarios {
         }
     }
 
+    /** The lines of {@code scenarios/FOLDER/NAME}, sorted (an expected output listed in the scenarios). */
+    public static List<String> lines(String folder, String name) {
+        try (InputStream in = Scenarios.class.getResourceAsStream("/scenarios/" + folder + "/" + name)) {
+            if (in == null) {
+                throw new IllegalArgumentException("no scenario " + name);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                    .lines()
+                    .filter(l -> !l.isBlank())
+                    .sorted()
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /**
      * The final state the scenario must produce, as state-dump lines sorted by key: the highest version
      * of each key over all the files (a live stream and a snapshot, say).
      */
     public static List<String> expectedState(Path... scenario) {
         Map<String, JsonNode> winners = new TreeMap<>();
-        Comparator<JsonNode> byVersion = Comparator.<JsonNode>comparingLong(n -> n.get("scn").asLong())
+        Comparator<JsonNode> byVersion = Comparator.<JsonNode>comparingLong(
+                        n -> n.get("scn").asLong())
                 .thenComparingInt(n -> n.get("schemaVersion").asInt());
         for (Path file : scenario) {
             for (JsonNode n : valid(file)) {
@@ -93,9 +107,13 @@ public final class Scenarios {
             } catch (IOException e) {
                 continue;
             }
-            boolean ok = n.isObject() && n.hasNonNull("key") && !n.get("key").asText().isEmpty()
-                    && n.path("scn").isIntegralNumber() && n.get("scn").asLong() >= 0
-                    && (n.path("op").asText().equals("DELETE") || (n.path("op").asText().equals("UPSERT") && n.hasNonNull("payload")));
+            boolean ok = n.isObject()
+                    && n.hasNonNull("key")
+                    && !n.get("key").asText().isEmpty()
+                    && n.path("scn").isIntegralNumber()
+                    && n.get("scn").asLong() >= 0
+                    && (n.path("op").asText().equals("DELETE")
+                            || (n.path("op").asText().equals("UPSERT") && n.hasNonNull("payload")));
             if (ok) {
                 out.add(n);
             }
@@ -105,7 +123,9 @@ public final class Scenarios {
 
     private static List<String> lines(Path scenario) {
         try {
-            return Files.readAllLines(scenario).stream().filter(l -> !l.isBlank()).toList();
+            return Files.readAllLines(scenario).stream()
+                    .filter(l -> !l.isBlank())
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,32 +1,31 @@
 package io.nearline.cacheupdater.replay;
 
-import io.nearline.localcluster.replay.KafkaTopics;
-import io.nearline.localcluster.replay.LocalBroker;
-import io.nearline.localcluster.replay.LocalEngine;
-import io.nearline.localcluster.replay.ReplayOutput;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.bootstrap.BootstrapSettings;
 import io.nearline.bootstrap.SnapshotRows;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.cacheupdater.core.StateDump;
 import io.nearline.cacheupdater.core.UpdateBatch;
 import io.nearline.cacheupdater.core.events.ChangeEvents;
-import io.nearline.common.cache.CacheKey;
-import io.nearline.cacheupdater.core.StateDump;
 import io.nearline.cacheupdater.core.replay.ReplayInput;
 import io.nearline.cacheupdater.core.replay.ReplaySummary;
+import io.nearline.common.cache.CacheKey;
 import io.nearline.common.config.Config;
 import io.nearline.common.console.Progress;
 import io.nearline.common.console.RateMeter;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.CacheStores;
-
+import io.nearline.localcluster.replay.KafkaTopics;
+import io.nearline.localcluster.replay.LocalBroker;
+import io.nearline.localcluster.replay.LocalEngine;
+import io.nearline.localcluster.replay.ReplayOutput;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The flow of {@code replay cdc}, the same on every engine: read the lines, create the topics, send
@@ -42,11 +41,11 @@ public final class CdcReplay {
          * Runs the job on everything on the CDC topic (and the bootstrapper on the bootstrap topic when
          * {@code bootstrapRecords} > 0); returns once every event and record was consumed and written.
          */
-        void run(Config config, CacheUpdaterSettings settings, long events, long bootstrapRecords, Path work) throws Exception;
+        void run(Config config, CacheUpdaterSettings settings, long events, long bootstrapRecords, Path work)
+                throws Exception;
     }
 
-    private CdcReplay() {
-    }
+    private CdcReplay() {}
 
     /** The replay on {@code engine}: options checked, its broker started, the run, the summary. */
     public static int run(ReplayCdcOptions options, Engine engine) throws Exception {
@@ -65,7 +64,8 @@ public final class CdcReplay {
 
     /** Bootstrap records done: rows written, markers tracked, invalid records rejected. */
     public static long bootstrapDone(InMemoryMetrics metrics) {
-        return metrics.count(UpdateBatch.BOOTSTRAP_WRITTEN) + metrics.count("bootstrap.markers")
+        return metrics.count(UpdateBatch.BOOTSTRAP_WRITTEN)
+                + metrics.count("bootstrap.markers")
                 + metrics.count("bootstrap.invalid");
     }
 
@@ -77,36 +77,51 @@ public final class CdcReplay {
         }
     }
 
-    private static int run(ReplayCdcOptions options, Path work, String bootstrapServers, Engine engine) throws Exception {
+    @SuppressWarnings("try") // the progress line lives as long as the try block; nothing calls it
+    private static int run(ReplayCdcOptions options, Path work, String bootstrapServers, Engine engine)
+            throws Exception {
         long started = System.currentTimeMillis();
         engine.localMetrics().reset(); // counters are JVM-wide; this run counts from zero
         List<ReplayInput.Line> lines = ReplayInput.read(options.events);
-        System.out.printf("replay cdc on %s: %,d lines from %s; work dir %s%n", engine.name(), lines.size(), options.events, work);
+        System.out.printf(
+                "replay cdc on %s: %,d lines from %s; work dir %s%n",
+                engine.name(), lines.size(), options.events, work);
 
         Config config = options.jobConfig(bootstrapServers, work);
         CacheUpdaterSettings.validateJob(config, BootstrapSettings.DEF);
         CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
-        KafkaTopics.createTopics(bootstrapServers, Map.of(settings.cdcTopic(), options.run.partitions, settings.deadLetterTopic(), 1));
+        KafkaTopics.createTopics(
+                bootstrapServers, Map.of(settings.cdcTopic(), options.run.partitions, settings.deadLetterTopic(), 1));
         KafkaReplay.Sent sent;
         try (Progress progress = new Progress("events sent", lines.size(), System.err)) {
-            sent = KafkaReplay.send(bootstrapServers, settings.cdcTopic(), settings.deadLetterTopic(), lines, progress::step);
+            sent = KafkaReplay.send(
+                    bootstrapServers, settings.cdcTopic(), settings.deadLetterTopic(), lines, progress::step);
         }
         Set<CacheKey> keys = new HashSet<>(sent.keys());
         long bootstrapRecords = 0;
         if (options.snapshot != null) {
             SnapshotRows snapshot = SnapshotRows.read(options.snapshot);
-            snapshot.rows().forEach(r -> keys.add(ChangeEvents.cacheKey(r)));
-            bootstrapRecords = BootstrapReplay.publish(bootstrapServers, BootstrapSettings.from(config), options.run.partitions,
-                    settings.cdcTopic(), snapshot, work.resolve("snapshot-progress.properties"), options.snapshotCrashAfterRows);
+            snapshot.rows().forEach(r -> ChangeEvents.validCacheKey(r).ifPresent(keys::add));
+            bootstrapRecords = BootstrapReplay.publish(
+                    bootstrapServers,
+                    BootstrapSettings.from(config),
+                    options.run.partitions,
+                    settings.cdcTopic(),
+                    snapshot,
+                    work.resolve("snapshot-progress.properties"),
+                    options.snapshotCrashAfterRows);
         }
-        double raw = options.rawConsumeBaseline ? KafkaTopics.rawConsumeRate(bootstrapServers, settings.cdcTopic()) : Double.NaN;
+        double raw = options.rawConsumeBaseline
+                ? KafkaTopics.rawConsumeRate(bootstrapServers, settings.cdcTopic())
+                : Double.NaN;
 
         double steady;
         double bootstrapSteady;
-        try (Progress progress = new Progress("events written", sent.events(),
-                () -> eventsDone(engine.localMetrics()), System.err);
-             RateMeter meter = new RateMeter(sent.events(), () -> eventsDone(engine.localMetrics()));
-             RateMeter bootstrapMeter = new RateMeter(bootstrapRecords, () -> bootstrapDone(engine.localMetrics()))) {
+        try (Progress progress = new Progress(
+                        "events written", sent.events(), () -> eventsDone(engine.localMetrics()), System.err);
+                RateMeter meter = new RateMeter(sent.events(), () -> eventsDone(engine.localMetrics()));
+                RateMeter bootstrapMeter =
+                        new RateMeter(bootstrapRecords, () -> bootstrapDone(engine.localMetrics()))) {
             engine.run(config, settings, sent.events(), bootstrapRecords, work);
             steady = meter.steadyRate();
             bootstrapSteady = bootstrapMeter.steadyRate();
@@ -121,16 +136,28 @@ public final class CdcReplay {
         if (options.dlqOut != null) {
             ReplayOutput.write(options.dlqOut, deadLetters);
         }
-        ReplaySummary summary = ReplaySummary.of(engine.name(), lines.size(), deadLetters.size(), state.size(),
-                engine.localMetrics(), System.currentTimeMillis() - started, steady, raw);
+        ReplaySummary summary = ReplaySummary.of(
+                engine.name(),
+                lines.size(),
+                deadLetters.size(),
+                state.size(),
+                engine.localMetrics(),
+                System.currentTimeMillis() - started,
+                steady,
+                raw);
         summary.print(System.out);
         if (bootstrapRecords > 0) {
-            System.out.printf("  bootstrap: %,d rows applied (%,d records with markers and repeats), %,d of %d partitions "
-                            + "verified complete%s%n", engine.localMetrics().count("bootstrap.rows"), bootstrapRecords,
-                    engine.localMetrics().count("bootstrap.partitions-complete"), options.run.partitions,
+            System.out.printf(
+                    "  bootstrap: %,d rows applied (%,d records with markers and repeats), %,d of %d partitions "
+                            + "verified complete%s%n",
+                    engine.localMetrics().count("bootstrap.rows"),
+                    bootstrapRecords,
+                    engine.localMetrics().count("bootstrap.partitions-complete"),
+                    options.run.partitions,
                     Double.isNaN(bootstrapSteady) ? "" : String.format("; %,.0f records/s (steady)", bootstrapSteady));
         }
-        System.out.println("  state: " + options.out + (options.dlqOut == null ? "" : "  dead letters: " + options.dlqOut));
+        System.out.println(
+                "  state: " + options.out + (options.dlqOut == null ? "" : "  dead letters: " + options.dlqOut));
         if (options.run.summaryJson != null) {
             ObjectNode json = (ObjectNode) new ObjectMapper().readTree(summary.toJson());
             if (bootstrapRecords > 0) {

@@ -1,20 +1,19 @@
 package io.nearline.cacheupdater.replay;
 
-import io.nearline.localcluster.replay.KafkaTopics;
 import io.nearline.cacheupdater.core.events.ChangeEventCodec;
 import io.nearline.cacheupdater.core.events.ChangeEvents;
-import io.nearline.common.deadletter.DeadLetters;
 import io.nearline.cacheupdater.core.replay.ReplayInput;
 import io.nearline.common.cache.CacheKey;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-
+import io.nearline.common.deadletter.DeadLetters;
+import io.nearline.localcluster.replay.KafkaTopics;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * The Kafka side of a replay: topics, the change events in, the dead letters out. Uses only client
@@ -23,19 +22,21 @@ import java.util.Set;
 public final class KafkaReplay {
 
     /** What was sent: events on the CDC topic, lines dead-lettered before they got there, the keys seen. */
-    public record Sent(long events, long deadLettered, Set<CacheKey> keys) {
-    }
+    public record Sent(long events, long deadLettered, Set<CacheKey> keys) {}
 
-    private KafkaReplay() {
-    }
+    private KafkaReplay() {}
 
     /**
      * Sends every line that is a change event to {@code cdcTopic} (key: the cache key, so one key's events
      * share a partition in file order); a line that is not one goes straight to {@code deadLetterTopic}.
      * Events that break the rules (a negative SCN, say) are sent as they are, for the job to reject.
      */
-    public static Sent send(String bootstrap, String cdcTopic, String deadLetterTopic, List<ReplayInput.Line> lines,
-                            Runnable onEachLine) {
+    public static Sent send(
+            String bootstrap,
+            String cdcTopic,
+            String deadLetterTopic,
+            List<ReplayInput.Line> lines,
+            Runnable onEachLine) {
         long events = 0;
         long dead = 0;
         Set<CacheKey> keys = new LinkedHashSet<>();
@@ -43,18 +44,26 @@ public final class KafkaReplay {
             for (ReplayInput.Line line : lines) {
                 if (line.decoded().ok()) {
                     String key = line.decoded().event().getKey();
-                    producer.send(new ProducerRecord<>(cdcTopic, key.getBytes(StandardCharsets.UTF_8),
+                    producer.send(new ProducerRecord<>(
+                            cdcTopic,
+                            key.getBytes(StandardCharsets.UTF_8),
                             ChangeEventCodec.encode(line.decoded().event())));
-                    try {
-                        keys.add(ChangeEvents.cacheKey(line.decoded().event()));
-                    } catch (IllegalArgumentException invalidKey) {
-                        // the job dead-letters it; it never reaches the cache
-                    }
+                    // an event whose key cannot be a cache key is dead-lettered by the job, never cached
+                    ChangeEvents.validCacheKey(line.decoded().event()).ifPresent(keys::add);
                     events++;
                 } else {
-                    producer.send(new ProducerRecord<>(deadLetterTopic, null, DeadLetters.encode(DeadLetters.of(
-                            "replay", line.file(), -1, line.number(), null, line.text().getBytes(StandardCharsets.UTF_8),
-                            line.decoded().rejection(), System.currentTimeMillis()))));
+                    producer.send(new ProducerRecord<>(
+                            deadLetterTopic,
+                            null,
+                            DeadLetters.encode(DeadLetters.of(
+                                    "replay",
+                                    line.file(),
+                                    -1,
+                                    line.number(),
+                                    null,
+                                    line.text().getBytes(StandardCharsets.UTF_8),
+                                    line.decoded().rejection(),
+                                    System.currentTimeMillis()))));
                     dead++;
                 }
                 onEachLine.run();
@@ -72,5 +81,4 @@ public final class KafkaReplay {
         }
         return out;
     }
-
 }

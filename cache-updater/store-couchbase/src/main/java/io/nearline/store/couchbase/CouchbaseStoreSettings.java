@@ -6,52 +6,107 @@ import io.nearline.common.config.ConfigDef;
 import io.nearline.common.config.ConfigKey;
 import io.nearline.common.config.Secret;
 import io.nearline.common.config.ValueType;
-
 import java.time.Duration;
 
 /** Connection and behaviour settings of the Couchbase cache store. */
-public record CouchbaseStoreSettings(String connectionString, String username, Secret password, String bucket,
-                                     String scope, String collection, Duration kvTimeout, Duration connectTimeout,
-                                     Duration healthWindow, int healthMinSamples, double healthMaxErrorRate) {
+public record CouchbaseStoreSettings(
+        String connectionString,
+        String username,
+        Secret password,
+        String bucket,
+        String scope,
+        String collection,
+        Duration kvTimeout,
+        Duration connectTimeout,
+        Duration healthWindow,
+        int healthMinSamples,
+        double healthMaxErrorRate) {
 
-    public static final ConfigKey<String> CONNECTION_STRING = ConfigKey.of("couchbase.connection-string",
-            ValueType.STRING, "couchbase://127.0.0.1",
-            "Couchbase connection string: seed nodes, optionally with the KV port (couchbase://host:11210).")
+    public static final ConfigKey<String> CONNECTION_STRING = ConfigKey.of(
+                    "couchbase.connection-string",
+                    ValueType.STRING,
+                    "couchbase://127.0.0.1",
+                    "Couchbase connection string: seed nodes, optionally with the KV port (couchbase://host:11210).")
+            // couchbase2:// (the SDK's gRPC transport) is left out of the job jar to keep it small
+            .checked(new Check<>(
+                    "must be couchbase://... or couchbases://... (couchbase2:// is not supported)",
+                    v -> !v.isBlank() && !v.trim().startsWith("couchbase2://")));
+    public static final ConfigKey<String> USERNAME = ConfigKey.required(
+                    "couchbase.username", ValueType.STRING, "RBAC user with read and write access to the bucket.")
             .checked(Check.notBlank());
-    public static final ConfigKey<String> USERNAME = ConfigKey.required("couchbase.username", ValueType.STRING,
-            "RBAC user with read and write access to the bucket.").checked(Check.notBlank());
-    public static final ConfigKey<Secret> PASSWORD = ConfigKey.of("couchbase.password", ValueType.SECRET, Secret.NONE,
+    public static final ConfigKey<Secret> PASSWORD = ConfigKey.of(
+            "couchbase.password",
+            ValueType.SECRET,
+            Secret.NONE,
             "Password of that user, by reference: env:VARIABLE or file:/path (read where the job runs; never printed).");
-    public static final ConfigKey<String> BUCKET = ConfigKey.required("couchbase.bucket", ValueType.STRING,
-            "Bucket holding the cache.").checked(Check.notBlank());
-    public static final ConfigKey<String> SCOPE = ConfigKey.of("couchbase.scope", ValueType.STRING, "_default",
-            "Scope of the cache collection.").checked(Check.notBlank());
-    public static final ConfigKey<String> COLLECTION = ConfigKey.of("couchbase.collection", ValueType.STRING,
-            "_default", "Collection holding the cache records.").checked(Check.notBlank());
-    public static final ConfigKey<Duration> KV_TIMEOUT = ConfigKey.of("couchbase.kv-timeout", ValueType.DURATION,
-            Duration.ofMillis(2500), "Timeout of one key-value operation; a timeout is retried by the writer.")
+    public static final ConfigKey<String> BUCKET = ConfigKey.required(
+                    "couchbase.bucket", ValueType.STRING, "Bucket holding the cache.")
+            .checked(Check.notBlank());
+    public static final ConfigKey<String> SCOPE = ConfigKey.of(
+                    "couchbase.scope", ValueType.STRING, "_default", "Scope of the cache collection.")
+            .checked(Check.notBlank());
+    public static final ConfigKey<String> COLLECTION = ConfigKey.of(
+                    "couchbase.collection", ValueType.STRING, "_default", "Collection holding the cache records.")
+            .checked(Check.notBlank());
+    public static final ConfigKey<Duration> KV_TIMEOUT = ConfigKey.of(
+                    "couchbase.kv-timeout",
+                    ValueType.DURATION,
+                    Duration.ofMillis(2500),
+                    "Timeout of one key-value operation; a timeout is retried by the writer.")
             .checked(Check.positiveDuration());
-    public static final ConfigKey<Duration> CONNECT_TIMEOUT = ConfigKey.of("couchbase.connect-timeout",
-            ValueType.DURATION, Duration.ofSeconds(10), "How long opening the bucket may take before start fails.")
+    public static final ConfigKey<Duration> CONNECT_TIMEOUT = ConfigKey.of(
+                    "couchbase.connect-timeout",
+                    ValueType.DURATION,
+                    Duration.ofSeconds(10),
+                    "How long opening the bucket may take before start fails.")
             .checked(Check.positiveDuration());
-    public static final ConfigKey<Duration> HEALTH_WINDOW = ConfigKey.of("couchbase.health.window",
-            ValueType.DURATION, Duration.ofSeconds(30), "Sliding window over which the transient error rate is measured.")
+    public static final ConfigKey<Duration> HEALTH_WINDOW = ConfigKey.of(
+                    "couchbase.health.window",
+                    ValueType.DURATION,
+                    Duration.ofSeconds(30),
+                    "Sliding window over which the transient error rate is measured.")
             .checked(new Check<>("must be >= 10ms", d -> d.toMillis() >= 10));
-    public static final ConfigKey<Integer> HEALTH_MIN_SAMPLES = ConfigKey.of("couchbase.health.min-samples",
-            ValueType.INT, 20, "Operations needed in the window before the store can be judged unhealthy.")
+    public static final ConfigKey<Integer> HEALTH_MIN_SAMPLES = ConfigKey.of(
+                    "couchbase.health.min-samples",
+                    ValueType.INT,
+                    20,
+                    "Operations needed in the window before the store can be judged unhealthy.")
             .checked(Check.atLeast(1));
-    public static final ConfigKey<Double> HEALTH_MAX_ERROR_RATE = ConfigKey.of("couchbase.health.max-error-rate",
-            ValueType.DOUBLE, 0.5, "Share of operations failing transiently above which the store reports unhealthy "
-                    + "and jobs stop pulling input.").checked(Check.fraction());
+    public static final ConfigKey<Double> HEALTH_MAX_ERROR_RATE = ConfigKey.of(
+                    "couchbase.health.max-error-rate",
+                    ValueType.DOUBLE,
+                    0.5,
+                    "Share of operations failing transiently above which the store reports unhealthy "
+                            + "and jobs stop pulling input.")
+            .checked(Check.fraction());
 
-    public static final ConfigDef DEF = ConfigDef.of("Couchbase store", CONNECTION_STRING, USERNAME, PASSWORD, BUCKET,
-            SCOPE, COLLECTION, KV_TIMEOUT, CONNECT_TIMEOUT, HEALTH_WINDOW, HEALTH_MIN_SAMPLES, HEALTH_MAX_ERROR_RATE);
+    public static final ConfigDef DEF = ConfigDef.of(
+            "Couchbase store",
+            CONNECTION_STRING,
+            USERNAME,
+            PASSWORD,
+            BUCKET,
+            SCOPE,
+            COLLECTION,
+            KV_TIMEOUT,
+            CONNECT_TIMEOUT,
+            HEALTH_WINDOW,
+            HEALTH_MIN_SAMPLES,
+            HEALTH_MAX_ERROR_RATE);
 
     public static CouchbaseStoreSettings from(Config config) {
         config.validate(DEF);
-        return new CouchbaseStoreSettings(config.get(CONNECTION_STRING), config.get(USERNAME), config.get(PASSWORD),
-                config.get(BUCKET), config.get(SCOPE), config.get(COLLECTION), config.get(KV_TIMEOUT),
-                config.get(CONNECT_TIMEOUT), config.get(HEALTH_WINDOW), config.get(HEALTH_MIN_SAMPLES),
+        return new CouchbaseStoreSettings(
+                config.get(CONNECTION_STRING),
+                config.get(USERNAME),
+                config.get(PASSWORD),
+                config.get(BUCKET),
+                config.get(SCOPE),
+                config.get(COLLECTION),
+                config.get(KV_TIMEOUT),
+                config.get(CONNECT_TIMEOUT),
+                config.get(HEALTH_WINDOW),
+                config.get(HEALTH_MIN_SAMPLES),
                 config.get(HEALTH_MAX_ERROR_RATE));
     }
 

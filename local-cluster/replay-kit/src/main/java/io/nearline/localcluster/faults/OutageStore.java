@@ -8,7 +8,6 @@ import io.nearline.common.config.ValueType;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.CacheStoreProvider;
 import io.nearline.common.store.CacheStores;
-
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
@@ -17,16 +16,29 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code cache.store=outage}: a real store (named by {@code outage.delegate}) behind a switch, for the
  * demo's injected outage and the tests that run the real engines through one. The switch is flipped
  * with {@link #down}, or, with {@code outage.after-open}, from the moment a job first opens the store
- * in this JVM. One switch per JVM: every outage store in it goes down together. Local tooling only.
+ * in this JVM. One switch per JVM: every outage store in it goes down together. With
+ * {@code outage.refuse-prefix} it also refuses some keys' writes for good. Local tooling only.
  */
 public final class OutageStore implements CacheStoreProvider {
 
-    public static final ConfigKey<String> DELEGATE = ConfigKey.of("outage.delegate", ValueType.STRING, "rocksdb",
-            "The store behind the switch.").checked(Check.notBlank());
-    public static final ConfigKey<Duration> AFTER_OPEN = ConfigKey.of("outage.after-open", ValueType.DURATION,
-            Duration.ZERO, "Down for this long from the first open in this JVM (0: only when switched).");
+    public static final ConfigKey<String> DELEGATE = ConfigKey.of(
+                    "outage.delegate", ValueType.STRING, "rocksdb", "The store behind the switch.")
+            .checked(Check.notBlank());
+    public static final ConfigKey<Duration> AFTER_OPEN = ConfigKey.of(
+            "outage.after-open",
+            ValueType.DURATION,
+            Duration.ZERO,
+            "Down for this long from the first open in this JVM (0: only when switched).");
 
-    private static final ConfigDef DEF = ConfigDef.of("outage store (local tools)", DELEGATE, AFTER_OPEN);
+    public static final ConfigKey<String> REFUSE_PREFIX = ConfigKey.of(
+            "outage.refuse-prefix",
+            ValueType.STRING,
+            "",
+            "Writes of keys that start with this are refused for good, as a store rejecting a record would"
+                    + " (empty: none).");
+
+    private static final ConfigDef DEF =
+            ConfigDef.of("outage store (local tools)", DELEGATE, AFTER_OPEN, REFUSE_PREFIX);
     private static final LongAdder REFUSED = new LongAdder();
     private static long downUntil = -1; // guarded by the class; -1: no outage started yet
 
@@ -62,13 +74,19 @@ public final class OutageStore implements CacheStoreProvider {
 
     @Override
     public CacheStore open(Config config) {
-        CacheStore inner = CacheStores.open(config.withOverrides(Map.of(CacheStores.STORE.name(), config.get(DELEGATE))));
+        CacheStore inner =
+                CacheStores.open(config.withOverrides(Map.of(CacheStores.STORE.name(), config.get(DELEGATE))));
         Duration afterOpen = config.get(AFTER_OPEN);
         synchronized (OutageStore.class) {
             if (downUntil < 0 && !afterOpen.isZero()) {
                 down(afterOpen);
             }
         }
-        return new SwitchableStore(inner, OutageStore::isDown, REFUSED);
+        String refusePrefix = config.get(REFUSE_PREFIX);
+        return new SwitchableStore(
+                inner,
+                OutageStore::isDown,
+                REFUSED,
+                key -> !refusePrefix.isEmpty() && key.value().startsWith(refusePrefix));
     }
 }

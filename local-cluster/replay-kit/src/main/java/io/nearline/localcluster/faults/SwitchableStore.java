@@ -2,16 +2,18 @@ package io.nearline.localcluster.faults;
 
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.store.CacheStore;
+import io.nearline.common.store.StoreException;
 import io.nearline.common.store.StoreUnavailableException;
-
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 
 /**
  * A store that goes down on demand: while {@code down} says so, every call fails as unavailable,
- * as a cache cluster in trouble would; otherwise calls pass through. Local tooling only (the demo,
+ * as a cache cluster in trouble would; otherwise calls pass through, except writes of the keys it
+ * {@code refuses}, which fail for good (a record the store will never take). Local tooling only (the demo,
  * drills and tests of the jobs' outage handling): never part of a job artifact.
  */
 public final class SwitchableStore implements CacheStore {
@@ -19,12 +21,21 @@ public final class SwitchableStore implements CacheStore {
     private final CacheStore inner;
     private final BooleanSupplier down;
     private final LongAdder refused;
+    private final Predicate<CacheKey> refuses;
 
     /** @param refused counts refused calls (shared by every store behind the same switch) */
-    public SwitchableStore(CacheStore inner, BooleanSupplier down, LongAdder refused) {
+    public SwitchableStore(CacheStore inner, BooleanSupplier down, LongAdder refused, Predicate<CacheKey> refuses) {
         this.inner = inner;
         this.down = down;
         this.refused = refused;
+        this.refuses = refuses;
+    }
+
+    private void checkWrite(String op, CacheKey key) {
+        check(op);
+        if (refuses.test(key)) {
+            throw new StoreException("the store refuses '" + key + "' (injected)");
+        }
     }
 
     private void check(String op) {
@@ -42,19 +53,19 @@ public final class SwitchableStore implements CacheStore {
 
     @Override
     public WriteResult insertIfAbsent(CacheKey key, byte[] value, Duration expiry) {
-        check("insert");
+        checkWrite("insert", key);
         return inner.insertIfAbsent(key, value, expiry);
     }
 
     @Override
     public WriteResult replaceIfCasMatches(CacheKey key, byte[] value, long expectedCas, Duration expiry) {
-        check("replace");
+        checkWrite("replace", key);
         return inner.replaceIfCasMatches(key, value, expectedCas, expiry);
     }
 
     @Override
     public WriteResult upsert(CacheKey key, byte[] value, Duration expiry) {
-        check("upsert");
+        checkWrite("upsert", key);
         return inner.upsert(key, value, expiry);
     }
 

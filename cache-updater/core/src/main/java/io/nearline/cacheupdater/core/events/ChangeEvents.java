@@ -5,17 +5,25 @@ import io.nearline.common.avro.Op;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.version.Version;
-
 import java.nio.ByteBuffer;
+import java.util.Optional;
 
 /** What a valid change event means for the cache. */
 public final class ChangeEvents {
 
-    private ChangeEvents() {
-    }
+    private ChangeEvents() {}
 
     public static CacheKey cacheKey(ChangeEvent e) {
         return CacheKey.of(e.getKey());
+    }
+
+    /** The cache key, or empty when the event's key cannot be one (the job dead-letters such events). */
+    public static Optional<CacheKey> validCacheKey(ChangeEvent e) {
+        try {
+            return Optional.of(cacheKey(e));
+        } catch (IllegalArgumentException invalidKey) {
+            return Optional.empty();
+        }
     }
 
     /** An upsert becomes a record with the payload; a delete becomes a tombstone of the same version. */
