@@ -240,7 +240,7 @@ public final class Config {
     }
 
     /** The known key nearest to {@code name}; ties go to the longer shared prefix, then alphabetical order. */
-    static Optional<String> closest(String name, Set<String> known) {
+    public static Optional<String> closest(String name, Set<String> known) {
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
         int bestPrefix = -1;

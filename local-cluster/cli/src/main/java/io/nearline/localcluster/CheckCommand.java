@@ -1,11 +1,17 @@
 package io.nearline.localcluster;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.nearline.common.store.CacheStore;
+import io.nearline.localcluster.cluster.ClusterCommand;
+import io.nearline.localcluster.cluster.ClusterException;
+import io.nearline.localcluster.cluster.LiveStores;
+import io.nearline.localcluster.replay.LocalRunOptions;
 import io.nearline.localcluster.replay.ReplayOutput;
 import io.nearline.localcluster.sot.ChangeLogTruth;
 import io.nearline.localcluster.sot.DivergenceChecker;
 import io.nearline.localcluster.sot.StateDumpView;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,10 +40,30 @@ public final class CheckCommand implements Callable<Integer> {
 
     @Option(
             names = "--state",
-            required = true,
             paramLabel = "STATE.jsonl",
-            description = "The cache state dump (as written by replay cdc).")
+            description = "The cache state dump (as written by replay cdc); or --store with --cluster.")
     Path state;
+
+    @Option(
+            names = "--store",
+            paramLabel = "STORE",
+            description = "Check a live store instead of a dump: couchbase (the cluster's cache).")
+    String store;
+
+    @Option(
+            names = "--cluster",
+            defaultValue = ClusterCommand.DEFAULT_DIR,
+            paramLabel = "DIR",
+            description = "The cluster whose store --store reads (default: ${DEFAULT-VALUE}).")
+    Path cluster;
+
+    @Option(
+            names = "--wait",
+            defaultValue = "0s",
+            paramLabel = "DURATION",
+            converter = LocalRunOptions.DurationConverter.class,
+            description = "With --store: check again until the store converges or this time is up, e.g. 120s.")
+    Duration waitFor;
 
     @Option(names = "--summary-json", paramLabel = "FILE", description = "Also write the counts as JSON.")
     Path summaryJson;
@@ -51,10 +77,17 @@ public final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if ((state == null) == (store == null)) {
+            throw new ClusterException("give either --state FILE or --store couchbase (with --cluster DIR)");
+        }
         ChangeLogTruth truth = new ChangeLogTruth(events, maxPayloadBytes);
-        StateDumpView cache = new StateDumpView(state);
-        DivergenceChecker.Report report =
-                DivergenceChecker.check(truth, cache, cache.keys(), System.currentTimeMillis());
+        DivergenceChecker.Report report;
+        if (state != null) {
+            StateDumpView cache = new StateDumpView(state);
+            report = DivergenceChecker.check(truth, cache, cache.keys(), System.currentTimeMillis());
+        } else {
+            report = checkLiveStore(truth);
+        }
         System.out.println("check: " + report.summary());
         if (summaryJson != null) {
             Map<String, Object> json = new LinkedHashMap<>();
@@ -65,5 +98,24 @@ public final class CheckCommand implements Callable<Integer> {
         }
         System.out.println(report.converged() ? "OK: the cache matches the source of truth." : "DIVERGED.");
         return report.converged() ? 0 : 1;
+    }
+
+    /** Against the cluster's store, again and again until it converges or --wait is up. */
+    private DivergenceChecker.Report checkLiveStore(ChangeLogTruth truth) {
+        long deadline = System.nanoTime() + waitFor.toNanos();
+        try (CacheStore cache = LiveStores.open(store, cluster)) {
+            while (true) {
+                DivergenceChecker.Report report =
+                        DivergenceChecker.check(truth, cache, List.of(), System.currentTimeMillis());
+                if (report.converged() || System.nanoTime() >= deadline) {
+                    return report;
+                }
+                System.err.println("  not yet: " + report.summary());
+                Thread.sleep(2000);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClusterException("interrupted");
+        }
     }
 }

@@ -9,12 +9,12 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
 /** Where the Nearline checkout is, and how the front door starts the engines' JVMs. */
-final class Home {
+public final class Home {
 
     private Home() {}
 
     /** The checkout: {@code -Dnearline.home} (bin/nearline sets it), else found from this jar's location. */
-    static Path dir() {
+    public static Path dir() {
         String home = System.getProperty("nearline.home");
         if (home != null) {
             return Path.of(home);

@@ -1,5 +1,11 @@
 package io.nearline.localcluster;
 
+import io.nearline.localcluster.cluster.ClusterCommand;
+import io.nearline.localcluster.cluster.ClusterException;
+import io.nearline.localcluster.cluster.DeployCommand;
+import io.nearline.localcluster.cluster.DumpCommand;
+import io.nearline.localcluster.cluster.JobsCommand;
+import io.nearline.localcluster.cluster.PublishCommand;
 import io.nearline.localcluster.replay.CliErrors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -18,6 +24,11 @@ import picocli.CommandLine.Command;
             BenchCommand.class,
             RaceCommand.class,
             BootstrapCommand.class,
+            ClusterCommand.class,
+            DeployCommand.class,
+            JobsCommand.class,
+            PublishCommand.class,
+            DumpCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class NearlineCli implements Runnable {
@@ -31,6 +42,19 @@ public final class NearlineCli implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(CliErrors.install(new CommandLine(new NearlineCli())).execute(args));
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command line with Nearline's error handling: a user's mistake or a failed cluster operation is one line. */
+    public static CommandLine commandLine() {
+        CommandLine cli = CliErrors.install(new CommandLine(new NearlineCli()));
+        CommandLine.IExecutionExceptionHandler usual = cli.getExecutionExceptionHandler();
+        return cli.setExecutionExceptionHandler((e, cmd, parse) -> {
+            if (e instanceof ClusterException c) {
+                cmd.getErr().println("error: " + c.getMessage());
+                return c.exitCode();
+            }
+            return usual.handleExecutionException(e, cmd, parse);
+        });
     }
 }

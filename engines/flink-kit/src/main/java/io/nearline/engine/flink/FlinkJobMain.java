@@ -2,6 +2,7 @@ package io.nearline.engine.flink;
 
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigException;
+import org.apache.flink.configuration.PipelineOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
@@ -34,8 +35,10 @@ public final class FlinkJobMain {
             System.err.println(jobName + ": " + e.getMessage());
             System.exit(2);
         }
+        // the cluster's or the command line's pipeline.name wins (deploys name jobs so upgrades find them)
+        String name = env.getConfiguration().getOptional(PipelineOptions.NAME).orElse(jobName);
         try {
-            env.execute(jobName);
+            env.execute(name);
         } catch (Exception e) {
             throw new IllegalStateException(jobName + " failed", e);
         }

@@ -27,7 +27,7 @@ import org.apache.kafka.server.common.MetadataVersion;
 
 /**
  * A real Apache Kafka broker in KRaft mode (broker and controller in one node), for tests and local
- * runs. Every listener binds 127.0.0.1 on a free port.
+ * runs. Every listener binds 127.0.0.1 on a free port, or the address and ports a cluster gives.
  *
  * <p>Lifecycle: {@link #start} formats the log directory (like {@code kafka-storage format}) and
  * returns once the broker accepts clients; a directory formatted before is reused with its data.
@@ -48,17 +48,27 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
 
     public static EmbeddedKafka start(Path dir) {
+        return start(dir, "127.0.0.1", 0, 0);
+    }
+
+    /**
+     * A broker listening on {@code host} (an address of this machine, or of the network namespace it
+     * runs in); a port of 0 takes a free one. A cluster's broker keeps its ports across restarts.
+     */
+    public static EmbeddedKafka start(Path dir, String host, int port, int controllerPort) {
         try {
             Files.createDirectories(dir);
-            int brokerPort = freePort();
-            int controllerPort = freePort();
+            int brokerPort = port > 0 ? port : freePort();
+            controllerPort = controllerPort > 0 ? controllerPort : freePort();
             Path logDir = dir.resolve("kraft-logs");
             Properties props = new Properties();
             props.put("process.roles", "broker,controller");
             props.put("node.id", "1");
-            props.put("controller.quorum.voters", "1@127.0.0.1:" + controllerPort);
-            props.put("listeners", "PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort);
-            props.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + brokerPort);
+            props.put("controller.quorum.voters", "1@" + host + ":" + controllerPort);
+            props.put(
+                    "listeners",
+                    "PLAINTEXT://" + host + ":" + brokerPort + ",CONTROLLER://" + host + ":" + controllerPort);
+            props.put("advertised.listeners", "PLAINTEXT://" + host + ":" + brokerPort);
             props.put("controller.listener.names", "CONTROLLER");
             props.put("inter.broker.listener.name", "PLAINTEXT");
             props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
@@ -90,7 +100,7 @@ public final class EmbeddedKafka implements AutoCloseable {
             }
             KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
             server.startup();
-            EmbeddedKafka kafka = new EmbeddedKafka(server, "127.0.0.1:" + brokerPort, dir);
+            EmbeddedKafka kafka = new EmbeddedKafka(server, host + ":" + brokerPort, dir);
             kafka.awaitReady();
             return kafka;
         } catch (IOException e) {

@@ -2,13 +2,18 @@ package io.nearline.localcluster.kafka;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 
 /**
- * The embedded broker as its own process: {@code java -jar nearline-kafka.jar DIR [topic:partitions ...]}.
- * Prints {@code BOOTSTRAP_SERVERS=host:port} on stdout once clients can connect, then runs until its
- * standard input closes (the parent is gone) or it is terminated; either way it shuts down cleanly.
+ * The embedded broker as its own process:
+ * {@code java -jar nearline-kafka.jar [--host H --port P --controller-port C] [--detached] DIR [topic:partitions ...]}.
+ * Prints {@code BOOTSTRAP_SERVERS=host:port} on stdout once clients can connect. Attached (the
+ * default, for the runners) it runs until its standard input closes (the parent is gone); detached
+ * (a local cluster's broker) until it is terminated. Either way it shuts down cleanly.
  */
 public final class EmbeddedKafkaMain {
 
@@ -16,16 +21,38 @@ public final class EmbeddedKafkaMain {
 
     private EmbeddedKafkaMain() {}
 
-    public static void main(String[] args) throws IOException {
-        if (args.length < 1) {
-            System.err.println("usage: java -jar nearline-kafka.jar DIR [topic:partitions ...]");
+    public static void main(String[] args) throws IOException, InterruptedException {
+        String host = "127.0.0.1";
+        int port = 0;
+        int controllerPort = 0;
+        boolean detached = false;
+        List<String> rest = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--host" -> host = args[++i];
+                case "--port" -> port = Integer.parseInt(args[++i]);
+                case "--controller-port" -> controllerPort = Integer.parseInt(args[++i]);
+                case "--detached" -> detached = true;
+                default -> rest.add(args[i]);
+            }
+        }
+        if (rest.isEmpty()) {
+            System.err.println("usage: java -jar nearline-kafka.jar [--host H --port P --controller-port C]"
+                    + " [--detached] DIR [topic:partitions ...]");
             System.exit(2);
         }
-        EmbeddedKafka kafka = EmbeddedKafka.start(Path.of(args[0]));
-        Runtime.getRuntime().addShutdownHook(new Thread(kafka::close, "kafka-shutdown"));
+        EmbeddedKafka kafka = EmbeddedKafka.start(Path.of(rest.get(0)), host, port, controllerPort);
+        CountDownLatch closed = new CountDownLatch(1);
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            kafka.close();
+                            closed.countDown();
+                        },
+                        "kafka-shutdown"));
         Map<String, Integer> topics = new LinkedHashMap<>();
-        for (int i = 1; i < args.length; i++) {
-            String[] parts = args[i].split(":");
+        for (String topic : rest.subList(1, rest.size())) {
+            String[] parts = topic.split(":");
             topics.put(parts[0], parts.length > 1 ? Integer.parseInt(parts[1]) : 1);
         }
         if (!topics.isEmpty()) {
@@ -33,6 +60,10 @@ public final class EmbeddedKafkaMain {
         }
         System.out.println(READY_PREFIX + kafka.bootstrapServers());
         System.out.flush();
+        if (detached) {
+            closed.await(); // until terminated: the shutdown hook closes the broker
+            return;
+        }
         while (System.in.read() >= 0) {
             // keep running until the parent closes our stdin
         }

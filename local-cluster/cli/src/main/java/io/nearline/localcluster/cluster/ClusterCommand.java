@@ -1,0 +1,314 @@
+package io.nearline.localcluster.cluster;
+
+import io.nearline.localcluster.Home;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code nearline cluster up | status | down}: the whole stack on this machine, to deploy jobs to. */
+@Command(
+        name = "cluster",
+        mixinStandardHelpOptions = true,
+        description = {
+            "A local cluster to deploy the jobs to: a Kafka broker and the networked cache (CouchbaseMock, reached "
+                    + "through the real Couchbase SDK) always; a Flink standalone session cluster with --flink.",
+            "%nEverything runs in a network namespace of its own, joined to this machine by a private link: no "
+                    + "route out, nothing reachable from outside. Needs root and iproute2. Addresses are written to "
+                    + "DIR/cluster.yaml; 'down' stops exactly the processes 'up' started.%n"
+        },
+        subcommands = {ClusterCommand.Up.class, ClusterCommand.Status.class, ClusterCommand.Down.class})
+public final class ClusterCommand implements Runnable {
+
+    public static final String DEFAULT_DIR = ".nearline/cluster";
+    static final int KAFKA_PORT = 9092;
+    static final int KAFKA_CONTROLLER_PORT = 9093;
+    static final int COUCHBASE_PORT = 8091;
+
+    @Override
+    public void run() {
+        System.out.println("usage: nearline cluster up|status|down [--dir DIR] (see --help)");
+    }
+
+    @Command(name = "up", mixinStandardHelpOptions = true, description = "Start a local cluster in DIR.")
+    static final class Up implements Callable<Integer> {
+
+        @Option(
+                names = "--dir",
+                defaultValue = DEFAULT_DIR,
+                description = "Where the cluster lives (default: ${DEFAULT-VALUE}).")
+        Path dir;
+
+        @Option(
+                names = "--flink",
+                description = "Also a Flink standalone session cluster (JobManager + one TaskManager).")
+        boolean flink;
+
+        @Option(names = "--yarn", description = "Also a single-node YARN (not built yet: see jobs/README.md).")
+        boolean yarn;
+
+        @Override
+        public Integer call() throws Exception {
+            if (yarn) {
+                throw new ClusterException("--yarn is not available yet: this version runs Flink sessions only "
+                        + "(see jobs/README.md, 'Targets')");
+            }
+            String unavailable = PrivateNetwork.unavailableReason();
+            if (unavailable != null) {
+                throw new ClusterException(unavailable);
+            }
+            dir = dir.toAbsolutePath().normalize();
+            if (ClusterFile.exists(dir)) {
+                ClusterFile old = ClusterFile.read(dir);
+                if (old.processes().values().stream().anyMatch(pid -> Daemons.alive(pid, dir))) {
+                    throw new ClusterException("a cluster is already up in " + dir
+                            + ": 'bin/nearline cluster status --dir " + dir + "', or take it down first");
+                }
+            }
+            Path home = Home.dir();
+            List<Path> needed = new ArrayList<>(List.of(kafkaJar(home), couchbaseJar(home)));
+            if (flink) {
+                needed.add(FlinkSession.lib(home));
+            }
+            for (Path p : needed) {
+                if (!Files.exists(p)) {
+                    throw new ClusterException(p + " is missing: build with ./mvnw package -DskipTests");
+                }
+            }
+            Files.createDirectories(dir);
+            PrivateNetwork net = PrivateNetwork.of(dir);
+            long started = System.nanoTime();
+            net.create();
+            Map<String, Long> pids = new LinkedHashMap<>();
+            try {
+                String java = java();
+                Path password = dir.resolve("couchbase.password");
+                if (!Files.exists(password)) {
+                    Files.writeString(
+                            password, HexFormat.of().formatHex(SecureRandom.getSeed(12)), StandardCharsets.UTF_8);
+                }
+                // Kafka and the cache start together; Flink after them
+                pids.put(
+                        "kafka",
+                        Daemons.start(
+                                dir,
+                                "kafka",
+                                net.wrap(List.of(
+                                        java,
+                                        Daemons.marker(dir),
+                                        "-Xmx512m",
+                                        "-jar",
+                                        kafkaJar(home).toString(),
+                                        "--host",
+                                        net.clusterAddress(),
+                                        "--port",
+                                        "" + KAFKA_PORT,
+                                        "--controller-port",
+                                        "" + KAFKA_CONTROLLER_PORT,
+                                        "--detached",
+                                        dir.resolve("kafka").toString()))));
+                pids.put(
+                        "couchbase",
+                        Daemons.start(
+                                dir,
+                                "couchbase",
+                                net.wrap(List.of(
+                                        java,
+                                        Daemons.marker(dir),
+                                        "-Xmx384m",
+                                        "-jar",
+                                        couchbaseJar(home).toString(),
+                                        "--host",
+                                        net.clusterAddress(),
+                                        "--port",
+                                        "" + COUCHBASE_PORT,
+                                        "--bucket",
+                                        "nearline",
+                                        "--password-file",
+                                        password.toString()))));
+                writeFile(dir, net, pids, null, password, "", ""); // so that 'down' finds them if the rest fails
+                Daemons.await(dir, "kafka", pids.get("kafka"), Duration.ofSeconds(90), () -> Daemons.readyLine(
+                                dir, "kafka", "BOOTSTRAP_SERVERS=")
+                        .isPresent());
+                String kafka =
+                        Daemons.readyLine(dir, "kafka", "BOOTSTRAP_SERVERS=").orElseThrow();
+                step(started, "kafka", kafka);
+                Daemons.await(dir, "couchbase", pids.get("couchbase"), Duration.ofSeconds(60), () -> Daemons.readyLine(
+                                dir, "couchbase", "COUCHBASE=")
+                        .isPresent());
+                String couchbase =
+                        Daemons.readyLine(dir, "couchbase", "COUCHBASE=").orElseThrow();
+                step(started, "couchbase", couchbase + " (CouchbaseMock, bucket nearline)");
+                String rest = null;
+                if (flink) {
+                    Path lib = FlinkSession.lib(home);
+                    Path conf = FlinkSession.writeConfig(
+                            dir, net.clusterAddress(), home.resolve("jobs/flink-conf/config.yaml"));
+                    pids.put(
+                            "jobmanager",
+                            Daemons.start(
+                                    dir, "jobmanager", net.wrap(FlinkSession.daemon(java, dir, lib, conf, false))));
+                    pids.put(
+                            "taskmanager",
+                            Daemons.start(
+                                    dir, "taskmanager", net.wrap(FlinkSession.daemon(java, dir, lib, conf, true))));
+                    rest = "http://" + net.clusterAddress() + ":" + FlinkSession.REST_PORT;
+                    writeFile(dir, net, pids, rest, password, kafka, couchbase);
+                    String url = rest;
+                    Daemons.await(
+                            dir,
+                            "jobmanager",
+                            pids.get("jobmanager"),
+                            Duration.ofSeconds(120),
+                            () -> FlinkSession.reachable(url));
+                    Daemons.await(
+                            dir,
+                            "taskmanager",
+                            pids.get("taskmanager"),
+                            Duration.ofSeconds(120),
+                            () -> FlinkSession.taskManagers(url) > 0);
+                    step(started, "flink", rest + " (web UI and REST; one TaskManager, 4 slots)");
+                }
+                writeFile(dir, net, pids, rest, password, kafka, couchbase);
+                System.out.printf(
+                        "cluster up in %s (%.0f s): addresses in %s%n",
+                        dir, seconds(started), dir.resolve(ClusterFile.NAME));
+                System.out.println(
+                        "  deploy:   bin/nearline deploy jobs/deploy/cache-updater-flink-session.yaml --cluster "
+                                + dir);
+                System.out.println("  stop:     bin/nearline cluster down --dir " + dir);
+                return 0;
+            } catch (RuntimeException | IOException e) {
+                Daemons.stop(dir, pids, Duration.ofSeconds(10));
+                net.delete();
+                throw e;
+            }
+        }
+
+        private static void step(long started, String what, String where) {
+            System.out.printf("  %-10s %s  (%.0f s)%n", what, where, seconds(started));
+        }
+    }
+
+    @Command(
+            name = "status",
+            mixinStandardHelpOptions = true,
+            description = "Show a local cluster's processes and addresses.")
+    static final class Status implements Callable<Integer> {
+
+        @Option(
+                names = "--dir",
+                defaultValue = DEFAULT_DIR,
+                description = "Where the cluster lives (default: ${DEFAULT-VALUE}).")
+        Path dir;
+
+        @Override
+        public Integer call() {
+            dir = dir.toAbsolutePath().normalize();
+            ClusterFile c = ClusterFile.read(dir);
+            boolean allUp = true;
+            System.out.println("cluster in " + dir);
+            for (Map.Entry<String, Long> p : c.processes().entrySet()) {
+                boolean alive = Daemons.alive(p.getValue(), dir);
+                allUp &= alive;
+                System.out.printf("  %-12s pid %-8d %s%n", p.getKey(), p.getValue(), alive ? "running" : "NOT RUNNING");
+            }
+            System.out.println("  kafka        " + c.kafkaBootstrapServers() + reach(c.kafkaBootstrapServers()));
+            System.out.println("  couchbase    " + c.couchbaseConnectionString() + " bucket " + c.couchbaseBucket());
+            if (c.flinkRestUrl() != null) {
+                System.out.println("  flink        " + c.flinkRestUrl()
+                        + (FlinkSession.reachable(c.flinkRestUrl()) ? " (reachable)" : " (UNREACHABLE)"));
+            }
+            return allUp ? 0 : 1;
+        }
+
+        private static String reach(String hostPort) {
+            String[] hp = hostPort.split(":");
+            try (Socket s = new Socket()) {
+                s.connect(new InetSocketAddress(hp[0], Integer.parseInt(hp[1])), 2000);
+                return " (reachable)";
+            } catch (IOException e) {
+                return " (UNREACHABLE)";
+            }
+        }
+    }
+
+    @Command(
+            name = "down",
+            mixinStandardHelpOptions = true,
+            description = "Stop a local cluster: exactly the processes 'up' started, and its network.")
+    static final class Down implements Callable<Integer> {
+
+        @Option(
+                names = "--dir",
+                defaultValue = DEFAULT_DIR,
+                description = "Where the cluster lives (default: ${DEFAULT-VALUE}).")
+        Path dir;
+
+        @Override
+        public Integer call() {
+            dir = dir.toAbsolutePath().normalize();
+            ClusterFile c = ClusterFile.read(dir);
+            List<String> stopped = Daemons.stop(dir, c.processes(), Duration.ofSeconds(20));
+            PrivateNetwork.of(dir).delete();
+            long left = c.processes().values().stream()
+                    .filter(pid -> Daemons.alive(pid, dir))
+                    .count();
+            System.out.println("cluster down: stopped "
+                    + (stopped.isEmpty() ? "nothing (none was running)" : String.join(", ", stopped)) + "; network "
+                    + PrivateNetwork.of(dir).namespace() + " removed");
+            return left == 0 ? 0 : 1;
+        }
+    }
+
+    private static void writeFile(
+            Path dir,
+            PrivateNetwork net,
+            Map<String, Long> pids,
+            String rest,
+            Path password,
+            String kafka,
+            String couchbase) {
+        new ClusterFile(
+                        dir,
+                        kafka,
+                        couchbase,
+                        "nearline",
+                        "nearline",
+                        password,
+                        rest,
+                        dir.resolve("packages"),
+                        net.namespace(),
+                        net.clusterAddress(),
+                        pids)
+                .write();
+    }
+
+    static Path kafkaJar(Path home) {
+        return home.resolve("local-cluster/kafka/target/nearline-kafka.jar");
+    }
+
+    static Path couchbaseJar(Path home) {
+        return home.resolve("local-cluster/couchbase-mock/target/nearline-couchbase-mock.jar");
+    }
+
+    static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    static double seconds(long since) {
+        return (System.nanoTime() - since) / 1e9;
+    }
+}

@@ -1,0 +1,122 @@
+package io.nearline.localcluster.cluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+/**
+ * {@code DIR/cluster.yaml}: every address of a local cluster (what deploys, publishes and checks
+ * connect to) and the processes {@code cluster up} started, by name and pid.
+ */
+public record ClusterFile(
+        Path dir,
+        String kafkaBootstrapServers,
+        String couchbaseConnectionString,
+        String couchbaseBucket,
+        String couchbaseUsername,
+        Path couchbasePasswordFile,
+        String flinkRestUrl,
+        Path packageDir,
+        String namespace,
+        String address,
+        Map<String, Long> processes) {
+
+    public static final String NAME = "cluster.yaml";
+
+    public static boolean exists(Path dir) {
+        return Files.isRegularFile(dir.resolve(NAME));
+    }
+
+    /** The cluster in {@code dir}, or a {@link ClusterException} naming what to do when there is none. */
+    public static ClusterFile read(Path dir) {
+        Path file = dir.resolve(NAME);
+        if (!Files.isRegularFile(file)) {
+            throw new ClusterException("no cluster in " + dir + " (no " + NAME + "): start one with "
+                    + "'bin/nearline cluster up --flink --dir " + dir + "' or pass --cluster DIR");
+        }
+        try {
+            Map<String, Object> y = new Yaml(new SafeConstructor(new LoaderOptions()))
+                    .load(Files.readString(file, StandardCharsets.UTF_8));
+            Map<String, Object> kafka = section(y, "kafka");
+            Map<String, Object> couchbase = section(y, "couchbase");
+            Map<String, Object> flink = section(y, "flink");
+            Map<String, Object> network = section(y, "network");
+            Map<String, Long> processes = new LinkedHashMap<>();
+            section(y, "processes").forEach((k, v) -> processes.put(k, ((Number) v).longValue()));
+            return new ClusterFile(
+                    dir,
+                    (String) kafka.get("bootstrap-servers"),
+                    (String) couchbase.get("connection-string"),
+                    (String) couchbase.get("bucket"),
+                    (String) couchbase.get("username"),
+                    Path.of((String) couchbase.get("password-file")),
+                    (String) flink.get("rest-url"),
+                    Path.of((String) y.get("package-dir")),
+                    (String) network.get("namespace"),
+                    (String) network.get("address"),
+                    processes);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (RuntimeException e) {
+            throw new ClusterException(file + " is not a cluster file: " + e.getMessage());
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> section(Map<String, Object> y, String name) {
+        Object s = y.get(name);
+        return s instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+    }
+
+    public void write() {
+        Map<String, Object> y = new LinkedHashMap<>();
+        y.put("kafka", Map.of("bootstrap-servers", kafkaBootstrapServers));
+        Map<String, Object> couchbase = new LinkedHashMap<>();
+        couchbase.put("connection-string", couchbaseConnectionString);
+        couchbase.put("bucket", couchbaseBucket);
+        couchbase.put("username", couchbaseUsername);
+        couchbase.put("password-file", couchbasePasswordFile.toString());
+        y.put("couchbase", couchbase);
+        if (flinkRestUrl != null) {
+            y.put("flink", Map.of("rest-url", flinkRestUrl));
+        }
+        y.put("package-dir", packageDir.toString());
+        y.put("network", Map.of("namespace", namespace, "address", address));
+        y.put("processes", processes);
+        DumperOptions options = new DumperOptions();
+        options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
+        try {
+            Files.writeString(dir.resolve(NAME), new Yaml(options).dump(y), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The Nearline settings that point a job at this cluster's broker and cache. */
+    public Map<String, String> jobSettings() {
+        Map<String, String> s = new LinkedHashMap<>();
+        s.put("kafka.bootstrap-servers", kafkaBootstrapServers);
+        s.put("cache.store", "couchbase");
+        s.put("couchbase.connection-string", couchbaseConnectionString);
+        s.put("couchbase.bucket", couchbaseBucket);
+        s.put("couchbase.username", couchbaseUsername);
+        s.put("couchbase.password", "file:" + couchbasePasswordFile);
+        return s;
+    }
+
+    public String flinkRest() {
+        if (flinkRestUrl == null) {
+            throw new ClusterException("the cluster in " + dir + " has no Flink session: start it with "
+                    + "'bin/nearline cluster up --flink --dir " + dir + "'");
+        }
+        return flinkRestUrl;
+    }
+}

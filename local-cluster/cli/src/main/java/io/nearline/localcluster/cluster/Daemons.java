@@ -1,0 +1,125 @@
+package io.nearline.localcluster.cluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The processes of a local cluster: started detached (their own session, output to
+ * {@code DIR/logs/NAME.log}), each marked with {@code -Dnearline.cluster=DIR} so that {@code down}
+ * stops exactly the processes this cluster started, by pid, and never a reused pid.
+ */
+public final class Daemons {
+
+    private Daemons() {}
+
+    public static String marker(Path dir) {
+        return "-Dnearline.cluster=" + dir.toAbsolutePath().normalize();
+    }
+
+    /** Starts {@code command} (already wrapped for the namespace) and returns its pid. */
+    public static long start(Path dir, String name, List<String> command) {
+        try {
+            Path logs = Files.createDirectories(dir.resolve("logs"));
+            Process p = new ProcessBuilder(command)
+                    .redirectInput(
+                            ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+                    .redirectOutput(logs.resolve(name + ".log").toFile())
+                    .redirectErrorStream(true)
+                    .start();
+            return p.pid();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static Path log(Path dir, String name) {
+        return dir.resolve("logs").resolve(name + ".log");
+    }
+
+    /** The first line of the daemon's log that starts with {@code prefix}, without it (its ready line). */
+    public static Optional<String> readyLine(Path dir, String name, String prefix) {
+        try {
+            Path log = log(dir, name);
+            if (!Files.exists(log)) {
+                return Optional.empty();
+            }
+            return Files.readAllLines(log, StandardCharsets.ISO_8859_1).stream()
+                    .filter(l -> l.startsWith(prefix))
+                    .map(l -> l.substring(prefix.length()).strip())
+                    .findFirst();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Waits until {@code ready}, failing (with the log's tail) if the process dies or time runs out. */
+    public static void await(Path dir, String name, long pid, Duration timeout, BooleanSupplier ready) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!ready.getAsBoolean()) {
+            if (!alive(pid, dir)) {
+                throw ClusterException.failed(name + " exited while starting; its log ends:\n" + tail(dir, name));
+            }
+            if (System.nanoTime() > deadline) {
+                throw ClusterException.failed(
+                        name + " not ready after " + timeout.toSeconds() + " s; its log ends:\n" + tail(dir, name));
+            }
+            sleep(200);
+        }
+    }
+
+    static String tail(Path dir, String name) {
+        try {
+            List<String> lines = Files.readAllLines(log(dir, name), StandardCharsets.ISO_8859_1);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
+        } catch (IOException e) {
+            return "(no log)";
+        }
+    }
+
+    /** Whether {@code pid} is a live process of the cluster in {@code dir}. */
+    public static boolean alive(long pid, Path dir) {
+        try {
+            byte[] cmdline = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline"));
+            String args = new String(cmdline, StandardCharsets.UTF_8).replace('\0', ' ');
+            return args.contains(marker(dir) + " ") || args.endsWith(marker(dir));
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Stops the cluster's processes: TERM, then KILL what is left after {@code grace}. Returns those stopped. */
+    public static List<String> stop(Path dir, Map<String, Long> processes, Duration grace) {
+        List<String> stopped = new ArrayList<>();
+        processes.forEach((name, pid) -> {
+            if (alive(pid, dir)) {
+                ProcessHandle.of(pid).ifPresent(ProcessHandle::destroy);
+                stopped.add(name);
+            }
+        });
+        long deadline = System.nanoTime() + grace.toNanos();
+        while (processes.values().stream().anyMatch(pid -> alive(pid, dir)) && System.nanoTime() < deadline) {
+            sleep(200);
+        }
+        processes.values().stream().filter(pid -> alive(pid, dir)).forEach(pid -> ProcessHandle.of(pid)
+                .ifPresent(ProcessHandle::destroyForcibly));
+        return stopped;
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClusterException("interrupted");
+        }
+    }
+}

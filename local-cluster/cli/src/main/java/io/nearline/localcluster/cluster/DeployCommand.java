@@ -1,0 +1,111 @@
+package io.nearline.localcluster.cluster;
+
+import io.nearline.common.config.Config;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code nearline deploy DESCRIPTOR}: submit a job to a cluster from its descriptor. */
+@Command(
+        name = "deploy",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Deploy a job from its descriptor (jobs/deploy/*.yaml) to a cluster. Everything is checked first "
+                    + "(descriptor keys, artifact, cluster reachable, the job's settings); the job's topics are "
+                    + "created where missing. Prints the job id and where to watch it.",
+            "%nExit 0 when submitted, 2 on bad input or an unreachable cluster, 1 when the cluster refuses.%n"
+        })
+public final class DeployCommand implements Callable<Integer> {
+
+    @Parameters(
+            index = "0",
+            paramLabel = "DESCRIPTOR",
+            description = "The descriptor, e.g. jobs/deploy/cache-updater-flink-session.yaml.")
+    Path descriptor;
+
+    @Option(
+            names = "--cluster",
+            defaultValue = ClusterCommand.DEFAULT_DIR,
+            paramLabel = "DIR",
+            description = "The cluster to deploy to (default: ${DEFAULT-VALUE}).")
+    Path cluster;
+
+    @Option(
+            names = "--set",
+            paramLabel = "KEY=VALUE",
+            description = "Override a Nearline setting of the descriptor; repeatable.")
+    List<String> sets = List.of();
+
+    @Option(names = "--dry-run", description = "Print the resolved settings and the exact submission; submit nothing.")
+    boolean dryRun;
+
+    @Option(
+            names = "--from-savepoint",
+            paramLabel = "PATH",
+            description = "Start from this savepoint (state and input positions).")
+    String fromSavepoint;
+
+    @Override
+    public Integer call() {
+        Descriptor d = Descriptor.read(descriptor);
+        ClusterFile c = ClusterFile.read(cluster.toAbsolutePath().normalize());
+        if (fromSavepoint != null && !isSavepoint(fromSavepoint)) {
+            throw new ClusterException(fromSavepoint + " is not a savepoint (a directory with a _metadata file)");
+        }
+        if (fromSavepoint != null && d.restore() == Descriptor.Restore.NONE) {
+            throw new ClusterException(d.file() + " says restore: none, so it cannot start from a savepoint");
+        }
+        FlinkDeploy.Plan plan = FlinkDeploy.plan(d, c, overrides(sets), fromSavepoint);
+        return deploy(plan, c, dryRun);
+    }
+
+    static int deploy(FlinkDeploy.Plan plan, ClusterFile c, boolean dryRun) {
+        String rest = c.flinkRest();
+        if (dryRun) {
+            System.out.println("deploy " + plan.descriptor().name() + " ("
+                    + plan.descriptor().job() + ") to " + plan.descriptor().target() + " at " + rest
+                    + " (dry run: nothing submitted)");
+            System.out.println("settings:");
+            System.out.println(Config.of(plan.settings()).toString().indent(2).stripTrailing());
+            System.out.println("submission (FLINK_CONF_DIR=" + plan.clientConf() + "):");
+            System.out.println("  " + String.join(" ", plan.command()));
+            return 0;
+        }
+        if (!FlinkSession.reachable(rest)) {
+            throw new ClusterException("the Flink cluster at " + rest
+                    + " is unreachable: 'bin/nearline cluster status --dir " + c.dir() + "'");
+        }
+        List<String> topics = FlinkDeploy.prepareTopics(plan, c.kafkaBootstrapServers());
+        String jobId = FlinkDeploy.submit(plan, rest);
+        System.out.println("deployed " + plan.descriptor().name() + " as Flink job " + jobId);
+        System.out.println("  topics   " + String.join(", ", topics));
+        System.out.println("  watch    " + rest + "/#/job/running/" + jobId + "/overview  (web UI)");
+        System.out.println("  metrics  " + rest + "/jobs/" + jobId + "  and the Prometheus reporter on port 9249+ of "
+                + c.address());
+        System.out.println("  list     bin/nearline jobs list --cluster " + c.dir());
+        return 0;
+    }
+
+    static Map<String, String> overrides(List<String> sets) {
+        Map<String, String> out = new LinkedHashMap<>();
+        for (String s : sets) {
+            int eq = s.indexOf('=');
+            if (eq <= 0) {
+                throw new ClusterException("--set takes KEY=VALUE, got '" + s + "'");
+            }
+            out.put(s.substring(0, eq).strip(), s.substring(eq + 1).strip());
+        }
+        return out;
+    }
+
+    static boolean isSavepoint(String path) {
+        Path p = Path.of(path.startsWith("file:") ? path.replaceFirst("^file:(//)?", "") : path);
+        return Files.isRegularFile(p.resolve("_metadata"));
+    }
+}

@@ -1,0 +1,184 @@
+package io.nearline.localcluster.cluster;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.nearline.bootstrap.BootstrapSettings;
+import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.common.config.Config;
+import io.nearline.localcluster.Home;
+import io.nearline.localcluster.replay.KafkaTopics;
+import io.nearline.tracking.join.JoinSettings;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Deploys to a Flink session with Flink's own client ({@code CliFrontend run -d}), stops jobs with a
+ * savepoint over Flink's REST API, and upgrades: stop with a savepoint, submit again from it.
+ */
+public final class FlinkDeploy {
+
+    private static final Pattern JOB_ID = Pattern.compile("JobID ([0-9a-f]{32})");
+
+    /** What a deploy resolved: the settings the job gets and the exact command that submits it. */
+    public record Plan(Descriptor descriptor, Map<String, String> settings, List<String> command, Path clientConf) {}
+
+    private FlinkDeploy() {}
+
+    public static Plan plan(Descriptor d, ClusterFile cluster, Map<String, String> overrides, String savepoint) {
+        Path home = Home.dir();
+        Path artifact = d.artifactPath(home);
+        Map<String, String> settings = new LinkedHashMap<>(cluster.jobSettings());
+        settings.putAll(d.settings());
+        settings.putAll(overrides);
+        Path clientConf = cluster.dir().resolve("flink/client-conf");
+        List<String> command = new ArrayList<>(List.of(ClusterCommand.java()));
+        command.addAll(FlinkSession.JAVA_17_OPTS);
+        command.addAll(List.of(
+                "-Dlog4j.configurationFile=file:" + clientConf.resolve("log4j.properties"),
+                "-cp",
+                FlinkSession.lib(home) + "/*",
+                "org.apache.flink.client.cli.CliFrontend",
+                "run",
+                "--detached",
+                "-p",
+                Integer.toString(d.parallelism())));
+        if (d.entryClass() != null) {
+            command.addAll(List.of("-c", d.entryClass()));
+        }
+        if (savepoint != null) {
+            command.addAll(List.of("-s", savepoint));
+        }
+        command.add("-Dpipeline.name=" + d.name());
+        d.engineSettings().forEach((k, v) -> command.add("-D" + k + "=" + v));
+        command.add(artifact.toString());
+        settings.forEach((k, v) -> command.addAll(List.of("--set", k + "=" + v)));
+        return new Plan(d, settings, command, clientConf);
+    }
+
+    /** Checks the job's settings and creates its topics where missing; returns the topics. */
+    public static List<String> prepareTopics(Plan plan, String bootstrapServers) {
+        Config config = Config.of(plan.settings());
+        Map<String, Integer> topics = new LinkedHashMap<>();
+        int partitions = Math.max(plan.descriptor().parallelism(), 1);
+        switch (plan.descriptor().job()) {
+            case "cache-updater", "bootstrapper" -> {
+                CacheUpdaterSettings s = CacheUpdaterSettings.from(config);
+                topics.put(s.cdcTopic(), partitions);
+                topics.put(s.deadLetterTopic(), 1);
+                topics.put(BootstrapSettings.from(config).topic(), partitions);
+            }
+            case "tracking-join" -> {
+                JoinSettings s = JoinSettings.from(config);
+                for (String t : List.of(s.indexTopic(), s.brokerTopic())) {
+                    topics.put(t, partitions);
+                }
+                for (String t : List.of(s.joinedTopic(), s.orphansTopic(), s.lateTopic(), s.deadLetterTopic())) {
+                    topics.put(t, 1);
+                }
+            }
+            default ->
+                throw new ClusterException("unknown job " + plan.descriptor().job());
+        }
+        KafkaTopics.createTopics(bootstrapServers, topics);
+        return List.copyOf(topics.keySet());
+    }
+
+    /** Submits; returns the Flink job id. A bad setting makes the job's main exit 2 before anything is submitted. */
+    public static String submit(Plan plan, String rest) {
+        try {
+            Files.createDirectories(plan.clientConf());
+            String hostPort = rest.substring(rest.indexOf("//") + 2);
+            Files.writeString(
+                    plan.clientConf().resolve("config.yaml"),
+                    "rest.address: " + hostPort.split(":")[0] + "\nrest.port: " + hostPort.split(":")[1] + "\n",
+                    StandardCharsets.UTF_8);
+            Files.writeString(
+                    plan.clientConf().resolve("log4j.properties"),
+                    "rootLogger.level = WARN\nrootLogger.appenderRef.e.ref = E\nappender.e.name = E\n"
+                            + "appender.e.type = Console\nappender.e.target = SYSTEM_ERR\n"
+                            + "appender.e.layout.type = PatternLayout\nappender.e.layout.pattern = %p %c{1} - %m%n\n",
+                    StandardCharsets.UTF_8);
+            ProcessBuilder pb = new ProcessBuilder(plan.command()).redirectErrorStream(true);
+            pb.environment().put("FLINK_CONF_DIR", plan.clientConf().toString());
+            Process p = pb.start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            int exit = p.waitFor();
+            Matcher m = JOB_ID.matcher(out);
+            if (exit == 0 && m.find()) {
+                return m.group(1);
+            }
+            String why = out.lines()
+                    .filter(l -> l.contains(": ") && !l.startsWith("\tat "))
+                    .reduce((a, b) -> b)
+                    .orElse(out.strip());
+            if (exit == 2) {
+                throw new ClusterException(why.strip()); // the job's own one-line config error
+            }
+            throw ClusterException.failed("flink run failed (exit " + exit + "): " + why.strip());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClusterException("interrupted");
+        }
+    }
+
+    /** The running job of that name, if any. */
+    public static Optional<String> runningJob(String rest, String name) {
+        for (JsonNode job : FlinkSession.get(rest, "/jobs/overview").path("jobs")) {
+            if (job.path("name").asText().equals(name)
+                    && job.path("state").asText().equals("RUNNING")) {
+                return Optional.of(job.path("jid").asText());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Stops a job, with a savepoint in {@code savepointDir} when given; returns the savepoint's path (or null). */
+    public static String stop(String rest, String jobId, Path savepointDir) {
+        if (!jobId.matches("[0-9a-f]{32}")) {
+            throw new ClusterException(
+                    "'" + jobId + "' is not a Flink job id (32 hex digits; see 'bin/nearline jobs list')");
+        }
+        FlinkSession.get(rest, "/jobs/" + jobId); // 404: no such job, a usage error
+        if (savepointDir == null) {
+            FlinkSession.patch(rest, "/jobs/" + jobId + "?mode=cancel");
+            return null;
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("targetDirectory", "file://" + savepointDir.toAbsolutePath());
+        body.put("drain", false);
+        String trigger = FlinkSession.post(rest, "/jobs/" + jobId + "/stop", body)
+                .path("request-id")
+                .asText();
+        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+        while (System.nanoTime() < deadline) {
+            JsonNode s = FlinkSession.get(rest, "/jobs/" + jobId + "/savepoints/" + trigger);
+            if (s.path("status").path("id").asText().equals("COMPLETED")) {
+                JsonNode op = s.path("operation");
+                if (op.has("failure-cause")) {
+                    throw ClusterException.failed("the savepoint failed: "
+                            + op.path("failure-cause")
+                                    .path("stack-trace")
+                                    .asText()
+                                    .lines()
+                                    .findFirst()
+                                    .orElse(""));
+                }
+                return op.path("location").asText();
+            }
+            Daemons.sleep(500);
+        }
+        throw ClusterException.failed("the savepoint of " + jobId + " did not complete within 3 minutes");
+    }
+}

@@ -1,0 +1,117 @@
+package io.nearline.localcluster.cluster;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code nearline jobs list | stop | upgrade}: the jobs on a cluster. */
+@Command(
+        name = "jobs",
+        mixinStandardHelpOptions = true,
+        description = "The jobs on a cluster: list them (state and events.written), stop one (with a savepoint), "
+                + "upgrade one without losing state.",
+        subcommands = {JobsCommand.ListJobs.class, JobsCommand.Stop.class, JobsCommand.Upgrade.class})
+public final class JobsCommand implements Runnable {
+
+    @Override
+    public void run() {
+        System.out.println("usage: nearline jobs list|stop|upgrade (see --help)");
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "Each job: id, name, state, events.written.")
+    static final class ListJobs implements Callable<Integer> {
+
+        @Option(
+                names = "--cluster",
+                defaultValue = ClusterCommand.DEFAULT_DIR,
+                paramLabel = "DIR",
+                description = "The cluster (default: ${DEFAULT-VALUE}).")
+        Path cluster;
+
+        @Override
+        public Integer call() {
+            String rest = ClusterFile.read(cluster.toAbsolutePath().normalize()).flinkRest();
+            JsonNode jobs = FlinkSession.get(rest, "/jobs/overview").path("jobs");
+            System.out.printf("%-32s  %-28s  %-10s  %s%n", "ID", "NAME", "STATE", "EVENTS.WRITTEN");
+            for (JsonNode job : jobs) {
+                String id = job.path("jid").asText();
+                String state = job.path("state").asText();
+                String written = state.equals("RUNNING")
+                        ? String.format("%,d", FlinkSession.metricSum(rest, id, "events.written"))
+                        : "-";
+                System.out.printf(
+                        "%-32s  %-28s  %-10s  %s%n", id, job.path("name").asText(), state, written);
+            }
+            return 0;
+        }
+    }
+
+    @Command(
+            name = "stop",
+            mixinStandardHelpOptions = true,
+            description = "Stop a job; with --savepoint, take a savepoint first and print its path.")
+    static final class Stop implements Callable<Integer> {
+
+        @Parameters(index = "0", paramLabel = "ID", description = "The job id (see jobs list).")
+        String id;
+
+        @Option(names = "--savepoint", paramLabel = "DIR", description = "Where the savepoint goes.")
+        Path savepoint;
+
+        @Option(
+                names = "--cluster",
+                defaultValue = ClusterCommand.DEFAULT_DIR,
+                paramLabel = "DIR",
+                description = "The cluster (default: ${DEFAULT-VALUE}).")
+        Path cluster;
+
+        @Override
+        public Integer call() {
+            String rest = ClusterFile.read(cluster.toAbsolutePath().normalize()).flinkRest();
+            String location = FlinkDeploy.stop(rest, id, savepoint);
+            System.out.println("stopped " + id + (location == null ? " (no savepoint)" : "; savepoint " + location));
+            return 0;
+        }
+    }
+
+    @Command(
+            name = "upgrade",
+            mixinStandardHelpOptions = true,
+            description = "Upgrade the running job of a descriptor: stop it with a savepoint, submit the descriptor's "
+                    + "artifact from that savepoint (state and input positions kept).")
+    static final class Upgrade implements Callable<Integer> {
+
+        @Parameters(index = "0", paramLabel = "DESCRIPTOR", description = "The descriptor of the job.")
+        Path descriptor;
+
+        @Option(
+                names = "--cluster",
+                defaultValue = ClusterCommand.DEFAULT_DIR,
+                paramLabel = "DIR",
+                description = "The cluster (default: ${DEFAULT-VALUE}).")
+        Path cluster;
+
+        @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Override a Nearline setting; repeatable.")
+        List<String> sets = List.of();
+
+        @Override
+        public Integer call() {
+            Descriptor d = Descriptor.read(descriptor);
+            ClusterFile c = ClusterFile.read(cluster.toAbsolutePath().normalize());
+            String rest = c.flinkRest();
+            String running = FlinkDeploy.runningJob(rest, d.name())
+                    .orElseThrow(() -> new ClusterException("no running job named " + d.name() + " on " + rest
+                            + ": deploy it first ('bin/nearline deploy " + descriptor + "')"));
+            // check the new submission before stopping the old job
+            FlinkDeploy.plan(d, c, DeployCommand.overrides(sets), null);
+            String savepoint = FlinkDeploy.stop(rest, running, c.dir().resolve("savepoints"));
+            System.out.println("stopped " + running + " with savepoint " + savepoint);
+            String from = d.restore() == Descriptor.Restore.NONE ? null : savepoint;
+            return DeployCommand.deploy(FlinkDeploy.plan(d, c, DeployCommand.overrides(sets), from), c, false);
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package io.nearline.localcluster.cluster;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The network a local cluster runs in: a network namespace of its own joined to this machine by one
+ * veth pair on a private /30 (10.213.x.y), with no default route, so nothing inside reaches past this
+ * machine and nothing outside it reaches in. Daemons that bind every interface (CouchbaseMock's HTTP
+ * port, Prometheus reporters, YARN's application masters) are then only reachable from here. Needs
+ * root and iproute2.
+ */
+public record PrivateNetwork(String namespace, String hostAddress, String clusterAddress) {
+
+    /** The network of the cluster in {@code dir}: names and addresses derived from its path. */
+    public static PrivateNetwork of(Path dir) {
+        int h = dir.toAbsolutePath().normalize().toString().hashCode() & 0x3fff; // 16k /30 networks
+        int base = h * 4;
+        String prefix = "10.213." + (base >> 8) + ".";
+        return new PrivateNetwork(
+                "nearline-" + String.format("%04x", h), prefix + ((base & 0xff) + 1), prefix + ((base & 0xff) + 2));
+    }
+
+    private String hostLink() {
+        return "nl" + namespace.substring("nearline-".length()) + "h";
+    }
+
+    private String clusterLink() {
+        return "nl" + namespace.substring("nearline-".length()) + "c";
+    }
+
+    public boolean exists() {
+        return run(List.of("ip", "netns", "list")).lines().anyMatch(l -> l.split(" ")[0].equals(namespace));
+    }
+
+    public void create() {
+        if (exists()) {
+            throw new ClusterException("network namespace " + namespace + " exists already: a cluster is up there,"
+                    + " or was not taken down; run 'bin/nearline cluster down' with the same --dir");
+        }
+        sh("ip", "netns", "add", namespace);
+        try {
+            sh("ip", "link", "add", hostLink(), "type", "veth", "peer", "name", clusterLink());
+            sh("ip", "link", "set", clusterLink(), "netns", namespace);
+            sh("ip", "addr", "add", hostAddress + "/30", "dev", hostLink());
+            sh("ip", "link", "set", hostLink(), "up");
+            inside("ip", "addr", "add", clusterAddress + "/30", "dev", clusterLink());
+            inside("ip", "link", "set", clusterLink(), "up");
+            inside("ip", "link", "set", "lo", "up");
+        } catch (RuntimeException e) {
+            delete();
+            throw e;
+        }
+    }
+
+    /** Removes the namespace (and with it the veth pair); nothing if it is gone already. */
+    public void delete() {
+        if (exists()) {
+            sh("ip", "netns", "delete", namespace);
+        }
+    }
+
+    /** The command that runs {@code command} inside the namespace, in a session of its own. */
+    public List<String> wrap(List<String> command) {
+        List<String> out = new ArrayList<>(List.of("setsid", "ip", "netns", "exec", namespace));
+        out.addAll(command);
+        return out;
+    }
+
+    private void inside(String... command) {
+        List<String> c = new ArrayList<>(List.of("ip", "netns", "exec", namespace));
+        c.addAll(List.of(command));
+        run(c);
+    }
+
+    private static void sh(String... command) {
+        run(List.of(command));
+    }
+
+    private static String run(List<String> command) {
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (p.waitFor() != 0) {
+                throw new ClusterException(String.join(" ", command) + " failed: " + out.strip()
+                        + " (the local cluster needs root and iproute2 for its private network)");
+            }
+            return out;
+        } catch (IOException e) {
+            throw new ClusterException("cannot run " + command.get(0) + ": " + e.getMessage()
+                    + " (the local cluster needs root and iproute2 for its private network)");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClusterException("interrupted");
+        }
+    }
+
+    /** Whether this machine can make such networks: root and the ip command. */
+    public static String unavailableReason() {
+        if (!"root".equals(System.getProperty("user.name"))) {
+            return "the local cluster's private network needs root (network namespaces)";
+        }
+        try {
+            Process p = new ProcessBuilder("ip", "netns", "list")
+                    .redirectErrorStream(true)
+                    .start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor() == 0 ? null : "'ip netns' does not work here";
+        } catch (IOException e) {
+            return "iproute2 ('ip') is not installed";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted";
+        }
+    }
+}

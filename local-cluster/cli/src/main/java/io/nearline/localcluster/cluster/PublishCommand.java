@@ -1,0 +1,77 @@
+package io.nearline.localcluster.cluster;
+
+import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.cacheupdater.core.replay.ReplayInput;
+import io.nearline.cacheupdater.replay.KafkaReplay;
+import io.nearline.common.config.Config;
+import io.nearline.common.console.Progress;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code nearline publish cdc}: JSON-lines input onto a cluster's topics. */
+@Command(
+        name = "publish",
+        mixinStandardHelpOptions = true,
+        description = "Send JSON-lines input to a cluster's topics.",
+        subcommands = {PublishCommand.Cdc.class})
+public final class PublishCommand implements Runnable {
+
+    @Override
+    public void run() {
+        System.out.println("usage: nearline publish cdc --events FILE [--cluster DIR] (see --help)");
+    }
+
+    @Command(
+            name = "cdc",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Send a change log (JSON lines, the form replay cdc reads) to the cluster's CDC topic, keyed by the "
+                        + "cache key. A line that is not a change event goes to the dead-letter topic with its "
+                        + "file:line; events that break the rules are sent as they are, for the job to reject."
+            })
+    static final class Cdc implements Callable<Integer> {
+
+        @Option(names = "--events", required = true, paramLabel = "FILE", description = "The change log; repeatable.")
+        List<Path> events;
+
+        @Option(
+                names = "--cluster",
+                defaultValue = ClusterCommand.DEFAULT_DIR,
+                paramLabel = "DIR",
+                description = "The cluster (default: ${DEFAULT-VALUE}).")
+        Path cluster;
+
+        @Option(
+                names = "--set",
+                paramLabel = "KEY=VALUE",
+                description = "A Nearline setting, e.g. cdc.topic=...; repeatable.")
+        List<String> sets = List.of();
+
+        @Override
+        public Integer call() {
+            ClusterFile c = ClusterFile.read(cluster.toAbsolutePath().normalize());
+            Map<String, String> settings = new LinkedHashMap<>(c.jobSettings());
+            settings.putAll(DeployCommand.overrides(sets));
+            CacheUpdaterSettings s = CacheUpdaterSettings.from(Config.of(settings));
+            List<ReplayInput.Line> lines = ReplayInput.read(events);
+            KafkaReplay.Sent sent;
+            try (Progress progress = new Progress("lines sent", lines.size(), System.err)) {
+                sent = KafkaReplay.send(s.bootstrapServers(), s.cdcTopic(), s.deadLetterTopic(), lines, progress::step);
+            }
+            System.out.printf(
+                    "published %,d change events for %,d keys to %s on %s; %,d bad lines dead-lettered to %s%n",
+                    sent.events(),
+                    sent.keys().size(),
+                    s.cdcTopic(),
+                    s.bootstrapServers(),
+                    sent.deadLettered(),
+                    s.deadLetterTopic());
+            return 0;
+        }
+    }
+}

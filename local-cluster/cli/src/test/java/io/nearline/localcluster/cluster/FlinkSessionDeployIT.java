@@ -1,0 +1,183 @@
+package io.nearline.localcluster.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.nearline.localcluster.NearlineCli;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The deploy path end to end on a real local cluster (its own network namespace: Kafka, CouchbaseMock
+ * over TCP, a Flink standalone session): deploy the shipped cache-updater descriptor, publish a change
+ * log, see check converge on the live store, upgrade from a savepoint without reprocessing, publish
+ * more, converge again, and take the cluster down with nothing left behind. Bad input along the way
+ * fails with exit 2 and one line.
+ */
+class FlinkSessionDeployIT {
+
+    @TempDir
+    Path dir;
+
+    private final StringWriter err = new StringWriter();
+
+    @BeforeAll
+    static void home() {
+        System.setProperty(
+                "nearline.home", Path.of("../..").toAbsolutePath().normalize().toString());
+        String unavailable = PrivateNetwork.unavailableReason();
+        if (unavailable != null) {
+            System.out.println("FlinkSessionDeployIT skipped: " + unavailable);
+        }
+        Assumptions.assumeTrue(unavailable == null, unavailable);
+    }
+
+    private int nearline(String... args) {
+        CommandLine cli = NearlineCli.commandLine();
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    /** The cache updater's conformance scenarios. */
+    private static Path scenario(String name) {
+        return Path.of("../../cache-updater/core/src/test/resources/scenarios/cdc", name)
+                .toAbsolutePath();
+    }
+
+    /** The job's events.written once Flink's REST shows it (its metrics are fetched every few seconds). */
+    private static long awaitWritten(ClusterFile c, String jobId) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        long written;
+        while ((written = FlinkSession.metricSum(c.flinkRest(), jobId, "events.written")) == 0
+                && System.nanoTime() < deadline) {
+            Thread.sleep(500);
+        }
+        assertTrue(written > 0, "job " + jobId + " shows no events.written");
+        return written;
+    }
+
+    @Test
+    @Timeout(value = 6, unit = TimeUnit.MINUTES)
+    void deployPublishConvergeUpgradeConvergeAndDown() throws Exception {
+        Path cluster = dir.resolve("cluster");
+        String descriptor =
+                Path.of("../../jobs/deploy/cache-updater-flink-session.yaml").toString();
+        assertEquals(2, nearline("deploy", descriptor, "--cluster", cluster.toString()), "no cluster yet");
+        assertTrue(err.toString().contains("no cluster in"), err.toString());
+
+        assertEquals(0, nearline("cluster", "up", "--flink", "--dir", cluster.toString()));
+        ClusterFile c = ClusterFile.read(cluster);
+        try {
+            Path misspelt = Files.writeString(
+                    dir.resolve("bad.yaml"),
+                    Files.readString(Path.of(descriptor)).replace("parallelism:", "paralelism:"));
+            assertEquals(2, nearline("deploy", misspelt.toString(), "--cluster", cluster.toString()));
+            assertTrue(err.toString().contains("did you mean 'parallelism'"), err.toString());
+            assertEquals(2, nearline("deploy", descriptor, "--cluster", cluster.toString(), "--set", "cache.ttl=soon"));
+            assertTrue(err.toString().contains("cache.ttl"), err.toString());
+            assertEquals(
+                    2,
+                    nearline(
+                            "deploy", descriptor, "--cluster", cluster.toString(), "--from-savepoint", dir.toString()));
+
+            assertEquals(0, nearline("deploy", descriptor, "--cluster", cluster.toString()));
+            String first = FlinkDeploy.runningJob(c.flinkRest(), "nearline-cache-updater")
+                    .orElseThrow();
+
+            Path scrambled = scenario("scrambled.jsonl");
+            assertEquals(
+                    0, nearline("publish", "cdc", "--events", scrambled.toString(), "--cluster", cluster.toString()));
+            assertEquals(
+                    0,
+                    nearline(
+                            "check",
+                            "--events",
+                            scrambled.toString(),
+                            "--store",
+                            "couchbase",
+                            "--cluster",
+                            cluster.toString(),
+                            "--wait",
+                            "120s"));
+            long writtenBefore = awaitWritten(c, first);
+
+            // negative control: a change the cluster never saw is reported, exit 1
+            Path unseen = Files.writeString(
+                    dir.resolve("unseen.jsonl"),
+                    "{\"table\": \"profile\", \"key\": \"never-published\", \"partition\": 0, \"scn\": 5, "
+                            + "\"op\": \"UPSERT\", \"schemaVersion\": 1, \"payload\": \"x\"}\n");
+            assertEquals(
+                    1,
+                    nearline(
+                            "check",
+                            "--events",
+                            unseen.toString(),
+                            "--store",
+                            "couchbase",
+                            "--cluster",
+                            cluster.toString()));
+
+            assertEquals(2, nearline("jobs", "stop", "0".repeat(32), "--cluster", cluster.toString()), "no such job");
+
+            assertEquals(0, nearline("jobs", "upgrade", descriptor, "--cluster", cluster.toString()));
+            String second = FlinkDeploy.runningJob(c.flinkRest(), "nearline-cache-updater")
+                    .orElseThrow();
+            assertNotEquals(first, second);
+
+            Path edge = scenario("edge-cases.jsonl");
+            assertEquals(0, nearline("publish", "cdc", "--events", edge.toString(), "--cluster", cluster.toString()));
+            assertEquals(
+                    0,
+                    nearline(
+                            "check",
+                            "--events",
+                            scrambled.toString(),
+                            "--events",
+                            edge.toString(),
+                            "--store",
+                            "couchbase",
+                            "--cluster",
+                            cluster.toString(),
+                            "--wait",
+                            "120s"));
+            // resumed from the savepoint's offsets: only the new events are written again
+            long writtenAfter = awaitWritten(c, second);
+            assertTrue(
+                    writtenAfter > 0 && writtenAfter < writtenBefore,
+                    "the upgraded job wrote " + writtenAfter + " (before: " + writtenBefore + ")");
+
+            Path dump = dir.resolve("state.jsonl");
+            assertEquals(
+                    0,
+                    nearline(
+                            "dump",
+                            "--store",
+                            "couchbase",
+                            "--cluster",
+                            cluster.toString(),
+                            "--keys-from",
+                            scrambled.toString(),
+                            "--out",
+                            dump.toString()));
+            assertFalse(Files.readAllLines(dump).isEmpty());
+        } finally {
+            assertEquals(0, nearline("cluster", "down", "--dir", cluster.toString()));
+        }
+        for (Map.Entry<String, Long> p : c.processes().entrySet()) {
+            assertFalse(Daemons.alive(p.getValue(), cluster), p.getKey() + " is still running");
+        }
+        assertFalse(PrivateNetwork.of(cluster).exists(), "the cluster's network is still there");
+    }
+}
