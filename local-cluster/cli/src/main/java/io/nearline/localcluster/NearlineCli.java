@@ -2,6 +2,7 @@ package io.nearline.localcluster;
 
 import io.nearline.localcluster.cluster.ClusterCommand;
 import io.nearline.localcluster.cluster.ClusterException;
+import io.nearline.localcluster.cluster.CollectCommand;
 import io.nearline.localcluster.cluster.DeployCommand;
 import io.nearline.localcluster.cluster.DumpCommand;
 import io.nearline.localcluster.cluster.JobsCommand;
@@ -29,6 +30,7 @@ import picocli.CommandLine.Command;
             JobsCommand.class,
             PublishCommand.class,
             DumpCommand.class,
+            CollectCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class NearlineCli implements Runnable {

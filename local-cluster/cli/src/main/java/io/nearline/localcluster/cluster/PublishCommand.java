@@ -5,6 +5,10 @@ import io.nearline.cacheupdater.core.replay.ReplayInput;
 import io.nearline.cacheupdater.replay.KafkaReplay;
 import io.nearline.common.config.Config;
 import io.nearline.common.console.Progress;
+import io.nearline.localcluster.replay.KafkaTopics;
+import io.nearline.tracking.join.JoinSettings;
+import io.nearline.tracking.replay.JoinInputs;
+import io.nearline.tracking.replay.JoinKafka;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,12 +22,12 @@ import picocli.CommandLine.Option;
         name = "publish",
         mixinStandardHelpOptions = true,
         description = "Send JSON-lines input to a cluster's topics.",
-        subcommands = {PublishCommand.Cdc.class})
+        subcommands = {PublishCommand.Cdc.class, PublishCommand.Tracking.class})
 public final class PublishCommand implements Runnable {
 
     @Override
     public void run() {
-        System.out.println("usage: nearline publish cdc --events FILE [--cluster DIR] (see --help)");
+        System.out.println("usage: nearline publish cdc|tracking ... [--cluster DIR] (see --help)");
     }
 
     @Command(
@@ -73,5 +77,69 @@ public final class PublishCommand implements Runnable {
                     s.deadLetterTopic());
             return 0;
         }
+    }
+
+    @Command(
+            name = "tracking",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Send feed tracking traffic (the JSON-lines form 'generate tracking' writes) to the join's index and "
+                        + "broker topics, each request to the same partition of both. Bad lines go to the join's "
+                        + "dead-letter topic with their file:line."
+            })
+    static final class Tracking implements Callable<Integer> {
+
+        @Option(names = "--index", required = true, paramLabel = "FILE", description = "Index-node fragments.")
+        Path index;
+
+        @Option(names = "--broker", required = true, paramLabel = "FILE", description = "Broker events.")
+        Path broker;
+
+        @Option(
+                names = "--cluster",
+                defaultValue = ClusterCommand.DEFAULT_DIR,
+                paramLabel = "DIR",
+                description = "The cluster (default: ${DEFAULT-VALUE}).")
+        Path cluster;
+
+        @Option(
+                names = "--set",
+                paramLabel = "KEY=VALUE",
+                description = "A Nearline setting, e.g. tracking.index-topic=...; repeatable.")
+        List<String> sets = List.of();
+
+        @Override
+        public Integer call() {
+            ClusterFile c = ClusterFile.read(cluster.toAbsolutePath().normalize());
+            JoinSettings s = joinSettings(c, sets);
+            JoinInputs inputs = JoinInputs.read(index, broker);
+            // partitioned as the topic is: the job's deploy created it (else one partition per request stream)
+            int partitions =
+                    KafkaTopics.endOffsets(s.bootstrapServers(), s.indexTopic()).size();
+            if (partitions == 0) {
+                throw new ClusterException("topic " + s.indexTopic() + " does not exist on " + s.bootstrapServers()
+                        + ": deploy the join first (jobs/deploy/tracking-join-flink-session.yaml)");
+            }
+            long sent;
+            try (Progress progress = new Progress(
+                    "events sent", inputs.events() + inputs.badLines().size(), System.err)) {
+                sent = JoinKafka.send(s.bootstrapServers(), s, partitions, inputs, progress::step);
+            }
+            System.out.printf(
+                    "published %,d tracking events to %s and %s (%d partitions); %,d bad lines dead-lettered%n",
+                    sent,
+                    s.indexTopic(),
+                    s.brokerTopic(),
+                    partitions,
+                    inputs.badLines().size());
+            return 0;
+        }
+    }
+
+    static JoinSettings joinSettings(ClusterFile c, List<String> sets) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("kafka.bootstrap-servers", c.kafkaBootstrapServers());
+        settings.putAll(DeployCommand.overrides(sets));
+        return JoinSettings.from(Config.of(settings));
     }
 }

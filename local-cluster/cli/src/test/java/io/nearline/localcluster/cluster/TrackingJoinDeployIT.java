@@ -1,0 +1,191 @@
+package io.nearline.localcluster.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.nearline.localcluster.NearlineCli;
+import io.nearline.tracking.join.local.CoreJoinReplay;
+import io.nearline.tracking.join.local.JoinOutputs;
+import io.nearline.tracking.join.local.JoinPartitions;
+import io.nearline.tracking.replay.JoinInputs;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The tracking join deployed to a local Flink session: generated traffic published, the job upgraded
+ * from a savepoint while requests are still open in its state, then the end of the traffic published;
+ * what {@code collect tracking} reads must equal the reference join of the same input, so the state
+ * held across the upgrade was neither lost nor doubled.
+ */
+class TrackingJoinDeployIT {
+
+    private static final int PARTITIONS = 2; // the descriptor's parallelism: deploy creates the topics so
+    private static final long WINDOW_MS = 10_000; // the job's defaults (join.window, join.allowed-lateness)
+    private static final long LATENESS_MS = 2_000;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void home() {
+        System.setProperty(
+                "nearline.home", Path.of("../..").toAbsolutePath().normalize().toString());
+        String unavailable = PrivateNetwork.unavailableReason();
+        if (unavailable != null) {
+            System.out.println("TrackingJoinDeployIT skipped: " + unavailable);
+        }
+        Assumptions.assumeTrue(unavailable == null, unavailable);
+    }
+
+    private static int nearline(String... args) {
+        return NearlineCli.commandLine().execute(args);
+    }
+
+    @Test
+    @Timeout(value = 6, unit = TimeUnit.MINUTES)
+    void joinedOutputEqualsTheReferenceAcrossAnUpgrade() throws Exception {
+        Path cluster = dir.resolve("cluster");
+        String descriptor =
+                Path.of("../../jobs/deploy/tracking-join-flink-session.yaml").toString();
+        Path traffic = dir.resolve("traffic");
+        assertEquals(0, nearline("generate", "tracking", "--requests", "1500", "--out-dir", traffic.toString()));
+        Path index = traffic.resolve("index.jsonl");
+        Path broker = traffic.resolve("broker.jsonl");
+
+        assertEquals(0, nearline("cluster", "up", "--flink", "--dir", cluster.toString()));
+        ClusterFile c = ClusterFile.read(cluster);
+        try {
+            assertEquals(0, nearline("deploy", descriptor, "--cluster", cluster.toString()));
+            String first = FlinkDeploy.runningJob(c.flinkRest(), "nearline-tracking-join")
+                    .orElseThrow();
+            assertEquals(
+                    0,
+                    nearline(
+                            "publish",
+                            "tracking",
+                            "--index",
+                            index.toString(),
+                            "--broker",
+                            broker.toString(),
+                            "--cluster",
+                            cluster.toString()));
+            Path before = dir.resolve("before");
+            assertEquals(
+                    0,
+                    nearline(
+                            "collect",
+                            "tracking",
+                            "--cluster",
+                            cluster.toString(),
+                            "--out-dir",
+                            before.toString(),
+                            "--wait",
+                            "60s"));
+            assertFalse(Files.readAllLines(before.resolve("joined.jsonl")).isEmpty(), "nothing joined yet");
+
+            // the newest requests are still open (event time stops where the traffic stops): upgrade now
+            assertEquals(0, nearline("jobs", "upgrade", descriptor, "--cluster", cluster.toString()));
+            assertNotEquals(
+                    first,
+                    FlinkDeploy.runningJob(c.flinkRest(), "nearline-tracking-join")
+                            .orElseThrow());
+
+            // the end of the traffic: one request per partition far enough ahead to close every window
+            Path endIndex = dir.resolve("end-index.jsonl");
+            Path endBroker = dir.resolve("end-broker.jsonl");
+            writeEnd(index, broker, endIndex, endBroker);
+            assertEquals(
+                    0,
+                    nearline(
+                            "publish",
+                            "tracking",
+                            "--index",
+                            endIndex.toString(),
+                            "--broker",
+                            endBroker.toString(),
+                            "--cluster",
+                            cluster.toString()));
+            Path after = dir.resolve("after");
+            assertEquals(
+                    0,
+                    nearline(
+                            "collect",
+                            "tracking",
+                            "--cluster",
+                            cluster.toString(),
+                            "--out-dir",
+                            after.toString(),
+                            "--wait",
+                            "90s"));
+
+            JoinInputs all = JoinInputs.read(index, broker).valid();
+            JoinOutputs expected = CoreJoinReplay.run(
+                    all.fragments(), all.brokers(), PARTITIONS, WINDOW_MS, LATENESS_MS, new Random(0));
+            assertEquals(withoutEnd(expected.joined()), withoutEnd(lines(after.resolve("joined.jsonl"))), "joined");
+            assertEquals(withoutEnd(expected.orphans()), withoutEnd(lines(after.resolve("orphans.jsonl"))), "orphans");
+            assertEquals(withoutEnd(expected.late()), withoutEnd(lines(after.resolve("late.jsonl"))), "late");
+            assertTrue(
+                    lines(after.resolve("joined.jsonl")).size()
+                            > lines(before.resolve("joined.jsonl")).size(),
+                    "the upgraded job emitted the requests it restored");
+        } finally {
+            assertEquals(0, nearline("cluster", "down", "--dir", cluster.toString()));
+        }
+        assertFalse(PrivateNetwork.of(cluster).exists());
+    }
+
+    /** One fragment and one broker event per partition, later than everything by more than window + lateness. */
+    private static void writeEnd(Path index, Path broker, Path endIndex, Path endBroker) throws IOException {
+        long newest = 0;
+        for (Path f : List.of(index, broker)) {
+            for (String line : Files.readAllLines(f)) {
+                int at = line.indexOf("\"ts\":");
+                if (at >= 0) {
+                    newest = Math.max(
+                            newest,
+                            Long.parseLong(
+                                    line.substring(at + 5).split("[,}]")[0].strip()));
+                }
+            }
+        }
+        long ts = newest + WINDOW_MS + LATENESS_MS + 1_000;
+        List<String> fragments = new ArrayList<>();
+        List<String> brokers = new ArrayList<>();
+        for (int p = 0; p < PARTITIONS; p++) {
+            String id = null;
+            for (int i = 0; id == null; i++) {
+                if (JoinPartitions.of("zz-end-" + i, PARTITIONS) == p) {
+                    id = "zz-end-" + i;
+                }
+            }
+            fragments.add("{\"requestId\":\"" + id + "\",\"node\":\"index-0\",\"ts\":" + ts + ",\"docs\":[]}");
+            brokers.add("{\"requestId\":\"" + id + "\",\"ts\":" + ts + ",\"fanout\":[\"index-0\"],\"viewer\":\"v\","
+                    + "\"ranking\":[],\"modelVersion\":\"m\"}");
+        }
+        Files.write(endIndex, fragments);
+        Files.write(endBroker, brokers);
+        Files.write(index, fragments, StandardOpenOption.APPEND);
+        Files.write(broker, brokers, StandardOpenOption.APPEND);
+    }
+
+    private static List<String> withoutEnd(List<String> lines) {
+        return lines.stream().filter(l -> !l.contains("\"zz-end-")).toList();
+    }
+
+    private static List<String> lines(Path file) throws IOException {
+        return Files.readAllLines(file);
+    }
+}
