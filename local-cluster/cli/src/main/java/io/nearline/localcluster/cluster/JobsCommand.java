@@ -36,15 +36,19 @@ public final class JobsCommand implements Runnable {
         public Integer call() {
             String rest = ClusterFile.read(cluster.toAbsolutePath().normalize()).flinkRest();
             JsonNode jobs = FlinkSession.get(rest, "/jobs/overview").path("jobs");
-            System.out.printf("%-32s  %-28s  %-10s  %s%n", "ID", "NAME", "STATE", "EVENTS.WRITTEN");
+            System.out.printf(
+                    "%-32s  %-28s  %-10s  %14s  %17s%n", "ID", "NAME", "STATE", "EVENTS.WRITTEN", "BOOTSTRAP.WRITTEN");
             for (JsonNode job : jobs) {
                 String id = job.path("jid").asText();
                 String state = job.path("state").asText();
-                String written = state.equals("RUNNING")
-                        ? String.format("%,d", FlinkSession.metricSum(rest, id, "events.written"))
-                        : "-";
+                boolean running = state.equals("RUNNING");
                 System.out.printf(
-                        "%-32s  %-28s  %-10s  %s%n", id, job.path("name").asText(), state, written);
+                        "%-32s  %-28s  %-10s  %14s  %17s%n",
+                        id,
+                        job.path("name").asText(),
+                        state,
+                        running ? String.format("%,d", FlinkSession.metricSum(rest, id, "events.written")) : "-",
+                        running ? String.format("%,d", FlinkSession.metricSum(rest, id, "bootstrap.written")) : "-");
             }
             return 0;
         }

@@ -5,15 +5,20 @@ import io.nearline.cacheupdater.core.replay.ReplayInput;
 import io.nearline.cacheupdater.replay.KafkaReplay;
 import io.nearline.common.config.Config;
 import io.nearline.common.console.Progress;
+import io.nearline.localcluster.BootstrapCommand;
+import io.nearline.localcluster.replay.CliErrors;
 import io.nearline.localcluster.replay.KafkaTopics;
 import io.nearline.tracking.join.JoinSettings;
 import io.nearline.tracking.replay.JoinInputs;
 import io.nearline.tracking.replay.JoinKafka;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -22,12 +27,12 @@ import picocli.CommandLine.Option;
         name = "publish",
         mixinStandardHelpOptions = true,
         description = "Send JSON-lines input to a cluster's topics.",
-        subcommands = {PublishCommand.Cdc.class, PublishCommand.Tracking.class})
+        subcommands = {PublishCommand.Cdc.class, PublishCommand.Snapshot.class, PublishCommand.Tracking.class})
 public final class PublishCommand implements Runnable {
 
     @Override
     public void run() {
-        System.out.println("usage: nearline publish cdc|tracking ... [--cluster DIR] (see --help)");
+        System.out.println("usage: nearline publish cdc|snapshot|tracking ... [--cluster DIR] (see --help)");
     }
 
     @Command(
@@ -76,6 +81,60 @@ public final class PublishCommand implements Runnable {
                     sent.deadLettered(),
                     s.deadLetterTopic());
             return 0;
+        }
+    }
+
+    @Command(
+            name = "snapshot",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Publish a snapshot to the cluster's bootstrap topic, as 'bootstrap run' does (markers with the "
+                        + "CDC topic's end offsets, rows in verified chunks, resumable from DIR/bootstrap/), for the "
+                        + "bootstrapper or a cache updater with bootstrap.enabled=true."
+            })
+    static final class Snapshot implements Callable<Integer> {
+
+        @Option(names = "--snapshot", required = true, paramLabel = "SNAPSHOT.jsonl", description = "The snapshot.")
+        Path snapshot;
+
+        @Option(
+                names = "--cluster",
+                defaultValue = ClusterCommand.DEFAULT_DIR,
+                paramLabel = "DIR",
+                description = "The cluster (default: ${DEFAULT-VALUE}).")
+        Path cluster;
+
+        @Option(
+                names = "--set",
+                paramLabel = "KEY=VALUE",
+                description = "A Nearline setting, e.g. bootstrap.topic=...; repeatable.")
+        List<String> sets = List.of();
+
+        @Override
+        public Integer call() throws Exception {
+            ClusterFile c = ClusterFile.read(cluster.toAbsolutePath().normalize());
+            Path state = Files.createDirectories(c.dir().resolve("bootstrap"));
+            Map<String, String> settings = new LinkedHashMap<>(c.jobSettings());
+            settings.putAll(DeployCommand.overrides(sets));
+            CacheUpdaterSettings s = CacheUpdaterSettings.from(Config.of(settings));
+            int partitions = Math.max(
+                    1,
+                    KafkaTopics.endOffsets(s.bootstrapServers(), s.cdcTopic()).size());
+            List<String> args = new ArrayList<>(List.of(
+                    "run",
+                    "--snapshot",
+                    snapshot.toString(),
+                    "--partitions",
+                    Integer.toString(partitions),
+                    "--cdc-topic",
+                    s.cdcTopic(),
+                    "--state",
+                    state.resolve("schedule.state").toString(),
+                    "--progress",
+                    state.resolve(snapshot.getFileName() + ".progress").toString()));
+            args.addAll(List.of("--set", "kafka.bootstrap-servers=" + s.bootstrapServers()));
+            sets.forEach(set -> args.addAll(List.of("--set", set)));
+            return CliErrors.install(new CommandLine(new BootstrapCommand())).execute(args.toArray(String[]::new));
         }
     }
 

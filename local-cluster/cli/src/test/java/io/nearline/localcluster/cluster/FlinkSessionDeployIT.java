@@ -158,6 +158,38 @@ class FlinkSessionDeployIT {
                     writtenAfter > 0 && writtenAfter < writtenBefore,
                     "the upgraded job wrote " + writtenAfter + " (before: " + writtenBefore + ")");
 
+            // the bootstrapper as a job of its own: a snapshot into the same cache, under the same rules
+            Path snapshot = Path.of("../../cache-updater/core/src/test/resources/scenarios/bootstrap/snapshot.jsonl")
+                    .toAbsolutePath();
+            assertEquals(
+                    0,
+                    nearline(
+                            "deploy",
+                            Path.of("../../jobs/deploy/bootstrapper-flink-session.yaml")
+                                    .toString(),
+                            "--cluster",
+                            cluster.toString()));
+            assertEquals(
+                    0,
+                    nearline(
+                            "publish", "snapshot", "--snapshot", snapshot.toString(), "--cluster", cluster.toString()));
+            assertEquals(
+                    0,
+                    nearline(
+                            "check",
+                            "--events",
+                            scrambled.toString(),
+                            "--events",
+                            edge.toString(),
+                            "--events",
+                            snapshot.toString(),
+                            "--store",
+                            "couchbase",
+                            "--cluster",
+                            cluster.toString(),
+                            "--wait",
+                            "120s"));
+
             Path dump = dir.resolve("state.jsonl");
             assertEquals(
                     0,
