@@ -56,15 +56,13 @@ public final class ClusterCommand implements Runnable {
                 description = "Also a Flink standalone session cluster (JobManager + one TaskManager).")
         boolean flink;
 
-        @Option(names = "--yarn", description = "Also a single-node YARN (not built yet: see jobs/README.md).")
+        @Option(
+                names = "--yarn",
+                description = "Also a single-node YARN (ResourceManager + NodeManager, Hadoop 3.4.3) for Samza jobs.")
         boolean yarn;
 
         @Override
         public Integer call() throws Exception {
-            if (yarn) {
-                throw new ClusterException("--yarn is not available yet: this version runs Flink sessions only "
-                        + "(see jobs/README.md, 'Targets')");
-            }
             String unavailable = PrivateNetwork.unavailableReason();
             if (unavailable != null) {
                 throw new ClusterException(unavailable);
@@ -81,6 +79,9 @@ public final class ClusterCommand implements Runnable {
             List<Path> needed = new ArrayList<>(List.of(kafkaJar(home), couchbaseJar(home)));
             if (flink) {
                 needed.add(FlinkSession.lib(home));
+            }
+            if (yarn) {
+                needed.add(YarnCluster.lib(home));
             }
             for (Path p : needed) {
                 if (!Files.exists(p)) {
@@ -138,7 +139,8 @@ public final class ClusterCommand implements Runnable {
                                         "nearline",
                                         "--password-file",
                                         password.toString()))));
-                writeFile(dir, net, pids, null, password, "", ""); // so that 'down' finds them if the rest fails
+                Yarn y = null;
+                writeFile(dir, net, pids, null, y, password, "", ""); // so that 'down' finds them if the rest fails
                 Daemons.await(dir, "kafka", pids.get("kafka"), Duration.ofSeconds(90), () -> Daemons.readyLine(
                                 dir, "kafka", "BOOTSTRAP_SERVERS=")
                         .isPresent());
@@ -165,7 +167,7 @@ public final class ClusterCommand implements Runnable {
                             Daemons.start(
                                     dir, "taskmanager", net.wrap(FlinkSession.daemon(java, dir, lib, conf, true))));
                     rest = "http://" + net.clusterAddress() + ":" + FlinkSession.REST_PORT;
-                    writeFile(dir, net, pids, rest, password, kafka, couchbase);
+                    writeFile(dir, net, pids, rest, y, password, kafka, couchbase);
                     String url = rest;
                     Daemons.await(
                             dir,
@@ -181,7 +183,37 @@ public final class ClusterCommand implements Runnable {
                             () -> FlinkSession.taskManagers(url) > 0);
                     step(started, "flink", rest + " (web UI and REST; one TaskManager, 4 slots)");
                 }
-                writeFile(dir, net, pids, rest, password, kafka, couchbase);
+                if (yarn) {
+                    Path lib = YarnCluster.lib(home);
+                    Path conf = YarnCluster.writeConfig(dir, net.clusterAddress());
+                    Files.createDirectories(dir.resolve("packages"));
+                    y = new Yarn(
+                            net.clusterAddress() + ":" + YarnCluster.RM_PORT,
+                            "http://" + net.clusterAddress() + ":" + YarnCluster.WEB_PORT,
+                            conf);
+                    pids.put(
+                            "resourcemanager",
+                            Daemons.start(
+                                    dir, "resourcemanager", net.wrap(YarnCluster.daemon(java, dir, lib, conf, false))));
+                    pids.put(
+                            "nodemanager",
+                            Daemons.start(
+                                    dir, "nodemanager", net.wrap(YarnCluster.daemon(java, dir, lib, conf, true))));
+                    writeFile(dir, net, pids, rest, y, password, kafka, couchbase);
+                    String web = y.web();
+                    Daemons.await(
+                            dir,
+                            "nodemanager",
+                            pids.get("nodemanager"),
+                            Duration.ofSeconds(120),
+                            () -> YarnCluster.runningNodes(web) > 0);
+                    step(
+                            started,
+                            "yarn",
+                            web + " (ResourceManager " + y.rm() + ", one NodeManager; packages in "
+                                    + dir.resolve("packages") + ")");
+                }
+                writeFile(dir, net, pids, rest, y, password, kafka, couchbase);
                 System.out.printf(
                         "cluster up in %s (%.0f s): addresses in %s%n",
                         dir, seconds(started), dir.resolve(ClusterFile.NAME));
@@ -192,6 +224,7 @@ public final class ClusterCommand implements Runnable {
                 return 0;
             } catch (RuntimeException | IOException e) {
                 Daemons.stop(dir, pids, Duration.ofSeconds(10));
+                Daemons.stopContainers(dir, Duration.ofSeconds(10));
                 net.delete();
                 throw e;
             }
@@ -227,6 +260,10 @@ public final class ClusterCommand implements Runnable {
             }
             System.out.println("  kafka        " + c.kafkaBootstrapServers() + reach(c.kafkaBootstrapServers()));
             System.out.println("  couchbase    " + c.couchbaseConnectionString() + " bucket " + c.couchbaseBucket());
+            if (c.yarnWebUrl() != null) {
+                System.out.println("  yarn         " + c.yarnWebUrl() + " (" + YarnCluster.runningNodes(c.yarnWebUrl())
+                        + " NodeManager(s) running), ResourceManager " + c.yarnRmAddress());
+            }
             if (c.flinkRestUrl() != null) {
                 System.out.println("  flink        " + c.flinkRestUrl()
                         + (FlinkSession.reachable(c.flinkRestUrl()) ? " (reachable)" : " (UNREACHABLE)"));
@@ -261,7 +298,8 @@ public final class ClusterCommand implements Runnable {
         public Integer call() {
             dir = dir.toAbsolutePath().normalize();
             ClusterFile c = ClusterFile.read(dir);
-            List<String> stopped = Daemons.stop(dir, c.processes(), Duration.ofSeconds(20));
+            List<String> stopped = new ArrayList<>(Daemons.stop(dir, c.processes(), Duration.ofSeconds(20)));
+            stopped.addAll(Daemons.stopContainers(dir, Duration.ofSeconds(10)));
             PrivateNetwork.of(dir).delete();
             long left = c.processes().values().stream()
                     .filter(pid -> Daemons.alive(pid, dir))
@@ -273,11 +311,15 @@ public final class ClusterCommand implements Runnable {
         }
     }
 
+    /** Where a cluster's YARN is: the ResourceManager's RPC address, its web UI and REST, the client config. */
+    private record Yarn(String rm, String web, Path conf) {}
+
     private static void writeFile(
             Path dir,
             PrivateNetwork net,
             Map<String, Long> pids,
             String rest,
+            Yarn yarn,
             Path password,
             String kafka,
             String couchbase) {
@@ -289,6 +331,9 @@ public final class ClusterCommand implements Runnable {
                         "nearline",
                         password,
                         rest,
+                        yarn == null ? null : yarn.rm(),
+                        yarn == null ? null : yarn.web(),
+                        yarn == null ? null : yarn.conf(),
                         dir.resolve("packages"),
                         net.namespace(),
                         net.clusterAddress(),

@@ -24,6 +24,9 @@ public record ClusterFile(
         String couchbaseUsername,
         Path couchbasePasswordFile,
         String flinkRestUrl,
+        String yarnRmAddress,
+        String yarnWebUrl,
+        Path yarnConfDir,
         Path packageDir,
         String namespace,
         String address,
@@ -49,6 +52,7 @@ public record ClusterFile(
             Map<String, Object> couchbase = section(y, "couchbase");
             Map<String, Object> flink = section(y, "flink");
             Map<String, Object> network = section(y, "network");
+            Map<String, Object> yarn = section(y, "yarn");
             Map<String, Long> processes = new LinkedHashMap<>();
             section(y, "processes").forEach((k, v) -> processes.put(k, ((Number) v).longValue()));
             return new ClusterFile(
@@ -59,6 +63,9 @@ public record ClusterFile(
                     (String) couchbase.get("username"),
                     Path.of((String) couchbase.get("password-file")),
                     (String) flink.get("rest-url"),
+                    (String) yarn.get("rm-address"),
+                    (String) yarn.get("web-url"),
+                    yarn.get("conf-dir") == null ? null : Path.of((String) yarn.get("conf-dir")),
                     Path.of((String) y.get("package-dir")),
                     (String) network.get("namespace"),
                     (String) network.get("address"),
@@ -88,6 +95,13 @@ public record ClusterFile(
         if (flinkRestUrl != null) {
             y.put("flink", Map.of("rest-url", flinkRestUrl));
         }
+        if (yarnRmAddress != null) {
+            Map<String, Object> yarn = new LinkedHashMap<>();
+            yarn.put("rm-address", yarnRmAddress);
+            yarn.put("web-url", yarnWebUrl);
+            yarn.put("conf-dir", yarnConfDir.toString());
+            y.put("yarn", yarn);
+        }
         y.put("package-dir", packageDir.toString());
         y.put("network", Map.of("namespace", namespace, "address", address));
         y.put("processes", processes);
@@ -110,6 +124,14 @@ public record ClusterFile(
         s.put("couchbase.username", couchbaseUsername);
         s.put("couchbase.password", "file:" + couchbasePasswordFile);
         return s;
+    }
+
+    public String yarnWeb() {
+        if (yarnWebUrl == null) {
+            throw new ClusterException("the cluster in " + dir + " has no YARN: start it with "
+                    + "'bin/nearline cluster up --yarn --dir " + dir + "'");
+        }
+        return yarnWebUrl;
     }
 
     public String flinkRest() {

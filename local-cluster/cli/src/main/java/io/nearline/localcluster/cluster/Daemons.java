@@ -114,6 +114,44 @@ public final class Daemons {
         return stopped;
     }
 
+    /**
+     * Processes the cluster's NodeManager started (YARN containers: application masters and job
+     * containers) that outlived it: those working in the cluster's container directories.
+     */
+    public static List<String> stopContainers(Path dir, Duration grace) {
+        Path containers = dir.toAbsolutePath().normalize().resolve("yarn/nm-local");
+        List<String> stopped = new ArrayList<>();
+        long deadline = System.nanoTime() + grace.toNanos();
+        // again until none is left: a dying application master may still have started one more
+        for (List<ProcessHandle> left = inside(containers); !left.isEmpty(); left = inside(containers)) {
+            for (ProcessHandle p : left) {
+                stopped.add("container process " + p.pid());
+                if (System.nanoTime() < deadline) {
+                    p.destroy();
+                } else {
+                    p.destroyForcibly();
+                }
+            }
+            sleep(300);
+        }
+        return stopped.stream().distinct().toList();
+    }
+
+    private static List<ProcessHandle> inside(Path containers) {
+        return ProcessHandle.allProcesses()
+                .filter(ProcessHandle::isAlive)
+                .filter(p -> {
+                    try {
+                        return Path.of("/proc", Long.toString(p.pid()), "cwd")
+                                .toRealPath()
+                                .startsWith(containers);
+                    } catch (IOException | SecurityException e) {
+                        return false;
+                    }
+                })
+                .toList();
+    }
+
     static void sleep(long millis) {
         try {
             Thread.sleep(millis);

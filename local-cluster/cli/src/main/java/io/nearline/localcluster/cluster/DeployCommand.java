@@ -61,8 +61,40 @@ public final class DeployCommand implements Callable<Integer> {
         if (fromSavepoint != null && d.restore() == Descriptor.Restore.NONE) {
             throw new ClusterException(d.file() + " says restore: none, so it cannot start from a savepoint");
         }
+        if (d.engine().equals("samza")) {
+            if (fromSavepoint != null) {
+                throw new ClusterException("--from-savepoint is Flink's: a Samza job restores from its checkpoints and "
+                        + "changelogs by itself");
+            }
+            return deploySamza(SamzaDeploy.plan(d, c, overrides(sets)), c, dryRun);
+        }
         FlinkDeploy.Plan plan = FlinkDeploy.plan(d, c, overrides(sets), fromSavepoint);
         return deploy(plan, c, dryRun);
+    }
+
+    static int deploySamza(SamzaDeploy.Plan plan, ClusterFile c, boolean dryRun) {
+        String web = c.yarnWeb();
+        if (dryRun) {
+            System.out.println("deploy " + plan.descriptor().name() + " ("
+                    + plan.descriptor().job() + ") to YARN at " + web + " (dry run: nothing submitted)");
+            System.out.println("job config (" + plan.configFile() + "):");
+            System.out.println(Config.of(plan.config()).toString().indent(2).stripTrailing());
+            System.out.println("submission (HADOOP_CONF_DIR=" + plan.yarnConf() + "):");
+            System.out.println("  " + String.join(" ", plan.command()));
+            return 0;
+        }
+        if (YarnCluster.runningNodes(web) == 0) {
+            throw new ClusterException("the YARN cluster at " + web + " is unreachable or has no running node: "
+                    + "'bin/nearline cluster status --dir " + c.dir() + "'");
+        }
+        List<String> topics = FlinkDeploy.prepareTopics(plan.descriptor(), plan.nearline(), c.kafkaBootstrapServers());
+        String app = SamzaDeploy.submit(plan);
+        System.out.println("deployed " + plan.descriptor().name() + " as YARN application " + app);
+        System.out.println("  topics   " + String.join(", ", topics));
+        System.out.println("  watch    " + web + "/cluster/app/" + app + "  (ResourceManager UI)");
+        System.out.println("  metrics  JMX MBeans of each container (metrics.reporters=jmx), group nearline");
+        System.out.println("  list     bin/nearline jobs list --cluster " + c.dir());
+        return 0;
     }
 
     static int deploy(FlinkDeploy.Plan plan, ClusterFile c, boolean dryRun) {

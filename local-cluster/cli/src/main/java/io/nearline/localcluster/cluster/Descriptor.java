@@ -27,6 +27,7 @@ public record Descriptor(
         String target,
         String artifact,
         String entryClass,
+        String packageConfig,
         int parallelism,
         Restore restore,
         Map<String, String> settings,
@@ -43,6 +44,7 @@ public record Descriptor(
             "job",
             "engine",
             "target",
+            "package-config",
             "artifact",
             "entry-class",
             "parallelism",
@@ -50,7 +52,8 @@ public record Descriptor(
             "settings",
             "engine-settings");
     static final Set<String> JOBS = Set.of("cache-updater", "bootstrapper", "tracking-join");
-    static final Set<String> TARGETS = Set.of("flink-session");
+    /** engine:target pairs this version deploys. */
+    static final Set<String> TARGETS = Set.of("flink:flink-session", "samza:yarn");
 
     public static Descriptor read(Path file) {
         if (!Files.isRegularFile(file)) {
@@ -89,9 +92,13 @@ public record Descriptor(
         }
         String engine = required(file, y, "engine");
         String target = required(file, y, "target");
-        if (!engine.equals("flink") || !TARGETS.contains(target)) {
+        if (!TARGETS.contains(engine + ":" + target)) {
             throw new ClusterException(file + ": engine '" + engine + "' with target '" + target
-                    + "' cannot be deployed by this version; it deploys engine flink to target flink-session");
+                    + "' cannot be deployed by this version; it deploys flink to flink-session and samza to yarn");
+        }
+        if (engine.equals("samza") && job.equals("bootstrapper")) {
+            throw new ClusterException(file + ": on Samza the bootstrapper runs inside the cache updater: deploy job "
+                    + "cache-updater with bootstrap.enabled: true");
         }
         int parallelism;
         try {
@@ -118,6 +125,7 @@ public record Descriptor(
                 target,
                 required(file, y, "artifact"),
                 y.get("entry-class") == null ? null : String.valueOf(y.get("entry-class")),
+                String.valueOf(y.getOrDefault("package-config", "config/" + job + ".properties")),
                 parallelism,
                 restore,
                 strings(file, y, "settings"),

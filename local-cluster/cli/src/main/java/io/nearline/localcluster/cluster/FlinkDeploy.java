@@ -67,10 +67,14 @@ public final class FlinkDeploy {
 
     /** Checks the job's settings and creates its topics where missing; returns the topics. */
     public static List<String> prepareTopics(Plan plan, String bootstrapServers) {
-        Config config = Config.of(plan.settings());
+        return prepareTopics(plan.descriptor(), plan.settings(), bootstrapServers);
+    }
+
+    static List<String> prepareTopics(Descriptor d, Map<String, String> settings, String bootstrapServers) {
+        Config config = Config.of(settings);
         Map<String, Integer> topics = new LinkedHashMap<>();
-        int partitions = Math.max(plan.descriptor().parallelism(), 1);
-        switch (plan.descriptor().job()) {
+        int partitions = Math.max(d.parallelism(), 1);
+        switch (d.job()) {
             case "cache-updater", "bootstrapper" -> {
                 CacheUpdaterSettings s = CacheUpdaterSettings.from(config);
                 topics.put(s.cdcTopic(), partitions);
@@ -86,8 +90,7 @@ public final class FlinkDeploy {
                     topics.put(t, 1);
                 }
             }
-            default ->
-                throw new ClusterException("unknown job " + plan.descriptor().job());
+            default -> throw new ClusterException("unknown job " + d.job());
         }
         KafkaTopics.createTopics(bootstrapServers, topics);
         return List.copyOf(topics.keySet());

@@ -34,21 +34,32 @@ public final class JobsCommand implements Runnable {
 
         @Override
         public Integer call() {
-            String rest = ClusterFile.read(cluster.toAbsolutePath().normalize()).flinkRest();
-            JsonNode jobs = FlinkSession.get(rest, "/jobs/overview").path("jobs");
+            ClusterFile c = ClusterFile.read(cluster.toAbsolutePath().normalize());
             System.out.printf(
                     "%-32s  %-28s  %-10s  %14s  %17s%n", "ID", "NAME", "STATE", "EVENTS.WRITTEN", "BOOTSTRAP.WRITTEN");
-            for (JsonNode job : jobs) {
-                String id = job.path("jid").asText();
-                String state = job.path("state").asText();
-                boolean running = state.equals("RUNNING");
-                System.out.printf(
-                        "%-32s  %-28s  %-10s  %14s  %17s%n",
-                        id,
-                        job.path("name").asText(),
-                        state,
-                        running ? String.format("%,d", FlinkSession.metricSum(rest, id, "events.written")) : "-",
-                        running ? String.format("%,d", FlinkSession.metricSum(rest, id, "bootstrap.written")) : "-");
+            if (c.flinkRestUrl() != null) {
+                String rest = c.flinkRestUrl();
+                for (JsonNode job : FlinkSession.get(rest, "/jobs/overview").path("jobs")) {
+                    String id = job.path("jid").asText();
+                    String state = job.path("state").asText();
+                    boolean running = state.equals("RUNNING");
+                    System.out.printf(
+                            "%-32s  %-28s  %-10s  %14s  %17s%n",
+                            id,
+                            job.path("name").asText(),
+                            state,
+                            running ? String.format("%,d", FlinkSession.metricSum(rest, id, "events.written")) : "-",
+                            running
+                                    ? String.format("%,d", FlinkSession.metricSum(rest, id, "bootstrap.written"))
+                                    : "-");
+                }
+            }
+            if (c.yarnWebUrl() != null) {
+                for (YarnCluster.App app : YarnCluster.apps(c.yarnWebUrl())) {
+                    // a Samza job's counters are JMX MBeans in its containers, not on YARN's REST
+                    System.out.printf(
+                            "%-32s  %-28s  %-10s  %14s  %17s%n", app.id(), app.name(), app.state(), "(jmx)", "(jmx)");
+                }
             }
             return 0;
         }
@@ -75,7 +86,17 @@ public final class JobsCommand implements Runnable {
 
         @Override
         public Integer call() {
-            String rest = ClusterFile.read(cluster.toAbsolutePath().normalize()).flinkRest();
+            ClusterFile c = ClusterFile.read(cluster.toAbsolutePath().normalize());
+            if (id.startsWith("application_")) {
+                if (savepoint != null) {
+                    throw new ClusterException(
+                            "--savepoint is Flink's: a Samza job keeps its state in checkpoints and " + "changelogs");
+                }
+                YarnCluster.kill(c.yarnWeb(), id);
+                System.out.println("killed " + id + " (its checkpoints and changelogs stay for the next submission)");
+                return 0;
+            }
+            String rest = c.flinkRest();
             String location = FlinkDeploy.stop(rest, id, savepoint);
             System.out.println("stopped " + id + (location == null ? " (no savepoint)" : "; savepoint " + location));
             return 0;
@@ -106,6 +127,18 @@ public final class JobsCommand implements Runnable {
         public Integer call() {
             Descriptor d = Descriptor.read(descriptor);
             ClusterFile c = ClusterFile.read(cluster.toAbsolutePath().normalize());
+            if (d.engine().equals("samza")) {
+                String web = c.yarnWeb();
+                YarnCluster.App running = SamzaDeploy.running(web, d.name())
+                        .orElseThrow(() -> new ClusterException("no running application named " + d.name() + " on "
+                                + web + ": deploy it first ('bin/nearline deploy " + descriptor + "')"));
+                SamzaDeploy.Plan plan =
+                        SamzaDeploy.plan(d, c, DeployCommand.overrides(sets)); // checked before the kill
+                YarnCluster.kill(web, running.id());
+                System.out.println(
+                        "killed " + running.id() + "; resubmitting (state back from checkpoints and changelogs)");
+                return DeployCommand.deploySamza(plan, c, false);
+            }
             String rest = c.flinkRest();
             String running = FlinkDeploy.runningJob(rest, d.name())
                     .orElseThrow(() -> new ClusterException("no running job named " + d.name() + " on " + rest

@@ -1,7 +1,10 @@
 package io.nearline.localcluster.cluster;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,6 +53,7 @@ public record PrivateNetwork(String namespace, String hostAddress, String cluste
             inside("ip", "addr", "add", clusterAddress + "/30", "dev", clusterLink());
             inside("ip", "link", "set", clusterLink(), "up");
             inside("ip", "link", "set", "lo", "up");
+            writeHosts();
         } catch (RuntimeException e) {
             delete();
             throw e;
@@ -60,6 +64,32 @@ public record PrivateNetwork(String namespace, String hostAddress, String cluste
     public void delete() {
         if (exists()) {
             sh("ip", "netns", "delete", namespace);
+        }
+        try {
+            Files.deleteIfExists(hostsDir().resolve("hosts"));
+            Files.deleteIfExists(hostsDir());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private Path hostsDir() {
+        return Path.of("/etc/netns", namespace);
+    }
+
+    /**
+     * The namespace's own {@code /etc/hosts} ({@code ip netns exec} mounts {@code /etc/netns/NS/hosts}
+     * over it): this machine's name resolves to the cluster's address inside, as YARN's application
+     * masters advertise the host name to their containers.
+     */
+    private void writeHosts() {
+        try {
+            String name = InetAddress.getLocalHost().getHostName();
+            Files.createDirectories(hostsDir());
+            Files.writeString(
+                    hostsDir().resolve("hosts"), "127.0.0.1 localhost\n" + clusterAddress + " " + name + "\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -1,0 +1,184 @@
+package io.nearline.localcluster.cluster;
+
+import io.nearline.common.config.Config;
+import io.nearline.common.config.Namespaces;
+import io.nearline.localcluster.Home;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Deploys a Samza package to YARN with Samza's own client: the package goes to the cluster's package
+ * directory (what {@code yarn.package.path} names, seen by every node), its shipped config is completed
+ * with the cluster's addresses and the descriptor's settings, and {@code ApplicationRunnerMain} from the
+ * package's own {@code lib/} submits it through {@code YarnJobFactory}.
+ */
+public final class SamzaDeploy {
+
+    private static final Pattern APP_ID = Pattern.compile("Submitted application (application_\\d+_\\d+)");
+
+    /** The resolved job config (Samza's keys and Nearline's) and the submission. */
+    public record Plan(
+            Descriptor descriptor, Map<String, String> config, Path configFile, List<String> command, Path yarnConf) {
+
+        /** Only Nearline's keys: what the job's own settings check and the topics come from. */
+        Map<String, String> nearline() {
+            Map<String, String> out = new LinkedHashMap<>();
+            config.forEach((k, v) -> {
+                if (Namespaces.isNearline(k)) {
+                    out.put(k, v);
+                }
+            });
+            return out;
+        }
+    }
+
+    private SamzaDeploy() {}
+
+    public static Plan plan(Descriptor d, ClusterFile cluster, Map<String, String> overrides) {
+        if (cluster.yarnConfDir() == null) {
+            cluster.yarnWeb(); // the one-line error naming --yarn
+        }
+        Path artifact = d.artifactPath(Home.dir());
+        try {
+            Path packages = Files.createDirectories(cluster.packageDir());
+            Path packaged = packages.resolve(artifact.getFileName());
+            if (!Files.exists(packaged) || Files.mismatch(packaged, artifact) != -1) {
+                Files.copy(artifact, packaged, StandardCopyOption.REPLACE_EXISTING);
+            }
+            Path client = packages.resolve(d.name() + "-client");
+            unpack(packaged, client);
+            Path shipped = client.resolve(d.packageConfig());
+            if (!Files.isRegularFile(shipped)) {
+                throw new ClusterException(
+                        artifact + " has no " + d.packageConfig() + " (set package-config in " + d.file() + ")");
+            }
+            Map<String, String> config = new LinkedHashMap<>(read(shipped));
+            // Samza's side, pointed at this cluster: one broker, its package directory, the descriptor's name
+            config.put("yarn.package.path", "file://" + packaged.toAbsolutePath());
+            config.put("job.name", d.name());
+            config.put("job.container.count", Integer.toString(d.parallelism()));
+            config.put("systems.kafka.consumer.bootstrap.servers", cluster.kafkaBootstrapServers());
+            config.put("systems.kafka.producer.bootstrap.servers", cluster.kafkaBootstrapServers());
+            config.replaceAll((k, v) -> k.endsWith("replication.factor") ? "1" : v);
+            config.putAll(d.engineSettings());
+            // Nearline's side: the cluster's addresses, then the descriptor's settings, then --set
+            config.putAll(cluster.jobSettings());
+            config.putAll(d.settings());
+            config.putAll(overrides);
+            Path configFile =
+                    Files.createDirectories(cluster.dir().resolve("deploys")).resolve(d.name() + ".properties");
+            write(configFile, config);
+            List<String> command = new ArrayList<>(List.of(
+                    ClusterCommand.java(),
+                    "-Dlog4j.configurationFile=file:" + client.resolve("lib/log4j2.xml"),
+                    "-cp",
+                    cluster.yarnConfDir() + ":" + client.resolve("lib") + "/*",
+                    "org.apache.samza.runtime.ApplicationRunnerMain",
+                    "--config-path=" + configFile,
+                    "--operation=run"));
+            return new Plan(d, config, configFile, command, cluster.yarnConfDir());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Submits; returns the YARN application id. A bad setting fails in the client: nothing is submitted. */
+    public static String submit(Plan plan) {
+        Config.of(plan.nearline()); // parses; the job's own checks run in the client below
+        try {
+            ProcessBuilder pb = new ProcessBuilder(plan.command()).redirectErrorStream(true);
+            pb.environment().put("HADOOP_CONF_DIR", plan.yarnConf().toString());
+            pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+            Process p = pb.start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            int exit = p.waitFor();
+            Matcher m = APP_ID.matcher(out);
+            if (exit == 0 && m.find()) {
+                return m.group(1);
+            }
+            Optional<String> configError = out.lines()
+                    .filter(l -> l.contains("ConfigException: "))
+                    .map(l -> l.substring(l.indexOf("ConfigException: ") + "ConfigException: ".length()))
+                    .findFirst();
+            if (configError.isPresent()) {
+                throw new ClusterException(configError.get().strip());
+            }
+            String why = out.lines()
+                    .filter(l -> l.contains("Exception") && !l.startsWith("\tat "))
+                    .reduce((a, b) -> b)
+                    .orElse(out.strip());
+            throw ClusterException.failed("Samza's submission failed (exit " + exit + "): " + why.strip());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClusterException("interrupted");
+        }
+    }
+
+    /** The running application of a job name (YARN names it job.name_job.id). */
+    public static Optional<YarnCluster.App> running(String web, String name) {
+        return YarnCluster.apps(web).stream()
+                .filter(a -> a.name().startsWith(name + "_"))
+                .filter(a -> a.state().equals("RUNNING") || a.state().equals("ACCEPTED"))
+                .findFirst();
+    }
+
+    private static void unpack(Path tarball, Path into) throws IOException {
+        if (Files.exists(into)) {
+            try (var files = Files.walk(into)) {
+                for (Path f : files.sorted((a, b) -> b.compareTo(a)).toList()) {
+                    Files.delete(f);
+                }
+            }
+        }
+        Files.createDirectories(into);
+        try {
+            Process p = new ProcessBuilder("tar", "xzf", tarball.toString(), "-C", into.toString())
+                    .redirectErrorStream(true)
+                    .start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (p.waitFor() != 0) {
+                throw ClusterException.failed("cannot unpack " + tarball + ": " + out.strip());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClusterException("interrupted");
+        }
+    }
+
+    private static Map<String, String> read(Path file) throws IOException {
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            p.load(r);
+        }
+        Map<String, String> out = new TreeMap<>();
+        p.forEach((k, v) -> out.put(String.valueOf(k), String.valueOf(v)));
+        return out;
+    }
+
+    private static void write(Path file, Map<String, String> config) throws IOException {
+        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            w.write(
+                    "# Written by 'nearline deploy': the package's config, this cluster's addresses, the descriptor's settings.\n");
+            for (Map.Entry<String, String> e : new TreeMap<>(config).entrySet()) {
+                w.write(e.getKey() + "=" + e.getValue() + "\n");
+            }
+        }
+    }
+}

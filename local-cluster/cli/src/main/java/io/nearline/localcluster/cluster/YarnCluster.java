@@ -1,0 +1,235 @@
+package io.nearline.localcluster.cluster;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+/**
+ * A single-node YARN from Maven Central's Hadoop 3.4.3 jars ({@code local-cluster/yarn-cluster/target/lib}):
+ * a ResourceManager and one NodeManager in the cluster's namespace, with a minimal capacity
+ * scheduler; and the ResourceManager REST calls the {@code jobs} commands make.
+ */
+public final class YarnCluster {
+
+    public static final int RM_PORT = 8032;
+    public static final int WEB_PORT = 8088;
+
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+
+    /** A YARN application: id, name, state. */
+    public record App(String id, String name, String state, String type) {}
+
+    private YarnCluster() {}
+
+    public static Path lib(Path home) {
+        return home.resolve("local-cluster/yarn-cluster/target/lib");
+    }
+
+    /** core-site, yarn-site, capacity-scheduler and log4j2 for the daemons and for clients. */
+    static Path writeConfig(Path dir, String address) throws IOException {
+        Path conf = Files.createDirectories(dir.resolve("yarn/conf"));
+        Path data = dir.resolve("yarn").toAbsolutePath();
+        Files.writeString(
+                conf.resolve("core-site.xml"),
+                xml(Map.of(
+                        "fs.defaultFS",
+                        "file:///",
+                        "hadoop.tmp.dir",
+                        data.resolve("tmp").toString())));
+        Files.writeString(
+                conf.resolve("yarn-site.xml"),
+                xml(
+                        Map.ofEntries(
+                                Map.entry("yarn.resourcemanager.hostname", address),
+                                Map.entry("yarn.resourcemanager.bind-host", address),
+                                Map.entry("yarn.nodemanager.hostname", address),
+                                Map.entry("yarn.nodemanager.bind-host", address),
+                                Map.entry("yarn.nodemanager.resource.memory-mb", "6144"),
+                                Map.entry("yarn.nodemanager.resource.cpu-vcores", "8"),
+                                Map.entry("yarn.scheduler.minimum-allocation-mb", "128"),
+                                // containers share this machine's memory with everything else here: no kills for size
+                                Map.entry("yarn.nodemanager.vmem-check-enabled", "false"),
+                                Map.entry("yarn.nodemanager.pmem-check-enabled", "false"),
+                                Map.entry(
+                                        "yarn.nodemanager.local-dirs",
+                                        data.resolve("nm-local").toString()),
+                                Map.entry(
+                                        "yarn.nodemanager.log-dirs",
+                                        data.resolve("containers").toString()),
+                                Map.entry("yarn.nodemanager.env-whitelist", "JAVA_HOME,HADOOP_CONF_DIR,PATH"),
+                                Map.entry(
+                                        "yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage",
+                                        "99"),
+                                Map.entry("yarn.timeline-service.enabled", "false"),
+                                Map.entry("yarn.resourcemanager.am.max-attempts", "4"),
+                                Map.entry(
+                                        "yarn.resourcemanager.scheduler.class",
+                                        "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler"))));
+        Files.writeString(
+                conf.resolve("capacity-scheduler.xml"),
+                xml(Map.of(
+                        "yarn.scheduler.capacity.root.queues", "default",
+                        "yarn.scheduler.capacity.root.default.capacity", "100",
+                        "yarn.scheduler.capacity.root.default.maximum-capacity", "100",
+                        "yarn.scheduler.capacity.maximum-am-resource-percent", "0.5")));
+        Files.writeString(
+                conf.resolve("log4j2.properties"),
+                String.join(
+                        "\n",
+                        "rootLogger.level = INFO",
+                        "rootLogger.appenderRef.c.ref = C",
+                        "appender.c.name = C",
+                        "appender.c.type = Console",
+                        "appender.c.layout.type = PatternLayout",
+                        "appender.c.layout.pattern = %d{HH:mm:ss,SSS} %-5p %c{1} - %m%n",
+                        ""));
+        return conf;
+    }
+
+    private static String xml(Map<String, String> properties) {
+        StringBuilder b = new StringBuilder(
+                "<?xml version=\"1.0\"?>\n<!-- written by 'nearline cluster up' -->\n<configuration>\n");
+        new TreeMap<>(properties).forEach((k, v) -> b.append("  <property><name>")
+                .append(k)
+                .append("</name><value>")
+                .append(v)
+                .append("</value></property>\n"));
+        return b.append("</configuration>\n").toString();
+    }
+
+    /** The command of the ResourceManager or the NodeManager JVM. */
+    static List<String> daemon(String java, Path dir, Path lib, Path conf, boolean nodeManager) {
+        List<String> command = new ArrayList<>(List.of(
+                "env",
+                "JAVA_HOME=" + System.getProperty("java.home"),
+                "HADOOP_CONF_DIR=" + conf,
+                java,
+                Daemons.marker(dir),
+                "-Xmx512m"));
+        command.addAll(FlinkSession.JAVA_17_OPTS); // Hadoop needs the same opens on Java 17
+        command.add("-Dlog4j.configurationFile=" + conf.resolve("log4j2.properties"));
+        command.addAll(List.of("-cp", conf + ":" + lib + "/*"));
+        command.add(
+                nodeManager
+                        ? "org.apache.hadoop.yarn.server.nodemanager.NodeManager"
+                        : "org.apache.hadoop.yarn.server.resourcemanager.ResourceManager");
+        return command;
+    }
+
+    public static int runningNodes(String web) {
+        try {
+            return (int) elements(get(web, "/ws/v1/cluster/nodes"), "node").stream()
+                    .filter(n -> text(n, "state").equals("RUNNING"))
+                    .count();
+        } catch (ClusterException e) {
+            return 0;
+        }
+    }
+
+    public static List<App> apps(String web) {
+        List<App> out = new ArrayList<>();
+        for (Element app : elements(get(web, "/ws/v1/cluster/apps"), "app")) {
+            out.add(new App(text(app, "id"), text(app, "name"), text(app, "state"), text(app, "applicationType")));
+        }
+        return out;
+    }
+
+    public static App app(String web, String id) {
+        if (!id.matches("application_\\d+_\\d+")) {
+            throw new ClusterException("'" + id + "' is not a YARN application id (application_<cluster>_<n>)");
+        }
+        // from the list: the ResourceManager answers 500 with no body for an id it does not know
+        return apps(web).stream()
+                .filter(a -> a.id().equals(id))
+                .findFirst()
+                .orElseThrow(() -> new ClusterException(
+                        "no application " + id + " on the YARN cluster at " + web + " (see 'bin/nearline jobs list')"));
+    }
+
+    /** Kills an application and waits until YARN says it is gone. */
+    public static void kill(String web, String id) {
+        app(web, id);
+        send(
+                web,
+                "/ws/v1/cluster/apps/" + id + "/state",
+                HttpRequest.newBuilder()
+                        .header("Content-Type", "application/json")
+                        .PUT(HttpRequest.BodyPublishers.ofString("{\"state\":\"KILLED\"}")));
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        while (System.nanoTime() < deadline) {
+            String state = app(web, id).state();
+            if (state.equals("KILLED") || state.equals("FINISHED") || state.equals("FAILED")) {
+                return;
+            }
+            Daemons.sleep(300);
+        }
+        throw ClusterException.failed(id + " was not killed within a minute");
+    }
+
+    private static String get(String web, String path) {
+        return send(
+                web,
+                path,
+                HttpRequest.newBuilder().header("Accept", "application/xml").GET());
+    }
+
+    private static String send(String web, String path, HttpRequest.Builder request) {
+        try {
+            HttpResponse<String> r = HTTP.send(
+                    request.uri(URI.create(web + path))
+                            .timeout(Duration.ofSeconds(30))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() == 404 || r.statusCode() == 400) {
+                // an application id YARN does not know (or cannot be one of its own) is the user's mistake
+                throw new ClusterException("not found on the YARN cluster at " + web + ": " + path);
+            }
+            if (r.statusCode() >= 300) {
+                throw ClusterException.failed("YARN answered " + r.statusCode() + " to " + path + ": " + r.body());
+            }
+            return r.body();
+        } catch (IOException e) {
+            throw new ClusterException("the YARN cluster at " + web + " is unreachable (" + e.getMessage()
+                    + "): is it up? 'bin/nearline cluster status'");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClusterException("interrupted");
+        }
+    }
+
+    private static List<Element> elements(String xml, String tag) {
+        try {
+            NodeList nodes = DocumentBuilderFactory.newInstance()
+                    .newDocumentBuilder()
+                    .parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)))
+                    .getElementsByTagName(tag);
+            List<Element> out = new ArrayList<>();
+            for (int i = 0; i < nodes.getLength(); i++) {
+                out.add((Element) nodes.item(i));
+            }
+            return out;
+        } catch (Exception e) {
+            throw ClusterException.failed("YARN's answer does not parse: " + e.getMessage());
+        }
+    }
+
+    private static String text(Element e, String tag) {
+        NodeList n = e.getElementsByTagName(tag);
+        return n.getLength() == 0 ? "" : n.item(0).getTextContent();
+    }
+}
