@@ -2,8 +2,8 @@ package io.nearline.localcluster;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nearline.common.store.CacheStore;
-import io.nearline.localcluster.cluster.ClusterCommand;
 import io.nearline.localcluster.cluster.ClusterException;
+import io.nearline.localcluster.cluster.ClusterOption;
 import io.nearline.localcluster.cluster.LiveStores;
 import io.nearline.localcluster.replay.LocalRunOptions;
 import io.nearline.localcluster.replay.ReplayOutput;
@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code nearline check}: a cache state against the source of truth, key by key. */
@@ -50,12 +51,8 @@ public final class CheckCommand implements Callable<Integer> {
             description = "Check a live store instead of a dump: couchbase (the cluster's cache).")
     String store;
 
-    @Option(
-            names = "--cluster",
-            defaultValue = ClusterCommand.DEFAULT_DIR,
-            paramLabel = "DIR",
-            description = "The cluster whose store --store reads (default: ${DEFAULT-VALUE}).")
-    Path cluster;
+    @Mixin
+    ClusterOption cluster;
 
     @Option(
             names = "--wait",
@@ -103,7 +100,7 @@ public final class CheckCommand implements Callable<Integer> {
     /** Against the cluster's store, again and again until it converges or --wait is up. */
     private DivergenceChecker.Report checkLiveStore(ChangeLogTruth truth) {
         long deadline = System.nanoTime() + waitFor.toNanos();
-        try (CacheStore cache = LiveStores.open(store, cluster)) {
+        try (CacheStore cache = LiveStores.open(store, cluster.read())) {
             while (true) {
                 DivergenceChecker.Report report =
                         DivergenceChecker.check(truth, cache, List.of(), System.currentTimeMillis());

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code nearline collect tracking}: the join's output topics into the replay's file forms. */
@@ -39,12 +40,8 @@ public final class CollectCommand implements Runnable {
         @Option(names = "--out-dir", required = true, paramLabel = "DIR", description = "Where the files go.")
         Path outDir;
 
-        @Option(
-                names = "--cluster",
-                defaultValue = ClusterCommand.DEFAULT_DIR,
-                paramLabel = "DIR",
-                description = "The cluster (default: ${DEFAULT-VALUE}).")
-        Path cluster;
+        @Mixin
+        ClusterOption cluster;
 
         @Option(
                 names = "--wait",
@@ -54,16 +51,12 @@ public final class CollectCommand implements Runnable {
                 description = "Wait up to this long for the outputs to settle, e.g. 60s.")
         Duration waitFor;
 
-        @Option(
-                names = "--set",
-                paramLabel = "KEY=VALUE",
-                description = "A Nearline setting, e.g. tracking.joined-topic=...; repeatable.")
-        List<String> sets = List.of();
+        @Mixin
+        SetOptions sets;
 
         @Override
         public Integer call() throws InterruptedException {
-            JoinSettings s = PublishCommand.joinSettings(
-                    ClusterFile.read(cluster.toAbsolutePath().normalize()), sets);
+            JoinSettings s = PublishCommand.joinSettings(cluster.read(), sets);
             long deadline = System.nanoTime() + waitFor.toNanos();
             JoinOutputs outputs = JoinKafka.outputs(s.bootstrapServers(), s);
             List<String> deadLetters = JoinKafka.deadLetters(s.bootstrapServers(), s);

@@ -3,11 +3,10 @@ package io.nearline.localcluster.cluster;
 import io.nearline.common.config.Config;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -29,18 +28,11 @@ public final class DeployCommand implements Callable<Integer> {
             description = "The descriptor, e.g. jobs/deploy/cache-updater-flink-session.yaml.")
     Path descriptor;
 
-    @Option(
-            names = "--cluster",
-            defaultValue = ClusterCommand.DEFAULT_DIR,
-            paramLabel = "DIR",
-            description = "The cluster to deploy to (default: ${DEFAULT-VALUE}).")
-    Path cluster;
+    @Mixin
+    ClusterOption cluster;
 
-    @Option(
-            names = "--set",
-            paramLabel = "KEY=VALUE",
-            description = "Override a Nearline setting of the descriptor; repeatable.")
-    List<String> sets = List.of();
+    @Mixin
+    SetOptions sets;
 
     @Option(names = "--dry-run", description = "Print the resolved settings and the exact submission; submit nothing.")
     boolean dryRun;
@@ -54,7 +46,7 @@ public final class DeployCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Descriptor d = Descriptor.read(descriptor);
-        ClusterFile c = ClusterFile.read(cluster.toAbsolutePath().normalize());
+        ClusterFile c = cluster.read();
         if (fromSavepoint != null && !isSavepoint(fromSavepoint)) {
             throw new ClusterException(fromSavepoint + " is not a savepoint (a directory with a _metadata file)");
         }
@@ -66,9 +58,9 @@ public final class DeployCommand implements Callable<Integer> {
                 throw new ClusterException("--from-savepoint is Flink's: a Samza job restores from its checkpoints and "
                         + "changelogs by itself");
             }
-            return deploySamza(SamzaDeploy.plan(d, c, overrides(sets)), c, dryRun);
+            return deploySamza(SamzaDeploy.plan(d, c, sets.overrides()), c, dryRun);
         }
-        FlinkDeploy.Plan plan = FlinkDeploy.plan(d, c, overrides(sets), fromSavepoint);
+        FlinkDeploy.Plan plan = FlinkDeploy.plan(d, c, sets.overrides(), fromSavepoint);
         return deploy(plan, c, dryRun);
     }
 
@@ -122,18 +114,6 @@ public final class DeployCommand implements Callable<Integer> {
                 + c.address());
         System.out.println("  list     bin/nearline jobs list --cluster " + c.dir());
         return 0;
-    }
-
-    static Map<String, String> overrides(List<String> sets) {
-        Map<String, String> out = new LinkedHashMap<>();
-        for (String s : sets) {
-            int eq = s.indexOf('=');
-            if (eq <= 0) {
-                throw new ClusterException("--set takes KEY=VALUE, got '" + s + "'");
-            }
-            out.put(s.substring(0, eq).strip(), s.substring(eq + 1).strip());
-        }
-        return out;
     }
 
     static boolean isSavepoint(String path) {

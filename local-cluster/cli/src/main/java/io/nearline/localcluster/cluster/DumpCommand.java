@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code nearline dump}: a live store's records for the keys of a change log, as a state dump. */
@@ -25,12 +26,8 @@ public final class DumpCommand implements Callable<Integer> {
     @Option(names = "--store", required = true, paramLabel = "STORE", description = "couchbase (the cluster's cache).")
     String store;
 
-    @Option(
-            names = "--cluster",
-            defaultValue = ClusterCommand.DEFAULT_DIR,
-            paramLabel = "DIR",
-            description = "The cluster (default: ${DEFAULT-VALUE}).")
-    Path cluster;
+    @Mixin
+    ClusterOption cluster;
 
     @Option(
             names = "--keys-from",
@@ -50,7 +47,7 @@ public final class DumpCommand implements Callable<Integer> {
                 ChangeEvents.validCacheKey(line.decoded().event()).ifPresent(keys::add);
             }
         }
-        try (CacheStore cache = LiveStores.open(store, cluster)) {
+        try (CacheStore cache = LiveStores.open(store, cluster.read())) {
             List<String> lines = StateDump.lines(cache, keys);
             ReplayOutput.write(out, lines);
             System.out.printf("dumped %,d records of %,d keys to %s%n", lines.size(), keys.size(), out);

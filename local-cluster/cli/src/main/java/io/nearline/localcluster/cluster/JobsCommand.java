@@ -2,9 +2,9 @@ package io.nearline.localcluster.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -25,16 +25,12 @@ public final class JobsCommand implements Runnable {
     @Command(name = "list", mixinStandardHelpOptions = true, description = "Each job: id, name, state, events.written.")
     static final class ListJobs implements Callable<Integer> {
 
-        @Option(
-                names = "--cluster",
-                defaultValue = ClusterCommand.DEFAULT_DIR,
-                paramLabel = "DIR",
-                description = "The cluster (default: ${DEFAULT-VALUE}).")
-        Path cluster;
+        @Mixin
+        ClusterOption cluster;
 
         @Override
         public Integer call() {
-            ClusterFile c = ClusterFile.read(cluster.toAbsolutePath().normalize());
+            ClusterFile c = cluster.read();
             System.out.printf(
                     "%-32s  %-28s  %-10s  %14s  %17s%n", "ID", "NAME", "STATE", "EVENTS.WRITTEN", "BOOTSTRAP.WRITTEN");
             if (c.flinkRestUrl() != null) {
@@ -77,16 +73,12 @@ public final class JobsCommand implements Runnable {
         @Option(names = "--savepoint", paramLabel = "DIR", description = "Where the savepoint goes.")
         Path savepoint;
 
-        @Option(
-                names = "--cluster",
-                defaultValue = ClusterCommand.DEFAULT_DIR,
-                paramLabel = "DIR",
-                description = "The cluster (default: ${DEFAULT-VALUE}).")
-        Path cluster;
+        @Mixin
+        ClusterOption cluster;
 
         @Override
         public Integer call() {
-            ClusterFile c = ClusterFile.read(cluster.toAbsolutePath().normalize());
+            ClusterFile c = cluster.read();
             if (id.startsWith("application_")) {
                 if (savepoint != null) {
                     throw new ClusterException(
@@ -113,27 +105,22 @@ public final class JobsCommand implements Runnable {
         @Parameters(index = "0", paramLabel = "DESCRIPTOR", description = "The descriptor of the job.")
         Path descriptor;
 
-        @Option(
-                names = "--cluster",
-                defaultValue = ClusterCommand.DEFAULT_DIR,
-                paramLabel = "DIR",
-                description = "The cluster (default: ${DEFAULT-VALUE}).")
-        Path cluster;
+        @Mixin
+        ClusterOption cluster;
 
-        @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Override a Nearline setting; repeatable.")
-        List<String> sets = List.of();
+        @Mixin
+        SetOptions sets;
 
         @Override
         public Integer call() {
             Descriptor d = Descriptor.read(descriptor);
-            ClusterFile c = ClusterFile.read(cluster.toAbsolutePath().normalize());
+            ClusterFile c = cluster.read();
             if (d.engine().equals("samza")) {
                 String web = c.yarnWeb();
                 YarnCluster.App running = SamzaDeploy.running(web, d.name())
                         .orElseThrow(() -> new ClusterException("no running application named " + d.name() + " on "
                                 + web + ": deploy it first ('bin/nearline deploy " + descriptor + "')"));
-                SamzaDeploy.Plan plan =
-                        SamzaDeploy.plan(d, c, DeployCommand.overrides(sets)); // checked before the kill
+                SamzaDeploy.Plan plan = SamzaDeploy.plan(d, c, sets.overrides()); // checked before the kill
                 YarnCluster.kill(web, running.id());
                 System.out.println(
                         "killed " + running.id() + "; resubmitting (state back from checkpoints and changelogs)");
@@ -144,11 +131,11 @@ public final class JobsCommand implements Runnable {
                     .orElseThrow(() -> new ClusterException("no running job named " + d.name() + " on " + rest
                             + ": deploy it first ('bin/nearline deploy " + descriptor + "')"));
             // check the new submission before stopping the old job
-            FlinkDeploy.plan(d, c, DeployCommand.overrides(sets), null);
+            FlinkDeploy.plan(d, c, sets.overrides(), null);
             String savepoint = FlinkDeploy.stop(rest, running, c.dir().resolve("savepoints"));
             System.out.println("stopped " + running + " with savepoint " + savepoint);
             String from = d.restore() == Descriptor.Restore.NONE ? null : savepoint;
-            return DeployCommand.deploy(FlinkDeploy.plan(d, c, DeployCommand.overrides(sets), from), c, false);
+            return DeployCommand.deploy(FlinkDeploy.plan(d, c, sets.overrides(), from), c, false);
         }
     }
 }

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code nearline publish cdc}: JSON-lines input onto a cluster's topics. */
@@ -48,24 +49,17 @@ public final class PublishCommand implements Runnable {
         @Option(names = "--events", required = true, paramLabel = "FILE", description = "The change log; repeatable.")
         List<Path> events;
 
-        @Option(
-                names = "--cluster",
-                defaultValue = ClusterCommand.DEFAULT_DIR,
-                paramLabel = "DIR",
-                description = "The cluster (default: ${DEFAULT-VALUE}).")
-        Path cluster;
+        @Mixin
+        ClusterOption cluster;
 
-        @Option(
-                names = "--set",
-                paramLabel = "KEY=VALUE",
-                description = "A Nearline setting, e.g. cdc.topic=...; repeatable.")
-        List<String> sets = List.of();
+        @Mixin
+        SetOptions sets;
 
         @Override
         public Integer call() {
-            ClusterFile c = ClusterFile.read(cluster.toAbsolutePath().normalize());
+            ClusterFile c = cluster.read();
             Map<String, String> settings = new LinkedHashMap<>(c.jobSettings());
-            settings.putAll(DeployCommand.overrides(sets));
+            settings.putAll(sets.overrides());
             CacheUpdaterSettings s = CacheUpdaterSettings.from(Config.of(settings));
             List<ReplayInput.Line> lines = ReplayInput.read(events);
             KafkaReplay.Sent sent;
@@ -97,25 +91,18 @@ public final class PublishCommand implements Runnable {
         @Option(names = "--snapshot", required = true, paramLabel = "SNAPSHOT.jsonl", description = "The snapshot.")
         Path snapshot;
 
-        @Option(
-                names = "--cluster",
-                defaultValue = ClusterCommand.DEFAULT_DIR,
-                paramLabel = "DIR",
-                description = "The cluster (default: ${DEFAULT-VALUE}).")
-        Path cluster;
+        @Mixin
+        ClusterOption cluster;
 
-        @Option(
-                names = "--set",
-                paramLabel = "KEY=VALUE",
-                description = "A Nearline setting, e.g. bootstrap.topic=...; repeatable.")
-        List<String> sets = List.of();
+        @Mixin
+        SetOptions sets;
 
         @Override
         public Integer call() throws Exception {
-            ClusterFile c = ClusterFile.read(cluster.toAbsolutePath().normalize());
+            ClusterFile c = cluster.read();
             Path state = Files.createDirectories(c.dir().resolve("bootstrap"));
             Map<String, String> settings = new LinkedHashMap<>(c.jobSettings());
-            settings.putAll(DeployCommand.overrides(sets));
+            settings.putAll(sets.overrides());
             CacheUpdaterSettings s = CacheUpdaterSettings.from(Config.of(settings));
             int partitions = Math.max(
                     1,
@@ -133,7 +120,7 @@ public final class PublishCommand implements Runnable {
                     "--progress",
                     state.resolve(snapshot.getFileName() + ".progress").toString()));
             args.addAll(List.of("--set", "kafka.bootstrap-servers=" + s.bootstrapServers()));
-            sets.forEach(set -> args.addAll(List.of("--set", set)));
+            sets.values().forEach(set -> args.addAll(List.of("--set", set)));
             return CliErrors.install(new CommandLine(new BootstrapCommand())).execute(args.toArray(String[]::new));
         }
     }
@@ -154,22 +141,15 @@ public final class PublishCommand implements Runnable {
         @Option(names = "--broker", required = true, paramLabel = "FILE", description = "Broker events.")
         Path broker;
 
-        @Option(
-                names = "--cluster",
-                defaultValue = ClusterCommand.DEFAULT_DIR,
-                paramLabel = "DIR",
-                description = "The cluster (default: ${DEFAULT-VALUE}).")
-        Path cluster;
+        @Mixin
+        ClusterOption cluster;
 
-        @Option(
-                names = "--set",
-                paramLabel = "KEY=VALUE",
-                description = "A Nearline setting, e.g. tracking.index-topic=...; repeatable.")
-        List<String> sets = List.of();
+        @Mixin
+        SetOptions sets;
 
         @Override
         public Integer call() {
-            ClusterFile c = ClusterFile.read(cluster.toAbsolutePath().normalize());
+            ClusterFile c = cluster.read();
             JoinSettings s = joinSettings(c, sets);
             JoinInputs inputs = JoinInputs.read(index, broker);
             // partitioned as the topic is: the job's deploy created it (else one partition per request stream)
@@ -195,10 +175,10 @@ public final class PublishCommand implements Runnable {
         }
     }
 
-    static JoinSettings joinSettings(ClusterFile c, List<String> sets) {
+    static JoinSettings joinSettings(ClusterFile c, SetOptions sets) {
         Map<String, String> settings = new LinkedHashMap<>();
         settings.put("kafka.bootstrap-servers", c.kafkaBootstrapServers());
-        settings.putAll(DeployCommand.overrides(sets));
+        settings.putAll(sets.overrides());
         return JoinSettings.from(Config.of(settings));
     }
 }

@@ -5,19 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nearline.localcluster.NearlineCli;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * The deploy path end to end on a real local cluster (its own network namespace: Kafka, CouchbaseMock
@@ -26,35 +19,7 @@ import picocli.CommandLine;
  * more, converge again, and take the cluster down with nothing left behind. Bad input along the way
  * fails with exit 2 and one line.
  */
-class FlinkSessionDeployIT {
-
-    @TempDir
-    Path dir;
-
-    private final StringWriter err = new StringWriter();
-
-    @BeforeAll
-    static void home() {
-        System.setProperty(
-                "nearline.home", Path.of("../..").toAbsolutePath().normalize().toString());
-        String unavailable = PrivateNetwork.unavailableReason();
-        if (unavailable != null) {
-            System.out.println("FlinkSessionDeployIT skipped: " + unavailable);
-        }
-        Assumptions.assumeTrue(unavailable == null, unavailable);
-    }
-
-    private int nearline(String... args) {
-        CommandLine cli = NearlineCli.commandLine();
-        cli.setErr(new PrintWriter(err, true));
-        return cli.execute(args);
-    }
-
-    /** The cache updater's conformance scenarios. */
-    private static Path scenario(String name) {
-        return Path.of("../../cache-updater/core/src/test/resources/scenarios/cdc", name)
-                .toAbsolutePath();
-    }
+class FlinkSessionDeployIT extends LocalClusterIT {
 
     /** The job's events.written once Flink's REST shows it (its metrics are fetched every few seconds). */
     private static long awaitWritten(ClusterFile c, String jobId) throws InterruptedException {
@@ -72,8 +37,7 @@ class FlinkSessionDeployIT {
     @Timeout(value = 6, unit = TimeUnit.MINUTES)
     void deployPublishConvergeUpgradeConvergeAndDown() throws Exception {
         Path cluster = dir.resolve("cluster");
-        String descriptor =
-                Path.of("../../jobs/deploy/cache-updater-flink-session.yaml").toString();
+        String descriptor = descriptor("cache-updater-flink-session.yaml");
         assertEquals(2, nearline("deploy", descriptor, "--cluster", cluster.toString()), "no cluster yet");
         assertTrue(err.toString().contains("no cluster in"), err.toString());
 
@@ -96,7 +60,7 @@ class FlinkSessionDeployIT {
             String first = FlinkDeploy.runningJob(c.flinkRest(), "nearline-cache-updater")
                     .orElseThrow();
 
-            Path scrambled = scenario("scrambled.jsonl");
+            Path scrambled = scenario("cdc/scrambled.jsonl");
             assertEquals(
                     0, nearline("publish", "cdc", "--events", scrambled.toString(), "--cluster", cluster.toString()));
             assertEquals(
@@ -136,7 +100,7 @@ class FlinkSessionDeployIT {
                     .orElseThrow();
             assertNotEquals(first, second);
 
-            Path edge = scenario("edge-cases.jsonl");
+            Path edge = scenario("cdc/edge-cases.jsonl");
             assertEquals(0, nearline("publish", "cdc", "--events", edge.toString(), "--cluster", cluster.toString()));
             assertEquals(
                     0,
@@ -159,16 +123,10 @@ class FlinkSessionDeployIT {
                     "the upgraded job wrote " + writtenAfter + " (before: " + writtenBefore + ")");
 
             // the bootstrapper as a job of its own: a snapshot into the same cache, under the same rules
-            Path snapshot = Path.of("../../cache-updater/core/src/test/resources/scenarios/bootstrap/snapshot.jsonl")
-                    .toAbsolutePath();
+            Path snapshot = scenario("bootstrap/snapshot.jsonl");
             assertEquals(
                     0,
-                    nearline(
-                            "deploy",
-                            Path.of("../../jobs/deploy/bootstrapper-flink-session.yaml")
-                                    .toString(),
-                            "--cluster",
-                            cluster.toString()));
+                    nearline("deploy", descriptor("bootstrapper-flink-session.yaml"), "--cluster", cluster.toString()));
             assertEquals(
                     0,
                     nearline(

@@ -5,9 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nearline.localcluster.NearlineCli;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,12 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * The cache updater's Samza package deployed to a local single-node YARN with Samza's own client: it
@@ -28,34 +21,7 @@ import picocli.CommandLine;
  * input positions come back from its checkpoints); upgraded (killed and resubmitted), it converges on
  * what comes after; the cluster goes down with no process left, containers included.
  */
-class SamzaYarnDeployIT {
-
-    @TempDir
-    Path dir;
-
-    private final StringWriter err = new StringWriter();
-
-    @BeforeAll
-    static void home() {
-        System.setProperty(
-                "nearline.home", Path.of("../..").toAbsolutePath().normalize().toString());
-        String unavailable = PrivateNetwork.unavailableReason();
-        if (unavailable != null) {
-            System.out.println("SamzaYarnDeployIT skipped: " + unavailable);
-        }
-        Assumptions.assumeTrue(unavailable == null, unavailable);
-    }
-
-    private int nearline(String... args) {
-        CommandLine cli = NearlineCli.commandLine();
-        cli.setErr(new PrintWriter(err, true));
-        return cli.execute(args);
-    }
-
-    private static Path scenario(String name) {
-        return Path.of("../../cache-updater/core/src/test/resources/scenarios/cdc", name)
-                .toAbsolutePath();
-    }
+class SamzaYarnDeployIT extends LocalClusterIT {
 
     private int check(Path cluster, Path... logs) {
         List<String> args = new ArrayList<>(List.of("check"));
@@ -70,8 +36,7 @@ class SamzaYarnDeployIT {
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
     void deployStopRedeployUpgradeAndDown() throws Exception {
         Path cluster = dir.resolve("cluster");
-        String descriptor =
-                Path.of("../../jobs/deploy/cache-updater-samza-yarn.yaml").toString();
+        String descriptor = descriptor("cache-updater-samza-yarn.yaml");
         assertEquals(0, nearline("cluster", "up", "--yarn", "--dir", cluster.toString()));
         ClusterFile c = ClusterFile.read(cluster);
         try {
@@ -83,7 +48,7 @@ class SamzaYarnDeployIT {
             String first = SamzaDeploy.running(c.yarnWeb(), "nearline-cache-updater-samza")
                     .orElseThrow()
                     .id();
-            Path scrambled = scenario("scrambled.jsonl");
+            Path scrambled = scenario("cdc/scrambled.jsonl");
             assertEquals(
                     0, nearline("publish", "cdc", "--events", scrambled.toString(), "--cluster", cluster.toString()));
             assertEquals(0, check(cluster, scrambled));
@@ -94,7 +59,7 @@ class SamzaYarnDeployIT {
                     nearline("jobs", "stop", "application_1_1", "--cluster", cluster.toString()),
                     "no such app: " + err);
             assertEquals(0, nearline("jobs", "stop", first, "--cluster", cluster.toString()));
-            Path edge = scenario("edge-cases.jsonl");
+            Path edge = scenario("cdc/edge-cases.jsonl");
             assertEquals(0, nearline("publish", "cdc", "--events", edge.toString(), "--cluster", cluster.toString()));
             assertEquals(0, nearline("deploy", descriptor, "--cluster", cluster.toString()));
             assertEquals(0, check(cluster, scrambled, edge));

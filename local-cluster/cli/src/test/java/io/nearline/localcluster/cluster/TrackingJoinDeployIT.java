@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nearline.localcluster.NearlineCli;
 import io.nearline.tracking.join.local.CoreJoinReplay;
 import io.nearline.tracking.join.local.JoinOutputs;
 import io.nearline.tracking.join.local.JoinPartitions;
@@ -18,11 +17,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The tracking join deployed to a local Flink session: generated traffic published, the job upgraded
@@ -30,36 +26,17 @@ import org.junit.jupiter.api.io.TempDir;
  * what {@code collect tracking} reads must equal the reference join of the same input, so the state
  * held across the upgrade was neither lost nor doubled.
  */
-class TrackingJoinDeployIT {
+class TrackingJoinDeployIT extends LocalClusterIT {
 
     private static final int PARTITIONS = 2; // the descriptor's parallelism: deploy creates the topics so
     private static final long WINDOW_MS = 10_000; // the job's defaults (join.window, join.allowed-lateness)
     private static final long LATENESS_MS = 2_000;
 
-    @TempDir
-    Path dir;
-
-    @BeforeAll
-    static void home() {
-        System.setProperty(
-                "nearline.home", Path.of("../..").toAbsolutePath().normalize().toString());
-        String unavailable = PrivateNetwork.unavailableReason();
-        if (unavailable != null) {
-            System.out.println("TrackingJoinDeployIT skipped: " + unavailable);
-        }
-        Assumptions.assumeTrue(unavailable == null, unavailable);
-    }
-
-    private static int nearline(String... args) {
-        return NearlineCli.commandLine().execute(args);
-    }
-
     @Test
     @Timeout(value = 6, unit = TimeUnit.MINUTES)
     void joinedOutputEqualsTheReferenceAcrossAnUpgrade() throws Exception {
         Path cluster = dir.resolve("cluster");
-        String descriptor =
-                Path.of("../../jobs/deploy/tracking-join-flink-session.yaml").toString();
+        String descriptor = descriptor("tracking-join-flink-session.yaml");
         Path traffic = dir.resolve("traffic");
         assertEquals(0, nearline("generate", "tracking", "--requests", "1500", "--out-dir", traffic.toString()));
         Path index = traffic.resolve("index.jsonl");

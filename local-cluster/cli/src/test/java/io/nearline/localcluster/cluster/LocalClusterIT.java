@@ -1,0 +1,52 @@
+package io.nearline.localcluster.cluster;
+
+import io.nearline.localcluster.NearlineCli;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * What the deploy ITs share: the checkout as Nearline's home, the commands run in this JVM with their
+ * one-line errors kept, the conformance scenarios; skipped (the reason printed) where a machine cannot
+ * make the cluster's private network.
+ */
+abstract class LocalClusterIT {
+
+    @TempDir
+    Path dir;
+
+    /** What the commands printed as errors so far. */
+    final StringWriter err = new StringWriter();
+
+    @BeforeAll
+    static void home() {
+        System.setProperty(
+                "nearline.home", Path.of("../..").toAbsolutePath().normalize().toString());
+        String unavailable = PrivateNetwork.unavailableReason();
+        if (unavailable != null) {
+            System.out.println("local cluster ITs skipped: " + unavailable);
+        }
+        Assumptions.assumeTrue(unavailable == null, unavailable);
+    }
+
+    int nearline(String... args) {
+        CommandLine cli = NearlineCli.commandLine();
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    /** A file of the shipped descriptors. */
+    static String descriptor(String name) {
+        return Path.of("../../jobs/deploy", name).toString();
+    }
+
+    /** One of the cache updater's conformance scenarios, e.g. cdc/scrambled.jsonl. */
+    static Path scenario(String name) {
+        return Path.of("../../cache-updater/core/src/test/resources/scenarios", name)
+                .toAbsolutePath();
+    }
+}
