@@ -80,7 +80,7 @@ public final class DeployCommand implements Callable<Integer> {
                     + "'bin/nearline cluster status --dir " + c.dir() + "'");
         }
         List<String> topics = FlinkDeploy.prepareTopics(plan.descriptor(), plan.nearline(), c.kafkaBootstrapServers());
-        String app = SamzaDeploy.submit(plan);
+        String app = SamzaDeploy.submit(plan, c);
         System.out.println("deployed " + plan.descriptor().name() + " as YARN application " + app);
         System.out.println("  topics   " + String.join(", ", topics));
         System.out.println("  watch    " + web + "/cluster/app/" + app + "  (ResourceManager UI)");
@@ -90,28 +90,36 @@ public final class DeployCommand implements Callable<Integer> {
     }
 
     static int deploy(FlinkDeploy.Plan plan, ClusterFile c, boolean dryRun) {
-        String rest = c.flinkRest();
+        boolean yarn = plan.descriptor().target().equals("yarn");
+        String where = yarn ? c.yarnWeb() : c.flinkRest();
         if (dryRun) {
             System.out.println("deploy " + plan.descriptor().name() + " ("
-                    + plan.descriptor().job() + ") to " + plan.descriptor().target() + " at " + rest
+                    + plan.descriptor().job() + ") to " + plan.descriptor().target() + " at " + where
                     + " (dry run: nothing submitted)");
             System.out.println("settings:");
             System.out.println(Config.of(plan.settings()).toString().indent(2).stripTrailing());
-            System.out.println("submission (FLINK_CONF_DIR=" + plan.clientConf() + "):");
+            System.out.println("submission (" + plan.env() + "):");
             System.out.println("  " + String.join(" ", plan.command()));
             return 0;
         }
-        if (!FlinkSession.reachable(rest)) {
-            throw new ClusterException("the Flink cluster at " + rest
-                    + " is unreachable: 'bin/nearline cluster status --dir " + c.dir() + "'");
+        if (yarn ? YarnCluster.runningNodes(where) == 0 : !FlinkSession.reachable(where)) {
+            throw new ClusterException(
+                    "the cluster at " + where + " is unreachable: 'bin/nearline cluster status --dir " + c.dir() + "'");
         }
         List<String> topics = FlinkDeploy.prepareTopics(plan, c.kafkaBootstrapServers());
-        String jobId = FlinkDeploy.submit(plan, rest);
-        System.out.println("deployed " + plan.descriptor().name() + " as Flink job " + jobId);
-        System.out.println("  topics   " + String.join(", ", topics));
-        System.out.println("  watch    " + rest + "/#/job/running/" + jobId + "/overview  (web UI)");
-        System.out.println("  metrics  " + rest + "/jobs/" + jobId + "  and the Prometheus reporter on port 9249+ of "
-                + c.address());
+        String id = FlinkDeploy.submit(plan, c);
+        if (yarn) {
+            System.out.println("deployed " + plan.descriptor().name() + " as YARN application " + id
+                    + " (Flink application mode)");
+            System.out.println("  topics   " + String.join(", ", topics));
+            System.out.println("  watch    " + where + "/proxy/" + id + "/  (Flink's web UI through YARN's proxy)");
+        } else {
+            System.out.println("deployed " + plan.descriptor().name() + " as Flink job " + id);
+            System.out.println("  topics   " + String.join(", ", topics));
+            System.out.println("  watch    " + where + "/#/job/running/" + id + "/overview  (web UI)");
+            System.out.println("  metrics  " + where + "/jobs/" + id + "  and the Prometheus reporter on port 9249+ of "
+                    + c.address());
+        }
         System.out.println("  list     bin/nearline jobs list --cluster " + c.dir());
         return 0;
     }

@@ -53,7 +53,7 @@ public record Descriptor(
             "engine-settings");
     static final Set<String> JOBS = Set.of("cache-updater", "bootstrapper", "tracking-join");
     /** engine:target pairs this version deploys. */
-    static final Set<String> TARGETS = Set.of("flink:flink-session", "samza:yarn");
+    static final Set<String> TARGETS = Set.of("flink:flink-session", "flink:yarn", "samza:yarn");
 
     public static Descriptor read(Path file) {
         if (!Files.isRegularFile(file)) {
@@ -94,7 +94,7 @@ public record Descriptor(
         String target = required(file, y, "target");
         if (!TARGETS.contains(engine + ":" + target)) {
             throw new ClusterException(file + ": engine '" + engine + "' with target '" + target
-                    + "' cannot be deployed by this version; it deploys flink to flink-session and samza to yarn");
+                    + "' cannot be deployed by this version; it deploys flink to flink-session or yarn, samza to yarn");
         }
         if (engine.equals("samza") && job.equals("bootstrapper")) {
             throw new ClusterException(file + ": on Samza the bootstrapper runs inside the cache updater: deploy job "

@@ -7,10 +7,6 @@ import io.nearline.common.config.Config;
 import io.nearline.localcluster.Home;
 import io.nearline.localcluster.replay.KafkaTopics;
 import io.nearline.tracking.join.JoinSettings;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,31 +23,48 @@ import java.util.regex.Pattern;
  */
 public final class FlinkDeploy {
 
+    private static final Duration SUBMIT_TIMEOUT = Duration.ofMinutes(3);
     private static final Pattern JOB_ID = Pattern.compile("JobID ([0-9a-f]{32})");
+    private static final Pattern YARN_APP_ID = Pattern.compile("Submitted application (application_\\d+_\\d+)");
 
     /** What a deploy resolved: the settings the job gets and the exact command that submits it. */
-    public record Plan(Descriptor descriptor, Map<String, String> settings, List<String> command, Path clientConf) {}
+    public record Plan(
+            Descriptor descriptor,
+            Map<String, String> settings,
+            List<String> command,
+            Map<String, String> env,
+            Pattern submitted) {}
 
     private FlinkDeploy() {}
 
     public static Plan plan(Descriptor d, ClusterFile cluster, Map<String, String> overrides, String savepoint) {
         Path home = Home.dir();
         Path artifact = d.artifactPath(home);
+        boolean yarn = d.target().equals("yarn");
         Map<String, String> settings = new LinkedHashMap<>(cluster.jobSettings());
         settings.putAll(d.settings());
         settings.putAll(overrides);
-        Path clientConf = cluster.dir().resolve("flink/client-conf");
+        Path clientConf = cluster.dir().resolve(yarn ? "flink-yarn/conf" : "flink/client-conf");
+        Path lib = yarn ? FlinkYarn.lib(home) : FlinkSession.lib(home);
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("FLINK_CONF_DIR", clientConf.toString());
+        if (yarn) {
+            env.put("FLINK_LIB_DIR", lib.toString()); // what YARN ships to the job's containers
+            env.put("HADOOP_CONF_DIR", cluster.yarnConfDir().toString());
+            FlinkYarn.writeClientConfig(clientConf, cluster, home);
+        } else {
+            FlinkSession.writeClientConfig(clientConf, cluster.flinkRest());
+        }
         List<String> command = new ArrayList<>(List.of(ClusterCommand.java()));
         command.addAll(FlinkSession.JAVA_17_OPTS);
         command.addAll(List.of(
-                "-Dlog4j.configurationFile=file:" + clientConf.resolve("log4j.properties"),
+                "-Dlog4j.configurationFile=file:" + clientConf.resolve("log4j-cli.properties"),
                 "-cp",
-                FlinkSession.lib(home) + "/*",
+                (yarn ? cluster.yarnConfDir() + ":" : "") + lib + "/*",
                 "org.apache.flink.client.cli.CliFrontend",
-                "run",
-                "--detached",
-                "-p",
-                Integer.toString(d.parallelism())));
+                "run"));
+        command.addAll(yarn ? List.of("-t", "yarn-application") : List.of("--detached"));
+        command.addAll(List.of("-p", Integer.toString(d.parallelism())));
         if (d.entryClass() != null) {
             command.addAll(List.of("-c", d.entryClass()));
         }
@@ -62,7 +75,7 @@ public final class FlinkDeploy {
         d.engineSettings().forEach((k, v) -> command.add("-D" + k + "=" + v));
         command.add(artifact.toString());
         settings.forEach((k, v) -> command.addAll(List.of("--set", k + "=" + v)));
-        return new Plan(d, settings, command, clientConf);
+        return new Plan(d, settings, command, env, yarn ? YARN_APP_ID : JOB_ID);
     }
 
     /** Checks the job's settings and creates its topics where missing; returns the topics. */
@@ -96,44 +109,34 @@ public final class FlinkDeploy {
         return List.copyOf(topics.keySet());
     }
 
-    /** Submits; returns the Flink job id. A bad setting makes the job's main exit 2 before anything is submitted. */
-    public static String submit(Plan plan, String rest) {
-        try {
-            Files.createDirectories(plan.clientConf());
-            String hostPort = rest.substring(rest.indexOf("//") + 2);
-            Files.writeString(
-                    plan.clientConf().resolve("config.yaml"),
-                    "rest.address: " + hostPort.split(":")[0] + "\nrest.port: " + hostPort.split(":")[1] + "\n",
-                    StandardCharsets.UTF_8);
-            Files.writeString(
-                    plan.clientConf().resolve("log4j.properties"),
-                    "rootLogger.level = WARN\nrootLogger.appenderRef.e.ref = E\nappender.e.name = E\n"
-                            + "appender.e.type = Console\nappender.e.target = SYSTEM_ERR\n"
-                            + "appender.e.layout.type = PatternLayout\nappender.e.layout.pattern = %p %c{1} - %m%n\n",
-                    StandardCharsets.UTF_8);
-            ProcessBuilder pb = new ProcessBuilder(plan.command()).redirectErrorStream(true);
-            pb.environment().put("FLINK_CONF_DIR", plan.clientConf().toString());
-            Process p = pb.start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            int exit = p.waitFor();
-            Matcher m = JOB_ID.matcher(out);
-            if (exit == 0 && m.find()) {
-                return m.group(1);
-            }
-            String why = out.lines()
-                    .filter(l -> l.contains(": ") && !l.startsWith("\tat "))
-                    .reduce((a, b) -> b)
-                    .orElse(out.strip());
-            if (exit == 2) {
-                throw new ClusterException(why.strip()); // the job's own one-line config error
-            }
-            throw ClusterException.failed("flink run failed (exit " + exit + "): " + why.strip());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ClusterException("interrupted");
+    /**
+     * Submits; returns the Flink job id (session) or the YARN application id (application mode). A bad
+     * setting makes the job's main exit 2 in the client, before anything is submitted.
+     */
+    public static String submit(Plan plan, ClusterFile cluster) {
+        ClientProcess.Result r = ClientProcess.run(plan.command(), plan.env(), SUBMIT_TIMEOUT);
+        Matcher m = plan.submitted().matcher(r.output());
+        boolean found = m.find();
+        if (r.exit() == 0 && found) {
+            return m.group(1);
         }
+        if (r.timedOut()) {
+            if (found && m.group(1).startsWith("application_")) {
+                YarnCluster.kill(cluster.yarnWeb(), m.group(1)); // nothing half-submitted stays behind
+            }
+            throw ClusterException.failed("the submission did not complete within " + SUBMIT_TIMEOUT.toMinutes()
+                    + " minutes" + (found ? " (" + m.group(1) + " killed)" : "")
+                    + ": is there room for it? 'bin/nearline jobs list --cluster " + cluster.dir() + "'");
+        }
+        String why = r.output()
+                .lines()
+                .filter(l -> l.contains(": ") && !l.startsWith("\tat ") && !l.startsWith("WARN "))
+                .reduce((a, b) -> b)
+                .orElse(r.output().strip());
+        if (r.exit() == 2) {
+            throw new ClusterException(why.strip()); // the job's own one-line config error
+        }
+        throw ClusterException.failed("flink run failed (exit " + r.exit() + "): " + why.strip());
     }
 
     /** The running job of that name, if any. */

@@ -94,6 +94,32 @@ public final class FlinkSession {
         return conf;
     }
 
+    /** The client's config for a session: where its REST endpoint is, and quiet logs. */
+    static void writeClientConfig(Path conf, String rest) {
+        String hostPort = rest.substring(rest.indexOf("//") + 2);
+        try {
+            Files.createDirectories(conf);
+            Files.writeString(
+                    conf.resolve("config.yaml"),
+                    "rest.address: " + hostPort.split(":")[0] + "\nrest.port: " + hostPort.split(":")[1] + "\n");
+            writeClientLog(conf);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** log4j for Flink's client: warnings and errors on stderr. */
+    static void writeClientLog(Path conf) throws IOException {
+        Files.writeString(
+                conf.resolve("log4j-cli.properties"),
+                "rootLogger.level = WARN\nrootLogger.appenderRef.e.ref = E\nappender.e.name = E\n"
+                        + "appender.e.type = Console\nappender.e.target = SYSTEM_ERR\n"
+                        + "appender.e.layout.type = PatternLayout\nappender.e.layout.pattern = %p %c{1} - %m%n\n"
+                        // the line with the application id of a YARN submission
+                        + "logger.yarn.name = org.apache.hadoop.yarn.client.api.impl.YarnClientImpl\n"
+                        + "logger.yarn.level = INFO\n");
+    }
+
     /** The JVM options and the {@code -D} settings Flink computes for a JobManager or TaskManager. */
     static List<List<String>> resources(String java, Path lib, Path conf, boolean taskManager) {
         List<String> command = List.of(

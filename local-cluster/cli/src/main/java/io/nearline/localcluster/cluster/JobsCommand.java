@@ -2,6 +2,7 @@ package io.nearline.localcluster.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -52,9 +53,31 @@ public final class JobsCommand implements Runnable {
             }
             if (c.yarnWebUrl() != null) {
                 for (YarnCluster.App app : YarnCluster.apps(c.yarnWebUrl())) {
+                    if (app.type().equals("Apache Flink") && app.state().equals("RUNNING")) {
+                        // Flink in application mode: its jobs and counters through YARN's proxy
+                        String rest = FlinkYarn.rest(c, app);
+                        for (JsonNode job : FlinkYarn.jobs(rest)) {
+                            String jid = job.path("jid").asText();
+                            boolean running = job.path("state").asText().equals("RUNNING");
+                            System.out.printf(
+                                    "%-32s  %-28s  %-10s  %14s  %17s%n",
+                                    app.id(),
+                                    job.path("name").asText(),
+                                    job.path("state").asText(),
+                                    running
+                                            ? String.format("%,d", FlinkSession.metricSum(rest, jid, "events.written"))
+                                            : "-",
+                                    running
+                                            ? String.format(
+                                                    "%,d", FlinkSession.metricSum(rest, jid, "bootstrap.written"))
+                                            : "-");
+                        }
+                        continue;
+                    }
                     // a Samza job's counters are JMX MBeans in its containers, not on YARN's REST
+                    String counters = app.type().equals("Samza") ? "(jmx)" : "-";
                     System.out.printf(
-                            "%-32s  %-28s  %-10s  %14s  %17s%n", app.id(), app.name(), app.state(), "(jmx)", "(jmx)");
+                            "%-32s  %-28s  %-10s  %14s  %17s%n", app.id(), app.name(), app.state(), counters, counters);
                 }
             }
             return 0;
@@ -79,6 +102,19 @@ public final class JobsCommand implements Runnable {
         @Override
         public Integer call() {
             ClusterFile c = cluster.read();
+            if (id.startsWith("application_")
+                    && YarnCluster.app(c.yarnWeb(), id).type().equals("Apache Flink")) {
+                String rest = FlinkYarn.rest(c, YarnCluster.app(c.yarnWeb(), id));
+                List<JsonNode> jobs = FlinkYarn.jobs(rest);
+                if (savepoint == null || jobs.isEmpty()) {
+                    YarnCluster.kill(c.yarnWeb(), id);
+                    System.out.println("killed " + id);
+                    return 0;
+                }
+                String location = FlinkDeploy.stop(rest, jobs.get(0).path("jid").asText(), savepoint);
+                System.out.println("stopped " + id + "; savepoint " + location);
+                return 0;
+            }
             if (id.startsWith("application_")) {
                 if (savepoint != null) {
                     throw new ClusterException(
@@ -125,6 +161,18 @@ public final class JobsCommand implements Runnable {
                 System.out.println(
                         "killed " + running.id() + "; resubmitting (state back from checkpoints and changelogs)");
                 return DeployCommand.deploySamza(plan, c, false);
+            }
+            if (d.target().equals("yarn")) {
+                FlinkYarn.Running running = FlinkYarn.running(c, d.name())
+                        .orElseThrow(() -> new ClusterException(
+                                "no running Flink job named " + d.name() + " on YARN at " + c.yarnWeb()
+                                        + ": deploy it first ('bin/nearline deploy " + descriptor + "')"));
+                FlinkDeploy.plan(d, c, sets.overrides(), null);
+                String savepoint = FlinkDeploy.stop(
+                        running.rest(), running.jobId(), c.dir().resolve("savepoints"));
+                System.out.println("stopped " + running.appId() + " with savepoint " + savepoint);
+                String from = d.restore() == Descriptor.Restore.NONE ? null : savepoint;
+                return DeployCommand.deploy(FlinkDeploy.plan(d, c, sets.overrides(), from), c, false);
             }
             String rest = c.flinkRest();
             String running = FlinkDeploy.runningJob(rest, d.name())

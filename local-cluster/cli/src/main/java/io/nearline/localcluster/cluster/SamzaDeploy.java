@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -98,37 +99,37 @@ public final class SamzaDeploy {
     }
 
     /** Submits; returns the YARN application id. A bad setting fails in the client: nothing is submitted. */
-    public static String submit(Plan plan) {
+    public static String submit(Plan plan, ClusterFile cluster) {
         Config.of(plan.nearline()); // parses; the job's own checks run in the client below
-        try {
-            ProcessBuilder pb = new ProcessBuilder(plan.command()).redirectErrorStream(true);
-            pb.environment().put("HADOOP_CONF_DIR", plan.yarnConf().toString());
-            pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
-            Process p = pb.start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            int exit = p.waitFor();
-            Matcher m = APP_ID.matcher(out);
-            if (exit == 0 && m.find()) {
-                return m.group(1);
-            }
-            Optional<String> configError = out.lines()
-                    .filter(l -> l.contains("ConfigException: "))
-                    .map(l -> l.substring(l.indexOf("ConfigException: ") + "ConfigException: ".length()))
-                    .findFirst();
-            if (configError.isPresent()) {
-                throw new ClusterException(configError.get().strip());
-            }
-            String why = out.lines()
-                    .filter(l -> l.contains("Exception") && !l.startsWith("\tat "))
-                    .reduce((a, b) -> b)
-                    .orElse(out.strip());
-            throw ClusterException.failed("Samza's submission failed (exit " + exit + "): " + why.strip());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ClusterException("interrupted");
+        ClientProcess.Result r = ClientProcess.run(
+                plan.command(),
+                Map.of("HADOOP_CONF_DIR", plan.yarnConf().toString(), "JAVA_HOME", System.getProperty("java.home")),
+                Duration.ofMinutes(3));
+        Matcher m = APP_ID.matcher(r.output());
+        boolean found = m.find();
+        if (r.exit() == 0 && found) {
+            return m.group(1);
         }
+        if (r.timedOut()) {
+            if (found) {
+                YarnCluster.kill(cluster.yarnWeb(), m.group(1)); // nothing half-submitted stays behind
+            }
+            throw ClusterException.failed("Samza's submission did not complete within 3 minutes");
+        }
+        Optional<String> configError = r.output()
+                .lines()
+                .filter(l -> l.contains("ConfigException: "))
+                .map(l -> l.substring(l.indexOf("ConfigException: ") + "ConfigException: ".length()))
+                .findFirst();
+        if (configError.isPresent()) {
+            throw new ClusterException(configError.get().strip());
+        }
+        String why = r.output()
+                .lines()
+                .filter(l -> l.contains("Exception") && !l.startsWith("\tat "))
+                .reduce((a, b) -> b)
+                .orElse(r.output().strip());
+        throw ClusterException.failed("Samza's submission failed (exit " + r.exit() + "): " + why.strip());
     }
 
     /** The running application of a job name (YARN names it job.name_job.id). */

@@ -31,8 +31,8 @@ public final class YarnCluster {
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
 
-    /** A YARN application: id, name, state. */
-    public record App(String id, String name, String state, String type) {}
+    /** A YARN application: id, name, state, type, and where its master listens (host:port). */
+    public record App(String id, String name, String state, String type, String amRpcAddress) {}
 
     private YarnCluster() {}
 
@@ -144,7 +144,12 @@ public final class YarnCluster {
     public static List<App> apps(String web) {
         List<App> out = new ArrayList<>();
         for (Element app : elements(get(web, "/ws/v1/cluster/apps"), "app")) {
-            out.add(new App(text(app, "id"), text(app, "name"), text(app, "state"), text(app, "applicationType")));
+            out.add(new App(
+                    text(app, "id"),
+                    text(app, "name"),
+                    text(app, "state"),
+                    text(app, "applicationType"),
+                    text(app, "amRPCAddress")));
         }
         return out;
     }
