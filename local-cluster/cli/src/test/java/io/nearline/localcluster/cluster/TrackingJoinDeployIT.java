@@ -14,40 +14,71 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The tracking join deployed to a local Flink session: generated traffic published, the job upgraded
+ * The tracking join deployed to a local Flink session and, as a Samza package, to YARN: generated traffic published, the job upgraded
  * from a savepoint while requests are still open in its state, then the end of the traffic published;
  * what {@code collect tracking} reads must equal the reference join of the same input, so the state
  * held across the upgrade was neither lost nor doubled.
  */
 class TrackingJoinDeployIT extends LocalClusterIT {
 
-    private static final int PARTITIONS = 2; // the descriptor's parallelism: deploy creates the topics so
-    private static final long WINDOW_MS = 10_000; // the job's defaults (join.window, join.allowed-lateness)
+    private static final long WINDOW_MS = 10_000; // set on every deploy (join.window, join.allowed-lateness)
     private static final long LATENESS_MS = 2_000;
 
-    @Test
-    @Timeout(value = 6, unit = TimeUnit.MINUTES)
-    void joinedOutputEqualsTheReferenceAcrossAnUpgrade() throws Exception {
+    /** Where the join runs: its descriptor, what the cluster needs, the topics' partitions (its parallelism). */
+    record Target(String descriptor, String clusterFlag, int partitions) {
+        @Override
+        public String toString() {
+            return descriptor;
+        }
+    }
+
+    static List<Target> targets() {
+        return List.of(
+                new Target("tracking-join-flink-session.yaml", "--flink", 2),
+                new Target("tracking-join-samza-yarn.yaml", "--yarn", 1));
+    }
+
+    /** The id of the running join (a Flink job id, or a YARN application id), if any. */
+    private static Optional<String> running(ClusterFile c, Target target) {
+        return target.clusterFlag().equals("--flink")
+                ? FlinkDeploy.runningJob(c.flinkRest(), "nearline-tracking-join")
+                : SamzaDeploy.running(c.yarnWeb(), "nearline-tracking-join-samza")
+                        .map(YarnCluster.App::id);
+    }
+
+    @ParameterizedTest
+    @MethodSource("targets")
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    void joinedOutputEqualsTheReferenceAcrossAnUpgrade(Target target) throws Exception {
         Path cluster = dir.resolve("cluster");
-        String descriptor = descriptor("tracking-join-flink-session.yaml");
+        String descriptor = descriptor(target.descriptor());
+        int partitions = target.partitions();
+        String[] window = {
+            "--set", "join.window=" + WINDOW_MS + "ms", "--set", "join.allowed-lateness=" + LATENESS_MS + "ms"
+        };
         Path traffic = dir.resolve("traffic");
         assertEquals(0, nearline("generate", "tracking", "--requests", "1500", "--out-dir", traffic.toString()));
         Path index = traffic.resolve("index.jsonl");
         Path broker = traffic.resolve("broker.jsonl");
 
-        assertEquals(0, nearline("cluster", "up", "--flink", "--dir", cluster.toString()));
+        assertEquals(0, nearline("cluster", "up", target.clusterFlag(), "--dir", cluster.toString()));
         ClusterFile c = ClusterFile.read(cluster);
         try {
-            assertEquals(0, nearline("deploy", descriptor, "--cluster", cluster.toString()));
-            String first = FlinkDeploy.runningJob(c.flinkRest(), "nearline-tracking-join")
-                    .orElseThrow();
+            assertEquals(
+                    0,
+                    nearline(concat(new String[] {"deploy", descriptor, "--cluster", cluster.toString()}, window)),
+                    err.toString());
+            String first = running(c, target).orElseThrow();
             assertEquals(
                     0,
                     nearline(
@@ -74,16 +105,17 @@ class TrackingJoinDeployIT extends LocalClusterIT {
             assertFalse(Files.readAllLines(before.resolve("joined.jsonl")).isEmpty(), "nothing joined yet");
 
             // the newest requests are still open (event time stops where the traffic stops): upgrade now
-            assertEquals(0, nearline("jobs", "upgrade", descriptor, "--cluster", cluster.toString()));
-            assertNotEquals(
-                    first,
-                    FlinkDeploy.runningJob(c.flinkRest(), "nearline-tracking-join")
-                            .orElseThrow());
+            assertEquals(
+                    0,
+                    nearline(concat(
+                            new String[] {"jobs", "upgrade", descriptor, "--cluster", cluster.toString()}, window)),
+                    err.toString());
+            assertNotEquals(first, running(c, target).orElseThrow());
 
             // the end of the traffic: one request per partition far enough ahead to close every window
             Path endIndex = dir.resolve("end-index.jsonl");
             Path endBroker = dir.resolve("end-broker.jsonl");
-            writeEnd(index, broker, endIndex, endBroker);
+            writeEnd(index, broker, endIndex, endBroker, partitions);
             assertEquals(
                     0,
                     nearline(
@@ -95,22 +127,21 @@ class TrackingJoinDeployIT extends LocalClusterIT {
                             endBroker.toString(),
                             "--cluster",
                             cluster.toString()));
-            Path after = dir.resolve("after");
-            assertEquals(
-                    0,
-                    nearline(
-                            "collect",
-                            "tracking",
-                            "--cluster",
-                            cluster.toString(),
-                            "--out-dir",
-                            after.toString(),
-                            "--wait",
-                            "90s"));
-
             JoinInputs all = JoinInputs.read(index, broker).valid();
             JoinOutputs expected = CoreJoinReplay.run(
-                    all.fragments(), all.brokers(), PARTITIONS, WINDOW_MS, LATENESS_MS, new Random(0));
+                    all.fragments(), all.brokers(), partitions, WINDOW_MS, LATENESS_MS, new Random(0));
+            // the restarted job may still be restoring its state: collect until every request is out, or 3 minutes
+            Path after = dir.resolve("after");
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+            do {
+                assertEquals(
+                        0,
+                        nearline(
+                                "collect", "tracking", "--cluster", cluster.toString(), "--out-dir", after.toString()));
+            } while (withoutEnd(lines(after.resolve("joined.jsonl"))).size()
+                            < withoutEnd(expected.joined()).size()
+                    && System.nanoTime() < deadline
+                    && pause());
             assertEquals(withoutEnd(expected.joined()), withoutEnd(lines(after.resolve("joined.jsonl"))), "joined");
             assertEquals(withoutEnd(expected.orphans()), withoutEnd(lines(after.resolve("orphans.jsonl"))), "orphans");
             assertEquals(withoutEnd(expected.late()), withoutEnd(lines(after.resolve("late.jsonl"))), "late");
@@ -125,7 +156,8 @@ class TrackingJoinDeployIT extends LocalClusterIT {
     }
 
     /** One fragment and one broker event per partition, later than everything by more than window + lateness. */
-    private static void writeEnd(Path index, Path broker, Path endIndex, Path endBroker) throws IOException {
+    private static void writeEnd(Path index, Path broker, Path endIndex, Path endBroker, int partitions)
+            throws IOException {
         long newest = 0;
         for (Path f : List.of(index, broker)) {
             for (String line : Files.readAllLines(f)) {
@@ -141,10 +173,10 @@ class TrackingJoinDeployIT extends LocalClusterIT {
         long ts = newest + WINDOW_MS + LATENESS_MS + 1_000;
         List<String> fragments = new ArrayList<>();
         List<String> brokers = new ArrayList<>();
-        for (int p = 0; p < PARTITIONS; p++) {
+        for (int p = 0; p < partitions; p++) {
             String id = null;
             for (int i = 0; id == null; i++) {
-                if (JoinPartitions.of("zz-end-" + i, PARTITIONS) == p) {
+                if (JoinPartitions.of("zz-end-" + i, partitions) == p) {
                     id = "zz-end-" + i;
                 }
             }
@@ -156,6 +188,17 @@ class TrackingJoinDeployIT extends LocalClusterIT {
         Files.write(endBroker, brokers);
         Files.write(index, fragments, StandardOpenOption.APPEND);
         Files.write(broker, brokers, StandardOpenOption.APPEND);
+    }
+
+    private static boolean pause() throws InterruptedException {
+        Thread.sleep(2000);
+        return true;
+    }
+
+    private static String[] concat(String[] a, String[] b) {
+        String[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
     }
 
     private static List<String> withoutEnd(List<String> lines) {
