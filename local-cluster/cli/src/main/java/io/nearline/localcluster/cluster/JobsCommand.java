@@ -74,14 +74,26 @@ public final class JobsCommand implements Runnable {
                         }
                         continue;
                     }
-                    // a Samza job's counters are JMX MBeans in its containers, not on YARN's REST
-                    String counters = app.type().equals("Samza") ? "(jmx)" : "-";
+                    // a Samza job's counters: from the metrics stream its deploy added
+                    String written = "-";
+                    String bootstrap = "-";
+                    if (app.type().equals("Samza") && app.state().equals("RUNNING")) {
+                        String job =
+                                app.name().substring(0, Math.max(0, app.name().lastIndexOf('_')));
+                        written = count(c, job, "events.written");
+                        bootstrap = count(c, job, "bootstrap.written");
+                    }
                     System.out.printf(
-                            "%-32s  %-28s  %-10s  %14s  %17s%n", app.id(), app.name(), app.state(), counters, counters);
+                            "%-32s  %-28s  %-10s  %14s  %17s%n", app.id(), app.name(), app.state(), written, bootstrap);
                 }
             }
             return 0;
         }
+    }
+
+    private static String count(ClusterFile c, String job, String counter) {
+        long n = SamzaMetricsStream.count(c.kafkaBootstrapServers(), job, counter);
+        return n < 0 ? "(none yet)" : String.format("%,d", n);
     }
 
     @Command(

@@ -76,6 +76,8 @@ public final class SamzaDeploy {
             config.put("systems.kafka.consumer.bootstrap.servers", cluster.kafkaBootstrapServers());
             config.put("systems.kafka.producer.bootstrap.servers", cluster.kafkaBootstrapServers());
             config.replaceAll((k, v) -> k.endsWith("replication.factor") ? "1" : v);
+            // the metrics stream 'jobs list' reads, beside the package's own reporters
+            config.putAll(SamzaMetricsStream.reporterSettings(config.get("metrics.reporters")));
             config.putAll(d.engineSettings());
             // Nearline's side: the cluster's addresses, then the descriptor's settings, then --set
             config.putAll(cluster.jobSettings());

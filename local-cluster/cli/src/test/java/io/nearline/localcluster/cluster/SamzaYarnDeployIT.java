@@ -53,6 +53,17 @@ class SamzaYarnDeployIT extends LocalClusterIT {
                     0, nearline("publish", "cdc", "--events", scrambled.toString(), "--cluster", cluster.toString()));
             assertEquals(0, check(cluster, scrambled));
 
+            // its counters, from the metrics stream its deploy added: every event of the log written
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            long written;
+            while ((written = SamzaMetricsStream.count(
+                                    c.kafkaBootstrapServers(), "nearline-cache-updater-samza", "events.written"))
+                            < 685
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(1000);
+            }
+            assertEquals(685, written, "events.written of the Samza job");
+
             // stopped: what is published meanwhile is taken once it runs again, from its checkpoint on
             assertEquals(
                     2,
