@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code nearline cluster up | status | down}: the whole stack on this machine, to deploy jobs to. */
@@ -45,10 +46,9 @@ public final class ClusterCommand implements Runnable {
     @Command(name = "up", mixinStandardHelpOptions = true, description = "Start a local cluster in DIR.")
     static final class Up implements Callable<Integer> {
 
-        @Option(
-                names = "--dir",
-                defaultValue = DEFAULT_DIR,
-                description = "Where the cluster lives (default: ${DEFAULT-VALUE}).")
+        @Mixin
+        DirOption where;
+
         Path dir;
 
         @Option(
@@ -67,7 +67,7 @@ public final class ClusterCommand implements Runnable {
             if (unavailable != null) {
                 throw new ClusterException(unavailable);
             }
-            dir = dir.toAbsolutePath().normalize();
+            dir = where.path();
             if (ClusterFile.exists(dir)) {
                 ClusterFile old = ClusterFile.read(dir);
                 if (old.processes().values().stream().anyMatch(pid -> Daemons.alive(pid, dir))) {
@@ -241,15 +241,14 @@ public final class ClusterCommand implements Runnable {
             description = "Show a local cluster's processes and addresses.")
     static final class Status implements Callable<Integer> {
 
-        @Option(
-                names = "--dir",
-                defaultValue = DEFAULT_DIR,
-                description = "Where the cluster lives (default: ${DEFAULT-VALUE}).")
+        @Mixin
+        DirOption where;
+
         Path dir;
 
         @Override
         public Integer call() {
-            dir = dir.toAbsolutePath().normalize();
+            dir = where.path();
             ClusterFile c = ClusterFile.read(dir);
             boolean allUp = true;
             System.out.println("cluster in " + dir);
@@ -288,15 +287,14 @@ public final class ClusterCommand implements Runnable {
             description = "Stop a local cluster: exactly the processes 'up' started, and its network.")
     static final class Down implements Callable<Integer> {
 
-        @Option(
-                names = "--dir",
-                defaultValue = DEFAULT_DIR,
-                description = "Where the cluster lives (default: ${DEFAULT-VALUE}).")
+        @Mixin
+        DirOption where;
+
         Path dir;
 
         @Override
         public Integer call() {
-            dir = dir.toAbsolutePath().normalize();
+            dir = where.path();
             ClusterFile c = ClusterFile.read(dir);
             List<String> stopped = new ArrayList<>(Daemons.stop(dir, c.processes(), Duration.ofSeconds(20)));
             stopped.addAll(Daemons.stopContainers(dir, Duration.ofSeconds(10)));
