@@ -137,9 +137,20 @@ class DivergenceCheckerTest {
                     committing.set(false);
                 },
                 "source");
+        InMemoryMetrics readMetrics = new InMemoryMetrics();
+        ScnOrderedWriter repairWriter =
+                new ScnOrderedWriter(cache, WriterSettings.defaults().withTtl(TTL), new InMemoryMetrics());
+        ReadRepair reader =
+                new ReadRepair(sot, cache, repairWriter, Duration.ofMillis(1), Clock.systemUTC(), readMetrics);
         Thread updater = new Thread(
                 () -> {
                     try {
+                        // three writers for sure: the updater starts once read-repair has written (a cache that
+                        // lags the source is what it repairs), or after 10 s at the most
+                        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                        while (readMetrics.count("read.repaired") == 0 && System.nanoTime() < until) {
+                            Thread.onSpinWait();
+                        }
                         while (committing.get() || !stream.isEmpty()) {
                             ChangeEvent e = stream.poll(10, TimeUnit.MILLISECONDS);
                             if (e != null) {
@@ -163,11 +174,6 @@ class DivergenceCheckerTest {
                     rows.forEach(row -> write.accept(row.key(), row.toCacheRecord()));
                 },
                 "bootstrapper");
-        InMemoryMetrics readMetrics = new InMemoryMetrics();
-        ScnOrderedWriter repairWriter =
-                new ScnOrderedWriter(cache, WriterSettings.defaults().withTtl(TTL), new InMemoryMetrics());
-        ReadRepair reader =
-                new ReadRepair(sot, cache, repairWriter, Duration.ofMillis(1), Clock.systemUTC(), readMetrics);
         Thread readRepair = new Thread(
                 () -> {
                     Random r = new Random(seed + 3);
