@@ -177,7 +177,10 @@ class DivergenceCheckerTest {
         Thread readRepair = new Thread(
                 () -> {
                     Random r = new Random(seed + 3);
-                    while (committing.get()) {
+                    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                    // on while the source commits, and at least until its first repair (a fast source may be done
+                    // before this thread has read anything)
+                    while (committing.get() || (readMetrics.count("read.repaired") == 0 && System.nanoTime() < until)) {
                         reader.read(Workload.key(r.nextInt(workload.keys())));
                     }
                 },
