@@ -2,9 +2,13 @@ package io.nearline.tracking.samza;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.common.config.Config;
+import io.nearline.common.config.ConfigException;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import org.apache.samza.application.ApplicationUtil;
@@ -26,10 +30,27 @@ class AppDescriptorTest {
         assertEquals("string", samza.get("stores.join-state.key.serde"));
         assertEquals("org.apache.samza.serializers.ByteSerdeFactory", samza.get("serializers.registry.bytes.class"));
         assertEquals("3", samza.get("stores.join-state.changelog.replication.factor"));
+        assertEquals("true", samza.get("task.transactional.state.restore.enabled"));
+        assertEquals("0", samza.get("stores.join-state.object.cache.size"));
         assertInstanceOf(JoinApp.class, ApplicationUtil.fromConfig(new MapConfig(samza)));
         ApplicationDescriptorImpl<?> app =
                 ApplicationDescriptorUtil.getAppDescriptor(new JoinApp(), new MapConfig(samza));
         assertEquals(Set.of("index", "broker"), app.getInputStreamIds());
         assertEquals(Set.of("joined", "orphans", "late", "deadletters"), app.getOutputStreamIds());
+    }
+
+    @Test
+    void aConfigWithTheStoresObjectCacheIsRefused() {
+        Map<String, String> samza = new HashMap<>(
+                Config.load(Path.of("conf/tracking-join.properties")).asMap());
+        samza.remove("stores.join-state.object.cache.size");
+        ConfigException e = assertThrows(
+                ConfigException.class,
+                () -> ApplicationDescriptorUtil.getAppDescriptor(new JoinApp(), new MapConfig(samza)));
+        assertTrue(e.getMessage().contains("stores.join-state.object.cache.size is not set"), e.getMessage());
+        samza.put("stores.join-state.object.cache.size", "1000");
+        assertThrows(
+                ConfigException.class,
+                () -> ApplicationDescriptorUtil.getAppDescriptor(new JoinApp(), new MapConfig(samza)));
     }
 }
