@@ -6,6 +6,7 @@ import java.io.StringWriter;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -16,7 +17,8 @@ import picocli.CommandLine;
  */
 abstract class LocalClusterIT {
 
-    @TempDir
+    /** Kept when a test fails: the cluster's logs (DIR/cluster/logs, the YARN containers' logs) say why. */
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path dir;
 
     /** What the commands printed as errors so far. */
