@@ -42,8 +42,9 @@ public final class BootstrapIntake {
     private final Metrics.Counter complete;
     private final Metrics.Counter incomplete;
 
-    public BootstrapIntake(int maxPayloadBytes, Metrics metrics) {
-        this.validator = new ChangeEventValidator(maxPayloadBytes, null);
+    /** @param validator checks each row as the cache updater checks a change event */
+    public BootstrapIntake(ChangeEventValidator validator, Metrics metrics) {
+        this.validator = validator;
         this.records = metrics.counter("bootstrap.records");
         this.rows = metrics.counter("bootstrap.rows");
         this.markers = metrics.counter("bootstrap.markers");

@@ -3,7 +3,9 @@ package io.nearline.bootstrap;
 import io.nearline.bootstrap.avro.BootstrapKind;
 import io.nearline.bootstrap.avro.BootstrapRecord;
 import io.nearline.cacheupdater.core.events.ChangeEventCodec;
+import io.nearline.cacheupdater.core.events.Rejection;
 import io.nearline.common.avro.ChangeEvent;
+import io.nearline.common.deadletter.DeadLetters;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -11,12 +13,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 
 /**
  * Publishes a snapshot as a bootstrap stream: on every partition of the bootstrap topic a BEGIN
@@ -31,15 +37,36 @@ public final class SnapshotProducer {
     /** How far a snapshot got, as saved in the progress file. */
     public record Progress(String snapshotId, boolean begun, long rowsSent, boolean ended) {}
 
-    /** What a call did: rows sent by it, and whether the snapshot is now fully published. */
-    public record Result(long rowsSentNow, long recordsSentNow, boolean ended, boolean resumed) {}
+    /**
+     * What a call did: rows sent by it, and whether the snapshot is now fully published. {@code refused}:
+     * rows the broker refused as too large, dead-lettered instead; their partitions never verify complete.
+     */
+    public record Result(long rowsSentNow, long recordsSentNow, boolean ended, boolean resumed, List<Refused> refused) {
+        /** Records that reached the bootstrap topic. */
+        public long recordsOnTopic() {
+            return recordsSentNow - refused.size();
+        }
+    }
+
+    /** A row the bootstrap topic refused: where it would have been, and its key. */
+    public record Refused(int partition, long sequence, String key, int bytes) {
+        @Override
+        public String toString() {
+            return "partition " + partition + " row " + sequence + " (key '" + key + "', " + bytes + " bytes)";
+        }
+    }
 
     private final Producer<byte[], byte[]> producer;
     private final String topic;
     private final int partitions;
     private final int chunkRows;
+    private final String deadLetterTopic;
+    /** Sends that failed, by row index; checked after each flush, before progress is saved. */
+    private final Map<Integer, Exception> failed = new ConcurrentHashMap<>();
 
-    public SnapshotProducer(Producer<byte[], byte[]> producer, String topic, int partitions, int chunkRows) {
+    /** @param deadLetterTopic where rows too large for {@code topic} go, with the reason */
+    public SnapshotProducer(
+            Producer<byte[], byte[]> producer, String topic, int partitions, int chunkRows, String deadLetterTopic) {
         if (partitions < 1 || chunkRows < 1) {
             throw new IllegalArgumentException("partitions and chunk rows must be >= 1");
         }
@@ -47,6 +74,7 @@ public final class SnapshotProducer {
         this.topic = topic;
         this.partitions = partitions;
         this.chunkRows = chunkRows;
+        this.deadLetterTopic = deadLetterTopic;
     }
 
     /** Which bootstrap-topic partition a cache key goes to: fixed, so a resumed producer numbers rows the same. */
@@ -72,7 +100,7 @@ public final class SnapshotProducer {
             progress = new Progress(snapshot.id(), false, 0, false);
         }
         if (progress.ended()) {
-            return new Result(0, 0, true, true);
+            return new Result(0, 0, true, true, List.of());
         }
         List<ChangeEvent> rows = snapshot.rows();
         long[] perPartition = new long[partitions];
@@ -92,31 +120,84 @@ public final class SnapshotProducer {
             save(progressFile, progress);
         }
         long sentNow = 0;
+        List<Refused> refused = new ArrayList<>();
         for (int i = (int) progress.rowsSent(); i < rows.size(); i++) {
             ChangeEvent row = rows.get(i);
             BootstrapRecord r = record(snapshot.id(), BootstrapKind.ROW, partitionOfRow[i]);
             r.setSequence(sequenceOfRow[i]);
             r.setRow(ByteBuffer.wrap(ChangeEventCodec.encode(row)));
-            producer.send(new ProducerRecord<>(
-                    topic, partitionOfRow[i], row.getKey().getBytes(StandardCharsets.UTF_8), BootstrapCodec.encode(r)));
+            int index = i;
+            producer.send(
+                    new ProducerRecord<>(
+                            topic,
+                            partitionOfRow[i],
+                            row.getKey().getBytes(StandardCharsets.UTF_8),
+                            BootstrapCodec.encode(r)),
+                    (metadata, e) -> {
+                        if (e != null) {
+                            failed.put(index, e);
+                        }
+                    });
             sentNow++;
             records++;
             onRecord.run();
             if (stopAfterRows >= 0 && i + 1 >= stopAfterRows) {
                 producer.flush();
-                return new Result(sentNow, records, false, resumed); // "dies" before saving this chunk
+                refused.addAll(refused(snapshot, partitionOfRow, sequenceOfRow));
+                return new Result(sentNow, records, false, resumed, refused); // "dies" before saving this chunk
             }
             if ((i + 1) % chunkRows == 0) {
                 producer.flush();
+                refused.addAll(refused(snapshot, partitionOfRow, sequenceOfRow));
                 progress = new Progress(snapshot.id(), true, i + 1, false);
                 save(progressFile, progress);
             }
         }
         producer.flush();
+        refused.addAll(refused(snapshot, partitionOfRow, sequenceOfRow));
         records += markers(BootstrapKind.END, snapshot, perPartition, Map.of(), onRecord);
         producer.flush();
         save(progressFile, new Progress(snapshot.id(), true, rows.size(), true));
-        return new Result(sentNow, records, true, resumed);
+        return new Result(sentNow, records, true, resumed, refused);
+    }
+
+    /**
+     * The rows whose sends failed since the last look, dead-lettered: a row too large for the topic is
+     * refused; any other failure ends the publication before its chunk's progress is saved.
+     */
+    private List<Refused> refused(SnapshotRows snapshot, int[] partitionOfRow, long[] sequenceOfRow) {
+        List<Refused> out = new ArrayList<>();
+        for (Map.Entry<Integer, Exception> f : new TreeMap<>(failed).entrySet()) {
+            int i = f.getKey();
+            failed.remove(i);
+            if (!(f.getValue() instanceof RecordTooLargeException)) {
+                throw new IllegalStateException(
+                        "snapshot row " + i + " could not be sent to " + topic + ": " + f.getValue(), f.getValue());
+            }
+            ChangeEvent row = snapshot.rows().get(i);
+            byte[] value = ChangeEventCodec.encode(row);
+            byte[] key = row.getKey().getBytes(StandardCharsets.UTF_8);
+            Refused r = new Refused(partitionOfRow[i], sequenceOfRow[i], row.getKey(), value.length + key.length);
+            producer.send(new ProducerRecord<>(
+                    deadLetterTopic,
+                    null,
+                    DeadLetters.encode(DeadLetters.of(
+                            "snapshot-producer",
+                            "snapshot " + snapshot.id(),
+                            r.partition(),
+                            r.sequence(),
+                            key,
+                            DeadLetters.head(value),
+                            Rejection.of(
+                                    Rejection.Reason.RECORD_TOO_LARGE,
+                                    "snapshot row of " + r.bytes() + " bytes is more than " + topic
+                                            + " accepts (the broker's message.max.bytes); the value is cut to its first "
+                                            + DeadLetters.KEPT_BYTES_OF_TOO_LARGE + " bytes here"),
+                            System.currentTimeMillis()))));
+            out.add(r);
+        }
+        producer.flush();
+        return out;
     }
 
     private long markers(

@@ -10,6 +10,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Base64;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
@@ -32,6 +33,16 @@ public final class DeadLetters {
     }
 
     private DeadLetters() {}
+
+    /** How much of a record too large for its topic a dead letter keeps: the dead letter must fit a topic too. */
+    public static final int KEPT_BYTES_OF_TOO_LARGE = 64 * 1024;
+
+    /** The first {@link #KEPT_BYTES_OF_TOO_LARGE} bytes of {@code value} (all of it when shorter). */
+    public static byte[] head(byte[] value) {
+        return value == null || value.length <= KEPT_BYTES_OF_TOO_LARGE
+                ? value
+                : Arrays.copyOf(value, KEPT_BYTES_OF_TOO_LARGE);
+    }
 
     public static DeadLetter of(
             String job,

@@ -4,6 +4,7 @@ import io.nearline.bootstrap.BootstrapSchedule;
 import io.nearline.bootstrap.BootstrapSettings;
 import io.nearline.bootstrap.SnapshotProducer;
 import io.nearline.bootstrap.SnapshotRows;
+import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.JobKeys;
 import io.nearline.common.console.Progress;
@@ -128,7 +129,12 @@ public final class BootstrapCommand implements Runnable {
             try (KafkaProducer<byte[], byte[]> producer = KafkaTopics.producer(brokers);
                     Progress bar = new Progress(
                             "snapshot records sent", rows.rows().size() + 2L * topicPartitions, System.err)) {
-                result = new SnapshotProducer(producer, settings.topic(), topicPartitions, settings.chunkRows())
+                result = new SnapshotProducer(
+                                producer,
+                                settings.topic(),
+                                topicPartitions,
+                                settings.chunkRows(),
+                                config.get(CacheUpdaterSettings.DEAD_LETTER_TOPIC))
                         .publish(rows, progressFile, live, -1, bar::step);
             }
             Instant done = Instant.now();
@@ -146,6 +152,16 @@ public final class BootstrapCommand implements Runnable {
             System.out.printf(
                     "  next bootstrap due by %s (bootstrap.period %s, cache.ttl %s)%n",
                     done.plus(settings.period()), settings.period(), settings.ttl());
+            if (!result.refused().isEmpty()) {
+                System.out.printf(
+                        "bootstrap run: %d rows were too large for %s and went to %s; these partitions will not verify"
+                                + " complete: %s%n",
+                        result.refused().size(),
+                        settings.topic(),
+                        config.get(CacheUpdaterSettings.DEAD_LETTER_TOPIC),
+                        result.refused());
+                return 1;
+            }
             return 0;
         }
     }

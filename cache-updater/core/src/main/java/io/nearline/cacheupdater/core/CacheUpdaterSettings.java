@@ -1,5 +1,7 @@
 package io.nearline.cacheupdater.core;
 
+import io.nearline.cacheupdater.core.events.ChangeDecoder;
+import io.nearline.cacheupdater.core.events.DebeziumDecoder;
 import io.nearline.common.config.Check;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigDef;
@@ -7,7 +9,11 @@ import io.nearline.common.config.ConfigKey;
 import io.nearline.common.config.JobKeys;
 import io.nearline.common.config.ValueType;
 import io.nearline.common.store.CacheStores;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 
 /** Settings of the cache-updater job, the same on both engines. Store and writer settings are separate. */
 public record CacheUpdaterSettings(
@@ -19,14 +25,47 @@ public record CacheUpdaterSettings(
         int batchMaxKeys,
         Duration batchMaxDelay,
         int writeThreads,
-        Duration maxPause) {
+        Duration maxPause,
+        ChangeDecoder decoder,
+        String schemaRegistryDir) {
+
+    /** How the CDC topic's records are written. */
+    public enum CdcFormat {
+        /** This project's Avro ChangeEvent. */
+        AVRO,
+        /** Debezium's JSON envelope, with or without the JsonConverter's schema/payload wrapper. */
+        DEBEZIUM_JSON
+    }
 
     public static final ConfigKey<String> BOOTSTRAP_SERVERS = JobKeys.BOOTSTRAP_SERVERS;
     public static final ConfigKey<String> CDC_TOPIC = ConfigKey.of(
                     "cdc.topic",
                     ValueType.STRING,
                     "nearline.cdc",
-                    "Topic of change events (Avro ChangeEvent, key = cache key in UTF-8).")
+                    "Topic of change events (by cdc.format; Avro ChangeEvent: key = cache key in UTF-8).")
+            .checked(Check.notBlank());
+    public static final ConfigKey<CdcFormat> CDC_FORMAT = ConfigKey.of(
+            "cdc.format",
+            ValueType.enumOf(CdcFormat.class),
+            CdcFormat.AVRO,
+            "Form of the CDC topic's records: avro (this project's ChangeEvent) or debezium-json (Debezium's JSON "
+                    + "envelope; see docs/debezium.md).");
+    public static final ConfigKey<String> DEBEZIUM_KEY_FIELDS = ConfigKey.of(
+                    "cdc.debezium.key-fields",
+                    ValueType.STRING,
+                    "id",
+                    "debezium-json: comma-separated fields whose values, joined by ':', make the cache key; each is "
+                            + "looked up in the record key, then in the row image.")
+            .checked(new Check<>("must name at least one field", v -> !fields(v).isEmpty()));
+    public static final ConfigKey<String> DEBEZIUM_KEY_PREFIX = ConfigKey.of(
+            "cdc.debezium.key-prefix", ValueType.STRING, "", "debezium-json: text put before every cache key.");
+    public static final ConfigKey<String> DEBEZIUM_VERSION_FIELD = ConfigKey.of(
+                    "cdc.debezium.version-field",
+                    ValueType.STRING,
+                    DebeziumDecoder.AUTO,
+                    "debezium-json: where an event's version (its SCN) is read: auto (by source.connector: "
+                            + "oracle source.scn, postgresql source.lsn, mysql the binlog position), mysql-binlog, "
+                            + "or a dotted path such as source.commit_lsn.")
             .checked(Check.notBlank());
     public static final ConfigKey<String> DEAD_LETTER_TOPIC = ConfigKey.of(
                     "cdc.dead-letter-topic",
@@ -46,6 +85,16 @@ public record CacheUpdaterSettings(
                     1024 * 1024,
                     "Largest payload accepted; larger change events are dead-lettered as OVERSIZED_PAYLOAD.")
             .checked(Check.between(1, 20 * 1024 * 1024));
+    public static final ConfigKey<String> SCHEMA_REGISTRY_DIR = ConfigKey.of(
+                    "schema.registry.dir",
+                    ValueType.STRING,
+                    "",
+                    "Directory of the tables' Avro schemas (TABLE/vN.avsc), seen at the same path by every task. When "
+                            + "set, an event whose schema version is not registered is dead-lettered as "
+                            + "UNKNOWN_SCHEMA_VERSION, and one whose payload is not valid Avro under it as INVALID_PAYLOAD. "
+                            + "Empty: payloads are not checked.")
+            .checked(new Check<>(
+                    "must be empty or an existing directory", v -> v.isBlank() || Files.isDirectory(Path.of(v))));
     public static final ConfigKey<Integer> BATCH_MAX_KEYS = ConfigKey.of(
                     "write.batch.max-keys",
                     ValueType.INT,
@@ -78,17 +127,27 @@ public record CacheUpdaterSettings(
                     "cache-updater job",
                     BOOTSTRAP_SERVERS,
                     CDC_TOPIC,
+                    CDC_FORMAT,
+                    DEBEZIUM_KEY_FIELDS,
+                    DEBEZIUM_KEY_PREFIX,
+                    DEBEZIUM_VERSION_FIELD,
                     DEAD_LETTER_TOPIC,
                     CONSUMER_GROUP,
                     CacheStores.STORE,
                     MAX_PAYLOAD_BYTES,
+                    SCHEMA_REGISTRY_DIR,
                     BATCH_MAX_KEYS,
                     BATCH_MAX_DELAY,
                     WRITE_THREADS,
                     MAX_PAUSE)
             .withInvariant(
                     c -> !c.get(CDC_TOPIC).equals(c.get(DEAD_LETTER_TOPIC)),
-                    "'cdc.topic' and 'cdc.dead-letter-topic' must differ: rejected events would be read again.");
+                    "'cdc.topic' and 'cdc.dead-letter-topic' must differ: rejected events would be read again.")
+            .withInvariant(
+                    c -> c.get(CDC_FORMAT) == CdcFormat.AVRO
+                            || c.get(SCHEMA_REGISTRY_DIR).isBlank(),
+                    "'schema.registry.dir' checks Avro payloads; with cdc.format=debezium-json the payload is JSON: "
+                            + "leave the registry out.");
 
     /**
      * Every setting the job reads, the chosen store's included, typos caught: call it before starting.
@@ -122,6 +181,27 @@ public record CacheUpdaterSettings(
                 config.get(BATCH_MAX_KEYS),
                 config.get(BATCH_MAX_DELAY),
                 config.get(WRITE_THREADS),
-                config.get(MAX_PAUSE));
+                config.get(MAX_PAUSE),
+                decoder(config),
+                config.get(SCHEMA_REGISTRY_DIR).strip());
+    }
+
+    /** The decoder of the CDC topic's records that {@code cdc.format} names. */
+    public static ChangeDecoder decoder(Config config) {
+        return switch (config.get(CDC_FORMAT)) {
+            case AVRO -> ChangeDecoder.AVRO;
+            case DEBEZIUM_JSON ->
+                new DebeziumDecoder(
+                        fields(config.get(DEBEZIUM_KEY_FIELDS)),
+                        config.get(DEBEZIUM_KEY_PREFIX),
+                        config.get(DEBEZIUM_VERSION_FIELD).strip());
+        };
+    }
+
+    private static List<String> fields(String list) {
+        return Arrays.stream(list.split(","))
+                .map(String::strip)
+                .filter(f -> !f.isEmpty())
+                .toList();
     }
 }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nearline.cacheupdater.core.events.DebeziumDecoder;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigException;
 import io.nearline.common.testkit.ConfigDocsCheck;
@@ -30,6 +31,30 @@ class CacheUpdaterSettingsTest {
                         Map.of("kafka.bootstrap-servers", "b:1", "cdc.topic", "t", "cdc.dead-letter-topic", "t"))));
         assertTrue(
                 same.getMessage().contains("'cdc.topic' and 'cdc.dead-letter-topic' must differ"), same.getMessage());
+    }
+
+    @Test
+    void aRegistryMustExistAndCannotCheckDebeziumJson() {
+        ConfigException missing = assertThrows(
+                ConfigException.class,
+                () -> CacheUpdaterSettings.from(Config.of(
+                        Map.of("kafka.bootstrap-servers", "b:1", "schema.registry.dir", "/no/such/registry"))));
+        assertTrue(missing.getMessage().contains("schema.registry.dir"), missing.getMessage());
+        ConfigException json = assertThrows(
+                ConfigException.class,
+                () -> CacheUpdaterSettings.from(Config.of(Map.of(
+                        "kafka.bootstrap-servers",
+                        "b:1",
+                        "cdc.format",
+                        "debezium-json",
+                        "schema.registry.dir",
+                        System.getProperty("java.io.tmpdir")))));
+        assertTrue(json.getMessage().contains("leave the registry out"), json.getMessage());
+        assertTrue(
+                CacheUpdaterSettings.from(Config.of(
+                                        Map.of("kafka.bootstrap-servers", "b:1", "cdc.format", "debezium-json")))
+                                .decoder()
+                        instanceof DebeziumDecoder);
     }
 
     @Test

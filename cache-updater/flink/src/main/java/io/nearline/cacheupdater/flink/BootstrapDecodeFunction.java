@@ -1,6 +1,7 @@
 package io.nearline.cacheupdater.flink;
 
 import io.nearline.bootstrap.BootstrapIntake;
+import io.nearline.cacheupdater.core.events.ChangeEventValidator;
 import io.nearline.common.deadletter.DeadLetters;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.engine.flink.FlinkMetrics;
@@ -17,10 +18,12 @@ final class BootstrapDecodeFunction extends ProcessFunction<KafkaInput, Change> 
 
     private final String job;
     private final int maxPayloadBytes;
+    private final String schemaRegistryDir;
     private transient BootstrapIntake intake;
     private transient Metrics.Counter deadLettered;
 
-    BootstrapDecodeFunction(String job, int maxPayloadBytes) {
+    BootstrapDecodeFunction(String job, int maxPayloadBytes, String schemaRegistryDir) {
+        this.schemaRegistryDir = schemaRegistryDir;
         this.job = job;
         this.maxPayloadBytes = maxPayloadBytes;
     }
@@ -28,7 +31,7 @@ final class BootstrapDecodeFunction extends ProcessFunction<KafkaInput, Change> 
     @Override
     public void open(OpenContext context) {
         Metrics metrics = new FlinkMetrics(getRuntimeContext().getMetricGroup());
-        intake = new BootstrapIntake(maxPayloadBytes, metrics);
+        intake = new BootstrapIntake(ChangeEventValidator.of(maxPayloadBytes, schemaRegistryDir), metrics);
         deadLettered = metrics.counter("events.dead-lettered");
     }
 

@@ -39,14 +39,19 @@ public final class CacheUpdaterJob {
         DataStream<byte[]> deadLetters = null;
         if (io.changes() != null) {
             SingleOutputStreamOperator<Change> changes = read(env, io.changes(), "cdc-source")
-                    .process(new DecodeFunction(settings.readerGroup(false), settings.maxPayloadBytes()))
+                    .process(new DecodeFunction(
+                            settings.readerGroup(false),
+                            settings.maxPayloadBytes(),
+                            settings.decoder(),
+                            settings.schemaRegistryDir()))
                     .name("decode")
                     .uid("decode");
             deadLetters = write(changes, config, "write-cache");
         }
         if (io.bootstrap() != null) {
             SingleOutputStreamOperator<Change> rows = read(env, io.bootstrap(), "bootstrap-source")
-                    .process(new BootstrapDecodeFunction(settings.readerGroup(true), settings.maxPayloadBytes()))
+                    .process(new BootstrapDecodeFunction(
+                            settings.readerGroup(true), settings.maxPayloadBytes(), settings.schemaRegistryDir()))
                     .name("bootstrap-decode")
                     .uid("bootstrap-decode");
             DataStream<byte[]> more = write(rows, config, "bootstrap-write-cache");

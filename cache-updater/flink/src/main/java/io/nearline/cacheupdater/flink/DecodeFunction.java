@@ -1,5 +1,6 @@
 package io.nearline.cacheupdater.flink;
 
+import io.nearline.cacheupdater.core.events.ChangeDecoder;
 import io.nearline.cacheupdater.core.events.ChangeEventCodec;
 import io.nearline.cacheupdater.core.events.ChangeEventValidator;
 import io.nearline.cacheupdater.core.events.Decoded;
@@ -20,32 +21,44 @@ final class DecodeFunction extends ProcessFunction<KafkaInput, Change> {
 
     private final String job;
     private final int maxPayloadBytes;
+    private final ChangeDecoder decoder;
+    private final String schemaRegistryDir;
     private transient ChangeEventValidator validator;
     private transient Metrics.Counter received;
     private transient Metrics.Counter invalid;
     private transient Metrics.Counter deadLettered;
+    private transient Metrics.Counter skipped;
 
-    DecodeFunction(String job, int maxPayloadBytes) {
+    DecodeFunction(String job, int maxPayloadBytes, ChangeDecoder decoder, String schemaRegistryDir) {
         this.job = job;
         this.maxPayloadBytes = maxPayloadBytes;
+        this.decoder = decoder;
+        this.schemaRegistryDir = schemaRegistryDir;
     }
 
     @Override
     public void open(OpenContext context) {
-        validator = new ChangeEventValidator(maxPayloadBytes, null);
+        validator = ChangeEventValidator.of(maxPayloadBytes, schemaRegistryDir);
         Metrics metrics = new FlinkMetrics(getRuntimeContext().getMetricGroup());
         received = metrics.counter("events.received");
         invalid = metrics.counter("events.invalid");
         deadLettered = metrics.counter("events.dead-lettered");
+        skipped = metrics.counter("events.skipped");
     }
 
     @Override
     public void processElement(KafkaInput in, Context ctx, Collector<Change> out) {
         received.inc();
-        Decoded decoded = ChangeEventCodec.decode(in.value);
+        Decoded decoded = decoder.decode(in.key, in.value);
+        if (decoded.isSkipped()) {
+            skipped.inc();
+            return;
+        }
         Rejection rejection = decoded.ok() ? validator.check(decoded.event()) : decoded.rejection();
         if (rejection == null) {
-            out.collect(new Change(decoded.event().getKey(), in.value, in, false));
+            // Avro input travels as read; any other form as the Avro of what it was decoded to
+            byte[] avro = decoder == ChangeDecoder.AVRO ? in.value : ChangeEventCodec.encode(decoded.event());
+            out.collect(new Change(decoded.event().getKey(), avro, in, false));
         } else {
             invalid.inc();
             deadLettered.inc();

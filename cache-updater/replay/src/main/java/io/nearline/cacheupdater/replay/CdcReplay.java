@@ -3,6 +3,7 @@ package io.nearline.cacheupdater.replay;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.bootstrap.BootstrapSettings;
+import io.nearline.bootstrap.SnapshotProducer;
 import io.nearline.bootstrap.SnapshotRows;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.cacheupdater.core.StateDump;
@@ -57,9 +58,9 @@ public final class CdcReplay {
         }
     }
 
-    /** Events of the CDC topic done: written, or rejected at intake. */
+    /** Events of the CDC topic done: written, rejected at intake, or skipped (Debezium's tombstones). */
     public static long eventsDone(InMemoryMetrics metrics) {
-        return metrics.count(UpdateBatch.WRITTEN) + metrics.count("events.invalid");
+        return metrics.count(UpdateBatch.WRITTEN) + metrics.count("events.invalid") + metrics.count("events.skipped");
     }
 
     /** Bootstrap records done: rows written, markers tracked, invalid records rejected. */
@@ -82,12 +83,12 @@ public final class CdcReplay {
             throws Exception {
         long started = System.currentTimeMillis();
         engine.localMetrics().reset(); // counters are JVM-wide; this run counts from zero
-        List<ReplayInput.Line> lines = ReplayInput.read(options.events);
+        Config config = options.jobConfig(bootstrapServers, work);
+        List<ReplayInput.Line> lines = ReplayInput.read(options.events, CacheUpdaterSettings.decoder(config));
         System.out.printf(
                 "replay cdc on %s: %,d lines from %s; work dir %s%n",
                 engine.name(), lines.size(), options.events, work);
 
-        Config config = options.jobConfig(bootstrapServers, work);
         CacheUpdaterSettings.validateJob(config, BootstrapSettings.DEF);
         CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
         KafkaTopics.createTopics(
@@ -99,17 +100,21 @@ public final class CdcReplay {
         }
         Set<CacheKey> keys = new HashSet<>(sent.keys());
         long bootstrapRecords = 0;
+        List<SnapshotProducer.Refused> refusedRows = List.of();
         if (options.snapshot != null) {
             SnapshotRows snapshot = SnapshotRows.read(options.snapshot);
             snapshot.rows().forEach(r -> ChangeEvents.validCacheKey(r).ifPresent(keys::add));
-            bootstrapRecords = BootstrapReplay.publish(
+            BootstrapReplay.Published published = BootstrapReplay.publish(
                     bootstrapServers,
                     BootstrapSettings.from(config),
                     options.run.partitions,
                     settings.cdcTopic(),
+                    settings.deadLetterTopic(),
                     snapshot,
                     work.resolve("snapshot-progress.properties"),
                     options.snapshotCrashAfterRows);
+            bootstrapRecords = published.records();
+            refusedRows = published.refused();
         }
         double raw = options.rawConsumeBaseline
                 ? KafkaTopics.rawConsumeRate(bootstrapServers, settings.cdcTopic())
@@ -168,6 +173,18 @@ public final class CdcReplay {
                 }
             }
             ReplayOutput.write(options.run.summaryJson, List.of(json.toString()));
+        }
+        long complete = engine.localMetrics().count("bootstrap.partitions-complete");
+        if (bootstrapRecords > 0 && (complete < options.run.partitions || !refusedRows.isEmpty())) {
+            // never "OK" with rows missing: name what is known of them
+            long rejected = engine.localMetrics().count("bootstrap.invalid");
+            System.out.printf(
+                    "replay cdc: the bootstrap did not verify complete (%d of %d partitions):%s%s%n",
+                    complete,
+                    options.run.partitions,
+                    refusedRows.isEmpty() ? "" : " too large for the topic: " + refusedRows + ";",
+                    rejected == 0 ? "" : " " + rejected + " rows dead-lettered by the job (see the dead letters)");
+            return 1;
         }
         return 0;
     }

@@ -1,19 +1,23 @@
 package io.nearline.cacheupdater.replay;
 
-import io.nearline.cacheupdater.core.events.ChangeEventCodec;
 import io.nearline.cacheupdater.core.events.ChangeEvents;
+import io.nearline.cacheupdater.core.events.Rejection;
 import io.nearline.cacheupdater.core.replay.ReplayInput;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.deadletter.DeadLetters;
+import io.nearline.common.deadletter.RejectionReason;
 import io.nearline.localcluster.replay.KafkaTopics;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 
 /**
  * The Kafka side of a replay: topics, the change events in, the dead letters out. Uses only client
@@ -27,9 +31,10 @@ public final class KafkaReplay {
     private KafkaReplay() {}
 
     /**
-     * Sends every line that is a change event to {@code cdcTopic} (key: the cache key, so one key's events
-     * share a partition in file order); a line that is not one goes straight to {@code deadLetterTopic}.
-     * Events that break the rules (a negative SCN, say) are sent as they are, for the job to reject.
+     * Sends every line that makes a record to {@code cdcTopic} (key: the cache key, or Debezium's record
+     * key, so one key's events share a partition in file order); a line that does not goes straight to
+     * {@code deadLetterTopic}, and so does a record the broker refuses as too large. Events that break
+     * the rules (a negative SCN, say) are sent as they are, for the job to reject.
      */
     public static Sent send(
             String bootstrap,
@@ -40,37 +45,73 @@ public final class KafkaReplay {
         long events = 0;
         long dead = 0;
         Set<CacheKey> keys = new LinkedHashSet<>();
+        Map<ReplayInput.Line, Exception> refused = new ConcurrentHashMap<>();
         try (KafkaProducer<byte[], byte[]> producer = KafkaTopics.producer(bootstrap)) {
             for (ReplayInput.Line line : lines) {
-                if (line.decoded().ok()) {
-                    String key = line.decoded().event().getKey();
-                    producer.send(new ProducerRecord<>(
-                            cdcTopic,
-                            key.getBytes(StandardCharsets.UTF_8),
-                            ChangeEventCodec.encode(line.decoded().event())));
+                if (line.record() != null) {
+                    producer.send(
+                            new ProducerRecord<>(
+                                    cdcTopic, line.record().key(), line.record().value()),
+                            (metadata, e) -> {
+                                if (e != null) {
+                                    refused.put(line, e);
+                                }
+                            });
                     // an event whose key cannot be a cache key is dead-lettered by the job, never cached
-                    ChangeEvents.validCacheKey(line.decoded().event()).ifPresent(keys::add);
+                    if (line.decoded().ok()) {
+                        ChangeEvents.validCacheKey(line.decoded().event()).ifPresent(keys::add);
+                    }
                     events++;
                 } else {
                     producer.send(new ProducerRecord<>(
                             deadLetterTopic,
                             null,
-                            DeadLetters.encode(DeadLetters.of(
-                                    "replay",
-                                    line.file(),
-                                    -1,
-                                    line.number(),
-                                    null,
-                                    line.text().getBytes(StandardCharsets.UTF_8),
-                                    line.decoded().rejection(),
-                                    System.currentTimeMillis()))));
+                            deadLetter(line, line.decoded().rejection())));
                     dead++;
                 }
                 onEachLine.run();
             }
+            producer.flush(); // every callback has run
+            for (Map.Entry<ReplayInput.Line, Exception> r : refused.entrySet()) {
+                ReplayInput.Line line = r.getKey();
+                if (!(r.getValue() instanceof RecordTooLargeException)) {
+                    throw new IllegalStateException(
+                            line.file() + ":" + line.number() + " could not be sent: " + r.getValue(), r.getValue());
+                }
+                int size = size(line.record().key()) + size(line.record().value());
+                producer.send(new ProducerRecord<>(
+                        deadLetterTopic,
+                        null,
+                        deadLetter(
+                                line,
+                                Rejection.of(
+                                        Rejection.Reason.RECORD_TOO_LARGE,
+                                        "a record of " + size + " bytes is more than the topic " + cdcTopic
+                                                + " accepts (the broker's message.max.bytes); the value is cut to its first "
+                                                + DeadLetters.KEPT_BYTES_OF_TOO_LARGE + " bytes here"))));
+                events--;
+                dead++;
+            }
             producer.flush();
         }
         return new Sent(events, dead, keys);
+    }
+
+    private static byte[] deadLetter(ReplayInput.Line line, RejectionReason why) {
+        byte[] text = line.text().getBytes(StandardCharsets.UTF_8);
+        return DeadLetters.encode(DeadLetters.of(
+                "replay",
+                line.file(),
+                -1,
+                line.number(),
+                null,
+                DeadLetters.head(text),
+                why,
+                System.currentTimeMillis()));
+    }
+
+    private static int size(byte[] b) {
+        return b == null ? 0 : b.length;
     }
 
     /** Every dead letter on the topic so far, as JSON lines, in partition then offset order. */

@@ -1,6 +1,9 @@
 package io.nearline.cacheupdater.replay;
 
+import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.cacheupdater.core.CacheUpdaterSettings.CdcFormat;
 import io.nearline.common.config.Config;
+import io.nearline.common.config.ConfigException;
 import io.nearline.localcluster.replay.LocalRunOptions;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -21,6 +24,22 @@ public final class ReplayCdcOptions {
             paramLabel = "FILE",
             description = "Change events as JSON lines; repeat for several files (read in order).")
     public List<Path> events;
+
+    /** The forms an events file can be in. */
+    public enum Format {
+        /** This project's change events as JSON lines, sent to the job as Avro. */
+        nearline,
+        /** Debezium records as JSON lines, sent as they are; the job runs with cdc.format=debezium-json. */
+        debezium
+    }
+
+    @Option(
+            names = "--format",
+            defaultValue = "nearline",
+            description =
+                    "Form of the events files: nearline (this project's text form) or debezium (Debezium's JSON "
+                            + "envelope per line, or {\"key\":K,\"value\":V}; see docs/debezium.md). Default: ${DEFAULT-VALUE}.")
+    public Format format;
 
     @Option(
             names = "--snapshot",
@@ -66,6 +85,13 @@ public final class ReplayCdcOptions {
         replay.put("kafka.bootstrap-servers", bootstrapServers);
         replay.put("cache.store", store);
         replay.put("rocksdb.path", work.resolve("cache-rocksdb").toString());
-        return run.jobConfig(replay);
+        replay.put(CacheUpdaterSettings.CDC_FORMAT.name(), format == Format.debezium ? "debezium-json" : "avro");
+        Config config = run.jobConfig(replay);
+        if (config.get(CacheUpdaterSettings.CDC_FORMAT)
+                != (format == Format.debezium ? CdcFormat.DEBEZIUM_JSON : CdcFormat.AVRO)) {
+            throw new ConfigException("cdc.format does not match --format " + format
+                    + ": leave cdc.format out, the replay sets it from --format");
+        }
+        return config;
     }
 }

@@ -5,7 +5,6 @@ import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.cacheupdater.core.ScnOrderedWriter;
 import io.nearline.cacheupdater.core.UpdateBatch;
 import io.nearline.cacheupdater.core.WriterSettings;
-import io.nearline.cacheupdater.core.events.ChangeEventCodec;
 import io.nearline.cacheupdater.core.events.ChangeEventValidator;
 import io.nearline.cacheupdater.core.events.ChangeEvents;
 import io.nearline.cacheupdater.core.events.Decoded;
@@ -53,6 +52,7 @@ final class CacheUpdaterTask implements StreamTask, InitableTask, ClosableTask {
     private Metrics.Counter received;
     private Metrics.Counter invalid;
     private Metrics.Counter deadLettered;
+    private Metrics.Counter skipped;
 
     /** @param bootstrapTopic the bootstrap topic this task also reads, or null */
     CacheUpdaterTask(String bootstrapTopic) {
@@ -63,12 +63,14 @@ final class CacheUpdaterTask implements StreamTask, InitableTask, ClosableTask {
     public void init(Context context) {
         Config config = SamzaConfig.nearline(context.getJobContext().getConfig());
         settings = CacheUpdaterSettings.from(config);
-        validator = new ChangeEventValidator(settings.maxPayloadBytes(), null);
+        validator = ChangeEventValidator.of(settings.maxPayloadBytes(), settings.schemaRegistryDir());
         Metrics metrics = new SamzaMetrics(context.getTaskContext().getTaskMetricsRegistry());
         received = metrics.counter("events.received");
         invalid = metrics.counter("events.invalid");
         deadLettered = metrics.counter("events.dead-lettered");
-        bootstrap = new BootstrapIntake(settings.maxPayloadBytes(), metrics);
+        skipped = metrics.counter("events.skipped");
+        bootstrap = new BootstrapIntake(
+                ChangeEventValidator.of(settings.maxPayloadBytes(), settings.schemaRegistryDir()), metrics);
         store = CacheStores.open(config);
         // one message at a time: the write happens inline, in process()
         batch = new UpdateBatch(
@@ -99,7 +101,11 @@ final class CacheUpdaterTask implements StreamTask, InitableTask, ClosableTask {
             return;
         }
         received.inc();
-        Decoded decoded = ChangeEventCodec.decode(value);
+        Decoded decoded = settings.decoder().decode((byte[]) envelope.getKey(), value);
+        if (decoded.isSkipped()) {
+            skipped.inc();
+            return;
+        }
         Rejection rejection = decoded.ok() ? validator.check(decoded.event()) : decoded.rejection();
         if (rejection != null) {
             invalid.inc();

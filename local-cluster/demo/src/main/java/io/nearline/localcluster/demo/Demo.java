@@ -161,7 +161,8 @@ public final class Demo {
                                         snapshots,
                                         bootstrapSettings.topic(),
                                         options.run.partitions,
-                                        bootstrapSettings.chunkRows())
+                                        bootstrapSettings.chunkRows(),
+                                        settings.deadLetterTopic())
                                 .publish(
                                         snapshot,
                                         work.resolve("snapshot-progress.properties"),

@@ -100,7 +100,7 @@ public final class ChangeEventText {
         return n.isTextual() && n.asText().matches("-?\\d+");
     }
 
-    private static String firstLine(String s) {
+    static String firstLine(String s) {
         if (s == null) {
             return "";
         }

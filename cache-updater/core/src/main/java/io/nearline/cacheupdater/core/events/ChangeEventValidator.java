@@ -3,17 +3,41 @@ package io.nearline.cacheupdater.core.events;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.avro.Op;
 import io.nearline.common.cache.CacheKey;
+import io.nearline.common.schema.DirectorySchemaRegistry;
+import io.nearline.common.schema.PayloadUpconverter;
 import io.nearline.common.schema.SchemaRegistry;
+import io.nearline.common.schema.SchemaRegistryException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 
 /**
  * Checks a decoded change event before anything is written: key, SCN, partition, schema version,
- * payload presence and size. Returns null when the event is fine, else the reason.
- *
- * @param maxPayloadBytes   the largest payload accepted
- * @param registry          when not null, the schema version must be registered for the table
+ * payload presence and size, and, with a schema registry, that the payload is valid Avro under the
+ * table's schema of its version. Returns null when the event is fine, else the reason. Thread-safe.
  */
-public record ChangeEventValidator(int maxPayloadBytes, SchemaRegistry registry) {
+public final class ChangeEventValidator {
+
+    private final int maxPayloadBytes;
+    private final SchemaRegistry registry;
+    private final PayloadUpconverter payloads;
+
+    /**
+     * @param maxPayloadBytes the largest payload accepted
+     * @param registry        when not null, the schema version must be registered for the table and the
+     *                        payload must decode under it
+     */
+    public ChangeEventValidator(int maxPayloadBytes, SchemaRegistry registry) {
+        this.maxPayloadBytes = maxPayloadBytes;
+        this.registry = registry;
+        this.payloads = registry == null ? null : new PayloadUpconverter(registry);
+    }
+
+    /** A validator with the directory-backed registry at {@code registryDir}, or none when it is empty. */
+    public static ChangeEventValidator of(int maxPayloadBytes, String registryDir) {
+        return new ChangeEventValidator(
+                maxPayloadBytes, registryDir.isBlank() ? null : new DirectorySchemaRegistry(Path.of(registryDir)));
+    }
 
     public Rejection check(ChangeEvent e) {
         if (e.getKey() == null || e.getKey().isEmpty()) {
@@ -37,7 +61,7 @@ public record ChangeEventValidator(int maxPayloadBytes, SchemaRegistry registry)
             return Rejection.of(
                     Rejection.Reason.UNKNOWN_SCHEMA_VERSION, "negative schema version " + e.getSchemaVersion());
         }
-        if (registry != null && registry.latestVersion(e.getTable()).orElse(0) < e.getSchemaVersion()) {
+        if (registry != null) {
             try {
                 registry.schema(e.getTable(), e.getSchemaVersion());
             } catch (RuntimeException unknown) {
@@ -54,6 +78,16 @@ public record ChangeEventValidator(int maxPayloadBytes, SchemaRegistry registry)
                         Rejection.Reason.OVERSIZED_PAYLOAD,
                         "payload of " + e.getPayload().remaining() + " bytes for '" + e.getKey()
                                 + "', the limit (cache.max-payload-bytes) is " + maxPayloadBytes);
+            }
+            if (payloads != null) {
+                ByteBuffer b = e.getPayload().duplicate();
+                byte[] bytes = new byte[b.remaining()];
+                b.get(bytes);
+                try {
+                    payloads.read(e.getTable(), e.getSchemaVersion(), bytes, e.getSchemaVersion());
+                } catch (SchemaRegistryException invalid) {
+                    return Rejection.of(Rejection.Reason.INVALID_PAYLOAD, invalid.getMessage());
+                }
             }
         }
         return null;

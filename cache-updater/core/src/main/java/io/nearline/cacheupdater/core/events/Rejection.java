@@ -27,6 +27,10 @@ public record Rejection(Reason reason, String detail) implements RejectionReason
         MISSING_PAYLOAD,
         /** A payload over the configured limit. */
         OVERSIZED_PAYLOAD,
+        /** With a schema registry: a payload that is not valid Avro under its table's schema of its version. */
+        INVALID_PAYLOAD,
+        /** A record larger than its topic accepts: a tool or producer could not send it (its value cut in the dead letter). */
+        RECORD_TOO_LARGE,
         /** A valid event the store refused for good (e.g. it holds bytes this version cannot read). */
         STORE_REJECTED
     }

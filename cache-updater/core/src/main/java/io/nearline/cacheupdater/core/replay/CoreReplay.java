@@ -42,6 +42,10 @@ public final class CoreReplay {
         Set<CacheKey> keys = new LinkedHashSet<>();
         try {
             for (ReplayInput.Line line : lines) {
+                if (line.decoded().isSkipped()) {
+                    metrics.counter("events.skipped").inc();
+                    continue;
+                }
                 Rejection rejection = line.decoded().ok()
                         ? validator.check(line.decoded().event())
                         : line.decoded().rejection();

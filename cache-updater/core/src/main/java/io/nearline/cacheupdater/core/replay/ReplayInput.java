@@ -1,7 +1,13 @@
 package io.nearline.cacheupdater.core.replay;
 
+import io.nearline.cacheupdater.core.events.ChangeDecoder;
+import io.nearline.cacheupdater.core.events.ChangeEventCodec;
 import io.nearline.cacheupdater.core.events.ChangeEventText;
+import io.nearline.cacheupdater.core.events.DebeziumDecoder;
+import io.nearline.cacheupdater.core.events.DebeziumText;
+import io.nearline.cacheupdater.core.events.DebeziumText.KafkaRecord;
 import io.nearline.cacheupdater.core.events.Decoded;
+import io.nearline.cacheupdater.core.events.Rejection;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -11,15 +17,27 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Change events read from JSON-lines files, in file order, each with where it came from. Blank lines are skipped. */
+/**
+ * Change events read from JSON-lines files, in file order, each with where it came from. Blank lines
+ * are skipped. A file holds this project's text form (docs/semantics.md), or Debezium's records when
+ * read with a {@link DebeziumDecoder}.
+ */
 public final class ReplayInput {
 
-    /** One non-blank line: its origin, its text, and what it parsed to. */
-    public record Line(String file, long number, String text, Decoded decoded) {}
+    /**
+     * One non-blank line: its origin, its text, the record it puts onto the CDC topic (null when the
+     * line cannot be one: the tool dead-letters it with file:line), and what the job decodes it to.
+     */
+    public record Line(String file, long number, String text, KafkaRecord record, Decoded decoded) {}
 
     private ReplayInput() {}
 
+    /** Lines in this project's text form. */
     public static List<Line> read(List<Path> files) {
+        return read(files, ChangeDecoder.AVRO);
+    }
+
+    public static List<Line> read(List<Path> files, ChangeDecoder decoder) {
         List<Line> out = new ArrayList<>();
         for (Path file : files) {
             try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
@@ -28,7 +46,7 @@ public final class ReplayInput {
                 while ((text = reader.readLine()) != null) {
                     number++;
                     if (!text.isBlank()) {
-                        out.add(new Line(file.getFileName().toString(), number, text, ChangeEventText.parse(text)));
+                        out.add(line(file.getFileName().toString(), number, text, decoder));
                     }
                 }
             } catch (IOException e) {
@@ -36,5 +54,26 @@ public final class ReplayInput {
             }
         }
         return out;
+    }
+
+    private static Line line(String file, long number, String text, ChangeDecoder decoder) {
+        if (decoder instanceof DebeziumDecoder debezium) {
+            KafkaRecord record = DebeziumText.record(text, debezium);
+            return record == null
+                    ? new Line(
+                            file,
+                            number,
+                            text,
+                            null,
+                            Decoded.rejected(Rejection.Reason.UNDECODABLE, "not a JSON object"))
+                    : new Line(file, number, text, record, debezium.decode(record.key(), record.value()));
+        }
+        Decoded decoded = ChangeEventText.parse(text);
+        KafkaRecord record = decoded.ok()
+                ? new KafkaRecord(
+                        decoded.event().getKey().getBytes(StandardCharsets.UTF_8),
+                        ChangeEventCodec.encode(decoded.event()))
+                : null;
+        return new Line(file, number, text, record, decoded);
     }
 }

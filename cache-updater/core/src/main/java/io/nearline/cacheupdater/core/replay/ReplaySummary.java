@@ -19,6 +19,7 @@ public record ReplaySummary(
         long stale,
         long duplicate,
         long superseded,
+        long skipped,
         long deadLettered,
         long keys,
         long elapsedMillis,
@@ -43,6 +44,7 @@ public record ReplaySummary(
                 metrics.count("write.stale"),
                 metrics.count("write.duplicate"),
                 metrics.count("write.superseded"),
+                metrics.count("events.skipped"),
                 deadLettered,
                 keys,
                 elapsedMillis,
@@ -53,8 +55,13 @@ public record ReplaySummary(
     public void print(PrintStream out) {
         out.printf("replay cdc on %s: %,d events read, %.1f s in all%n", engine, eventsRead, elapsedMillis / 1000.0);
         out.printf(
-                "  applied %,d  stale %,d  duplicate %,d  superseded in batch %,d  dead-lettered %,d%n",
-                applied, stale, duplicate, superseded, deadLettered);
+                "  applied %,d  stale %,d  duplicate %,d  superseded in batch %,d  dead-lettered %,d%s%n",
+                applied,
+                stale,
+                duplicate,
+                superseded,
+                deadLettered,
+                skipped == 0 ? "" : String.format("  skipped %,d (Debezium tombstones)", skipped));
         if (!Double.isNaN(steadyEventsPerSec)) {
             out.printf("  job rate %,.0f events/s (steady, 10%%..90%% of the events)%n", steadyEventsPerSec);
         }
@@ -74,6 +81,7 @@ public record ReplaySummary(
         node.put("eventsStale", stale);
         node.put("eventsDuplicate", duplicate);
         node.put("eventsSuperseded", superseded);
+        node.put("eventsSkipped", skipped);
         node.put("deadLettered", deadLettered);
         node.put("keys", keys);
         node.put("elapsedMillis", elapsedMillis);

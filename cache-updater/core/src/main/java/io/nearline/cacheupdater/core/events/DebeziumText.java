@@ -1,0 +1,51 @@
+package io.nearline.cacheupdater.core.events;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Debezium records in a JSON-lines file, one per line: either {@code {"key": K, "value": V}} (the
+ * Kafka record; {@code V} may be {@code null}, a tombstone) or the change event's envelope alone, whose
+ * record key is then made of the decoder's key fields read from the row image (as Debezium's key would
+ * be: one key's records share a partition).
+ */
+public final class DebeziumText {
+
+    /** A Kafka record's key and value as they go onto the CDC topic; either may be null. */
+    public record KafkaRecord(byte[] key, byte[] value) {}
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private DebeziumText() {}
+
+    /** The record of {@code line}, or null when the line is not a JSON object (the tool dead-letters it). */
+    public static KafkaRecord record(String line, DebeziumDecoder decoder) {
+        JsonNode node;
+        try {
+            node = JSON.readTree(line);
+        } catch (Exception notJson) {
+            return null;
+        }
+        if (node == null || !node.isObject()) {
+            return null;
+        }
+        if (node.size() == 2 && node.has("key") && node.has("value")) {
+            return new KafkaRecord(bytes(node.get("key")), bytes(node.get("value")));
+        }
+        JsonNode envelope = node.has("payload") && node.has("schema") ? node.get("payload") : node;
+        JsonNode image = envelope.path("d".equals(envelope.path("op").asText()) ? "before" : "after");
+        ObjectNode key = JSON.createObjectNode();
+        for (String field : decoder.keyFields()) {
+            if (image.hasNonNull(field)) {
+                key.set(field, image.get(field));
+            }
+        }
+        return new KafkaRecord(key.isEmpty() ? null : bytes(key), line.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static byte[] bytes(JsonNode node) {
+        return node == null || node.isNull() ? null : node.toString().getBytes(StandardCharsets.UTF_8);
+    }
+}

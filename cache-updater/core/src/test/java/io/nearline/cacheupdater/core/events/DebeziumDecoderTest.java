@@ -1,0 +1,212 @@
+package io.nearline.cacheupdater.core.events;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.nearline.common.avro.ChangeEvent;
+import io.nearline.common.avro.Op;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.LongRange;
+import org.junit.jupiter.api.Test;
+
+class DebeziumDecoderTest {
+
+    private static final DebeziumDecoder BY_ID = new DebeziumDecoder(List.of("id"), "", DebeziumDecoder.AUTO);
+
+    private static byte[] b(String s) {
+        return s == null ? null : s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static ChangeEvent ok(Decoded d) {
+        assertTrue(d.ok(), () -> "rejected: " + d.rejection() + " skipped: " + d.skipped());
+        return d.event();
+    }
+
+    private static String payload(ChangeEvent e) {
+        return StandardCharsets.UTF_8.decode(e.getPayload().duplicate()).toString();
+    }
+
+    @Test
+    void oracleUpsertTakesTheAfterImageAndTheScnFromANumericString() {
+        ChangeEvent e = ok(
+                BY_ID.decode(
+                        b("{\"id\":7}"),
+                        b(
+                                "{\"before\":null,\"after\":{\"id\":7,\"name\":\"Ada\"},\"op\":\"u\",\"ts_ms\":99,"
+                                        + "\"source\":{\"connector\":\"oracle\",\"table\":\"CUSTOMERS\",\"scn\":\"1234567\",\"ts_ms\":42}}")));
+        assertEquals("7", e.getKey());
+        assertEquals(Op.UPSERT, e.getOp());
+        assertEquals(1234567L, e.getScn());
+        assertEquals("CUSTOMERS", e.getTable());
+        assertEquals("{\"id\":7,\"name\":\"Ada\"}", payload(e));
+        assertEquals(42L, e.getCommitTimeMillis());
+    }
+
+    @Test
+    void postgresDeleteIsATombstoneKeyedFromTheBeforeImageWhenTheRecordHasNoKey() {
+        ChangeEvent e = ok(BY_ID.decode(
+                null,
+                b("{\"before\":{\"id\":\"a-1\"},\"after\":null,\"op\":\"d\","
+                        + "\"source\":{\"connector\":\"postgresql\",\"lsn\":33227720}}")));
+        assertEquals("a-1", e.getKey());
+        assertEquals(Op.DELETE, e.getOp());
+        assertEquals(33227720L, e.getScn());
+        assertNull(e.getPayload());
+    }
+
+    @Test
+    void theSchemaPayloadWrapperIsTakenOffKeyAndValue() {
+        ChangeEvent e = ok(BY_ID.decode(
+                b("{\"schema\":{\"type\":\"struct\"},\"payload\":{\"id\":3}}"),
+                b("{\"schema\":{\"type\":\"struct\"},\"payload\":{\"after\":{\"id\":3,\"v\":1},\"op\":\"c\","
+                        + "\"source\":{\"connector\":\"postgresql\",\"lsn\":10}}}")));
+        assertEquals("3", e.getKey());
+        assertEquals(10L, e.getScn());
+        assertEquals("{\"id\":3,\"v\":1}", payload(e));
+    }
+
+    @Test
+    void snapshotReadsAreUpserts() {
+        assertEquals(
+                Op.UPSERT,
+                ok(BY_ID.decode(
+                                null,
+                                b(
+                                        "{\"after\":{\"id\":1},\"op\":\"r\",\"source\":{\"connector\":\"oracle\",\"scn\":\"5\"}}")))
+                        .getOp());
+    }
+
+    @Test
+    void compositeKeysAreJoinedByColonsAfterThePrefix() {
+        DebeziumDecoder d = new DebeziumDecoder(List.of("tenant", "id"), "orders:", DebeziumDecoder.AUTO);
+        ChangeEvent e = ok(
+                d.decode(
+                        b("{\"tenant\":\"t9\",\"id\":12}"),
+                        b(
+                                "{\"after\":{\"tenant\":\"t9\",\"id\":12},\"op\":\"c\",\"source\":{\"connector\":\"oracle\",\"scn\":1}}")));
+        assertEquals("orders:t9:12", e.getKey());
+        // a field the record key lacks is read from the row image
+        DebeziumDecoder byRegion = new DebeziumDecoder(List.of("id", "region"), "", DebeziumDecoder.AUTO);
+        assertEquals(
+                "12:eu",
+                ok(byRegion.decode(
+                                b("{\"id\":12}"),
+                                b("{\"after\":{\"id\":12,\"region\":\"eu\"},\"op\":\"c\","
+                                        + "\"source\":{\"connector\":\"oracle\",\"scn\":1}}")))
+                        .getKey());
+    }
+
+    @Test
+    void mysqlVersionsFollowTheBinlogPosition() {
+        long earlier =
+                ok(BY_ID.decode(null, mysql("mysql-bin.000003", 4000, 0))).getScn();
+        long laterRow =
+                ok(BY_ID.decode(null, mysql("mysql-bin.000003", 4000, 1))).getScn();
+        long laterPos =
+                ok(BY_ID.decode(null, mysql("mysql-bin.000003", 4100, 0))).getScn();
+        long laterFile = ok(BY_ID.decode(null, mysql("mysql-bin.000004", 4, 0))).getScn();
+        assertTrue(earlier < laterRow && laterRow < laterPos && laterPos < laterFile);
+    }
+
+    @Property
+    void packedBinlogPositionsOrderAsThePositionsDo(
+            @ForAll @IntRange(max = (1 << 20) - 1) int file1,
+            @ForAll @LongRange(max = (1L << 32) - 1) long pos1,
+            @ForAll @IntRange(max = (1 << 11) - 1) int row1,
+            @ForAll @IntRange(max = (1 << 20) - 1) int file2,
+            @ForAll @LongRange(max = (1L << 32) - 1) long pos2,
+            @ForAll @IntRange(max = (1 << 11) - 1) int row2) {
+        long v1 = ok(BY_ID.decode(null, mysql(String.format("bin.%06d", file1), pos1, row1)))
+                .getScn();
+        long v2 = ok(BY_ID.decode(null, mysql(String.format("bin.%06d", file2), pos2, row2)))
+                .getScn();
+        int byPosition = file1 != file2
+                ? Integer.compare(file1, file2)
+                : pos1 != pos2 ? Long.compare(pos1, pos2) : Integer.compare(row1, row2);
+        assertTrue(v1 >= 0 && v2 >= 0);
+        assertEquals(Integer.signum(byPosition), Integer.signum(Long.compare(v1, v2)));
+    }
+
+    @Test
+    void aNamedVersionFieldIsUsedWhateverTheConnector() {
+        DebeziumDecoder d = new DebeziumDecoder(List.of("id"), "", "source.commit_lsn");
+        assertEquals(
+                77L,
+                ok(d.decode(
+                                null,
+                                b("{\"after\":{\"id\":1},\"op\":\"c\",\"source\":{\"connector\":\"sqlserver\","
+                                        + "\"commit_lsn\":\"77\"}}")))
+                        .getScn());
+    }
+
+    @Test
+    void tombstonesAfterADeleteAreSkippedNotRejected() {
+        assertTrue(BY_ID.decode(b("{\"id\":1}"), null).isSkipped());
+        assertTrue(BY_ID.decode(b("{\"id\":1}"), new byte[0]).isSkipped());
+        assertTrue(BY_ID.decode(b("{\"id\":1}"), b("null")).isSkipped());
+        assertTrue(BY_ID.decode(b("{\"id\":1}"), b("{\"schema\":null,\"payload\":null}"))
+                .isSkipped());
+    }
+
+    @Test
+    void eventsWithoutAUsableVersionOrKeyAreRejectedWithTheReason() {
+        assertReason(
+                Rejection.Reason.BAD_SCN,
+                "sqlserver",
+                BY_ID.decode(null, b("{\"after\":{\"id\":1},\"op\":\"c\",\"source\":{\"connector\":\"sqlserver\"}}")));
+        assertReason(
+                Rejection.Reason.BAD_SCN,
+                "source.scn",
+                BY_ID.decode(
+                        null,
+                        b("{\"after\":{\"id\":1},\"op\":\"c\",\"source\":{\"connector\":\"oracle\",\"scn\":\"x\"}}")));
+        assertReason(
+                Rejection.Reason.BAD_SCN, "does not fit", BY_ID.decode(null, mysql("mysql-bin.000001", 1L << 32, 0)));
+        assertReason(
+                Rejection.Reason.MISSING_KEY,
+                "'id'",
+                BY_ID.decode(
+                        null, b("{\"after\":{\"k\":1},\"op\":\"c\",\"source\":{\"connector\":\"oracle\",\"scn\":1}}")));
+        assertReason(
+                Rejection.Reason.MISSING_PAYLOAD,
+                "after",
+                BY_ID.decode(null, b("{\"after\":null,\"op\":\"c\",\"source\":{\"connector\":\"oracle\",\"scn\":1}}")));
+        assertReason(
+                Rejection.Reason.UNKNOWN_OP,
+                "'t'",
+                BY_ID.decode(null, b("{\"op\":\"t\",\"source\":{\"connector\":\"postgresql\",\"lsn\":1}}")));
+        assertReason(Rejection.Reason.UNDECODABLE, "not JSON", BY_ID.decode(null, b("{oops")));
+        assertReason(Rejection.Reason.UNDECODABLE, "\"op\"", BY_ID.decode(null, b("{\"id\":1}")));
+    }
+
+    @Test
+    void fileLinesAreEnvelopesOrKeyValuePairs() {
+        DebeziumText.KafkaRecord pair = DebeziumText.record("{\"key\":{\"id\":5},\"value\":null}", BY_ID);
+        assertArrayEquals(b("{\"id\":5}"), pair.key());
+        assertNull(pair.value());
+        String envelope =
+                "{\"before\":{\"id\":5,\"x\":1},\"op\":\"d\",\"source\":{\"connector\":\"oracle\",\"scn\":9}}";
+        DebeziumText.KafkaRecord alone = DebeziumText.record(envelope, BY_ID);
+        assertArrayEquals(b("{\"id\":5}"), alone.key(), "key made from the before image of a delete");
+        assertArrayEquals(b(envelope), alone.value());
+        assertNull(DebeziumText.record("[1,2]", BY_ID));
+        assertNull(DebeziumText.record("not json", BY_ID));
+    }
+
+    private static byte[] mysql(String file, long pos, int row) {
+        return b("{\"after\":{\"id\":1},\"op\":\"u\",\"source\":{\"connector\":\"mysql\",\"file\":\"" + file
+                + "\",\"pos\":" + pos + ",\"row\":" + row + "}}");
+    }
+
+    private static void assertReason(Rejection.Reason reason, String inDetail, Decoded d) {
+        assertTrue(d.rejection() != null, () -> "not rejected: " + d);
+        assertEquals(reason, d.rejection().reason(), d.rejection().detail());
+        assertTrue(d.rejection().detail().contains(inDetail), d.rejection().detail());
+    }
+}
