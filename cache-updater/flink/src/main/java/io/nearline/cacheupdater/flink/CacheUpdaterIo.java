@@ -3,6 +3,7 @@ package io.nearline.cacheupdater.flink;
 import io.nearline.bootstrap.BootstrapSettings;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.common.config.Config;
+import io.nearline.engine.flink.RestorableBoundedKafkaSource;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -42,7 +43,7 @@ public record CacheUpdaterIo(
 
     // The connector takes only the Kafka client\'s deprecated OffsetResetStrategy here.
     @SuppressWarnings("deprecation")
-    private static KafkaSource<KafkaInput> source(
+    private static Source<KafkaInput, ?, ?> source(
             CacheUpdaterSettings settings, String topic, String group, boolean bounded) {
         KafkaSourceBuilder<KafkaInput> builder = KafkaSource.<KafkaInput>builder()
                 .setBootstrapServers(settings.bootstrapServers())
@@ -52,7 +53,9 @@ public record CacheUpdaterIo(
                 .setProperty("commit.offsets.on.checkpoint", "true")
                 .setDeserializer(new RawDeserializer());
         if (bounded) {
+            // up to the topics' end at start; still ending after a restore (RestorableBoundedKafkaSource)
             builder.setBounded(OffsetsInitializer.latest());
+            return new RestorableBoundedKafkaSource<>(builder.build());
         }
         return builder.build();
     }

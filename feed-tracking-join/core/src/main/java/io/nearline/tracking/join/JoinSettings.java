@@ -22,7 +22,18 @@ public record JoinSettings(
         String consumerGroup,
         Duration window,
         Duration allowedLateness,
-        Duration idleTimeout) {
+        Duration idleTimeout,
+        OutputDelivery outputDelivery,
+        String transactionalIdPrefix,
+        Duration transactionTimeout) {
+
+    /** How the Flink job writes its four output topics. */
+    public enum OutputDelivery {
+        /** In Kafka transactions committed with each checkpoint: read_committed readers see each output once. */
+        EXACTLY_ONCE,
+        /** At once, without transactions: outputs since the last checkpoint are written again after a failure. */
+        AT_LEAST_ONCE
+    }
 
     public static final ConfigKey<String> INDEX_TOPIC = topic(
             "tracking.index-topic",
@@ -74,6 +85,30 @@ public record JoinSettings(
                             + "a quiet partition does not hold results back forever.")
             .checked(Check.positiveDuration());
 
+    public static final ConfigKey<OutputDelivery> OUTPUT_DELIVERY = ConfigKey.of(
+            "join.output.delivery",
+            ValueType.enumOf(OutputDelivery.class),
+            OutputDelivery.EXACTLY_ONCE,
+            "Flink: exactly-once writes the joined, orphans, late and dead-letter topics in Kafka transactions "
+                    + "committed with each checkpoint, so readers with isolation.level=read_committed see every output "
+                    + "once, a checkpoint interval after it was made; at-least-once writes at once and, after a failure, "
+                    + "again what was written since the last checkpoint. Samza 1.8 has no transactional producer: "
+                    + "always at least once there.");
+    public static final ConfigKey<String> TRANSACTIONAL_ID_PREFIX = ConfigKey.of(
+            "join.output.transactional-id-prefix",
+            ValueType.STRING,
+            "",
+            "Flink, exactly-once: prefix of the output producers' transactional ids, unique per job on a Kafka "
+                    + "cluster (two jobs sharing one abort each other's transactions). Empty: the consumer group.");
+    public static final ConfigKey<Duration> TRANSACTION_TIMEOUT = ConfigKey.of(
+                    "join.output.transaction-timeout",
+                    ValueType.DURATION,
+                    Duration.ofMinutes(10),
+                    "Flink, exactly-once: how long the broker keeps an output transaction open. Must exceed the "
+                            + "checkpoint interval plus the longest restart, and be at most the broker's "
+                            + "transaction.max.timeout.ms (15m by default).")
+            .checked(Check.positiveDuration());
+
     public static final ConfigDef DEF = ConfigDef.of(
                     "feed-tracking-join job",
                     JobKeys.BOOTSTRAP_SERVERS,
@@ -86,7 +121,10 @@ public record JoinSettings(
                     CONSUMER_GROUP,
                     WINDOW,
                     ALLOWED_LATENESS,
-                    IDLE_TIMEOUT)
+                    IDLE_TIMEOUT,
+                    OUTPUT_DELIVERY,
+                    TRANSACTIONAL_ID_PREFIX,
+                    TRANSACTION_TIMEOUT)
             .withInvariant(
                     c -> {
                         List<String> topics = List.of(
@@ -123,6 +161,11 @@ public record JoinSettings(
                 config.get(CONSUMER_GROUP),
                 config.get(WINDOW),
                 config.get(ALLOWED_LATENESS),
-                config.get(IDLE_TIMEOUT));
+                config.get(IDLE_TIMEOUT),
+                config.get(OUTPUT_DELIVERY),
+                config.get(TRANSACTIONAL_ID_PREFIX).isBlank()
+                        ? config.get(CONSUMER_GROUP)
+                        : config.get(TRANSACTIONAL_ID_PREFIX).strip(),
+                config.get(TRANSACTION_TIMEOUT));
     }
 }

@@ -1,5 +1,6 @@
 package io.nearline.tracking.flink;
 
+import io.nearline.engine.flink.RestorableBoundedKafkaSource;
 import io.nearline.tracking.join.JoinSettings;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -7,10 +8,12 @@ import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
+import org.apache.flink.connector.kafka.sink.KafkaSinkBuilder;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /** What the join reads and writes: two input sources and four output sinks. {@link #kafka} is the production I/O. */
@@ -30,15 +33,15 @@ public record TrackingJoinIo(
         return new TrackingJoinIo(
                 source(s, s.indexTopic(), bounded),
                 source(s, s.brokerTopic(), bounded),
-                sink(s, s.joinedTopic()),
-                sink(s, s.orphansTopic()),
-                sink(s, s.lateTopic()),
-                sink(s, s.deadLetterTopic()));
+                sink(s, s.joinedTopic(), "joined"),
+                sink(s, s.orphansTopic(), "orphans"),
+                sink(s, s.lateTopic(), "late"),
+                sink(s, s.deadLetterTopic(), "dead-letters"));
     }
 
     // The connector takes only the Kafka client\'s deprecated OffsetResetStrategy here.
     @SuppressWarnings("deprecation")
-    private static KafkaSource<TrackingInput> source(JoinSettings s, String topic, boolean bounded) {
+    private static Source<TrackingInput, ?, ?> source(JoinSettings s, String topic, boolean bounded) {
         KafkaSourceBuilder<TrackingInput> builder = KafkaSource.<TrackingInput>builder()
                 .setBootstrapServers(s.bootstrapServers())
                 .setTopics(topic)
@@ -48,20 +51,30 @@ public record TrackingJoinIo(
                 .setDeserializer(new InputDeserializer(
                         s.brokerTopic(), s.allowedLateness().toMillis()));
         if (bounded) {
+            // up to the topics' end at start; still ending after a restore (RestorableBoundedKafkaSource)
             builder.setBounded(OffsetsInitializer.latest());
+            return new RestorableBoundedKafkaSource<>(builder.build());
         }
         return builder.build();
     }
 
     /**
-     * At least once: after a failure, records since the last checkpoint may be written again (a
-     * consumer dedupes joined events by requestId).
+     * Exactly once (the default): records go out in a transaction per checkpoint, each sink with its
+     * own transactional id prefix; read_committed readers see them once the checkpoint completes.
+     * At least once: after a failure, records since the last checkpoint are written again.
      */
-    private static Sink<KafkaOutput> sink(JoinSettings s, String topic) {
-        return KafkaSink.<KafkaOutput>builder()
+    private static Sink<KafkaOutput> sink(JoinSettings s, String topic, String output) {
+        KafkaSinkBuilder<KafkaOutput> builder = KafkaSink.<KafkaOutput>builder()
                 .setBootstrapServers(s.bootstrapServers())
-                .setRecordSerializer(new Keyed(topic))
-                .setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE)
+                .setRecordSerializer(new Keyed(topic));
+        if (s.outputDelivery() == JoinSettings.OutputDelivery.AT_LEAST_ONCE) {
+            return builder.setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE).build();
+        }
+        return builder.setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+                .setTransactionalIdPrefix(s.transactionalIdPrefix() + "-" + output)
+                .setProperty(
+                        ProducerConfig.TRANSACTION_TIMEOUT_CONFIG,
+                        String.valueOf(s.transactionTimeout().toMillis()))
                 .build();
     }
 

@@ -1,5 +1,6 @@
 package io.nearline.tracking.flink;
 
+import io.nearline.common.config.ConfigException;
 import io.nearline.engine.flink.FlinkJobMain;
 import io.nearline.tracking.join.JoinSettings;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -27,6 +28,7 @@ public final class TrackingJoinJob {
      * Parallelism, checkpointing and the restart strategy are the engine's, never set here.
      */
     public static void define(StreamExecutionEnvironment env, TrackingJoinIo io, JoinSettings s) {
+        checkTransactions(s, env.getCheckpointConfig().getCheckpointInterval());
         WatermarkStrategy<TrackingInput> watermarks = WatermarkStrategy.<TrackingInput>forBoundedOutOfOrderness(
                         s.allowedLateness())
                 .withTimestampAssigner((in, kafkaTimestamp) -> in.ts)
@@ -53,6 +55,27 @@ public final class TrackingJoinJob {
                 .sinkTo(io.deadLetters())
                 .name("dead-letters")
                 .uid("dead-letters-sink");
+    }
+
+    /**
+     * Exactly-once outputs are committed by checkpoints: without them nothing would ever be visible, and
+     * a transaction the broker times out before its checkpoint commits it is lost.
+     */
+    static void checkTransactions(JoinSettings s, long checkpointIntervalMillis) {
+        if (s.outputDelivery() != JoinSettings.OutputDelivery.EXACTLY_ONCE) {
+            return;
+        }
+        if (checkpointIntervalMillis <= 0) {
+            throw new ConfigException(
+                    "join.output.delivery is exactly-once but checkpointing is off: outputs would "
+                            + "never be committed; set execution.checkpointing.interval, or join.output.delivery=at-least-once");
+        }
+        if (s.transactionTimeout().toMillis() <= 2 * checkpointIntervalMillis) {
+            throw new ConfigException(
+                    "join.output.transaction-timeout (" + s.transactionTimeout().toMillis()
+                            + " ms) must exceed twice the checkpoint interval (" + checkpointIntervalMillis
+                            + " ms): raise it (the broker allows up to transaction.max.timeout.ms, 15m by default)");
+        }
     }
 
     /**

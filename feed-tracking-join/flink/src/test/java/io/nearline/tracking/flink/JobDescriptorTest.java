@@ -21,8 +21,28 @@ class JobDescriptorTest {
         JoinSettings settings = JoinSettings.from(config);
         assertEquals(Duration.ofSeconds(30), settings.window());
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+        env.enableCheckpointing(5000); // the shipped Flink configuration's interval
         TrackingJoinJob.define(env, TrackingJoinIo.kafka(settings, false), settings);
         assertTrue(env.getStreamGraph().getStreamNodes().size() >= 8, "sources, route, join and four sinks");
+    }
+
+    @Test
+    void exactlyOnceOutputsNeedCheckpointsAndATimeoutAboveTheirInterval() {
+        JoinSettings exactlyOnce =
+                JoinSettings.from(Config.fromArgs(new String[] {"--config", "conf/tracking-join.yaml"}));
+        assertEquals(JoinSettings.OutputDelivery.EXACTLY_ONCE, exactlyOnce.outputDelivery());
+        ConfigException off =
+                assertThrows(ConfigException.class, () -> TrackingJoinJob.checkTransactions(exactlyOnce, -1));
+        assertTrue(off.getMessage().contains("checkpointing is off"), off.getMessage());
+        ConfigException tooShort = assertThrows(
+                ConfigException.class,
+                () -> TrackingJoinJob.checkTransactions(
+                        exactlyOnce, Duration.ofMinutes(6).toMillis()));
+        assertTrue(tooShort.getMessage().contains("join.output.transaction-timeout"), tooShort.getMessage());
+        TrackingJoinJob.checkTransactions(exactlyOnce, 5000);
+        JoinSettings atLeastOnce = JoinSettings.from(Config.fromArgs(
+                new String[] {"--config", "conf/tracking-join.yaml", "--set", "join.output.delivery=at-least-once"}));
+        TrackingJoinJob.checkTransactions(atLeastOnce, -1); // nothing to commit: no checkpoint needed
     }
 
     @Test

@@ -50,11 +50,16 @@ public final class KafkaTopics {
         }
     }
 
-    /** Every record on {@code topic} up to its current end. */
+    /**
+     * Every committed record on {@code topic} up to its current end: records of open or aborted
+     * transactions (a Flink job's exactly-once outputs before their checkpoint, or after a failure) are
+     * not read, as a production consumer with isolation.level=read_committed would not.
+     */
     public static List<ConsumerRecord<byte[], byte[]>> readAll(String bootstrap, String topic) {
         Map<String, Object> props = new HashMap<>();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
