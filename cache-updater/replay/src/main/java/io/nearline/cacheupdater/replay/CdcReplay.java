@@ -18,6 +18,7 @@ import io.nearline.common.console.RateMeter;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.CacheStores;
+import io.nearline.localcluster.replay.JobProcess;
 import io.nearline.localcluster.replay.KafkaTopics;
 import io.nearline.localcluster.replay.LocalBroker;
 import io.nearline.localcluster.replay.LocalEngine;
@@ -53,9 +54,35 @@ public final class CdcReplay {
         options.run.validate();
         Path work = options.run.workDir("nearline-replay");
         validate(options, work);
+        if (options.run.killAt != null && engine.name().equals("samza")) {
+            // its tasks count what they write; a restarted one cannot tell that the input before its commit was read
+            throw new IllegalArgumentException(
+                    "--kill-at: replay cdc cannot yet tell on samza when a restarted job has "
+                            + "read its input to the end; use --engine flink (replay join takes --kill-at on both engines)");
+        }
+        if (options.run.killAt != null && options.snapshot != null) {
+            throw new IllegalArgumentException("--kill-at with --snapshot: a restarted bootstrapper does not yet know "
+                    + "which rows it verified before the kill; crash-test the change stream alone");
+        }
+        if (options.run.jobProcess != null) {
+            return runJobOnly(options, work, engine);
+        }
         try (LocalBroker broker = engine.startBroker(work.resolve("kafka"))) {
             return run(options, work, broker.bootstrapServers(), engine);
         }
+    }
+
+    /** The job's own process in a crash test: the job alone, against the replay's broker, reporting progress. */
+    @SuppressWarnings("try") // the reporter lives as long as the try block; nothing calls it
+    private static int runJobOnly(ReplayCdcOptions options, Path work, Engine engine) throws Exception {
+        Config config = options.jobConfig(options.run.jobProcess, work);
+        CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
+        try (AutoCloseable progress = JobProcess.reportProgress(
+                () -> eventsDone(engine.localMetrics()) + bootstrapDone(engine.localMetrics()))) {
+            // Flink runs its bounded sources to their end (the counts are what Samza's replay waits on)
+            engine.run(config, settings, 0, 0, work);
+        }
+        return 0;
     }
 
     /** Events of the CDC topic done: written, rejected at intake, or skipped (Debezium's tombstones). */
@@ -127,7 +154,12 @@ public final class CdcReplay {
                 RateMeter meter = new RateMeter(sent.events(), () -> eventsDone(engine.localMetrics()));
                 RateMeter bootstrapMeter =
                         new RateMeter(bootstrapRecords, () -> bootstrapDone(engine.localMetrics()))) {
-            engine.run(config, settings, sent.events(), bootstrapRecords, work);
+            if (options.run.killAt != null) {
+                JobProcess.runKilledAt(
+                        options.command, options.run, work, bootstrapServers, sent.events() + bootstrapRecords);
+            } else {
+                engine.run(config, settings, sent.events(), bootstrapRecords, work);
+            }
             steady = meter.steadyRate();
             bootstrapSteady = bootstrapMeter.steadyRate();
         }

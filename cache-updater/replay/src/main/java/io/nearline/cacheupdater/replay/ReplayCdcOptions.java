@@ -10,13 +10,19 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** The options of {@code replay cdc}, shared by the front door and each engine's runner. */
 public final class ReplayCdcOptions {
 
     @Mixin
     public LocalRunOptions run;
+
+    /** The replay command these options belong to (a crash test starts it again as the job's process). */
+    @Spec(Spec.Target.MIXEE)
+    public CommandSpec command;
 
     @Option(
             names = "--events",

@@ -6,6 +6,7 @@ import io.nearline.common.config.Config;
 import io.nearline.common.console.Progress;
 import io.nearline.common.console.RateMeter;
 import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.localcluster.replay.JobProcess;
 import io.nearline.localcluster.replay.LocalBroker;
 import io.nearline.localcluster.replay.LocalEngine;
 import io.nearline.localcluster.replay.ReplayOutput;
@@ -41,6 +42,9 @@ public final class JoinReplay {
     public static int run(ReplayJoinOptions options, Engine engine) throws Exception {
         validate(options);
         Path work = options.run.workDir("nearline-replay-join");
+        if (options.run.jobProcess != null) {
+            return runJobOnly(options, work, engine);
+        }
         try (LocalBroker broker = engine.startBroker(work.resolve("kafka"))) {
             return run(options, work, broker.bootstrapServers(), engine);
         }
@@ -84,7 +88,11 @@ public final class JoinReplay {
         try (Progress progress =
                         new Progress("events joined", sent, () -> metrics.count(JoinMetrics.RECEIVED), System.err);
                 RateMeter meter = new RateMeter(sent, () -> metrics.count(JoinMetrics.RECEIVED))) {
-            engine.run(config, settings, options.run.partitions, work);
+            if (options.run.killAt != null) {
+                JobProcess.runKilledAt(options.command, options.run, work, bootstrapServers, sent);
+            } else {
+                engine.run(config, settings, options.run.partitions, work);
+            }
             steady = meter.steadyRate();
         }
 
@@ -111,6 +119,18 @@ public final class JoinReplay {
         System.out.println("  outputs: " + options.outDir);
         if (options.run.summaryJson != null) {
             ReplayOutput.write(options.run.summaryJson, List.of(summary.toJson()));
+        }
+        return 0;
+    }
+
+    /** The job's own process in a crash test: the job alone, against the replay's broker, reporting progress. */
+    @SuppressWarnings("try") // the reporter lives as long as the try block; nothing calls it
+    private static int runJobOnly(ReplayJoinOptions options, Path work, Engine engine) throws Exception {
+        Config config = options.jobConfig(options.run.jobProcess);
+        JoinSettings settings = JoinSettings.from(config);
+        try (AutoCloseable progress =
+                JobProcess.reportProgress(() -> engine.localMetrics().count(JoinMetrics.RECEIVED))) {
+            engine.run(config, settings, options.run.partitions, work);
         }
         return 0;
     }

@@ -7,13 +7,19 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** The options of {@code replay join}, shared by the front door and each engine's runner. */
 public final class ReplayJoinOptions {
 
     @Mixin
     public LocalRunOptions run;
+
+    /** The replay command these options belong to (a crash test starts it again as the job's process). */
+    @Spec(Spec.Target.MIXEE)
+    public CommandSpec command;
 
     @Option(
             names = "--index",

@@ -51,6 +51,14 @@ final class JoinTask
 
     private static final String PENDING = "p|";
 
+    /**
+     * A bounded run only: "this input was read to this end offset". Written with the last message of an
+     * input, so it is in the store exactly when the commit covers that message (the store rolls back
+     * with the input positions): a restarted task whose input was read to its end before the crash gets
+     * no message from it again, and learns it here.
+     */
+    private static final String ENDED = "e|";
+
     private static final long TICK_MILLIS = 500;
 
     private final Map<String, Map<Integer, Long>> endOffsets;
@@ -128,7 +136,12 @@ final class JoinTask
             while (all.hasNext()) {
                 Entry<String, byte[]> e = all.next();
                 String requestId = e.getKey().substring(2);
-                if (e.getKey().startsWith(STATE)) {
+                if (e.getKey().startsWith(ENDED)) {
+                    Long last = lastOffsets.get(requestId);
+                    if (last != null && Long.parseLong(new String(e.getValue(), StandardCharsets.UTF_8)) >= last) {
+                        clock.end(requestId);
+                    }
+                } else if (e.getKey().startsWith(STATE)) {
                     register(requestId, RequestStateCodec.decode(e.getValue()).nextTimer(windowMillis));
                 } else {
                     RequestStateCodec.decodeList(e.getValue())
@@ -180,6 +193,7 @@ final class JoinTask
         Long last = lastOffsets.get(input);
         if (last != null && Long.parseLong(envelope.getOffset()) >= last) {
             clock.end(input);
+            store.put(ENDED + input, envelope.getOffset().getBytes(StandardCharsets.UTF_8));
         }
         advance(out);
         received.inc(); // after the work: a local run waits on this count

@@ -41,7 +41,7 @@ public final class FlinkJoinReplay extends FlinkEngine implements Callable<Integ
                         "state.backend.rocksdb.localdir",
                         work.resolve("flink-rocksdb").toString()))
                 .withOverrides(config.asMap());
-        StreamExecutionEnvironment env = FlinkLocal.env(options.run, withState, true);
+        StreamExecutionEnvironment env = FlinkLocal.env(options.run, withState, true, work);
         TrackingJoinJob.define(env, TrackingJoinIo.kafka(settings, true), settings);
         env.execute("nearline-tracking-join-replay");
     }

@@ -7,13 +7,20 @@ import io.nearline.engine.flink.FlinkMetrics;
 import io.nearline.localcluster.kafka.EmbeddedKafka;
 import io.nearline.localcluster.replay.LocalBroker;
 import io.nearline.localcluster.replay.LocalRunOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Stream;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
 import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
@@ -54,6 +61,15 @@ final class FlinkLocal {
      * restarting forever; the demo keeps Flink's default.
      */
     static StreamExecutionEnvironment env(LocalRunOptions run, Config config, boolean failFast) {
+        return env(run, config, failFast, null);
+    }
+
+    /**
+     * As above; in the job's own process of a crash test ({@code --job-process}) the checkpoints go to
+     * {@code work/flink-checkpoints} and are kept when the process dies, and the process started again
+     * ({@code --restore}) resumes from the newest complete one.
+     */
+    static StreamExecutionEnvironment env(LocalRunOptions run, Config config, boolean failFast, Path work) {
         Map<String, String> engine = new TreeMap<>();
         config.asMap().forEach((k, v) -> {
             if (!Namespaces.isNearline(k)) {
@@ -67,7 +83,38 @@ final class FlinkLocal {
             flink.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
             flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 2);
         }
+        if (run.jobProcess != null) {
+            Path checkpoints = work.resolve("flink-checkpoints");
+            flink.set(
+                    CheckpointingOptions.CHECKPOINTS_DIRECTORY,
+                    checkpoints.toUri().toString());
+            flink.set(
+                    CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+                    ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+            if (run.restore) {
+                flink.set(
+                        StateRecoveryOptions.SAVEPOINT_PATH,
+                        newestCheckpoint(checkpoints).toString());
+            }
+        }
         flink.addAll(Configuration.fromMap(engine));
         return StreamExecutionEnvironment.createLocalEnvironment(run.parallelism, flink);
+    }
+
+    /** The newest complete checkpoint under {@code dir} (JOB_ID/chk-N with its _metadata written), or null. */
+    static Path newestCheckpoint(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return null;
+        }
+        try (Stream<Path> files = Files.walk(dir, 3)) {
+            return files.filter(p -> p.getFileName().toString().equals("_metadata"))
+                    .map(Path::getParent)
+                    .max(Comparator.comparingLong(
+                            p -> Long.parseLong(p.getFileName().toString().substring(4))))
+                    .orElseThrow(
+                            () -> new IllegalStateException("no complete checkpoint under " + dir + " to resume from"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

@@ -59,6 +59,22 @@ public final class LocalRunOptions {
     public Path summaryJson;
 
     @Option(
+            names = "--kill-at",
+            paramLabel = "F",
+            description =
+                    "Crash test: run the job in a process of its own, kill it -9 once a fraction F (0 < F < 1) of "
+                            + "the input has been taken, and start it again from its last checkpoint (Flink) or commit (Samza).")
+    public Double killAt;
+
+    /** Set in the job's own process of a crash test: run only the job, against these brokers. */
+    @Option(names = "--job-process", hidden = true, paramLabel = "BROKERS")
+    public String jobProcess;
+
+    /** Set in the job's process started again after the kill: resume from the last retained checkpoint. */
+    @Option(names = "--restore", hidden = true)
+    public boolean restore;
+
+    @Option(
             names = "--kafka-jar",
             hidden = true,
             description = "The broker jar, for engines that run it as its own JVM.")
@@ -85,6 +101,9 @@ public final class LocalRunOptions {
         }
         if (checkpointInterval.isNegative() || checkpointInterval.isZero()) {
             throw new IllegalArgumentException("--checkpoint-interval must be > 0, got " + checkpointInterval);
+        }
+        if (killAt != null && !(killAt > 0 && killAt < 1)) {
+            throw new IllegalArgumentException("--kill-at must be a fraction between 0 and 1, got " + killAt);
         }
         if (config != null && !Files.isReadable(config)) {
             throw new IllegalArgumentException("--config " + config + ": cannot read the file");
