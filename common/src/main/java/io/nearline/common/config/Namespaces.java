@@ -12,7 +12,9 @@ import java.util.TreeSet;
 public final class Namespaces {
 
     public static final Set<String> NEARLINE =
-            Set.of("kafka", "cdc", "cache", "write", "couchbase", "rocksdb", "bootstrap", "tracking", "join", "outage");
+            Set.of(
+                    "kafka", "cdc", "cache", "write", "couchbase", "rocksdb", "bootstrap", "tracking", "join", "schema",
+                    "outage");
 
     private Namespaces() {}
 

@@ -84,6 +84,7 @@ public final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
+            positive("--events", events, "--keys", keys, "--partitions", partitions, "--parallelism", parallelism);
             Path work =
                     workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("nearline-bench");
             Path stream = work.resolve("events.jsonl");
@@ -170,6 +171,7 @@ public final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
+            positive("--requests", requests, "--partitions", partitions, "--parallelism", parallelism);
             Path work = workDir != null
                     ? Files.createDirectories(workDir)
                     : Files.createTempDirectory("nearline-bench-join");
@@ -254,6 +256,7 @@ public final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
+            positive("--rows", rows, "--partitions", partitions, "--parallelism", parallelism);
             Path work = workDir != null
                     ? Files.createDirectories(workDir)
                     : Files.createTempDirectory("nearline-bench-bootstrap");
@@ -293,6 +296,16 @@ public final class BenchCommand implements Runnable {
                     rows, partitions, parallelism);
             results.forEach(r -> System.out.println("  " + r));
             return 0;
+        }
+    }
+
+    /** Each (option, value) pair must be at least 1: a bench of nothing measures nothing (exit 2 otherwise). */
+    static void positive(Object... optionsAndValues) {
+        for (int i = 0; i < optionsAndValues.length; i += 2) {
+            long value = ((Number) optionsAndValues[i + 1]).longValue();
+            if (value < 1) {
+                throw new IllegalArgumentException(optionsAndValues[i] + " must be at least 1, got " + value);
+            }
         }
     }
 }

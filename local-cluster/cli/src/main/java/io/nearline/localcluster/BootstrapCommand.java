@@ -5,6 +5,7 @@ import io.nearline.bootstrap.BootstrapSettings;
 import io.nearline.bootstrap.SnapshotProducer;
 import io.nearline.bootstrap.SnapshotRows;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.JobKeys;
 import io.nearline.common.console.Progress;
@@ -63,8 +64,11 @@ public final class BootstrapCommand implements Runnable {
                         "Where the schedule keeps when the last bootstrap started and completed (default: ${DEFAULT-VALUE}).")
         Path state;
 
+        /** The settings, typos in Nearline's namespaces refused before anything starts. */
         Config config() {
-            return (config == null ? Config.empty() : Config.load(config)).withOverrides(overrides);
+            return (config == null ? Config.empty() : Config.load(config))
+                    .withOverrides(overrides)
+                    .validateComplete(BootstrapSettings.DEF, WriterSettings.DEF);
         }
 
         /** The settings, the period checked against the TTL before anything starts (both keys named if not). */

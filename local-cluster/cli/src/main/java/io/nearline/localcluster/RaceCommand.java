@@ -16,7 +16,6 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 
 /** {@code nearline race}: racing writers into the embedded store, ordered write against a blind sink. */
 @Command(
@@ -69,8 +68,7 @@ public final class RaceCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (keys < 1 || versions < 1 || writers < 1 || deleteRatio < 0 || deleteRatio > 1) {
-            throw new ParameterException(
-                    new picocli.CommandLine(this),
+            throw new IllegalArgumentException(
                     "--keys, --versions and --writers must be >= 1 and --delete-ratio between 0 and 1");
         }
         long s = seed != null ? seed : System.nanoTime();

@@ -14,6 +14,18 @@ public final class CliErrors {
     private CliErrors() {}
 
     public static CommandLine install(CommandLine commandLine) {
+        // a mistyped option or value: one line, and where the help is, instead of the whole usage
+        commandLine.setParameterExceptionHandler((e, args) -> {
+            CommandLine cmd = e.getCommandLine();
+            String suggestions = e instanceof CommandLine.UnmatchedArgumentException u
+                            && !u.getSuggestions().isEmpty()
+                    ? " (did you mean " + String.join(" or ", u.getSuggestions()) + "?)"
+                    : "";
+            cmd.getErr()
+                    .println("error: " + e.getMessage() + suggestions + "; see '"
+                            + cmd.getCommandSpec().qualifiedName() + " --help'");
+            return 2;
+        });
         return commandLine.setExecutionExceptionHandler((e, cmd, parse) -> {
             if (e instanceof ConfigException
                     || e instanceof IllegalArgumentException
