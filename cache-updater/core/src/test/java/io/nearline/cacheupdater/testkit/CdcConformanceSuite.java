@@ -322,6 +322,21 @@ public abstract class CdcConformanceSuite {
     }
 
     /**
+     * The broker is stopped and started again under the running job halfway through the change
+     * stream: the job must reconnect by itself and the cache end at the newest version of every key.
+     */
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    @Test
+    void aBrokerRestartUnderTheJobLosesNothing() throws Exception {
+        Path events = dir.resolve("changes.jsonl");
+        ChangeEventGenerator.write(events, 60_000, 5_000, Seeds.seed());
+        Path out = dir.resolve("state.jsonl");
+        assertEquals(0, replay(events, out, "--broker-restart-at", "0.5", "--checkpoint-interval", "500ms"));
+        assertEquals(
+                Scenarios.expectedState(events), Files.readAllLines(out), "engine after a broker restart vs oracle");
+    }
+
+    /**
      * A snapshot bootstrapped while the live stream is applied, against the same store: snapshot rows
      * older and newer than live updates, deletes on both sides of the high-watermark, live events lost
      * that only the snapshot carries. The final state is the highest version of each key.

@@ -18,10 +18,12 @@ import io.nearline.common.console.RateMeter;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.CacheStores;
+import io.nearline.localcluster.replay.BrokerRestart;
 import io.nearline.localcluster.replay.JobProcess;
 import io.nearline.localcluster.replay.KafkaTopics;
 import io.nearline.localcluster.replay.LocalBroker;
 import io.nearline.localcluster.replay.LocalEngine;
+import io.nearline.localcluster.replay.LocalRunOptions;
 import io.nearline.localcluster.replay.ReplayOutput;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -68,7 +70,7 @@ public final class CdcReplay {
             return runJobOnly(options, work, engine);
         }
         try (LocalBroker broker = engine.startBroker(work.resolve("kafka"))) {
-            return run(options, work, broker.bootstrapServers(), engine);
+            return run(options, work, broker, engine);
         }
     }
 
@@ -83,6 +85,13 @@ public final class CdcReplay {
             engine.run(config, settings, 0, 0, work);
         }
         return 0;
+    }
+
+    /** With --broker-restart-at, the broker restarted under the job once that share of the events is done. */
+    private static BrokerRestart brokerRestart(LocalRunOptions run, LocalBroker broker, long events, Engine engine) {
+        return run.brokerRestartAt == null
+                ? null
+                : BrokerRestart.at(broker, run.brokerRestartAt, events, () -> eventsDone(engine.localMetrics()));
     }
 
     /** Events of the CDC topic done: written, rejected at intake, or skipped (Debezium's tombstones). */
@@ -106,8 +115,8 @@ public final class CdcReplay {
     }
 
     @SuppressWarnings("try") // the progress line lives as long as the try block; nothing calls it
-    private static int run(ReplayCdcOptions options, Path work, String bootstrapServers, Engine engine)
-            throws Exception {
+    private static int run(ReplayCdcOptions options, Path work, LocalBroker broker, Engine engine) throws Exception {
+        String bootstrapServers = broker.bootstrapServers();
         long started = System.currentTimeMillis();
         engine.localMetrics().reset(); // counters are JVM-wide; this run counts from zero
         Config config = options.jobConfig(bootstrapServers, work);
@@ -149,6 +158,7 @@ public final class CdcReplay {
 
         double steady;
         double bootstrapSteady;
+        boolean restarted = true;
         try (Progress progress = new Progress(
                         "events written", sent.events(), () -> eventsDone(engine.localMetrics()), System.err);
                 RateMeter meter = new RateMeter(sent.events(), () -> eventsDone(engine.localMetrics()));
@@ -158,7 +168,10 @@ public final class CdcReplay {
                 JobProcess.runKilledAt(
                         options.command, options.run, work, bootstrapServers, sent.events() + bootstrapRecords);
             } else {
-                engine.run(config, settings, sent.events(), bootstrapRecords, work);
+                try (BrokerRestart restart = brokerRestart(options.run, broker, sent.events(), engine)) {
+                    engine.run(config, settings, sent.events(), bootstrapRecords, work);
+                    restarted = restart == null || restart.happened();
+                }
             }
             steady = meter.steadyRate();
             bootstrapSteady = bootstrapMeter.steadyRate();
@@ -205,6 +218,11 @@ public final class CdcReplay {
                 }
             }
             ReplayOutput.write(options.run.summaryJson, List.of(json.toString()));
+        }
+        if (!restarted) {
+            System.out.println(
+                    "replay cdc: the job had finished before the broker restart was due: nothing was tested");
+            return 1;
         }
         long complete = engine.localMetrics().count("bootstrap.partitions-complete");
         if (bootstrapRecords > 0 && (complete < options.run.partitions || !refusedRows.isEmpty())) {

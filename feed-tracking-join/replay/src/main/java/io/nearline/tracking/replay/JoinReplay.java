@@ -6,6 +6,7 @@ import io.nearline.common.config.Config;
 import io.nearline.common.console.Progress;
 import io.nearline.common.console.RateMeter;
 import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.localcluster.replay.BrokerRestart;
 import io.nearline.localcluster.replay.JobProcess;
 import io.nearline.localcluster.replay.LocalBroker;
 import io.nearline.localcluster.replay.LocalEngine;
@@ -46,7 +47,7 @@ public final class JoinReplay {
             return runJobOnly(options, work, engine);
         }
         try (LocalBroker broker = engine.startBroker(work.resolve("kafka"))) {
-            return run(options, work, broker.bootstrapServers(), engine);
+            return run(options, work, broker, engine);
         }
     }
 
@@ -62,8 +63,8 @@ public final class JoinReplay {
     }
 
     @SuppressWarnings("try") // the progress line lives as long as the try block; nothing calls it
-    private static int run(ReplayJoinOptions options, Path work, String bootstrapServers, Engine engine)
-            throws Exception {
+    private static int run(ReplayJoinOptions options, Path work, LocalBroker broker, Engine engine) throws Exception {
+        String bootstrapServers = broker.bootstrapServers();
         long started = System.currentTimeMillis();
         InMemoryMetrics metrics = engine.localMetrics();
         metrics.reset(); // counters are JVM-wide; this run counts from zero
@@ -85,13 +86,20 @@ public final class JoinReplay {
             sent = JoinKafka.send(bootstrapServers, settings, options.run.partitions, inputs, progress::step);
         }
         double steady;
+        boolean restarted = true;
         try (Progress progress =
                         new Progress("events joined", sent, () -> metrics.count(JoinMetrics.RECEIVED), System.err);
                 RateMeter meter = new RateMeter(sent, () -> metrics.count(JoinMetrics.RECEIVED))) {
             if (options.run.killAt != null) {
                 JobProcess.runKilledAt(options.command, options.run, work, bootstrapServers, sent);
             } else {
-                engine.run(config, settings, options.run.partitions, work);
+                try (BrokerRestart restart = options.run.brokerRestartAt == null
+                        ? null
+                        : BrokerRestart.at(
+                                broker, options.run.brokerRestartAt, sent, () -> metrics.count(JoinMetrics.RECEIVED))) {
+                    engine.run(config, settings, options.run.partitions, work);
+                    restarted = restart == null || restart.happened();
+                }
             }
             steady = meter.steadyRate();
         }
@@ -119,6 +127,11 @@ public final class JoinReplay {
         System.out.println("  outputs: " + options.outDir);
         if (options.run.summaryJson != null) {
             ReplayOutput.write(options.run.summaryJson, List.of(summary.toJson()));
+        }
+        if (!restarted) {
+            System.out.println(
+                    "replay join: the job had finished before the broker restart was due: nothing was tested");
+            return 1;
         }
         return 0;
     }

@@ -121,6 +121,22 @@ public abstract class JoinConformanceSuite {
     @Test
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
     void aJobKilledMidRunEndsWithTheCoresOutputs() {
+        assertEndsWithTheCoresOutputs("--kill-at", repeatsOutputsAfterACrash());
+    }
+
+    /**
+     * The broker is stopped and started again under the running job halfway through: the job must
+     * reconnect by itself and end with the core's outputs (distinct lines where a retried write may
+     * repeat one).
+     */
+    @Test
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    void aBrokerRestartUnderTheJobEndsWithTheCoresOutputs() {
+        assertEndsWithTheCoresOutputs("--broker-restart-at", repeatsOutputsAfterACrash());
+    }
+
+    /** Generated traffic with {@code fault} at half the input; the outputs compared with the core's. */
+    private void assertEndsWithTheCoresOutputs(String fault, boolean mayRepeat) {
         long seed = Seeds.seed();
         Path index = dir.resolve("index.jsonl");
         Path broker = dir.resolve("broker.jsonl");
@@ -128,8 +144,8 @@ public abstract class JoinConformanceSuite {
                 new TrackingGenerator(6000, 32, 16, 0.03, 0.03, 0.02, 300, 0.0, 30_000, seed).write(index, broker);
         Path out = dir.resolve("out");
         List<String> args = args(index, broker, out, 10_000, 1000);
-        args.addAll(List.of("--checkpoint-interval", "500ms", "--kill-at", "0.5"));
-        assertEquals(0, replay(args), "replay join --kill-at exit code");
+        args.addAll(List.of("--checkpoint-interval", "500ms", fault, "0.5"));
+        assertEquals(0, replay(args), "replay join " + fault + " exit code");
         JoinInputs inputs = JoinInputs.read(index, broker).valid();
         JoinOutputs expected =
                 CoreJoinReplay.run(inputs.fragments(), inputs.brokers(), PARTITIONS, 10_000, 1000, new Random(0));
@@ -139,7 +155,7 @@ public abstract class JoinConformanceSuite {
                     ? expected.joined()
                     : file.startsWith("orphans") ? expected.orphans() : expected.late();
             List<String> got = lines(out.resolve(file));
-            if (repeatsOutputsAfterACrash()) {
+            if (mayRepeat) {
                 assertSameLines(
                         List.copyOf(new TreeSet<>(want)), List.copyOf(new TreeSet<>(got)), file + " (distinct lines)");
             } else {

@@ -42,11 +42,17 @@ final class FlinkLocal {
     private FlinkLocal() {}
 
     static LocalBroker broker(Path dir) {
-        EmbeddedKafka kafka = EmbeddedKafka.start(dir);
         return new LocalBroker() {
+            private EmbeddedKafka kafka = EmbeddedKafka.start(dir);
+
             @Override
             public String bootstrapServers() {
                 return kafka.bootstrapServers();
+            }
+
+            @Override
+            public void restart() {
+                kafka = kafka.restart();
             }
 
             @Override

@@ -37,13 +37,17 @@ import org.apache.kafka.server.common.MetadataVersion;
 public final class EmbeddedKafka implements AutoCloseable {
 
     private final KafkaRaftServer server;
-    private final String bootstrapServers;
+    private final String host;
+    private final int port;
+    private final int controllerPort;
     private final Path dir;
     private boolean closed;
 
-    private EmbeddedKafka(KafkaRaftServer server, String bootstrapServers, Path dir) {
+    private EmbeddedKafka(KafkaRaftServer server, String host, int port, int controllerPort, Path dir) {
         this.server = server;
-        this.bootstrapServers = bootstrapServers;
+        this.host = host;
+        this.port = port;
+        this.controllerPort = controllerPort;
         this.dir = dir;
     }
 
@@ -100,7 +104,7 @@ public final class EmbeddedKafka implements AutoCloseable {
             }
             KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
             server.startup();
-            EmbeddedKafka kafka = new EmbeddedKafka(server, host + ":" + brokerPort, dir);
+            EmbeddedKafka kafka = new EmbeddedKafka(server, host, brokerPort, controllerPort, dir);
             kafka.awaitReady();
             return kafka;
         } catch (IOException e) {
@@ -113,7 +117,13 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     /** {@code host:port} for clients' {@code bootstrap.servers}. */
     public String bootstrapServers() {
-        return bootstrapServers;
+        return host + ":" + port;
+    }
+
+    /** Stops this broker and starts it again on the same addresses with the same data, as a restarted server. */
+    public EmbeddedKafka restart() {
+        close();
+        return start(dir, host, port, controllerPort);
     }
 
     public Path dir() {
@@ -141,7 +151,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     public Admin admin() {
         return Admin.create(Map.of(
                 AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                bootstrapServers,
+                bootstrapServers(),
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
                 30_000));
     }

@@ -3,6 +3,8 @@ package io.nearline.localcluster.replay;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,12 +20,17 @@ public final class ForkedKafka implements LocalBroker {
 
     private static final String READY_PREFIX = "BOOTSTRAP_SERVERS="; // EmbeddedKafkaMain.READY_PREFIX
 
-    private final Process process;
-    private final String bootstrapServers;
+    private final Path jar;
+    private final Path dir;
+    private final int port;
+    private final int controllerPort;
+    private Process process;
 
-    private ForkedKafka(Process process, String bootstrapServers) {
-        this.process = process;
-        this.bootstrapServers = bootstrapServers;
+    private ForkedKafka(Path jar, Path dir, int port, int controllerPort) {
+        this.jar = jar;
+        this.dir = dir;
+        this.port = port;
+        this.controllerPort = controllerPort;
     }
 
     /** The broker jar: the one given, else {@code -Dnearline.kafka.jar}, else the build's output in this checkout. */
@@ -39,9 +46,26 @@ public final class ForkedKafka implements LocalBroker {
                     + "./mvnw package -pl local-cluster/kafka -am -DskipTests");
         }
         Files.createDirectories(dir);
+        // the ports are chosen here, so that a restart finds the broker where the clients knew it
+        ForkedKafka kafka = new ForkedKafka(jar, dir, freePort(), freePort());
+        kafka.launch();
+        return kafka;
+    }
+
+    private void launch() throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process process = new ProcessBuilder(java, "-Xmx768m", "-jar", jar.toString(), dir.toString())
-                .redirectError(dir.resolve("broker.log").toFile())
+        process = new ProcessBuilder(
+                        java,
+                        "-Xmx768m",
+                        "-jar",
+                        jar.toString(),
+                        "--port",
+                        Integer.toString(port),
+                        "--controller-port",
+                        Integer.toString(controllerPort),
+                        dir.toString())
+                .redirectError(ProcessBuilder.Redirect.appendTo(
+                        dir.resolve("broker.log").toFile()))
                 .start();
         BufferedReader out =
                 new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
@@ -49,8 +73,7 @@ public final class ForkedKafka implements LocalBroker {
         String line;
         while ((line = out.readLine()) != null) {
             if (line.startsWith(READY_PREFIX)) {
-                return new ForkedKafka(
-                        process, line.substring(READY_PREFIX.length()).trim());
+                return;
             }
             if (System.nanoTime() > deadline) {
                 break;
@@ -61,8 +84,20 @@ public final class ForkedKafka implements LocalBroker {
     }
 
     @Override
+    public void restart() throws IOException {
+        close();
+        launch();
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    @Override
     public String bootstrapServers() {
-        return bootstrapServers;
+        return "127.0.0.1:" + port;
     }
 
     @Override

@@ -66,6 +66,14 @@ public final class LocalRunOptions {
                             + "the input has been taken, and start it again from its last checkpoint (Flink) or commit (Samza).")
     public Double killAt;
 
+    @Option(
+            names = "--broker-restart-at",
+            paramLabel = "F",
+            description =
+                    "Fault test: once a fraction F (0 < F < 1) of the input has been taken, stop the Kafka broker "
+                            + "and start it again (same addresses, same data) under the running job.")
+    public Double brokerRestartAt;
+
     /** Set in the job's own process of a crash test: run only the job, against these brokers. */
     @Option(names = "--job-process", hidden = true, paramLabel = "BROKERS")
     public String jobProcess;
@@ -104,6 +112,13 @@ public final class LocalRunOptions {
         }
         if (killAt != null && !(killAt > 0 && killAt < 1)) {
             throw new IllegalArgumentException("--kill-at must be a fraction between 0 and 1, got " + killAt);
+        }
+        if (brokerRestartAt != null && !(brokerRestartAt > 0 && brokerRestartAt < 1)) {
+            throw new IllegalArgumentException(
+                    "--broker-restart-at must be a fraction between 0 and 1, got " + brokerRestartAt);
+        }
+        if (brokerRestartAt != null && killAt != null) {
+            throw new IllegalArgumentException("--broker-restart-at and --kill-at: one fault per run");
         }
         if (config != null && !Files.isReadable(config)) {
             throw new IllegalArgumentException("--config " + config + ": cannot read the file");
