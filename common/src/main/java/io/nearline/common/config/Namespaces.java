@@ -11,10 +11,18 @@ import java.util.TreeSet;
  */
 public final class Namespaces {
 
-    public static final Set<String> NEARLINE =
-            Set.of(
-                    "kafka", "cdc", "cache", "write", "couchbase", "rocksdb", "bootstrap", "tracking", "join", "schema",
-                    "outage");
+    public static final Set<String> NEARLINE = Set.of(
+            "kafka",
+            "cdc",
+            "cache",
+            "write",
+            "couchbase",
+            "rocksdb",
+            "bootstrap",
+            "tracking",
+            "join",
+            "schema",
+            "outage");
 
     private Namespaces() {}
 
