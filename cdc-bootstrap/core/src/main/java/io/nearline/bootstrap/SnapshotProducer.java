@@ -188,11 +188,7 @@ public final class SnapshotProducer {
                             r.sequence(),
                             key,
                             DeadLetters.head(value),
-                            Rejection.of(
-                                    Rejection.Reason.RECORD_TOO_LARGE,
-                                    "snapshot row of " + r.bytes() + " bytes is more than " + topic
-                                            + " accepts (the broker's message.max.bytes); the value is cut to its first "
-                                            + DeadLetters.KEPT_BYTES_OF_TOO_LARGE + " bytes here"),
+                            Rejection.tooLarge("a snapshot row", r.bytes(), topic),
                             System.currentTimeMillis()))));
             out.add(r);
         }

@@ -309,8 +309,7 @@ public abstract class CdcConformanceSuite {
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
     @Test
     void aJobKilledMidRunEndsAtTheNewestVersions() throws Exception {
-        Path events = dir.resolve("changes.jsonl");
-        ChangeEventGenerator.write(events, 60_000, 5_000, Seeds.seed());
+        Path events = generatedChanges();
         Path out = dir.resolve("state.jsonl");
         int exit = replay(events, out, "--kill-at", "0.5", "--checkpoint-interval", "500ms");
         if (!crashTestable()) {
@@ -328,12 +327,18 @@ public abstract class CdcConformanceSuite {
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
     @Test
     void aBrokerRestartUnderTheJobLosesNothing() throws Exception {
-        Path events = dir.resolve("changes.jsonl");
-        ChangeEventGenerator.write(events, 60_000, 5_000, Seeds.seed());
+        Path events = generatedChanges();
         Path out = dir.resolve("state.jsonl");
         assertEquals(0, replay(events, out, "--broker-restart-at", "0.5", "--checkpoint-interval", "500ms"));
         assertEquals(
                 Scenarios.expectedState(events), Files.readAllLines(out), "engine after a broker restart vs oracle");
+    }
+
+    /** 60,000 generated change events over 5,000 keys: enough to pass several checkpoints before a fault. */
+    private Path generatedChanges() {
+        Path events = dir.resolve("changes.jsonl");
+        ChangeEventGenerator.write(events, 60_000, 5_000, Seeds.seed());
+        return events;
     }
 
     /**

@@ -40,23 +40,20 @@ final class BootstrapReplay {
         List<SnapshotProducer.Refused> refused = new ArrayList<>();
         try (Progress progress =
                 new Progress("snapshot rows sent", snapshot.rows().size() + 2L * partitions, System.err)) {
-            if (crashAfterRows >= 0) {
-                try (KafkaProducer<byte[], byte[]> first = KafkaTopics.producer(bootstrapServers)) {
+            // a drill: a first producer dies after crashAfterRows rows, a second one resumes from the saved progress
+            List<Long> stops = crashAfterRows >= 0 ? List.of(crashAfterRows, -1L) : List.of(-1L);
+            for (long stopAfter : stops) {
+                try (KafkaProducer<byte[], byte[]> producer = KafkaTopics.producer(bootstrapServers)) {
                     SnapshotProducer.Result result = new SnapshotProducer(
-                                    first, settings.topic(), partitions, settings.chunkRows(), deadLetterTopic)
-                            .publish(snapshot, progressFile, liveOffsets, crashAfterRows, progress::step);
+                                    producer, settings.topic(), partitions, settings.chunkRows(), deadLetterTopic)
+                            .publish(snapshot, progressFile, liveOffsets, stopAfter, progress::step);
                     records += result.recordsOnTopic();
                     refused.addAll(result.refused());
                 }
-                System.err.printf(
-                        "%nsnapshot producer stopped after %,d rows (drill); a new one resumes%n", crashAfterRows);
-            }
-            try (KafkaProducer<byte[], byte[]> producer = KafkaTopics.producer(bootstrapServers)) {
-                SnapshotProducer.Result result = new SnapshotProducer(
-                                producer, settings.topic(), partitions, settings.chunkRows(), deadLetterTopic)
-                        .publish(snapshot, progressFile, liveOffsets, -1, progress::step);
-                records += result.recordsOnTopic();
-                refused.addAll(result.refused());
+                if (stopAfter >= 0) {
+                    System.err.printf(
+                            "%nsnapshot producer stopped after %,d rows (drill); a new one resumes%n", stopAfter);
+                }
             }
         }
         return new Published(records, refused);

@@ -23,7 +23,6 @@ import io.nearline.localcluster.replay.JobProcess;
 import io.nearline.localcluster.replay.KafkaTopics;
 import io.nearline.localcluster.replay.LocalBroker;
 import io.nearline.localcluster.replay.LocalEngine;
-import io.nearline.localcluster.replay.LocalRunOptions;
 import io.nearline.localcluster.replay.ReplayOutput;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -85,13 +84,6 @@ public final class CdcReplay {
             engine.run(config, settings, 0, 0, work);
         }
         return 0;
-    }
-
-    /** With --broker-restart-at, the broker restarted under the job once that share of the events is done. */
-    private static BrokerRestart brokerRestart(LocalRunOptions run, LocalBroker broker, long events, Engine engine) {
-        return run.brokerRestartAt == null
-                ? null
-                : BrokerRestart.at(broker, run.brokerRestartAt, events, () -> eventsDone(engine.localMetrics()));
     }
 
     /** Events of the CDC topic done: written, rejected at intake, or skipped (Debezium's tombstones). */
@@ -168,7 +160,8 @@ public final class CdcReplay {
                 JobProcess.runKilledAt(
                         options.command, options.run, work, bootstrapServers, sent.events() + bootstrapRecords);
             } else {
-                try (BrokerRestart restart = brokerRestart(options.run, broker, sent.events(), engine)) {
+                try (BrokerRestart restart = BrokerRestart.when(
+                        options.run, broker, sent.events(), () -> eventsDone(engine.localMetrics()))) {
                     engine.run(config, settings, sent.events(), bootstrapRecords, work);
                     restarted = restart == null || restart.happened();
                 }

@@ -80,15 +80,7 @@ public final class KafkaReplay {
                 }
                 int size = size(line.record().key()) + size(line.record().value());
                 producer.send(new ProducerRecord<>(
-                        deadLetterTopic,
-                        null,
-                        deadLetter(
-                                line,
-                                Rejection.of(
-                                        Rejection.Reason.RECORD_TOO_LARGE,
-                                        "a record of " + size + " bytes is more than the topic " + cdcTopic
-                                                + " accepts (the broker's message.max.bytes); the value is cut to its first "
-                                                + DeadLetters.KEPT_BYTES_OF_TOO_LARGE + " bytes here"))));
+                        deadLetterTopic, null, deadLetter(line, Rejection.tooLarge("a record", size, cdcTopic))));
                 events--;
                 dead++;
             }

@@ -93,10 +93,8 @@ public final class JoinReplay {
             if (options.run.killAt != null) {
                 JobProcess.runKilledAt(options.command, options.run, work, bootstrapServers, sent);
             } else {
-                try (BrokerRestart restart = options.run.brokerRestartAt == null
-                        ? null
-                        : BrokerRestart.at(
-                                broker, options.run.brokerRestartAt, sent, () -> metrics.count(JoinMetrics.RECEIVED))) {
+                try (BrokerRestart restart =
+                        BrokerRestart.when(options.run, broker, sent, () -> metrics.count(JoinMetrics.RECEIVED))) {
                     engine.run(config, settings, options.run.partitions, work);
                     restarted = restart == null || restart.happened();
                 }

@@ -97,10 +97,10 @@ final class FlinkLocal {
             flink.set(
                     CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
                     ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
-            if (run.restore) {
-                flink.set(
-                        StateRecoveryOptions.SAVEPOINT_PATH,
-                        newestCheckpoint(checkpoints).toString());
+            Path newest = run.restore ? newestCheckpoint(checkpoints) : null;
+            if (newest
+                    != null) { // killed before its first checkpoint: it starts from the beginning, as a cluster would
+                flink.set(StateRecoveryOptions.SAVEPOINT_PATH, newest.toString());
             }
         }
         flink.addAll(Configuration.fromMap(engine));
@@ -117,8 +117,7 @@ final class FlinkLocal {
                     .map(Path::getParent)
                     .max(Comparator.comparingLong(
                             p -> Long.parseLong(p.getFileName().toString().substring(4))))
-                    .orElseThrow(
-                            () -> new IllegalStateException("no complete checkpoint under " + dir + " to resume from"));
+                    .orElse(null);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -24,13 +24,14 @@ public final class BrokerRestart implements AutoCloseable {
                         while (taken.getAsLong() < target) {
                             Thread.sleep(20);
                         }
+                        long at = taken.getAsLong();
                         long stopped = System.nanoTime();
                         restarting = true;
                         broker.restart();
                         happened = true;
                         System.out.printf(
                                 "%n  >> restarted the broker under the job after %,d of %,d input records (down %,d ms)%n",
-                                taken.getAsLong(), total, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopped));
+                                at, total, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopped));
                     } catch (InterruptedException ended) {
                         Thread.currentThread().interrupt(); // the run ended first
                     } catch (Exception e) {
@@ -42,9 +43,14 @@ public final class BrokerRestart implements AutoCloseable {
         watcher.start();
     }
 
-    /** Restarts {@code broker} once {@code taken} reaches {@code fraction} of {@code total}. */
-    public static BrokerRestart at(LocalBroker broker, double fraction, long total, LongSupplier taken) {
-        return new BrokerRestart(broker, Math.max(1, (long) Math.ceil(fraction * total)), total, taken);
+    /**
+     * Restarts {@code broker} once {@code taken} reaches the run's {@code --broker-restart-at} share of
+     * {@code total}; null (nothing to close) when the run asked for no restart.
+     */
+    public static BrokerRestart when(LocalRunOptions run, LocalBroker broker, long total, LongSupplier taken) {
+        return run.brokerRestartAt == null
+                ? null
+                : new BrokerRestart(broker, Math.max(1, (long) Math.ceil(run.brokerRestartAt * total)), total, taken);
     }
 
     public boolean happened() {

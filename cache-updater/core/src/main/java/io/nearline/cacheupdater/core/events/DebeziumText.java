@@ -34,7 +34,7 @@ public final class DebeziumText {
         if (node.size() == 2 && node.has("key") && node.has("value")) {
             return new KafkaRecord(bytes(node.get("key")), bytes(node.get("value")));
         }
-        JsonNode envelope = node.has("payload") && node.has("schema") ? node.get("payload") : node;
+        JsonNode envelope = DebeziumDecoder.unwrap(node);
         JsonNode image = envelope.path("d".equals(envelope.path("op").asText()) ? "before" : "after");
         ObjectNode key = JSON.createObjectNode();
         for (String field : decoder.keyFields()) {

@@ -1,5 +1,6 @@
 package io.nearline.cacheupdater.core.events;
 
+import io.nearline.common.deadletter.DeadLetters;
 import io.nearline.common.deadletter.RejectionReason;
 
 /**
@@ -42,5 +43,14 @@ public record Rejection(Reason reason, String detail) implements RejectionReason
 
     public static Rejection of(Reason reason, String detail) {
         return new Rejection(reason, detail);
+    }
+
+    /** {@code what} ("a record", "snapshot row") of {@code bytes} that {@code topic} refused as too large. */
+    public static Rejection tooLarge(String what, int bytes, String topic) {
+        return of(
+                Reason.RECORD_TOO_LARGE,
+                what + " of " + bytes + " bytes is more than the topic " + topic
+                        + " accepts (the broker's message.max.bytes); the value is cut to its first "
+                        + DeadLetters.KEPT_BYTES_OF_TOO_LARGE + " bytes here");
     }
 }
