@@ -8,6 +8,7 @@ import io.nearline.cacheupdater.core.events.Decoded;
 import io.nearline.cacheupdater.core.events.Rejection;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.metrics.Metrics;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,18 +17,20 @@ import org.slf4j.LoggerFactory;
  * change event, to be written with its TTL refreshed), a marker (fed to the completeness tracker),
  * or a rejection (to be dead-lettered with the whole record). Logs each partition's progress every
  * 10 %, its completion, and a partition that ended with rows missing; counts {@code bootstrap.*}.
- * One per task: it sees each bootstrap-topic partition whole and in order.
+ * One per task: it sees each bootstrap-topic partition whole and in order. What it counted survives a
+ * restart when the task keeps {@link #progress} of each share a record names with its input positions
+ * and gives it back with {@link #restore}.
  */
 public final class BootstrapIntake {
 
     /** What a bootstrap record turned out to be. */
     public sealed interface Taken permits Row, Marker, Rejected {}
 
-    /** A row to write: the change event and its own Avro bytes. */
-    public record Row(ChangeEvent event, byte[] rowBytes) implements Taken {}
+    /** A row to write: the change event and its own Avro bytes; {@code share} names its snapshot and partition. */
+    public record Row(ChangeEvent event, byte[] rowBytes, String share) implements Taken {}
 
-    /** A BEGIN or END marker, tracked. */
-    public record Marker() implements Taken {}
+    /** A BEGIN or END marker, tracked in {@code share}. */
+    public record Marker(String share) implements Taken {}
 
     public record Rejected(Rejection rejection) implements Taken {}
 
@@ -71,7 +74,7 @@ public final class BootstrapIntake {
             return new Rejected(Rejection.of(Rejection.Reason.UNDECODABLE, "not a bootstrap record"));
         }
         if (r.getKind() != BootstrapKind.ROW) {
-            return new Marker();
+            return new Marker(BootstrapTracker.key(r));
         }
         byte[] row = BootstrapCodec.rowBytes(r);
         if (row == null) {
@@ -79,7 +82,28 @@ public final class BootstrapIntake {
         }
         Decoded decoded = ChangeEventCodec.decode(row);
         Rejection rejection = decoded.ok() ? validator.check(decoded.event()) : decoded.rejection();
-        return rejection == null ? new Row(decoded.event(), row) : new Rejected(rejection);
+        return rejection == null ? new Row(decoded.event(), row, BootstrapTracker.key(r)) : new Rejected(rejection);
+    }
+
+    /** What is known of a share (the rows seen, the count announced), as bytes to keep; null if never seen. */
+    public byte[] progress(String share) {
+        return tracker.state(share);
+    }
+
+    /** Every share seen or restored. */
+    public Set<String> shares() {
+        return tracker.keys();
+    }
+
+    /**
+     * After a restart: takes back a share's {@link #progress} as it was at the input positions the
+     * task resumes from. A share complete by then counts as complete in this process, once.
+     */
+    public void restore(String share, byte[] progress) {
+        if (tracker.restore(share, progress)) {
+            complete.inc();
+            LOG.info("bootstrap {}: complete (restored)", share);
+        }
     }
 
     private void track(BootstrapRecord r) {

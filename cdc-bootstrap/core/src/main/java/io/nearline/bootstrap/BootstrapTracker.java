@@ -2,21 +2,34 @@ package io.nearline.bootstrap;
 
 import io.nearline.bootstrap.avro.BootstrapKind;
 import io.nearline.bootstrap.avro.BootstrapRecord;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.BitSet;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * What a bootstrapper task has seen of each snapshot on each bootstrap-topic partition it reads:
  * the rows by sequence number (so a resumed producer's repeats count once), against the count the
  * markers announce. A partition's share is complete when its END marker was seen and every sequence
  * number below the announced count too. Engine-neutral; one per task, not thread-safe.
+ *
+ * <p>A task that must go on counting after a crash keeps each share's {@link #state} with its input
+ * positions (Flink: operator state; Samza: a changelogged store, written per record) and gives it
+ * back with {@link #restore}. The state is small while rows come in order: the count of sequence
+ * numbers seen without a gap from 0, then each one seen past the first gap.
  */
 public final class BootstrapTracker {
 
     /** One snapshot on one partition. */
     public static final class Share {
         private final BitSet seen = new BitSet();
+        private int prefix; // every sequence number below it was seen
         private long expected = -1;
         private boolean ended;
         private boolean reported;
@@ -41,6 +54,17 @@ public final class BootstrapTracker {
                     && expected >= 0
                     && seen.cardinality() == expected
                     && (expected == 0 || seen.nextClearBit(0) >= expected);
+        }
+
+        private void see(int sequence) {
+            seen.set(sequence);
+            advancePrefix();
+        }
+
+        private void advancePrefix() {
+            while (seen.get(prefix)) {
+                prefix++;
+            }
         }
 
         /** Rows per second since this share's first record. */
@@ -80,7 +104,7 @@ public final class BootstrapTracker {
         share.lastAtMillis = nowMillis;
         if (r.getKind() == BootstrapKind.ROW) {
             if (r.getSequence() >= 0 && r.getSequence() < Integer.MAX_VALUE) {
-                share.seen.set((int) r.getSequence());
+                share.see((int) r.getSequence());
             }
         } else {
             share.expected = r.getPartitionRows();
@@ -104,6 +128,71 @@ public final class BootstrapTracker {
     }
 
     public Share share(String snapshotId, int topicPartition) {
-        return shares.get(snapshotId + "/" + topicPartition);
+        return shares.get(key(snapshotId, topicPartition));
     }
+
+    /** The name of the share a record belongs to: its snapshot and partition. */
+    public static String key(BootstrapRecord r) {
+        return key(r.getSnapshotId(), r.getTopicPartition());
+    }
+
+    private static String key(String snapshotId, int topicPartition) {
+        return snapshotId + "/" + topicPartition;
+    }
+
+    /** The names of every share seen or restored. */
+    public Set<String> keys() {
+        return Set.copyOf(shares.keySet());
+    }
+
+    /** A share's state as bytes (see the class comment), or null for a share never seen. */
+    public byte[] state(String key) {
+        Share share = shares.get(key);
+        if (share == null) {
+            return null;
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(STATE_VERSION);
+            out.writeLong(share.expected);
+            out.writeBoolean(share.ended);
+            out.writeInt(share.prefix);
+            int past = share.seen.cardinality() - share.prefix;
+            out.writeInt(past);
+            for (int s = share.seen.nextSetBit(share.prefix); s >= 0; s = share.seen.nextSetBit(s + 1)) {
+                out.writeInt(s);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // in memory: cannot happen
+        }
+        return bytes.toByteArray();
+    }
+
+    /**
+     * Takes back a share's {@link #state} after a restart, merged into what is known of it (states
+     * from several tasks may name the same share: the rows seen are their union). Returns true when
+     * the share is complete, and then marks it reported: the restarted task does not report it again.
+     */
+    public boolean restore(String key, byte[] state) {
+        Share share = shares.computeIfAbsent(key, k -> new Share());
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(state))) {
+            if (in.readByte() != STATE_VERSION) {
+                throw new IllegalArgumentException("bootstrap progress " + key + ": unknown state version");
+            }
+            share.expected = Math.max(share.expected, in.readLong());
+            share.ended |= in.readBoolean();
+            int prefix = in.readInt();
+            share.seen.set(0, prefix);
+            for (int past = in.readInt(); past > 0; past--) {
+                share.seen.set(in.readInt());
+            }
+            share.advancePrefix();
+        } catch (IOException e) {
+            throw new IllegalArgumentException("bootstrap progress " + key + ": unreadable state", e);
+        }
+        share.reported = share.complete();
+        return share.complete();
+    }
+
+    private static final byte STATE_VERSION = 1;
 }

@@ -12,10 +12,16 @@ import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigException;
 import io.nearline.common.testkit.ConfigDocsCheck;
 import io.nearline.common.testkit.EngineNeutrality;
+import io.nearline.common.testkit.Seeds;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -53,6 +59,71 @@ class BootstrapCoreTest {
         tracker.onRecord(row(2));
         assertEquals(BootstrapTracker.Change.COMPLETE, tracker.onRecord(marker(BootstrapKind.END, 3)));
         assertEquals(3, tracker.share("s1", 0).rowsSeen());
+    }
+
+    /**
+     * A task killed at any record and restored from the state it kept goes on counting as if it had not
+     * been killed: rows in any order with repeats, cut at a random point, restored into a new tracker.
+     */
+    @Test
+    void aShareRestoredFromItsStateGoesOnCountingAsIfNeverStopped() {
+        Random random = new Random(Seeds.seed());
+        for (int trial = 0; trial < 200; trial++) {
+            int rows = 1 + random.nextInt(300);
+            List<BootstrapRecord> records = new ArrayList<>();
+            records.add(marker(BootstrapKind.BEGIN, rows));
+            List<Integer> order = new ArrayList<>();
+            for (int s = 0; s < rows; s++) {
+                order.add(s);
+                if (random.nextInt(10) == 0) {
+                    order.add(s); // a resumed producer's repeat
+                }
+            }
+            if (random.nextBoolean()) {
+                Collections.shuffle(order, random);
+            }
+            boolean dropOne = random.nextInt(4) == 0;
+            order.subList(0, dropOne ? 1 : 0).clear();
+            order.forEach(s -> records.add(row(s)));
+            records.add(marker(BootstrapKind.END, rows));
+
+            int cut = random.nextInt(records.size() + 1);
+            BootstrapTracker before = new BootstrapTracker();
+            records.subList(0, cut).forEach(before::onRecord);
+            BootstrapTracker after = new BootstrapTracker();
+            byte[] state = before.state("s1/0");
+            boolean completeAtRestore = state != null && after.restore("s1/0", state);
+            List<BootstrapTracker.Change> changes = new ArrayList<>();
+            records.subList(cut, records.size()).forEach(r -> changes.add(after.onRecord(r)));
+
+            boolean complete = new HashSet<>(order).size() == rows; // the dropped row may have had a repeat
+            assertEquals(complete, after.share("s1", 0).complete(), "trial " + trial + " cut at " + cut);
+            long reported = changes.stream()
+                            .filter(c -> c == BootstrapTracker.Change.COMPLETE)
+                            .count()
+                    + (completeAtRestore ? 1 : 0);
+            assertEquals(complete ? 1 : 0, reported, "completion reported once, trial " + trial);
+        }
+    }
+
+    @Test
+    void statesOfOneShareMergeAndStaySmallForRowsInOrder() {
+        BootstrapTracker a = new BootstrapTracker();
+        BootstrapTracker b = new BootstrapTracker();
+        a.onRecord(marker(BootstrapKind.BEGIN, 10_000));
+        b.onRecord(marker(BootstrapKind.BEGIN, 10_000));
+        for (int s = 0; s < 10_000; s++) {
+            (s < 6_000 ? a : b).onRecord(row(s));
+        }
+        b.onRecord(marker(BootstrapKind.END, 10_000));
+        assertTrue(a.state("s1/0").length < 32, "in order, the rows seen are one count");
+        BootstrapTracker merged = new BootstrapTracker();
+        assertEquals(false, merged.restore("s1/0", a.state("s1/0")));
+        assertTrue(merged.restore("s1/0", b.state("s1/0")), "the union of both is every row, and the end");
+        assertEquals(10_000, merged.share("s1", 0).rowsSeen());
+        byte[] unknown = a.state("s1/0");
+        unknown[0] = 99;
+        assertThrows(IllegalArgumentException.class, () -> merged.restore("s1/0", unknown));
     }
 
     @Test

@@ -24,6 +24,9 @@ public final class CacheUpdaterApp implements TaskApplication {
 
     static final String SYSTEM = "kafka";
 
+    /** What the bootstrapper has counted of each snapshot, rolled back with the input positions after a crash. */
+    static final String PROGRESS_STORE = "bootstrap-progress";
+
     @Override
     public void describe(TaskApplicationDescriptor app) {
         Config config = SamzaConfig.nearline(app.getConfig());
@@ -35,6 +38,7 @@ public final class CacheUpdaterApp implements TaskApplication {
         app.withDefaultSystem(kafka);
         app.withInputStream(input(kafka, "cdc", settings.cdcTopic())); // stream ids may not contain dots; topics may
         if (withBootstrap) {
+            SamzaConfig.requireNoObjectCache(config, PROGRESS_STORE, "cache-updater.properties");
             app.withInputStream(
                     input(kafka, "bootstrap", BootstrapSettings.from(config).topic()));
         }

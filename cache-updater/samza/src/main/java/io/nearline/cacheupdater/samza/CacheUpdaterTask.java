@@ -20,6 +20,9 @@ import io.nearline.common.store.CacheStores;
 import io.nearline.engine.samza.SamzaConfig;
 import io.nearline.engine.samza.SamzaMetrics;
 import org.apache.samza.context.Context;
+import org.apache.samza.storage.kv.Entry;
+import org.apache.samza.storage.kv.KeyValueIterator;
+import org.apache.samza.storage.kv.KeyValueStore;
 import org.apache.samza.system.IncomingMessageEnvelope;
 import org.apache.samza.system.OutgoingMessageEnvelope;
 import org.apache.samza.system.SystemStream;
@@ -35,7 +38,9 @@ import org.apache.samza.task.TaskCoordinator;
  * the rest through the SCN-ordered write before {@code process} returns. Samza commits a checkpoint
  * only between messages, so every write before a committed offset is durable. While the store
  * fails, {@code process} blocks and Samza stops pulling input. Bootstrap records (a second input)
- * go through the engine-neutral {@link BootstrapIntake}, their rows through the same write.
+ * go through the engine-neutral {@link BootstrapIntake}, their rows through the same write; what the
+ * intake counted of each snapshot goes into the task's store with each record, so it is committed with
+ * the input positions and a restarted task goes on counting.
  */
 // ClosableTask is deprecated in Samza 1.8, but it is still the close hook a StreamTask gets
 // without an application context factory.
@@ -46,6 +51,7 @@ final class CacheUpdaterTask implements StreamTask, InitableTask, ClosableTask {
     private CacheUpdaterSettings settings;
     private ChangeEventValidator validator;
     private BootstrapIntake bootstrap;
+    private KeyValueStore<String, byte[]> progress;
     private CacheStore store;
     private UpdateBatch batch;
     private SystemStream deadLetters;
@@ -60,6 +66,7 @@ final class CacheUpdaterTask implements StreamTask, InitableTask, ClosableTask {
     }
 
     @Override
+    @SuppressWarnings("unchecked")
     public void init(Context context) {
         Config config = SamzaConfig.nearline(context.getJobContext().getConfig());
         settings = CacheUpdaterSettings.from(config);
@@ -71,6 +78,19 @@ final class CacheUpdaterTask implements StreamTask, InitableTask, ClosableTask {
         skipped = metrics.counter("events.skipped");
         bootstrap = new BootstrapIntake(
                 ChangeEventValidator.of(settings.maxPayloadBytes(), settings.schemaRegistryDir()), metrics);
+        if (bootstrapTopic != null) {
+            progress =
+                    (KeyValueStore<String, byte[]>) context.getTaskContext().getStore(CacheUpdaterApp.PROGRESS_STORE);
+            KeyValueIterator<String, byte[]> all = progress.all();
+            try {
+                while (all.hasNext()) {
+                    Entry<String, byte[]> share = all.next();
+                    bootstrap.restore(share.getKey(), share.getValue());
+                }
+            } finally {
+                all.close();
+            }
+        }
         store = CacheStores.open(config);
         // one message at a time: the write happens inline, in process()
         batch = new UpdateBatch(
@@ -95,6 +115,9 @@ final class CacheUpdaterTask implements StreamTask, InitableTask, ClosableTask {
             BootstrapIntake.Taken taken = bootstrap.take(value);
             if (taken instanceof BootstrapIntake.Row row) {
                 write(collector, row.event(), source, true); // refreshes the TTL
+                progress.put(row.share(), bootstrap.progress(row.share()));
+            } else if (taken instanceof BootstrapIntake.Marker marker) {
+                progress.put(marker.share(), bootstrap.progress(marker.share()));
             } else if (taken instanceof BootstrapIntake.Rejected rejected) {
                 deadLetter(collector, source, rejected.rejection());
             }

@@ -55,6 +55,22 @@ class AppDescriptorTest {
     }
 
     @Test
+    void theBootstrapProgressStoreMustHaveNoObjectCache() {
+        Map<String, String> samza = new HashMap<>(shipped());
+        assertEquals("0", samza.get("stores.bootstrap-progress.object.cache.size"));
+        assertEquals("true", samza.get("task.transactional.state.restore.enabled"));
+        samza.put("stores.bootstrap-progress.object.cache.size", "1000");
+        ConfigException e = assertThrows(
+                ConfigException.class,
+                () -> ApplicationDescriptorUtil.getAppDescriptor(new CacheUpdaterApp(), new MapConfig(samza)));
+        assertTrue(
+                e.getMessage().contains("stores.bootstrap-progress.object.cache.size is 1000: set it to 0"),
+                e.getMessage());
+        samza.put("bootstrap.enabled", "false");
+        ApplicationDescriptorUtil.getAppDescriptor(new CacheUpdaterApp(), new MapConfig(samza)); // no store used
+    }
+
+    @Test
     void aMisspeltNearlineKeyStopsTheAppBeforeItStarts() {
         Map<String, String> samza = new HashMap<>(shipped());
         samza.put("cdc.topc", "x");

@@ -1,6 +1,7 @@
 package io.nearline.engine.samza;
 
 import io.nearline.common.config.Config;
+import io.nearline.common.config.ConfigException;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -13,5 +14,21 @@ public final class SamzaConfig {
         Map<String, String> raw = new HashMap<>();
         samza.forEach(raw::put);
         return Config.of(raw);
+    }
+
+    /**
+     * Refuses a config whose changelogged {@code store} keeps Samza's object cache (on by default).
+     * Samza 1.8 flushes the producers before the store's object cache at a commit, so the cache's dirty
+     * entries reach the changelog after the offset the commit records; the rollback after a crash then
+     * drops them. {@code shippedFile} names the job's config that shows the setting.
+     */
+    public static void requireNoObjectCache(Config config, String store, String shippedFile) {
+        String key = "stores." + store + ".object.cache.size";
+        String size = config.asMap().get(key);
+        if (size == null || !size.strip().equals("0")) {
+            throw new ConfigException(key + " is " + (size == null ? "not set (Samza's default is 1000)" : size)
+                    + ": set it to 0; with the cache a crash can lose the store's newest writes (see the shipped"
+                    + " config/" + shippedFile + ")");
+        }
     }
 }

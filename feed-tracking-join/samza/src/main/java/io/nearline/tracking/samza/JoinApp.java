@@ -1,7 +1,6 @@
 package io.nearline.tracking.samza;
 
 import io.nearline.common.config.Config;
-import io.nearline.common.config.ConfigException;
 import io.nearline.engine.samza.SamzaConfig;
 import io.nearline.tracking.join.JoinSettings;
 import java.util.Map;
@@ -47,7 +46,7 @@ public final class JoinApp implements TaskApplication {
     public void describe(TaskApplicationDescriptor app) {
         Config config = SamzaConfig.nearline(app.getConfig());
         JoinSettings.validateJob(config);
-        requireNoObjectCache(config);
+        SamzaConfig.requireNoObjectCache(config, STORE, "tracking-join.properties");
         JoinSettings settings = JoinSettings.from(config);
         KafkaSystemDescriptor kafka = new KafkaSystemDescriptor(SYSTEM);
         app.withDefaultSystem(kafka);
@@ -62,21 +61,6 @@ public final class JoinApp implements TaskApplication {
         app.withOutputStream(
                 kafka.getOutputDescriptor("deadletters", new ByteSerde()).withPhysicalName(settings.deadLetterTopic()));
         app.withTaskFactory((StreamTaskFactory) () -> new JoinTask(endOffsets));
-    }
-
-    /**
-     * Samza 1.8 flushes the producers before the store's object cache at a commit, so the cache's dirty
-     * entries reach the changelog after the offset the commit records; the rollback after a crash then
-     * drops them and open requests lose events. The shipped config turns the cache off; so must any other.
-     */
-    static void requireNoObjectCache(Config config) {
-        String key = "stores." + STORE + ".object.cache.size";
-        String size = config.asMap().get(key);
-        if (size == null || !size.strip().equals("0")) {
-            throw new ConfigException(key + " is " + (size == null ? "not set (Samza's default is 1000)" : size)
-                    + ": set it to 0; with the cache a crash can lose request state (see the shipped"
-                    + " config/tracking-join.properties)");
-        }
     }
 
     /** From the oldest offset when the job has no checkpoint yet: nothing before it is skipped. */
