@@ -54,9 +54,6 @@ public abstract class CdcConformanceSuite {
     /** The engine's counters in this JVM (as the last replay left them). */
     protected abstract InMemoryMetrics engineMetrics();
 
-    /** Whether {@code replay cdc --kill-at} runs on this engine (it is refused, exit 2, where it does not yet). */
-    protected abstract boolean crashTestable();
-
     static List<String> scenarios() {
         return Scenarios.CDC;
     }
@@ -303,35 +300,69 @@ public abstract class CdcConformanceSuite {
     }
 
     /**
-     * The job's process is killed -9 halfway through the change stream and started again from its last
-     * checkpoint: the cache must still end at the newest version of every key, as the core's does.
+     * The job's process (the cache updater and the bootstrapper) is killed -9 while both the change
+     * stream and a snapshot are being read, and started again from its last checkpoint or commit: the
+     * cache must end at the highest version of every key, as the core's does, and the snapshot must
+     * still verify complete on every partition (the rows counted before the kill were kept with the
+     * input positions).
      */
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
     @Test
-    void aJobKilledMidRunEndsAtTheNewestVersions() throws Exception {
+    void aJobKilledMidRunEndsAtTheNewestVersionsAndItsSnapshotComplete() throws Exception {
         Path events = generatedChanges();
+        Path snapshot = generatedSnapshot();
         Path out = dir.resolve("state.jsonl");
-        int exit = replay(events, out, "--kill-at", "0.5", "--checkpoint-interval", "500ms");
-        if (!crashTestable()) {
-            assertEquals(2, exit, "refused where a restarted job cannot tell it has read its input to the end");
-            return;
-        }
-        assertEquals(0, exit);
-        assertEquals(Scenarios.expectedState(events), Files.readAllLines(out), "engine after a kill -9 vs oracle");
+        Path summary = dir.resolve("summary.json");
+        assertEquals(
+                0,
+                replay(
+                        events,
+                        out,
+                        "--snapshot",
+                        snapshot.toString(),
+                        "--kill-at",
+                        "0.6",
+                        "--checkpoint-interval",
+                        "500ms",
+                        "--summary-json",
+                        summary.toString()));
+        assertEquals(
+                Scenarios.expectedState(events, snapshot), Files.readAllLines(out), "engine after a kill -9 vs oracle");
+        JsonNode json = JSON.readTree(summary.toFile());
+        assertEquals(3, json.get("bootstrapPartitionsComplete").asLong(), "every partition verified after the kill");
+        // rows were taken again after the restart: the kill fell inside the snapshot, after a checkpoint in it
+        assertTrue(
+                json.get("bootstrapRows").asLong() > snapshotRows(snapshot),
+                "the kill did not split the snapshot: " + json);
     }
 
     /**
      * The broker is stopped and started again under the running job halfway through the change
-     * stream: the job must reconnect by itself and the cache end at the newest version of every key.
+     * stream and a snapshot: the job must reconnect by itself, the cache end at the highest version
+     * of every key and the snapshot verify complete.
      */
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
     @Test
     void aBrokerRestartUnderTheJobLosesNothing() throws Exception {
         Path events = generatedChanges();
+        Path snapshot = generatedSnapshot();
         Path out = dir.resolve("state.jsonl");
-        assertEquals(0, replay(events, out, "--broker-restart-at", "0.5", "--checkpoint-interval", "500ms"));
         assertEquals(
-                Scenarios.expectedState(events), Files.readAllLines(out), "engine after a broker restart vs oracle");
+                0,
+                replay(
+                        events,
+                        out,
+                        "--snapshot",
+                        snapshot.toString(),
+                        "--broker-restart-at",
+                        "0.5",
+                        "--checkpoint-interval",
+                        "500ms"));
+        assertEquals(
+                Scenarios.expectedState(events, snapshot),
+                Files.readAllLines(out),
+                "engine after a broker restart vs oracle");
+        assertEquals(3, engineMetrics().count("bootstrap.partitions-complete"));
     }
 
     /** 60,000 generated change events over 5,000 keys: enough to pass several checkpoints before a fault. */
@@ -339,6 +370,13 @@ public abstract class CdcConformanceSuite {
         Path events = dir.resolve("changes.jsonl");
         ChangeEventGenerator.write(events, 60_000, 5_000, Seeds.seed());
         return events;
+    }
+
+    /** 30,000 generated snapshot rows, over the change stream's keys and beyond. */
+    private Path generatedSnapshot() {
+        Path snapshot = dir.resolve("snapshot.jsonl");
+        ChangeEventGenerator.writeSnapshot(snapshot, 30_000);
+        return snapshot;
     }
 
     /**

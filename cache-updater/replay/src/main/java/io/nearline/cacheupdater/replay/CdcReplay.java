@@ -42,11 +42,16 @@ public final class CdcReplay {
     public interface Engine extends LocalEngine {
         /**
          * Runs the job on everything on the CDC topic (and the bootstrapper on the bootstrap topic when
-         * {@code bootstrapRecords} > 0); returns once every event and record was consumed and written.
+         * {@code bootstrapRecords} is not 0); returns once every event and record was consumed and
+         * written. {@link #UNCOUNTED} counts: the job's process of a crash test, which reads the topics
+         * to where they end when it starts.
          */
         void run(Config config, CacheUpdaterSettings settings, long events, long bootstrapRecords, Path work)
                 throws Exception;
     }
+
+    /** A count the job's process of a crash test does not know: it was sent by the replay's process. */
+    public static final long UNCOUNTED = -1;
 
     private CdcReplay() {}
 
@@ -55,16 +60,6 @@ public final class CdcReplay {
         options.run.validate();
         Path work = options.run.workDir("nearline-replay");
         validate(options, work);
-        if (options.run.killAt != null && engine.name().equals("samza")) {
-            // its tasks count what they write; a restarted one cannot tell that the input before its commit was read
-            throw new IllegalArgumentException(
-                    "--kill-at: replay cdc cannot yet tell on samza when a restarted job has "
-                            + "read its input to the end; use --engine flink (replay join takes --kill-at on both engines)");
-        }
-        if (options.run.killAt != null && options.snapshot != null) {
-            throw new IllegalArgumentException("--kill-at with --snapshot: a restarted bootstrapper does not yet know "
-                    + "which rows it verified before the kill; crash-test the change stream alone");
-        }
         if (options.run.jobProcess != null) {
             return runJobOnly(options, work, engine);
         }
@@ -78,10 +73,8 @@ public final class CdcReplay {
     private static int runJobOnly(ReplayCdcOptions options, Path work, Engine engine) throws Exception {
         Config config = options.jobConfig(options.run.jobProcess, work);
         CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
-        try (AutoCloseable progress = JobProcess.reportProgress(
-                () -> eventsDone(engine.localMetrics()) + bootstrapDone(engine.localMetrics()))) {
-            // Flink runs its bounded sources to their end (the counts are what Samza's replay waits on)
-            engine.run(config, settings, 0, 0, work);
+        try (AutoCloseable progress = JobProcess.reportCounters(engine.localMetrics())) {
+            engine.run(config, settings, UNCOUNTED, options.snapshot == null ? 0 : UNCOUNTED, work);
         }
         return 0;
     }
@@ -151,14 +144,22 @@ public final class CdcReplay {
         double steady;
         double bootstrapSteady;
         boolean restarted = true;
+        Map<String, Long> restartedCounts = null; // the counters of the job's second process, in a crash test
         try (Progress progress = new Progress(
                         "events written", sent.events(), () -> eventsDone(engine.localMetrics()), System.err);
                 RateMeter meter = new RateMeter(sent.events(), () -> eventsDone(engine.localMetrics()));
                 RateMeter bootstrapMeter =
                         new RateMeter(bootstrapRecords, () -> bootstrapDone(engine.localMetrics()))) {
             if (options.run.killAt != null) {
-                JobProcess.runKilledAt(
-                        options.command, options.run, work, bootstrapServers, sent.events() + bootstrapRecords);
+                InMemoryMetrics counters = engine.localMetrics();
+                restartedCounts = JobProcess.runKilledAt(
+                        options.command,
+                        options.run,
+                        work,
+                        bootstrapServers,
+                        sent.events() + bootstrapRecords,
+                        counters,
+                        () -> eventsDone(counters) + bootstrapDone(counters));
             } else {
                 try (BrokerRestart restart = BrokerRestart.when(
                         options.run, broker, sent.events(), () -> eventsDone(engine.localMetrics()))) {
@@ -170,6 +171,10 @@ public final class CdcReplay {
             bootstrapSteady = bootstrapMeter.steadyRate();
         }
 
+        // after a kill the restarted job counts the shares complete before the kill too: its count is the one
+        long complete = restartedCounts == null
+                ? engine.localMetrics().count("bootstrap.partitions-complete")
+                : restartedCounts.getOrDefault("bootstrap.partitions-complete", 0L);
         List<String> deadLetters = KafkaReplay.deadLetters(bootstrapServers, settings.deadLetterTopic());
         List<String> state;
         try (CacheStore store = CacheStores.open(config)) {
@@ -195,7 +200,7 @@ public final class CdcReplay {
                             + "verified complete%s%n",
                     engine.localMetrics().count("bootstrap.rows"),
                     bootstrapRecords,
-                    engine.localMetrics().count("bootstrap.partitions-complete"),
+                    complete,
                     options.run.partitions,
                     Double.isNaN(bootstrapSteady) ? "" : String.format("; %,.0f records/s (steady)", bootstrapSteady));
         }
@@ -205,7 +210,7 @@ public final class CdcReplay {
             ObjectNode json = (ObjectNode) new ObjectMapper().readTree(summary.toJson());
             if (bootstrapRecords > 0) {
                 json.put("bootstrapRows", engine.localMetrics().count("bootstrap.rows"));
-                json.put("bootstrapPartitionsComplete", engine.localMetrics().count("bootstrap.partitions-complete"));
+                json.put("bootstrapPartitionsComplete", complete);
                 if (!Double.isNaN(bootstrapSteady)) {
                     json.put("bootstrapRecordsPerSec", Math.round(bootstrapSteady));
                 }
@@ -217,7 +222,6 @@ public final class CdcReplay {
                     "replay cdc: the job had finished before the broker restart was due: nothing was tested");
             return 1;
         }
-        long complete = engine.localMetrics().count("bootstrap.partitions-complete");
         if (bootstrapRecords > 0 && (complete < options.run.partitions || !refusedRows.isEmpty())) {
             // never "OK" with rows missing: name what is known of them
             long rejected = engine.localMetrics().count("bootstrap.invalid");

@@ -91,7 +91,14 @@ public final class JoinReplay {
                         new Progress("events joined", sent, () -> metrics.count(JoinMetrics.RECEIVED), System.err);
                 RateMeter meter = new RateMeter(sent, () -> metrics.count(JoinMetrics.RECEIVED))) {
             if (options.run.killAt != null) {
-                JobProcess.runKilledAt(options.command, options.run, work, bootstrapServers, sent);
+                JobProcess.runKilledAt(
+                        options.command,
+                        options.run,
+                        work,
+                        bootstrapServers,
+                        sent,
+                        metrics,
+                        () -> metrics.count(JoinMetrics.RECEIVED));
             } else {
                 try (BrokerRestart restart =
                         BrokerRestart.when(options.run, broker, sent, () -> metrics.count(JoinMetrics.RECEIVED))) {
@@ -139,8 +146,7 @@ public final class JoinReplay {
     private static int runJobOnly(ReplayJoinOptions options, Path work, Engine engine) throws Exception {
         Config config = options.jobConfig(options.run.jobProcess);
         JoinSettings settings = JoinSettings.from(config);
-        try (AutoCloseable progress =
-                JobProcess.reportProgress(() -> engine.localMetrics().count(JoinMetrics.RECEIVED))) {
+        try (AutoCloseable progress = JobProcess.reportCounters(engine.localMetrics())) {
             engine.run(config, settings, options.run.partitions, work);
         }
         return 0;

@@ -34,7 +34,7 @@ public final class FlinkReplay extends FlinkEngine implements Callable<Integer>,
     public void run(Config config, CacheUpdaterSettings settings, long events, long bootstrapRecords, Path work)
             throws Exception {
         StreamExecutionEnvironment env = FlinkLocal.env(options.run, config, true, work);
-        CacheUpdaterJob.define(env, CacheUpdaterIo.kafka(config, true, bootstrapRecords > 0, true), config);
+        CacheUpdaterJob.define(env, CacheUpdaterIo.kafka(config, true, bootstrapRecords != 0, true), config);
         env.execute("nearline-cache-updater-replay");
     }
 }

@@ -22,9 +22,4 @@ class FlinkConformanceIT extends CdcConformanceSuite {
     protected InMemoryMetrics engineMetrics() {
         return FlinkLocal.METRICS;
     }
-
-    @Override
-    protected boolean crashTestable() {
-        return true;
-    }
 }

@@ -82,12 +82,15 @@ final class SamzaLocal {
         samza.replaceAll((k, v) -> k.endsWith("replication.factor") ? "1" : v);
         samza.put("job.logged.store.base.dir", work.resolve("samza-state").toString());
         samza.put("job.non-logged.store.base.dir", work.resolve("samza-state").toString());
-        samza.remove("metrics.reporters"); // no MBeans for a local run
+        // no MBeans for a local run; where the tasks are in their inputs, for a job started again after a kill
+        samza.put("metrics.reporters", InputPositions.REPORTER);
+        samza.put("metrics.reporter." + InputPositions.REPORTER + ".class", InputPositions.class.getName());
         samza.putAll(config.asMap());
         return samza;
     }
 
     static LocalApplicationRunner start(SamzaApplication<?> app, Map<String, String> config) {
+        InputPositions.clear();
         LocalApplicationRunner runner = new LocalApplicationRunner(app, new MapConfig(config));
         runner.run();
         return runner;

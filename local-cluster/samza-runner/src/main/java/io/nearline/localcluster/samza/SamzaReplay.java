@@ -1,14 +1,17 @@
 package io.nearline.localcluster.samza;
 
+import io.nearline.bootstrap.BootstrapSettings;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.cacheupdater.replay.CdcReplay;
 import io.nearline.cacheupdater.replay.ReplayCdcOptions;
 import io.nearline.cacheupdater.samza.CacheUpdaterApp;
 import io.nearline.common.config.Config;
+import io.nearline.localcluster.replay.KafkaTopics;
 import io.nearline.localcluster.replay.LocalRunOptions;
 import io.nearline.localcluster.replay.LocalRuns;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.samza.runtime.LocalApplicationRunner;
@@ -44,10 +47,28 @@ public final class SamzaReplay extends SamzaEngine implements Callable<Integer>,
     @Override
     public void run(Config config, CacheUpdaterSettings settings, long events, long bootstrapRecords, Path work)
             throws Exception {
-        Config run = config.withOverrides(Map.of("bootstrap.enabled", Boolean.toString(bootstrapRecords > 0)));
+        boolean withBootstrap = bootstrapRecords != 0;
+        Config run = config.withOverrides(Map.of("bootstrap.enabled", Boolean.toString(withBootstrap)));
+        Map<String, Map<Integer, Long>> ends = new HashMap<>();
+        if (events == CdcReplay.UNCOUNTED) { // the job's process in a crash test: read to where the topics end now
+            ends.put(settings.cdcTopic(), KafkaTopics.endOffsets(settings.bootstrapServers(), settings.cdcTopic()));
+            if (withBootstrap) {
+                String topic = BootstrapSettings.from(config).topic();
+                ends.put(topic, KafkaTopics.endOffsets(settings.bootstrapServers(), topic));
+            }
+        }
         LocalApplicationRunner runner = SamzaLocal.start(
                 new CacheUpdaterApp(), SamzaLocal.config("cache-updater.properties", options.run, run, work));
         try {
+            if (events == CdcReplay.UNCOUNTED) {
+                LocalRuns.await(
+                        "input records processed",
+                        () -> InputPositions.processed(ends),
+                        InputPositions.total(ends),
+                        LIMIT,
+                        () -> SamzaLocal.stopped(runner));
+                return;
+            }
             LocalRuns.await(
                     "events written",
                     () -> CdcReplay.eventsDone(SamzaLocal.METRICS),

@@ -22,9 +22,4 @@ class SamzaConformanceIT extends CdcConformanceSuite {
     protected InMemoryMetrics engineMetrics() {
         return SamzaLocal.METRICS;
     }
-
-    @Override
-    protected boolean crashTestable() {
-        return false; // its tasks cannot yet tell, restarted, that the input before their commit was read
-    }
 }
