@@ -6,10 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -131,6 +134,134 @@ class BadInputTest {
                 mistake("a --set without a value", "--set", "bootstrap", "status", "--set", "bootstrap.period"));
     }
 
+    /**
+     * Each job's shipped config files (Samza properties, Flink YAML) with one value made bad: a
+     * negative duration, a value of the wrong type, a misspelt key, a misspelt namespace. The job's
+     * replay must refuse each naming the key, before anything starts.
+     */
+    static Stream<Arguments> badShippedConfigs() throws Exception {
+        Path root = Path.of("../..").toAbsolutePath().normalize();
+        Path empty = Files.writeString(dir.resolve("empty.jsonl"), "");
+        List<Arguments> all = new ArrayList<>();
+        String[][] cases = {
+            // file, line as shipped, the line made bad, the key the refusal must name
+            {"cache-updater/samza/conf/cache-updater.properties", "cache.ttl=7d", "cache.ttl=-7d", "cache.ttl"},
+            {
+                "cache-updater/samza/conf/cache-updater.properties",
+                "bootstrap.period=1d",
+                "bootstrap.period=daily",
+                "bootstrap.period"
+            },
+            {"cache-updater/samza/conf/cache-updater.properties", "cdc.topic=", "cdc.topc=", "cdc.topc"},
+            {"cache-updater/samza/conf/cache-updater.properties", "cache.store=", "cach.store=", "cach.store"},
+            {"cache-updater/flink/conf/cache-updater.yaml", "  ttl: 7d", "  ttl: -7d", "cache.ttl"},
+            {
+                "cache-updater/flink/conf/cache-updater.yaml",
+                "  max-payload-bytes: 1048576",
+                "  max-payload-bytes: lots",
+                "cache.max-payload-bytes"
+            },
+            {
+                "cache-updater/flink/conf/cache-updater.yaml",
+                "  topic: espresso.profile.cdc",
+                "  topc: espresso.profile.cdc",
+                "cdc.topc"
+            },
+            {"cache-updater/flink/conf/cache-updater.yaml", "cache:", "cach:", "cach."},
+            {
+                "feed-tracking-join/samza/conf/tracking-join.properties",
+                "join.window=30s",
+                "join.window=-30s",
+                "join.window"
+            },
+            {
+                "feed-tracking-join/samza/conf/tracking-join.properties",
+                "join.idle-timeout=60s",
+                "join.idle-timeout=a minute",
+                "join.idle-timeout"
+            },
+            {"feed-tracking-join/samza/conf/tracking-join.properties", "join.window=", "join.windw=", "join.windw"},
+            {
+                "feed-tracking-join/samza/conf/tracking-join.properties",
+                "join.allowed-lateness=",
+                "jion.allowed-lateness=",
+                "jion.allowed-lateness"
+            },
+            {"feed-tracking-join/flink/conf/tracking-join.yaml", "  window: 30s", "  window: -30s", "join.window"},
+            {
+                "feed-tracking-join/flink/conf/tracking-join.yaml",
+                "  idle-timeout: 60s",
+                "  idle-timeout: a minute",
+                "join.idle-timeout"
+            },
+            {
+                "feed-tracking-join/flink/conf/tracking-join.yaml",
+                "  allowed-lateness: 5s",
+                "  allowed-latenes: 5s",
+                "join.allowed-latenes"
+            },
+            {"feed-tracking-join/flink/conf/tracking-join.yaml", "join:", "jion:", "jion."},
+        };
+        for (String[] c : cases) {
+            Path shipped = root.resolve(c[0]);
+            String text = Files.readString(shipped);
+            assertTrue(text.contains(c[1]), c[0] + " no longer has " + c[1]);
+            String name = shipped.getFileName().toString();
+            Path bad = Files.writeString(
+                    dir.resolve(all.size() + "-" + name), text.replaceFirst(Pattern.quote(c[1]), c[2]));
+            String what = c[0] + ": " + c[2].strip();
+            all.add(
+                    name.startsWith("cache-updater")
+                            ? mistake(
+                                    what,
+                                    c[3],
+                                    "replay",
+                                    "cdc",
+                                    "--engine",
+                                    "flink",
+                                    "--events",
+                                    empty.toString(),
+                                    "--out",
+                                    "x",
+                                    "--config",
+                                    bad.toString())
+                            : mistake(
+                                    what,
+                                    c[3],
+                                    "replay",
+                                    "join",
+                                    "--engine",
+                                    "flink",
+                                    "--index",
+                                    empty.toString(),
+                                    "--broker",
+                                    empty.toString(),
+                                    "--out-dir",
+                                    "x",
+                                    "--config",
+                                    bad.toString()));
+        }
+        return all.stream();
+    }
+
+    /** As a user runs it: the front door in a process of its own, which starts the engine's runner (another one). */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("badShippedConfigs")
+    void aShippedConfigMadeBadEndsWithOneLineAndExitTwo(String what, String named, List<String> args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                NearlineCli.class.getName()));
+        command.addAll(args);
+        Process process = new ProcessBuilder(command)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), what + ": did not end");
+        assertOneLineAndExitTwo(what, named, process.exitValue(), err);
+    }
+
     private static Arguments mistake(String what, String named, String... args) {
         return Arguments.of(what, named, List.of(args));
     }
@@ -143,12 +274,24 @@ class BadInputTest {
         CommandLine cli = NearlineCli.commandLine();
         cli.setErr(new PrintWriter(err, true));
         cli.setOut(new PrintWriter(out, true));
-        int exit = cli.execute(args.toArray(String[]::new));
+        assertOneLineAndExitTwo(what, named, cli.execute(args.toArray(String[]::new)), err.toString());
+    }
+
+    /**
+     * Exit 2 and one line naming the problem; where one mistake makes several keys bad (a misspelt
+     * namespace in YAML), a heading that counts them and one line per key.
+     */
+    private static void assertOneLineAndExitTwo(String what, String named, int exit, String err) {
         List<String> lines =
-                new ArrayList<>(err.toString().lines().filter(l -> !l.isBlank()).toList());
+                new ArrayList<>(err.lines().filter(l -> !l.isBlank()).toList());
         assertEquals(2, exit, what + ": " + err);
-        assertEquals(1, lines.size(), what + ": one line, got " + lines);
-        assertTrue(lines.get(0).contains(named), what + ": names the problem: " + lines.get(0));
-        assertFalse(err.toString().contains("\tat ") || err.toString().contains("Exception in"), "no stack trace");
+        assertFalse(lines.isEmpty(), what + ": says nothing");
+        if (lines.size() > 1) {
+            assertTrue(lines.get(0).endsWith("(" + (lines.size() - 1) + " problems):"), what + ": " + lines);
+            lines.subList(1, lines.size())
+                    .forEach(l -> assertTrue(l.startsWith("  - ") && l.contains(named), what + ": " + l));
+        }
+        assertTrue(lines.get(0).contains(named) || lines.size() > 1, what + ": names the problem: " + lines.get(0));
+        assertFalse(err.contains("\tat ") || err.contains("Exception in"), "no stack trace");
     }
 }
