@@ -25,7 +25,8 @@ public record JoinSettings(
         Duration idleTimeout,
         OutputDelivery outputDelivery,
         String transactionalIdPrefix,
-        Duration transactionTimeout) {
+        Duration transactionTimeout,
+        int outputMaxBytes) {
 
     /** How the Flink job writes its four output topics. */
     public enum OutputDelivery {
@@ -109,6 +110,16 @@ public record JoinSettings(
                             + "transaction.max.timeout.ms (15m by default).")
             .checked(Check.positiveDuration());
 
+    public static final ConfigKey<Integer> OUTPUT_MAX_BYTES = ConfigKey.of(
+                    "join.output.max-bytes",
+                    ValueType.INT,
+                    1_000_000,
+                    "The largest joined, orphan or late output sent, in bytes; a larger one is dead-lettered "
+                            + "(RECORD_TOO_LARGE, its first 64 KiB kept) instead of failing the job again after every "
+                            + "restart. At most the output topics' max.message.bytes and the producers' "
+                            + "max.request.size, less about 100 bytes of record overhead.")
+            .checked(Check.between(1, 64 * 1024 * 1024));
+
     public static final ConfigDef DEF = ConfigDef.of(
                     "feed-tracking-join job",
                     JobKeys.BOOTSTRAP_SERVERS,
@@ -124,7 +135,8 @@ public record JoinSettings(
                     IDLE_TIMEOUT,
                     OUTPUT_DELIVERY,
                     TRANSACTIONAL_ID_PREFIX,
-                    TRANSACTION_TIMEOUT)
+                    TRANSACTION_TIMEOUT,
+                    OUTPUT_MAX_BYTES)
             .withInvariant(
                     c -> {
                         List<String> topics = List.of(
@@ -166,6 +178,7 @@ public record JoinSettings(
                 config.get(TRANSACTIONAL_ID_PREFIX).isBlank()
                         ? config.get(CONSUMER_GROUP)
                         : config.get(TRANSACTIONAL_ID_PREFIX).strip(),
-                config.get(TRANSACTION_TIMEOUT));
+                config.get(TRANSACTION_TIMEOUT),
+                config.get(OUTPUT_MAX_BYTES));
     }
 }

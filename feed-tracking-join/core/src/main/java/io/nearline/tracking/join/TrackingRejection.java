@@ -9,4 +9,6 @@ public record TrackingRejection(String code, String detail) implements Rejection
     public static final String UNDECODABLE = "UNDECODABLE";
     /** An empty request id, node, or fan-out; a negative event time. */
     public static final String INVALID = "INVALID";
+    /** An output over {@code join.output.max-bytes}, dead-lettered instead of sent (see {@link OutputLimit}). */
+    public static final String RECORD_TOO_LARGE = "RECORD_TOO_LARGE";
 }

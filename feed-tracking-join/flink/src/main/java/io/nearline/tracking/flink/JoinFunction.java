@@ -1,10 +1,13 @@
 package io.nearline.tracking.flink;
 
+import io.nearline.common.avro.DeadLetter;
+import io.nearline.common.deadletter.DeadLetters;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.engine.flink.FlinkMetrics;
 import io.nearline.tracking.join.Events;
 import io.nearline.tracking.join.JoinMetrics;
 import io.nearline.tracking.join.JoinPorts;
+import io.nearline.tracking.join.OutputLimit;
 import io.nearline.tracking.join.RequestState;
 import io.nearline.tracking.join.RequestStateCodec;
 import io.nearline.tracking.join.TrackingCodec;
@@ -35,6 +38,10 @@ final class JoinFunction extends KeyedProcessFunction<String, TrackingInput, Kaf
     static final OutputTag<KafkaOutput> LATE = new OutputTag<>("late") {};
 
     private final long windowMillis;
+    private final OutputLimit limit;
+    private final String joinedTopic;
+    private final String orphansTopic;
+    private final String lateTopic;
     private transient ValueState<byte[]> state;
     private transient ListState<byte[]> pending;
     private transient TrackingJoin join;
@@ -45,10 +52,15 @@ final class JoinFunction extends KeyedProcessFunction<String, TrackingInput, Kaf
     private transient Metrics.Counter orphans;
     private transient Metrics.Counter late;
     private transient Metrics.Counter duplicates;
+    private transient Metrics.Counter deadLettered;
     private transient Metrics.Histogram latency;
 
-    JoinFunction(long windowMillis) {
+    JoinFunction(long windowMillis, OutputLimit limit, String joinedTopic, String orphansTopic, String lateTopic) {
         this.windowMillis = windowMillis;
+        this.limit = limit;
+        this.joinedTopic = joinedTopic;
+        this.orphansTopic = orphansTopic;
+        this.lateTopic = lateTopic;
     }
 
     @Override
@@ -65,6 +77,7 @@ final class JoinFunction extends KeyedProcessFunction<String, TrackingInput, Kaf
         orphans = metrics.counter(JoinMetrics.ORPHANS);
         late = metrics.counter(JoinMetrics.LATE);
         duplicates = metrics.counter(JoinMetrics.DUPLICATES);
+        deadLettered = metrics.counter(JoinMetrics.DEAD_LETTERED);
         latency = metrics.histogram(JoinMetrics.LATENCY);
     }
 
@@ -165,18 +178,38 @@ final class JoinFunction extends KeyedProcessFunction<String, TrackingInput, Kaf
         if (j.complete()) {
             latency.record(Math.max(0, System.currentTimeMillis() - lastNeededArrivalMillis));
         }
-        out.collect(new KafkaOutput(j.requestId(), TrackingCodec.encode(j)));
+        byte[] value = TrackingCodec.encode(j);
+        if (fits(joinedTopic, j.requestId(), value)) {
+            out.collect(new KafkaOutput(j.requestId(), value));
+        }
     }
 
     @Override
     public void orphan(Events.Orphan o) {
         orphans.inc();
-        context.output(ORPHANS, new KafkaOutput(o.requestId(), TrackingCodec.encode(o)));
+        byte[] value = TrackingCodec.encode(o);
+        if (fits(orphansTopic, o.requestId(), value)) {
+            context.output(ORPHANS, new KafkaOutput(o.requestId(), value));
+        }
     }
 
     @Override
     public void late(Events.Late l) {
         late.inc();
-        context.output(LATE, new KafkaOutput(l.requestId(), TrackingCodec.encode(l)));
+        byte[] value = TrackingCodec.encode(l);
+        if (fits(lateTopic, l.requestId(), value)) {
+            context.output(LATE, new KafkaOutput(l.requestId(), value));
+        }
+    }
+
+    /** Whether an output fits {@code join.output.max-bytes}; if not, its dead letter is sent instead. */
+    private boolean fits(String topic, String requestId, byte[] value) {
+        DeadLetter tooLarge = limit.check(topic, requestId, value, System.currentTimeMillis());
+        if (tooLarge == null) {
+            return true;
+        }
+        deadLettered.inc();
+        context.output(RouteFunction.DEAD_LETTERS, new KafkaOutput(null, DeadLetters.encode(tooLarge)));
+        return false;
     }
 }

@@ -3,6 +3,7 @@ package io.nearline.tracking.flink;
 import io.nearline.common.config.ConfigException;
 import io.nearline.engine.flink.FlinkJobMain;
 import io.nearline.tracking.join.JoinSettings;
+import io.nearline.tracking.join.OutputLimit;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -42,7 +43,8 @@ public final class TrackingJoinJob {
                 .name("route")
                 .uid("route");
         SingleOutputStreamOperator<KafkaOutput> joined = valid.keyBy(in -> in.requestId, Types.STRING)
-                .process(new JoinFunction(s.window().toMillis()))
+                .process(new JoinFunction(
+                        s.window().toMillis(), OutputLimit.of(s), s.joinedTopic(), s.orphansTopic(), s.lateTopic()))
                 .name("join")
                 .uid("join");
         joined.sinkTo(io.joined()).name("joined").uid("joined-sink");
@@ -52,6 +54,7 @@ public final class TrackingJoinJob {
                 .uid("orphans-sink");
         joined.getSideOutput(JoinFunction.LATE).sinkTo(io.late()).name("late").uid("late-sink");
         valid.getSideOutput(RouteFunction.DEAD_LETTERS)
+                .union(joined.getSideOutput(RouteFunction.DEAD_LETTERS)) // bad input, outputs too large
                 .sinkTo(io.deadLetters())
                 .name("dead-letters")
                 .uid("dead-letters-sink");

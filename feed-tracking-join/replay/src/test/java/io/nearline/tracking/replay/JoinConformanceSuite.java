@@ -3,6 +3,8 @@ package io.nearline.tracking.replay;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.testkit.Seeds;
 import io.nearline.tracking.join.TrackingGenerator;
@@ -17,6 +19,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -134,6 +137,59 @@ public abstract class JoinConformanceSuite {
     void aBrokerRestartUnderTheJobEndsWithTheCoresOutputs() {
         assertEndsWithTheCoresOutputs("--broker-restart-at", repeatsOutputsAfterACrash());
     }
+
+    /**
+     * Outputs over {@code join.output.max-bytes} go to the dead letters (RECORD_TOO_LARGE, keyed by
+     * request id, the output topic as source) and the job goes on: every request the core joins is
+     * either sent, exactly as the core makes it, or dead-lettered, never both and never lost.
+     */
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void outputsOverTheSizeLimitAreDeadLetteredAndTheRestSent() throws IOException {
+        long seed = Seeds.seed();
+        Path index = dir.resolve("index.jsonl");
+        Path broker = dir.resolve("broker.jsonl");
+        new TrackingGenerator(400, 32, 16, 0.0, 0.0, 0.0, 300, 0.0, 30_000, seed).write(index, broker);
+        Path out = dir.resolve("out");
+        List<String> args = args(index, broker, out, 10_000, 1000);
+        args.addAll(List.of("--set", "join.output.max-bytes=500"));
+        assertEquals(0, replay(args), "replay join exit code");
+        JoinInputs inputs = JoinInputs.read(index, broker).valid();
+        JoinOutputs expected =
+                CoreJoinReplay.run(inputs.fragments(), inputs.brokers(), PARTITIONS, 10_000, 1000, new Random(0));
+
+        Set<String> sent = new TreeSet<>();
+        for (String line : lines(out.resolve("joined.jsonl"))) {
+            sent.add(JSON.readTree(line).get("requestId").asText());
+        }
+        Set<String> tooLarge = new TreeSet<>();
+        for (String line : lines(out.resolve("dead-letters.jsonl"))) {
+            JsonNode letter = JSON.readTree(line);
+            assertEquals("RECORD_TOO_LARGE", letter.get("reason").asText(), line);
+            assertTrue(letter.get("detail").asText().contains("join.output.max-bytes (500)"), line);
+            assertEquals("tracking.joined", letter.path("source").path("topic").asText(), line);
+            assertTrue(tooLarge.add(letter.get("key").asText()), "dead-lettered once: " + line);
+        }
+        assertTrue(!sent.isEmpty() && !tooLarge.isEmpty(), "the limit must split the outputs (seed " + seed + ")");
+        Set<String> both = new TreeSet<>(sent);
+        both.retainAll(tooLarge);
+        assertEquals(Set.of(), both, "sent and dead-lettered");
+        Set<String> all = new TreeSet<>(sent);
+        all.addAll(tooLarge);
+        List<String> want = new ArrayList<>();
+        Set<String> joinedByCore = new TreeSet<>();
+        for (String line : expected.joined()) {
+            String requestId = JSON.readTree(line).get("requestId").asText();
+            joinedByCore.add(requestId);
+            if (sent.contains(requestId)) {
+                want.add(line);
+            }
+        }
+        assertEquals(joinedByCore, all, "every joined request sent or dead-lettered (seed " + seed + ")");
+        assertSameLines(want, lines(out.resolve("joined.jsonl")), "joined.jsonl, the ones that fit");
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Generated traffic with {@code fault} at half the input; the outputs compared with the core's. */
     private void assertEndsWithTheCoresOutputs(String fault, boolean mayRepeat) {

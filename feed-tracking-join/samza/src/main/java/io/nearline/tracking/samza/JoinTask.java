@@ -1,5 +1,6 @@
 package io.nearline.tracking.samza;
 
+import io.nearline.common.avro.DeadLetter;
 import io.nearline.common.deadletter.DeadLetters;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.engine.samza.SamzaConfig;
@@ -9,6 +10,7 @@ import io.nearline.tracking.join.InputClock;
 import io.nearline.tracking.join.JoinMetrics;
 import io.nearline.tracking.join.JoinPorts;
 import io.nearline.tracking.join.JoinSettings;
+import io.nearline.tracking.join.OutputLimit;
 import io.nearline.tracking.join.RequestState;
 import io.nearline.tracking.join.RequestStateCodec;
 import io.nearline.tracking.join.TrackingCodec;
@@ -65,6 +67,7 @@ final class JoinTask
     private final Map<String, Long> lastOffsets = new HashMap<>();
     private final TreeMap<Long, LinkedHashSet<String>> timers = new TreeMap<>();
     private JoinSettings settings;
+    private OutputLimit outputLimit;
     private KeyValueStore<String, byte[]> store;
     private InputClock clock;
     private TrackingJoin join;
@@ -95,6 +98,7 @@ final class JoinTask
     public void init(Context context) {
         settings =
                 JoinSettings.from(SamzaConfig.nearline(context.getJobContext().getConfig()));
+        outputLimit = OutputLimit.of(settings);
         store = (KeyValueStore<String, byte[]>) context.getTaskContext().getStore(JoinApp.STORE);
         Metrics metrics = new SamzaMetrics(context.getTaskContext().getTaskMetricsRegistry());
         received = metrics.counter(JoinMetrics.RECEIVED);
@@ -287,6 +291,12 @@ final class JoinTask
     }
 
     private void send(SystemStream stream, String requestId, byte[] value) {
+        DeadLetter tooLarge = outputLimit.check(stream.getStream(), requestId, value, System.currentTimeMillis());
+        if (tooLarge != null) {
+            deadLettered.inc();
+            collector.send(new OutgoingMessageEnvelope(deadLettersOut, DeadLetters.encode(tooLarge)));
+            return;
+        }
         collector.send(new OutgoingMessageEnvelope(stream, requestId.getBytes(StandardCharsets.UTF_8), value));
     }
 }
