@@ -3,6 +3,7 @@ package io.nearline.common.store;
 import io.nearline.common.cache.CacheKey;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The port every cache store implements: a key-value store with compare-and-swap and a finite
@@ -43,6 +44,26 @@ public interface CacheStore extends AutoCloseable {
      * cache under replays and racing writers); it exists for baselines, tools and test fixtures.
      */
     WriteResult upsert(CacheKey key, byte[] value, Duration expiry);
+
+    /**
+     * Reads the key and writes what {@code decide} makes of its current value (empty when absent or
+     * expired), with no other writer of this store in between; when {@code decide} returns null
+     * nothing is written and this returns null. The default reads, then writes guarded by what it
+     * read ({@link #insertIfAbsent}, {@link #replaceIfCasMatches}): if another writer got in between,
+     * nothing is written and the status says so, and the caller decides again. A store that can hold
+     * the key's lock across the read and the write (the embedded one) overrides it and reads once.
+     * {@code decide} may be called again for the same write, and runs under that lock: keep it short.
+     */
+    default WriteResult writeDecided(CacheKey key, Duration expiry, Function<Optional<byte[]>, byte[]> decide) {
+        Optional<Stored> current = get(key);
+        byte[] value = decide.apply(current.map(Stored::value));
+        if (value == null) {
+            return null;
+        }
+        return current.isEmpty()
+                ? insertIfAbsent(key, value, expiry)
+                : replaceIfCasMatches(key, value, current.get().cas(), expiry);
+    }
 
     /** Whether the store can take traffic now; jobs stop pulling input while it cannot. */
     Health health();

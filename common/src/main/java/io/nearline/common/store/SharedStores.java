@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -79,6 +80,12 @@ public final class SharedStores {
         public WriteResult upsert(CacheKey key, byte[] value, Duration expiry) {
             check();
             return store.upsert(key, value, expiry);
+        }
+
+        @Override
+        public WriteResult writeDecided(CacheKey key, Duration expiry, Function<Optional<byte[]>, byte[]> decide) {
+            check();
+            return store.writeDecided(key, expiry, decide);
         }
 
         @Override

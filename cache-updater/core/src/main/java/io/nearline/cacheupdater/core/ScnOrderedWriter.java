@@ -24,6 +24,10 @@ import java.util.random.RandomGenerator;
  *        +---- conflict or transient error: backoff, retry (bounded) ----+
  * </pre>
  *
+ * The read, the comparison and the write are one {@link CacheStore#writeDecided} call: a store that
+ * can lock the key does all three under the lock with one read; others read, then write guarded by
+ * the CAS token they read, and a conflict comes back here to decide again.
+ *
  * A write never replaces a newer or equal version, so replays, reordering and racing writers all
  * converge on the maximum version per key. Deletes are written as tombstones. Every mutation sets
  * the TTL explicitly. Thread-safe; writes to different keys proceed in parallel.
@@ -84,39 +88,26 @@ public final class ScnOrderedWriter {
      * bootstrap does for rows that did not change, so they never expire while they exist.
      */
     public WriteResult write(CacheKey key, CacheRecord record, boolean refreshTtl) {
-        Version incoming = record.version();
-        byte[] encoded = null;
+        Decision decision = new Decision(record, refreshTtl);
         Throwable lastFailure = null;
         for (int attempt = 1; attempt <= settings.maxAttempts(); attempt++) {
             try {
-                Optional<CacheStore.Stored> current = store.get(key);
-                CacheStore.WriteResult result;
-                if (current.isEmpty()) {
-                    encoded = encoded != null ? encoded : encode(record);
-                    result = store.insertIfAbsent(key, encoded, settings.ttl());
-                } else {
-                    Version stored =
-                            CacheRecordCodec.decodeVersion(current.get().value());
-                    int order = incoming.compareTo(stored);
-                    if (order < 0) {
-                        stale.inc();
-                        return new WriteResult(WriteOutcome.STALE, stored, attempt, null);
-                    }
-                    if (order == 0 && !refreshTtl) {
-                        duplicate.inc();
-                        return new WriteResult(WriteOutcome.DUPLICATE, stored, attempt, null);
-                    }
-                    encoded = encoded != null ? encoded : encode(record);
-                    result = store.replaceIfCasMatches(
-                            key, encoded, current.get().cas(), settings.ttl());
-                    if (result.ok() && order == 0) {
-                        refreshed.inc();
-                        return new WriteResult(WriteOutcome.REFRESHED, incoming, attempt, null);
-                    }
+                CacheStore.WriteResult result = store.writeDecided(key, settings.ttl(), decision::decide);
+                if (result == null) {
+                    (decision.order < 0 ? stale : duplicate).inc();
+                    return new WriteResult(
+                            decision.order < 0 ? WriteOutcome.STALE : WriteOutcome.DUPLICATE,
+                            decision.stored,
+                            attempt,
+                            null);
+                }
+                if (result.ok() && decision.order == 0) {
+                    refreshed.inc();
+                    return new WriteResult(WriteOutcome.REFRESHED, record.version(), attempt, null);
                 }
                 if (result.ok()) {
                     applied.inc();
-                    return new WriteResult(WriteOutcome.APPLIED, incoming, attempt, null);
+                    return new WriteResult(WriteOutcome.APPLIED, record.version(), attempt, null);
                 }
                 // EXISTS, CAS_MISMATCH or NOT_FOUND: another writer got in between; re-read and decide again.
                 conflictRetries.inc();
@@ -141,8 +132,39 @@ public final class ScnOrderedWriter {
         return fail(settings.maxAttempts(), lastFailure);
     }
 
-    private byte[] encode(CacheRecord record) {
-        return CacheRecordCodec.encode(record.withWriteTime(clock.millis()));
+    /**
+     * The comparison at the heart of the write, made on what the store holds when it is asked (under
+     * the key's lock where the store has one): null (write nothing) for an older or equal version,
+     * else the record's bytes, encoded once per write.
+     */
+    private final class Decision {
+        private final CacheRecord record;
+        private final boolean refreshTtl;
+        private byte[] encoded;
+        Version stored = Version.NONE;
+        int order; // incoming against stored: < 0 stale, 0 equal, > 0 newer or absent
+
+        Decision(CacheRecord record, boolean refreshTtl) {
+            this.record = record;
+            this.refreshTtl = refreshTtl;
+        }
+
+        byte[] decide(Optional<byte[]> current) {
+            if (current.isEmpty()) {
+                stored = Version.NONE;
+                order = 1;
+            } else {
+                stored = CacheRecordCodec.decodeVersion(current.get());
+                order = record.version().compareTo(stored);
+                if (order < 0 || (order == 0 && !refreshTtl)) {
+                    return null;
+                }
+            }
+            if (encoded == null) {
+                encoded = CacheRecordCodec.encode(record.withWriteTime(clock.millis()));
+            }
+            return encoded;
+        }
     }
 
     private boolean pause(int attempt) {

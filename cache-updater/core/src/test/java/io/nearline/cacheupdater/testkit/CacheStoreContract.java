@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -217,6 +218,55 @@ public abstract class CacheStoreContract {
                         done++;
                     } else {
                         conflicts++;
+                    }
+                }
+                return conflicts;
+            });
+        }
+        runAll(tasks);
+        assertEquals(
+                Integer.toString(threads * perThread),
+                new String(store().get(k).orElseThrow().value(), StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void writeDecidedSeesWhatIsStoredAndWritesNothingWhenTold() {
+        CacheKey k = key("decided");
+        List<Optional<String>> seen = new ArrayList<>();
+        CacheStore.WriteResult first = store().writeDecided(k, LONG_TTL, current -> {
+            seen.add(current.map(v -> new String(v, StandardCharsets.UTF_8)));
+            return bytes("a");
+        });
+        assertTrue(first.ok(), "written where absent: " + first);
+        assertNull(store().writeDecided(k, LONG_TTL, current -> {
+            seen.add(current.map(v -> new String(v, StandardCharsets.UTF_8)));
+            return null;
+        }));
+        assertEquals(List.of(Optional.empty(), Optional.of("a")), seen);
+        assertEquals("a", new String(store().get(k).orElseThrow().value(), StandardCharsets.UTF_8));
+        assertEquals(first.cas(), store().get(k).orElseThrow().cas(), "nothing written: the same state");
+    }
+
+    /** Increments through {@link CacheStore#writeDecided} from many threads: a write that returns OK is never lost. */
+    @Test
+    void writeDecidedFromManyThreadsLosesNoUpdate() throws Exception {
+        CacheKey k = key("decided-counter");
+        store().insertIfAbsent(k, bytes("0"), LONG_TTL);
+        int threads = raceThreads();
+        int perThread = Math.max(10, raceKeys() / 2);
+        List<Callable<Integer>> tasks = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            tasks.add(() -> {
+                int conflicts = 0;
+                for (int done = 0; done < perThread; ) {
+                    CacheStore.WriteResult r = store().writeDecided(k, LONG_TTL, current -> {
+                        int n = Integer.parseInt(new String(current.orElseThrow(), StandardCharsets.UTF_8));
+                        return bytes(Integer.toString(n + 1));
+                    });
+                    if (r.ok()) {
+                        done++;
+                    } else {
+                        conflicts++; // the default read-then-CAS lost a race: decide again
                     }
                 }
                 return conflicts;

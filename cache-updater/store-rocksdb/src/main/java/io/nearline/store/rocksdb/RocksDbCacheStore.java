@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Function;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
@@ -141,6 +142,18 @@ public final class RocksDbCacheStore implements CacheStore {
                 return WriteResult.of(Status.CAS_MISMATCH);
             }
             return put(k, value, expiry);
+        });
+    }
+
+    /** One read: the key's lock is held across the read, the decision and the write. */
+    @Override
+    public WriteResult writeDecided(CacheKey key, Duration expiry, Function<Optional<byte[]>, byte[]> decide) {
+        CacheStore.requireFiniteExpiry(expiry);
+        byte[] k = key.utf8();
+        return locked(k, () -> {
+            byte[] raw = db.get(k);
+            byte[] value = decide.apply(raw == null || expired(raw) ? Optional.empty() : Optional.of(value(raw)));
+            return value == null ? null : put(k, value, expiry);
         });
     }
 
