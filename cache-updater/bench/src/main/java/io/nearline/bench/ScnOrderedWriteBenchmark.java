@@ -49,7 +49,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
 @Fork(
-        value = 1,
+        value = 3,
         jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 @Warmup(iterations = 2, time = 3)
 @Measurement(iterations = 4, time = 3)
@@ -61,6 +61,10 @@ public class ScnOrderedWriteBenchmark {
     @Param({"100"})
     public int payloadBytes;
 
+    /** The order keys are written in: one after another, or shuffled (what a real stream looks like to the store). */
+    @Param({"sequential", "random"})
+    public String keyOrder;
+
     private static final Duration TTL = Duration.ofDays(1);
 
     private Path dir;
@@ -69,6 +73,7 @@ public class ScnOrderedWriteBenchmark {
     private CacheKey[] keyNames;
     private long[] nextScn;
     private byte[] payload;
+    private int[] order;
     private int cursor;
 
     @Setup(Level.Trial)
@@ -80,6 +85,19 @@ public class ScnOrderedWriteBenchmark {
         nextScn = new long[keys];
         for (int i = 0; i < keys; i++) {
             keyNames[i] = CacheKey.of("member:" + i);
+        }
+        order = new int[keys];
+        for (int i = 0; i < keys; i++) {
+            order[i] = i;
+        }
+        if (keyOrder.equals("random")) {
+            Random shuffle = new Random(7);
+            for (int i = keys - 1; i > 0; i--) {
+                int j = shuffle.nextInt(i + 1);
+                int t = order[i];
+                order[i] = order[j];
+                order[j] = t;
+            }
         }
         payload = new byte[payloadBytes];
         new Random(1).nextBytes(payload);
@@ -98,7 +116,7 @@ public class ScnOrderedWriteBenchmark {
     }
 
     private int nextKey() {
-        int k = cursor;
+        int k = order[cursor];
         cursor = cursor + 1 == keys ? 0 : cursor + 1;
         return k;
     }
