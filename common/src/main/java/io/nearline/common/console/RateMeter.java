@@ -4,14 +4,17 @@ import java.util.function.LongSupplier;
 
 /**
  * Measures the steady rate of a growing count: it samples the count every few milliseconds and keeps
- * the time at which it passed 10 % and 90 % of the expected total, so that start-up and the tail
- * do not distort the figure.
+ * the first sample at or past 10 % and the first at or past 90 % of the expected total, so that
+ * start-up and the tail do not distort the figure. The rate is the counts those two samples saw
+ * apart divided by the time between them (a count that jumps past a mark is not rounded to it).
  */
 public final class RateMeter implements AutoCloseable {
 
     private final Thread sampler;
     private volatile long at10 = -1;
     private volatile long at90 = -1;
+    private volatile long count10;
+    private volatile long count90;
     private final long total;
 
     public RateMeter(long total, LongSupplier count) {
@@ -23,9 +26,11 @@ public final class RateMeter implements AutoCloseable {
                             long n = count.getAsLong();
                             long now = System.nanoTime();
                             if (at10 < 0 && n >= total / 10) {
+                                count10 = n;
                                 at10 = now;
                             }
                             if (at90 < 0 && n >= total * 9 / 10) {
+                                count90 = n;
                                 at90 = now;
                                 return;
                             }
@@ -45,7 +50,7 @@ public final class RateMeter implements AutoCloseable {
         if (at10 < 0 || at90 <= at10) {
             return Double.NaN;
         }
-        return (total * 9 / 10 - total / 10) / ((at90 - at10) / 1e9);
+        return (count90 - count10) / ((at90 - at10) / 1e9);
     }
 
     @Override

@@ -1,13 +1,27 @@
 package io.nearline.localcluster;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.cacheupdater.core.replay.ChangeEventGenerator;
+import io.nearline.localcluster.replay.ReplayOutput;
+import io.nearline.localcluster.sot.ChangeLogTruth;
+import io.nearline.localcluster.sot.DivergenceChecker;
+import io.nearline.localcluster.sot.StateDumpView;
+import io.nearline.tracking.join.JoinSettings;
 import io.nearline.tracking.join.TrackingGenerator;
-import java.nio.charset.StandardCharsets;
+import io.nearline.tracking.join.local.CoreJoinReplay;
+import io.nearline.tracking.join.local.JoinOutputs;
+import io.nearline.tracking.replay.JoinInputs;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -82,6 +96,9 @@ public final class BenchCommand implements Runnable {
                 description = "Where the stream, brokers and stores go (default: a temporary directory).")
         Path workDir;
 
+        @Option(names = "--summary-json", paramLabel = "FILE", description = SUMMARY_JSON)
+        Path summaryJson;
+
         @Override
         public Integer call() throws Exception {
             positive("--events", events, "--keys", keys, "--partitions", partitions, "--parallelism", parallelism);
@@ -91,7 +108,11 @@ public final class BenchCommand implements Runnable {
             System.out.printf(
                     "bench cdc: generating %,d events over %,d keys (seed %d) in %s%n", events, keys, seed, stream);
             ChangeEventGenerator.write(stream, events, keys, seed);
-            List<String> rows = new ArrayList<>();
+            double ceiling = StoreCeiling.measure(stream, work.resolve("ceiling-rocksdb"), parallelism);
+            System.out.printf(
+                    "bench cdc: the store's ordered-write ceiling, %d threads, no Kafka, no engine: %,.0f writes/s%n",
+                    parallelism, ceiling);
+            Map<String, ObjectNode> members = new LinkedHashMap<>();
             for (String engine : engines) {
                 Path summary = work.resolve("summary-" + engine + ".json");
                 int code = Home.runBench(
@@ -114,14 +135,26 @@ public final class BenchCommand implements Runnable {
                 if (code != 0) {
                     return code;
                 }
-                rows.add(engine + "  "
-                        + Files.readString(summary, StandardCharsets.UTF_8).trim());
+                ObjectNode replay = readJson(summary);
+                ObjectNode m = JSON.createObjectNode();
+                long written = replay.path("steadyEventsPerSec").asLong(-1);
+                long raw = replay.path("rawConsumePerSec").asLong(-1);
+                m.put("writtenPerSec", written);
+                m.put("rawPerSec", raw);
+                m.put("ceilingPerSec", Math.round(ceiling));
+                m.put("writtenPerRaw", ratio(written, raw));
+                m.put("writtenPerCeiling", ratio(written, ceiling));
+                m.put("verified", stateMatches(engine, List.of(stream), work.resolve("state-" + engine + ".jsonl")));
+                m.set("replay", replay);
+                members.put(engine, m);
             }
-            System.out.printf(
-                    "%nbench cdc summary (%,d events, %,d keys, %d partitions, parallelism %d):%n",
-                    events, keys, partitions, parallelism);
-            rows.forEach(r -> System.out.println("  " + r));
-            return 0;
+            return finish(
+                    String.format(
+                            "bench cdc (%,d events, %,d keys, %d partitions, parallelism %d)",
+                            events, keys, partitions, parallelism),
+                    members,
+                    engine -> work.resolve("state-" + engine + ".jsonl"),
+                    summaryJson);
         }
     }
 
@@ -169,6 +202,9 @@ public final class BenchCommand implements Runnable {
                 description = "Where the traffic, brokers and state go (default: a temporary directory).")
         Path workDir;
 
+        @Option(names = "--summary-json", paramLabel = "FILE", description = SUMMARY_JSON)
+        Path summaryJson;
+
         @Override
         public Integer call() throws Exception {
             positive("--requests", requests, "--partitions", partitions, "--parallelism", parallelism);
@@ -183,7 +219,15 @@ public final class BenchCommand implements Runnable {
             System.out.printf(
                     "bench join: %,d requests -> %,d fragments + %,d broker events (seed %d) in %s%n",
                     requests, w.fragments(), w.brokerEvents(), seed, work);
-            List<String> rows = new ArrayList<>();
+            JoinInputs inputs = JoinInputs.read(index, broker).valid();
+            JoinOutputs reference = CoreJoinReplay.run(
+                    inputs.fragments(),
+                    inputs.brokers(),
+                    partitions,
+                    JoinSettings.WINDOW.defaultValue().toMillis(),
+                    JoinSettings.ALLOWED_LATENESS.defaultValue().toMillis(),
+                    new Random(0));
+            Map<String, ObjectNode> members = new LinkedHashMap<>();
             for (String engine : engines) {
                 Path summary = work.resolve("summary-" + engine + ".json");
                 int code = Home.runBench(
@@ -207,14 +251,22 @@ public final class BenchCommand implements Runnable {
                 if (code != 0) {
                     return code;
                 }
-                rows.add(engine + "  "
-                        + Files.readString(summary, StandardCharsets.UTF_8).trim());
+                ObjectNode replay = readJson(summary);
+                ObjectNode m = JSON.createObjectNode();
+                m.put("eventsPerSec", replay.path("steadyEventsPerSec").asLong(-1));
+                m.put("latencyP50Millis", replay.path("latencyP50Millis").asLong(-1));
+                m.put("latencyP99Millis", replay.path("latencyP99Millis").asLong(-1));
+                m.put("verified", outputsMatch(engine, reference, work.resolve("out-" + engine)));
+                m.set("replay", replay);
+                members.put(engine, m);
             }
-            System.out.printf(
-                    "%nbench join summary (%,d events, %d partitions, parallelism %d):%n",
-                    w.fragments() + w.brokerEvents(), partitions, parallelism);
-            rows.forEach(r -> System.out.println("  " + r));
-            return 0;
+            return finish(
+                    String.format(
+                            "bench join (%,d events, %d partitions, parallelism %d)",
+                            w.fragments() + w.brokerEvents(), partitions, parallelism),
+                    members,
+                    engine -> work.resolve("out-" + engine).resolve("joined.jsonl"),
+                    summaryJson);
         }
     }
 
@@ -254,6 +306,9 @@ public final class BenchCommand implements Runnable {
                 description = "Where the snapshot, brokers and stores go (default: a temporary directory).")
         Path workDir;
 
+        @Option(names = "--summary-json", paramLabel = "FILE", description = SUMMARY_JSON)
+        Path summaryJson;
+
         @Override
         public Integer call() throws Exception {
             positive("--rows", rows, "--partitions", partitions, "--parallelism", parallelism);
@@ -264,7 +319,7 @@ public final class BenchCommand implements Runnable {
             Path noEvents = Files.writeString(work.resolve("no-events.jsonl"), "");
             ChangeEventGenerator.writeSnapshot(snapshot, rows);
             System.out.printf("bench bootstrap: a snapshot of %,d rows in %s%n", rows, snapshot);
-            List<String> results = new ArrayList<>();
+            Map<String, ObjectNode> members = new LinkedHashMap<>();
             for (String engine : engines) {
                 Path summary = work.resolve("summary-" + engine + ".json");
                 int code = Home.runBench(
@@ -288,15 +343,110 @@ public final class BenchCommand implements Runnable {
                 if (code != 0) {
                     return code;
                 }
-                results.add(engine + "  "
-                        + Files.readString(summary, StandardCharsets.UTF_8).trim());
+                ObjectNode replay = readJson(summary);
+                ObjectNode m = JSON.createObjectNode();
+                m.put("rowsPerSec", replay.path("bootstrapRecordsPerSec").asLong(-1));
+                boolean complete = replay.path("bootstrapPartitionsComplete").asLong() == partitions;
+                if (!complete) {
+                    System.out.println("  " + engine + ": the snapshot did not verify complete on every partition");
+                }
+                m.put(
+                        "verified",
+                        complete
+                                && stateMatches(engine, List.of(snapshot), work.resolve("state-" + engine + ".jsonl")));
+                m.set("replay", replay);
+                members.put(engine, m);
             }
-            System.out.printf(
-                    "%nbench bootstrap summary (%,d rows, %d partitions, parallelism %d):%n",
-                    rows, partitions, parallelism);
-            results.forEach(r -> System.out.println("  " + r));
-            return 0;
+            return finish(
+                    String.format(
+                            "bench bootstrap (%,d rows, %d partitions, parallelism %d)", rows, partitions, parallelism),
+                    members,
+                    engine -> work.resolve("state-" + engine + ".jsonl"),
+                    summaryJson);
         }
+    }
+
+    static final String SUMMARY_JSON = "Also write the results as one JSON object with a member per engine "
+            + "(docs/benchmarks.md lists the fields; \"verified\" is true when the bench's own check passed).";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static ObjectNode readJson(Path file) throws IOException {
+        return (ObjectNode) JSON.readTree(file.toFile());
+    }
+
+    private static double ratio(double part, double whole) {
+        return whole > 0 && part >= 0 ? Math.round(part / whole * 1000) / 1000.0 : -1;
+    }
+
+    /** Whether a state dump holds, key by key, what the change logs say (the divergence checker); printed. */
+    static boolean stateMatches(String engine, List<Path> changeLogs, Path state) {
+        ChangeLogTruth truth = new ChangeLogTruth(changeLogs, Integer.MAX_VALUE);
+        StateDumpView cache = new StateDumpView(state);
+        DivergenceChecker.Report report =
+                DivergenceChecker.check(truth, cache, cache.keys(), System.currentTimeMillis());
+        System.out.println("  check " + engine + ": " + report.summary());
+        return report.converged();
+    }
+
+    /** Whether a join's outputs are the engine-less reference's, line for line; the files that differ printed. */
+    static boolean outputsMatch(String engine, JoinOutputs reference, Path out) throws IOException {
+        boolean same = true;
+        for (String file : List.of("joined.jsonl", "orphans.jsonl", "late.jsonl")) {
+            List<String> want = new ArrayList<>(
+                    file.startsWith("joined")
+                            ? reference.joined()
+                            : file.startsWith("orphans") ? reference.orphans() : reference.late());
+            List<String> got = new ArrayList<>(Files.readAllLines(out.resolve(file)));
+            want.sort(null);
+            got.sort(null);
+            if (!want.equals(got)) {
+                System.out.printf(
+                        "  check %s: %s differs from the reference (%,d lines vs %,d)%n",
+                        engine, file, got.size(), want.size());
+                same = false;
+            }
+        }
+        if (same) {
+            System.out.printf("  check %s: outputs equal the engine-less reference%n", engine);
+        }
+        return same;
+    }
+
+    /**
+     * Ends a bench: the engines' results must also agree with each other ({@code output} of each
+     * engine, byte for byte); prints each engine's figures, writes {@code summaryJson}; 0 when every
+     * run verified, 1 otherwise.
+     */
+    static int finish(String title, Map<String, ObjectNode> members, Function<String, Path> output, Path summaryJson)
+            throws IOException {
+        String first = null;
+        for (String engine : members.keySet()) {
+            if (first == null) {
+                first = engine;
+            } else if (Files.mismatch(output.apply(first), output.apply(engine)) != -1) {
+                System.out.printf("  check: %s and %s ended differently (%s)%n", first, engine, output.apply(engine));
+                members.values().forEach(m -> m.put("verified", false));
+            }
+        }
+        System.out.printf("%n%s:%n", title);
+        boolean verified = true;
+        for (Map.Entry<String, ObjectNode> m : members.entrySet()) {
+            ObjectNode figures = m.getValue().deepCopy();
+            figures.remove("replay");
+            System.out.println("  " + m.getKey() + "  " + figures);
+            verified &= m.getValue().path("verified").asBoolean();
+        }
+        if (summaryJson != null) {
+            ObjectNode all = JSON.createObjectNode();
+            members.forEach(all::set);
+            ReplayOutput.write(summaryJson, List.of(all.toString()));
+        }
+        if (!verified) {
+            System.out.println("bench: a run did not verify: its figures are not to be used");
+            return 1;
+        }
+        return 0;
     }
 
     /** Each (option, value) pair must be at least 1: a bench of nothing measures nothing (exit 2 otherwise). */
