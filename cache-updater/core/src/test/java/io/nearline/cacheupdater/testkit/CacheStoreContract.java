@@ -34,6 +34,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -203,6 +204,19 @@ public abstract class CacheStoreContract {
     @Test
     void casIncrementsFromManyThreadsLoseNoUpdate() throws Exception {
         CacheKey k = key("counter");
+        assertRacingIncrementsLoseNothing(k, () -> {
+            CacheStore.Stored cur = store().get(k).orElseThrow();
+            int n = Integer.parseInt(new String(cur.value(), StandardCharsets.UTF_8));
+            return store().replaceIfCasMatches(k, bytes(Integer.toString(n + 1)), cur.cas(), LONG_TTL)
+                    .ok();
+        });
+    }
+
+    /**
+     * A counter at {@code k}, incremented from {@link #raceThreads} threads at once, each increment
+     * tried again until {@code incrementOnce} reports it written: the end count must be every one.
+     */
+    private void assertRacingIncrementsLoseNothing(CacheKey k, BooleanSupplier incrementOnce) throws Exception {
         store().insertIfAbsent(k, bytes("0"), LONG_TTL);
         int threads = raceThreads();
         int perThread = Math.max(10, raceKeys() / 2);
@@ -211,13 +225,10 @@ public abstract class CacheStoreContract {
             tasks.add(() -> {
                 int conflicts = 0;
                 for (int done = 0; done < perThread; ) {
-                    CacheStore.Stored cur = store().get(k).orElseThrow();
-                    int n = Integer.parseInt(new String(cur.value(), StandardCharsets.UTF_8));
-                    if (store().replaceIfCasMatches(k, bytes(Integer.toString(n + 1)), cur.cas(), LONG_TTL)
-                            .ok()) {
+                    if (incrementOnce.getAsBoolean()) {
                         done++;
                     } else {
-                        conflicts++;
+                        conflicts++; // lost a race: read and decide again
                     }
                 }
                 return conflicts;
@@ -251,31 +262,11 @@ public abstract class CacheStoreContract {
     @Test
     void writeDecidedFromManyThreadsLosesNoUpdate() throws Exception {
         CacheKey k = key("decided-counter");
-        store().insertIfAbsent(k, bytes("0"), LONG_TTL);
-        int threads = raceThreads();
-        int perThread = Math.max(10, raceKeys() / 2);
-        List<Callable<Integer>> tasks = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            tasks.add(() -> {
-                int conflicts = 0;
-                for (int done = 0; done < perThread; ) {
-                    CacheStore.WriteResult r = store().writeDecided(k, LONG_TTL, current -> {
-                        int n = Integer.parseInt(new String(current.orElseThrow(), StandardCharsets.UTF_8));
-                        return bytes(Integer.toString(n + 1));
-                    });
-                    if (r.ok()) {
-                        done++;
-                    } else {
-                        conflicts++; // the default read-then-CAS lost a race: decide again
-                    }
-                }
-                return conflicts;
-            });
-        }
-        runAll(tasks);
-        assertEquals(
-                Integer.toString(threads * perThread),
-                new String(store().get(k).orElseThrow().value(), StandardCharsets.UTF_8));
+        assertRacingIncrementsLoseNothing(k, () -> store().writeDecided(k, LONG_TTL, current -> {
+                    int n = Integer.parseInt(new String(current.orElseThrow(), StandardCharsets.UTF_8));
+                    return bytes(Integer.toString(n + 1));
+                })
+                .ok());
     }
 
     @Test

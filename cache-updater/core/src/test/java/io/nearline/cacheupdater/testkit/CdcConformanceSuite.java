@@ -309,31 +309,11 @@ public abstract class CdcConformanceSuite {
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
     @Test
     void aJobKilledMidRunEndsAtTheNewestVersionsAndItsSnapshotComplete() throws Exception {
-        Path events = generatedChanges();
-        Path snapshot = generatedSnapshot();
-        Path out = dir.resolve("state.jsonl");
-        Path summary = dir.resolve("summary.json");
-        assertEquals(
-                0,
-                replay(
-                        events,
-                        out,
-                        "--snapshot",
-                        snapshot.toString(),
-                        "--kill-at",
-                        "0.6",
-                        "--checkpoint-interval",
-                        "500ms",
-                        "--summary-json",
-                        summary.toString()));
-        assertEquals(
-                Scenarios.expectedState(events, snapshot), Files.readAllLines(out), "engine after a kill -9 vs oracle");
-        JsonNode json = JSON.readTree(summary.toFile());
-        assertEquals(3, json.get("bootstrapPartitionsComplete").asLong(), "every partition verified after the kill");
+        JsonNode summary = replayWithFault("--kill-at", "0.6");
         // rows were taken again after the restart: the kill fell inside the snapshot, after a checkpoint in it
         assertTrue(
-                json.get("bootstrapRows").asLong() > snapshotRows(snapshot),
-                "the kill did not split the snapshot: " + json);
+                summary.get("bootstrapRows").asLong() > SNAPSHOT_ROWS,
+                "the kill did not split the snapshot: " + summary);
     }
 
     /**
@@ -344,25 +324,36 @@ public abstract class CdcConformanceSuite {
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
     @Test
     void aBrokerRestartUnderTheJobLosesNothing() throws Exception {
+        replayWithFault("--broker-restart-at", "0.5");
+    }
+
+    /**
+     * The generated change stream and snapshot replayed with {@code fault} at the fraction {@code at}
+     * of the input: the state must be the oracle's and every partition verified; returns the summary.
+     */
+    private JsonNode replayWithFault(String fault, String at) throws Exception {
         Path events = generatedChanges();
-        Path snapshot = generatedSnapshot();
+        Path snapshot = dir.resolve("snapshot.jsonl");
+        ChangeEventGenerator.writeSnapshot(snapshot, SNAPSHOT_ROWS);
         Path out = dir.resolve("state.jsonl");
-        assertEquals(
-                0,
-                replay(
-                        events,
-                        out,
-                        "--snapshot",
-                        snapshot.toString(),
-                        "--broker-restart-at",
-                        "0.5",
-                        "--checkpoint-interval",
-                        "500ms"));
+        Path summary = dir.resolve("summary.json");
+        List<String> args = List.of(
+                "--snapshot",
+                snapshot.toString(),
+                fault,
+                at,
+                "--checkpoint-interval",
+                "500ms",
+                "--summary-json",
+                summary.toString());
+        assertEquals(0, replay(events, out, args.toArray(String[]::new)), "replay cdc " + fault);
         assertEquals(
                 Scenarios.expectedState(events, snapshot),
                 Files.readAllLines(out),
-                "engine after a broker restart vs oracle");
-        assertEquals(3, engineMetrics().count("bootstrap.partitions-complete"));
+                "engine after " + fault + " vs oracle");
+        JsonNode json = JSON.readTree(summary.toFile());
+        assertEquals(3, json.get("bootstrapPartitionsComplete").asLong(), "every partition verified after " + fault);
+        return json;
     }
 
     /** 60,000 generated change events over 5,000 keys: enough to pass several checkpoints before a fault. */
@@ -372,12 +363,8 @@ public abstract class CdcConformanceSuite {
         return events;
     }
 
-    /** 30,000 generated snapshot rows, over the change stream's keys and beyond. */
-    private Path generatedSnapshot() {
-        Path snapshot = dir.resolve("snapshot.jsonl");
-        ChangeEventGenerator.writeSnapshot(snapshot, 30_000);
-        return snapshot;
-    }
+    /** Rows of the generated snapshot: over the change stream's keys and beyond. */
+    private static final int SNAPSHOT_ROWS = 30_000;
 
     /**
      * A snapshot bootstrapped while the live stream is applied, against the same store: snapshot rows
