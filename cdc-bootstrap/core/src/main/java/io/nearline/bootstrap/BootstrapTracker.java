@@ -29,6 +29,7 @@ public final class BootstrapTracker {
     /** One snapshot on one partition. */
     public static final class Share {
         private final BitSet seen = new BitSet();
+        private int count; // bits set in seen, kept so that no record scans the whole set
         private int prefix; // every sequence number below it was seen
         private long expected = -1;
         private boolean ended;
@@ -38,7 +39,7 @@ public final class BootstrapTracker {
         private long lastAtMillis;
 
         public long rowsSeen() {
-            return seen.cardinality();
+            return count;
         }
 
         public long expected() {
@@ -50,15 +51,15 @@ public final class BootstrapTracker {
         }
 
         public boolean complete() {
-            return ended
-                    && expected >= 0
-                    && seen.cardinality() == expected
-                    && (expected == 0 || seen.nextClearBit(0) >= expected);
+            return ended && expected >= 0 && count == expected && prefix >= expected;
         }
 
         private void see(int sequence) {
-            seen.set(sequence);
-            advancePrefix();
+            if (!seen.get(sequence)) {
+                seen.set(sequence);
+                count++;
+                advancePrefix();
+            }
         }
 
         private void advancePrefix() {
@@ -157,8 +158,7 @@ public final class BootstrapTracker {
             out.writeLong(share.expected);
             out.writeBoolean(share.ended);
             out.writeInt(share.prefix);
-            int past = share.seen.cardinality() - share.prefix;
-            out.writeInt(past);
+            out.writeInt(share.count - share.prefix);
             for (int s = share.seen.nextSetBit(share.prefix); s >= 0; s = share.seen.nextSetBit(s + 1)) {
                 out.writeInt(s);
             }
@@ -186,6 +186,7 @@ public final class BootstrapTracker {
             for (int past = in.readInt(); past > 0; past--) {
                 share.seen.set(in.readInt());
             }
+            share.count = share.seen.cardinality(); // once per restore
             share.advancePrefix();
         } catch (IOException e) {
             throw new IllegalArgumentException("bootstrap progress " + key + ": unreadable state", e);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
@@ -31,7 +32,6 @@ class BadInputTest {
     static Path dir;
 
     static Stream<Arguments> mistakes() throws Exception {
-        Path empty = Files.writeString(dir.resolve("events.jsonl"), "");
         Path snapshot = Files.writeString(dir.resolve("snapshot.jsonl"), "");
         Path misspeltKey = Files.writeString(
                 dir.resolve("misspelt-key.properties"), "kafka.bootstrap-servers=127.0.0.1:1\nbootstrap.perod=1h\n");
@@ -50,48 +50,20 @@ class BadInputTest {
                         "--events",
                         "/nope.jsonl",
                         "--out",
-                        "x"),
-                mistake(
-                        "an engine that is not one",
-                        "--engine must be flink or samza",
-                        "replay",
-                        "cdc",
-                        "--engine",
-                        "flonk",
-                        "--events",
-                        empty.toString(),
-                        "--out",
-                        "x"),
-                mistake(
-                        "a word for a number",
-                        "'--partitions'",
-                        "replay",
-                        "cdc",
-                        "--engine",
-                        "flink",
-                        "--events",
-                        empty.toString(),
-                        "--out",
-                        "x",
-                        "--partitions",
-                        "many"),
-                mistake(
-                        "an unknown option",
-                        "--partitons",
-                        "replay",
-                        "join",
-                        "--engine",
-                        "samza",
-                        "--index",
-                        empty.toString(),
-                        "--broker",
-                        empty.toString(),
-                        "--out-dir",
-                        "x",
-                        "--partitons",
-                        "2"),
+                        out().toString()),
+                mistake("an engine that is not one", "--engine must be flink or samza", replayCdc("flonk")),
+                mistake("a word for a number", "'--partitions'", replayCdc("flink", "--partitions", "many")),
+                mistake("an unknown option", "--partitons", replayJoin("samza", "--partitons", "2")),
                 mistake("a duration that is not one", "'--duration'", "demo", "--duration", "soon"),
-                mistake("a negative count", "--requests", "generate", "tracking", "--out-dir", "x", "--requests", "-5"),
+                mistake(
+                        "a negative count",
+                        "--requests",
+                        "generate",
+                        "tracking",
+                        "--out-dir",
+                        out().toString(),
+                        "--requests",
+                        "-5"),
                 mistake("a bench of nothing", "--events must be at least 1", "bench", "cdc", "--events", "-3"),
                 mistake("a race of no writers", "--writers", "race", "--writers", "0"),
                 mistake("a command that does not exist", "frobnicate", "frobnicate"),
@@ -112,7 +84,9 @@ class BadInputTest {
                         "--snapshot",
                         snapshot.toString(),
                         "--config",
-                        misspeltKey.toString()),
+                        misspeltKey.toString(),
+                        "--state",
+                        out().resolve("bootstrap.state").toString()),
                 mistake(
                         "a misspelt namespace",
                         "bootstrp.period",
@@ -121,7 +95,9 @@ class BadInputTest {
                         "--snapshot",
                         snapshot.toString(),
                         "--config",
-                        misspeltNamespace.toString()),
+                        misspeltNamespace.toString(),
+                        "--state",
+                        out().resolve("bootstrap.state").toString()),
                 mistake(
                         "a negative duration",
                         "bootstrap.period",
@@ -130,7 +106,9 @@ class BadInputTest {
                         "--snapshot",
                         snapshot.toString(),
                         "--config",
-                        negative.toString()),
+                        negative.toString(),
+                        "--state",
+                        out().resolve("bootstrap.state").toString()),
                 mistake("a --set without a value", "--set", "bootstrap", "status", "--set", "bootstrap.period"));
     }
 
@@ -141,7 +119,6 @@ class BadInputTest {
      */
     static Stream<Arguments> badShippedConfigs() throws Exception {
         Path root = Path.of("../..").toAbsolutePath().normalize();
-        Path empty = Files.writeString(dir.resolve("empty.jsonl"), "");
         List<Arguments> all = new ArrayList<>();
         String[][] cases = {
             // file, line as shipped, the line made bad, the key the refusal must name
@@ -210,36 +187,11 @@ class BadInputTest {
             Path bad = Files.writeString(
                     dir.resolve(all.size() + "-" + name), text.replaceFirst(Pattern.quote(c[1]), c[2]));
             String what = c[0] + ": " + c[2].strip();
-            all.add(
-                    name.startsWith("cache-updater")
-                            ? mistake(
-                                    what,
-                                    c[3],
-                                    "replay",
-                                    "cdc",
-                                    "--engine",
-                                    "flink",
-                                    "--events",
-                                    empty.toString(),
-                                    "--out",
-                                    "x",
-                                    "--config",
-                                    bad.toString())
-                            : mistake(
-                                    what,
-                                    c[3],
-                                    "replay",
-                                    "join",
-                                    "--engine",
-                                    "flink",
-                                    "--index",
-                                    empty.toString(),
-                                    "--broker",
-                                    empty.toString(),
-                                    "--out-dir",
-                                    "x",
-                                    "--config",
-                                    bad.toString()));
+            String[] config = {"--config", bad.toString()};
+            all.add(mistake(
+                    what,
+                    c[3],
+                    name.startsWith("cache-updater") ? replayCdc("flink", config) : replayJoin("flink", config)));
         }
         return all.stream();
     }
@@ -260,6 +212,41 @@ class BadInputTest {
         String err = new String(process.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(process.waitFor(60, TimeUnit.SECONDS), what + ": did not end");
         assertOneLineAndExitTwo(what, named, process.exitValue(), err);
+    }
+
+    /** {@code replay cdc} of an empty events file on {@code engine}, its output in the test's dir, then {@code more}. */
+    private static String[] replayCdc(String engine, String... more) throws IOException {
+        List<String> args = new ArrayList<>(List.of(
+                "replay", "cdc", "--engine", engine, "--events", empty().toString(), "--out", out().toString()));
+        args.addAll(List.of(more));
+        return args.toArray(String[]::new);
+    }
+
+    /** {@code replay join} of empty input files on {@code engine}, its outputs in the test's dir, then {@code more}. */
+    private static String[] replayJoin(String engine, String... more) throws IOException {
+        String empty = empty().toString();
+        List<String> args = new ArrayList<>(List.of(
+                "replay",
+                "join",
+                "--engine",
+                engine,
+                "--index",
+                empty,
+                "--broker",
+                empty,
+                "--out-dir",
+                out().toString()));
+        args.addAll(List.of(more));
+        return args.toArray(String[]::new);
+    }
+
+    private static Path empty() throws IOException {
+        return Files.writeString(dir.resolve("empty.jsonl"), "");
+    }
+
+    /** Where a command that got as far as writing would write: never the module's own directory. */
+    private static Path out() {
+        return dir.resolve("out");
     }
 
     private static Arguments mistake(String what, String named, String... args) {

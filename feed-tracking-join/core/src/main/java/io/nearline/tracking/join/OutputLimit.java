@@ -19,7 +19,7 @@ public record OutputLimit(String job, int maxBytes) implements Serializable {
     }
 
     /** Null when {@code value}, an output for {@code topic}, fits; else the dead letter that takes its place. */
-    public DeadLetter check(String topic, String requestId, byte[] value, long nowMillis) {
+    public DeadLetter check(String topic, String requestId, byte[] value) {
         if (value.length <= maxBytes) {
             return null;
         }
@@ -34,6 +34,6 @@ public record OutputLimit(String job, int maxBytes) implements Serializable {
                         TrackingRejection.RECORD_TOO_LARGE,
                         "an output of " + value.length + " bytes for " + topic + " is over join.output.max-bytes ("
                                 + maxBytes + ")"),
-                nowMillis);
+                System.currentTimeMillis());
     }
 }

@@ -204,7 +204,7 @@ final class JoinFunction extends KeyedProcessFunction<String, TrackingInput, Kaf
 
     /** Whether an output fits {@code join.output.max-bytes}; if not, its dead letter is sent instead. */
     private boolean fits(String topic, String requestId, byte[] value) {
-        DeadLetter tooLarge = limit.check(topic, requestId, value, System.currentTimeMillis());
+        DeadLetter tooLarge = limit.check(topic, requestId, value);
         if (tooLarge == null) {
             return true;
         }

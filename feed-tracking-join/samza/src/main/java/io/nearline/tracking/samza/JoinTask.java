@@ -291,7 +291,7 @@ final class JoinTask
     }
 
     private void send(SystemStream stream, String requestId, byte[] value) {
-        DeadLetter tooLarge = outputLimit.check(stream.getStream(), requestId, value, System.currentTimeMillis());
+        DeadLetter tooLarge = outputLimit.check(stream.getStream(), requestId, value);
         if (tooLarge != null) {
             deadLettered.inc();
             collector.send(new OutgoingMessageEnvelope(deadLettersOut, DeadLetters.encode(tooLarge)));
