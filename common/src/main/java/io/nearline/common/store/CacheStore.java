@@ -3,6 +3,7 @@ package io.nearline.common.store;
 import io.nearline.common.cache.CacheKey;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 
 /**
@@ -63,6 +64,25 @@ public interface CacheStore extends AutoCloseable {
         return current.isEmpty()
                 ? insertIfAbsent(key, value, expiry)
                 : replaceIfCasMatches(key, value, current.get().cas(), expiry);
+    }
+
+    /**
+     * {@link #writeDecided} without waiting: the future completes with its result, or exceptionally
+     * with what it would have thrown. The default runs it on the calling thread; a networked store
+     * overrides it (and {@link #isAsync}) so that one thread keeps many writes in flight.
+     */
+    default CompletableFuture<WriteResult> writeDecidedAsync(
+            CacheKey key, Duration expiry, Function<Optional<byte[]>, byte[]> decide) {
+        try {
+            return CompletableFuture.completedFuture(writeDecided(key, expiry, decide));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /** Whether {@link #writeDecidedAsync} returns before the write is done (writers then skip their threads). */
+    default boolean isAsync() {
+        return false;
     }
 
     /** Whether the store can take traffic now; jobs stop pulling input while it cannot. */

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -86,6 +87,18 @@ public final class SharedStores {
         public WriteResult writeDecided(CacheKey key, Duration expiry, Function<Optional<byte[]>, byte[]> decide) {
             check();
             return store.writeDecided(key, expiry, decide);
+        }
+
+        @Override
+        public CompletableFuture<WriteResult> writeDecidedAsync(
+                CacheKey key, Duration expiry, Function<Optional<byte[]>, byte[]> decide) {
+            check();
+            return store.writeDecidedAsync(key, expiry, decide);
+        }
+
+        @Override
+        public boolean isAsync() {
+            return store.isAsync();
         }
 
         @Override

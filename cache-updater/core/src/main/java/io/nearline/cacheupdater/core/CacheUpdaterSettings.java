@@ -25,6 +25,7 @@ public record CacheUpdaterSettings(
         int batchMaxKeys,
         Duration batchMaxDelay,
         int writeThreads,
+        int maxInFlight,
         Duration maxPause,
         ChangeDecoder decoder,
         String schemaRegistryDir) {
@@ -99,22 +100,30 @@ public record CacheUpdaterSettings(
                     "write.batch.max-keys",
                     ValueType.INT,
                     1000,
-                    "Flink: keys collected per task before their writes go out together (one write per key, the newest "
-                            + "version). Samza writes each message as it comes.")
+                    "Keys collected per task before their writes go out together (one write per key, the newest "
+                            + "version). Samza also cuts a batch at half of task.max.concurrency messages.")
             .checked(Check.between(1, 1_000_000));
     public static final ConfigKey<Duration> BATCH_MAX_DELAY = ConfigKey.of(
                     "write.batch.max-delay",
                     ValueType.DURATION,
                     Duration.ofMillis(100),
-                    "Flink: longest time a change waits in a batch before it is written.")
+                    "Longest time a change waits in a batch before it is written.")
             .checked(Check.positiveDuration());
     public static final ConfigKey<Integer> WRITE_THREADS = ConfigKey.of(
                     "write.threads",
                     ValueType.INT,
                     1,
-                    "Flink: threads per task writing a batch's keys in parallel. 1 (inline) is fastest for the embedded "
-                            + "RocksDB store; raise it for a networked store (about 16 for Couchbase).")
+                    "Threads per task writing a batch's keys in parallel, for a store that blocks. 1 (inline) is "
+                            + "fastest for the embedded RocksDB store. Couchbase writes asynchronously and ignores it "
+                            + "(see write.max-in-flight).")
             .checked(Check.between(1, 256));
+    public static final ConfigKey<Integer> MAX_IN_FLIGHT = ConfigKey.of(
+                    "write.max-in-flight",
+                    ValueType.INT,
+                    UpdateBatch.MAX_IN_FLIGHT,
+                    "A store that writes asynchronously (Couchbase): most writes of a task in flight at once; each key "
+                            + "has at most one, and a batch is complete before the next one starts.")
+            .checked(Check.between(1, 65_536));
     public static final ConfigKey<Duration> MAX_PAUSE = ConfigKey.of(
                     "write.outage.max-pause",
                     ValueType.DURATION,
@@ -139,6 +148,7 @@ public record CacheUpdaterSettings(
                     BATCH_MAX_KEYS,
                     BATCH_MAX_DELAY,
                     WRITE_THREADS,
+                    MAX_IN_FLIGHT,
                     MAX_PAUSE)
             .withInvariant(
                     c -> !c.get(CDC_TOPIC).equals(c.get(DEAD_LETTER_TOPIC)),
@@ -181,6 +191,7 @@ public record CacheUpdaterSettings(
                 config.get(BATCH_MAX_KEYS),
                 config.get(BATCH_MAX_DELAY),
                 config.get(WRITE_THREADS),
+                config.get(MAX_IN_FLIGHT),
                 config.get(MAX_PAUSE),
                 decoder(config),
                 config.get(SCHEMA_REGISTRY_DIR).strip());

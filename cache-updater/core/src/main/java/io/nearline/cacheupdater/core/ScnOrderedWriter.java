@@ -11,7 +11,11 @@ import io.nearline.common.store.StoreUnavailableException;
 import io.nearline.common.version.Version;
 import java.time.Clock;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.random.RandomGenerator;
 
 /**
@@ -77,6 +81,11 @@ public final class ScnOrderedWriter {
         this.unavailableRetries = metrics.counter("write.retries.unavailable");
     }
 
+    /** Whether the store writes asynchronously: then {@link #writeAsync} keeps many writes in flight from one thread. */
+    public boolean isAsync() {
+        return store.isAsync();
+    }
+
     /** Writes {@code record} under {@code key} unless the cache already holds an equal or newer version. */
     public WriteResult write(CacheKey key, CacheRecord record) {
         return write(key, record, false);
@@ -88,48 +97,106 @@ public final class ScnOrderedWriter {
      * bootstrap does for rows that did not change, so they never expire while they exist.
      */
     public WriteResult write(CacheKey key, CacheRecord record, boolean refreshTtl) {
-        Decision decision = new Decision(record, refreshTtl);
-        Throwable lastFailure = null;
+        Decision decision = new Decision(key, record, refreshTtl);
         for (int attempt = 1; attempt <= settings.maxAttempts(); attempt++) {
+            WriteResult done;
             try {
-                CacheStore.WriteResult result = store.writeDecided(key, settings.ttl(), decision::decide);
-                if (result == null) {
-                    (decision.order < 0 ? stale : duplicate).inc();
-                    return new WriteResult(
-                            decision.order < 0 ? WriteOutcome.STALE : WriteOutcome.DUPLICATE,
-                            decision.stored,
-                            attempt,
-                            null);
-                }
-                if (result.ok() && decision.order == 0) {
-                    refreshed.inc();
-                    return new WriteResult(WriteOutcome.REFRESHED, record.version(), attempt, null);
-                }
-                if (result.ok()) {
-                    applied.inc();
-                    return new WriteResult(WriteOutcome.APPLIED, record.version(), attempt, null);
-                }
-                // EXISTS, CAS_MISMATCH or NOT_FOUND: another writer got in between; re-read and decide again.
-                conflictRetries.inc();
-                // Contention is transient by nature: if it outlasts the budget, callers retry later.
-                lastFailure = new StoreUnavailableException("write of '" + key + "' still contended after " + attempt
-                        + " attempts (last: " + result.status() + ")");
-            } catch (StoreUnavailableException e) {
-                unavailableRetries.inc();
-                lastFailure = e;
-            } catch (CorruptCacheRecordException e) {
-                // Never overwrite bytes we cannot read: a newer writer may own them. Needs a person.
-                return fail(
-                        attempt,
-                        new StoreException("stored record for '" + key + "' is unreadable: " + e.getMessage(), e));
-            } catch (StoreException e) {
-                return fail(attempt, e);
+                done = settle(decision, attempt, store.writeDecided(key, settings.ttl(), decision::decide), null);
+            } catch (StoreException | CorruptCacheRecordException e) {
+                done = settle(decision, attempt, null, e);
+            }
+            if (done != null) {
+                return done;
             }
             if (attempt < settings.maxAttempts() && !pause(attempt)) {
                 return fail(attempt, new InterruptedException("interrupted while retrying a write of '" + key + "'"));
             }
         }
-        return fail(settings.maxAttempts(), lastFailure);
+        return fail(settings.maxAttempts(), decision.lastFailure);
+    }
+
+    /**
+     * As {@link #write(CacheKey, CacheRecord, boolean)}, without blocking: for a store whose
+     * {@link CacheStore#isAsync} is true, so that one thread keeps many keys' writes in flight. Retries
+     * wait on {@code timer}. The future completes with the result (never exceptionally for the store's
+     * own failures: those are results, as in the blocking write).
+     */
+    public CompletableFuture<WriteResult> writeAsync(
+            CacheKey key, CacheRecord record, boolean refreshTtl, ScheduledExecutorService timer) {
+        CompletableFuture<WriteResult> done = new CompletableFuture<>();
+        attemptAsync(new Decision(key, record, refreshTtl), 1, timer, done);
+        return done;
+    }
+
+    private void attemptAsync(
+            Decision decision, int attempt, ScheduledExecutorService timer, CompletableFuture<WriteResult> done) {
+        store.writeDecidedAsync(decision.key, settings.ttl(), decision::decide).whenComplete((result, error) -> {
+            try {
+                Throwable cause =
+                        error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+                if (cause != null
+                        && !(cause instanceof StoreException || cause instanceof CorruptCacheRecordException)) {
+                    done.completeExceptionally(cause); // not the store's: a bug, as in the blocking write
+                    return;
+                }
+                WriteResult settled = settle(decision, attempt, result, (RuntimeException) cause);
+                if (settled != null) {
+                    done.complete(settled);
+                } else if (attempt >= settings.maxAttempts()) {
+                    done.complete(fail(attempt, decision.lastFailure));
+                } else {
+                    timer.schedule(
+                            () -> attemptAsync(decision, attempt + 1, timer, done),
+                            settings.backoff().delay(attempt - 1, jitter()).toNanos(),
+                            TimeUnit.NANOSECONDS);
+                }
+            } catch (RuntimeException e) {
+                done.completeExceptionally(e);
+            }
+        });
+    }
+
+    /**
+     * What one attempt came to: the write's result, or null to try again (the reason kept in the
+     * decision). {@code failure} is what the store threw instead of a result.
+     */
+    private WriteResult settle(
+            Decision decision, int attempt, CacheStore.WriteResult result, RuntimeException failure) {
+        if (failure instanceof StoreUnavailableException) {
+            unavailableRetries.inc();
+            decision.lastFailure = failure;
+            return null;
+        }
+        if (failure instanceof CorruptCacheRecordException) {
+            // Never overwrite bytes we cannot read: a newer writer may own them. Needs a person.
+            return fail(
+                    attempt,
+                    new StoreException(
+                            "stored record for '" + decision.key + "' is unreadable: " + failure.getMessage(),
+                            failure));
+        }
+        if (failure != null) {
+            return fail(attempt, failure);
+        }
+        if (result == null) {
+            (decision.order < 0 ? stale : duplicate).inc();
+            return new WriteResult(
+                    decision.order < 0 ? WriteOutcome.STALE : WriteOutcome.DUPLICATE, decision.stored, attempt, null);
+        }
+        if (result.ok() && decision.order == 0) {
+            refreshed.inc();
+            return new WriteResult(WriteOutcome.REFRESHED, decision.record.version(), attempt, null);
+        }
+        if (result.ok()) {
+            applied.inc();
+            return new WriteResult(WriteOutcome.APPLIED, decision.record.version(), attempt, null);
+        }
+        // EXISTS, CAS_MISMATCH or NOT_FOUND: another writer got in between; re-read and decide again.
+        conflictRetries.inc();
+        // Contention is transient by nature: if it outlasts the budget, callers retry later.
+        decision.lastFailure = new StoreUnavailableException("write of '" + decision.key + "' still contended after "
+                + attempt + " attempts (last: " + result.status() + ")");
+        return null;
     }
 
     /**
@@ -138,13 +205,16 @@ public final class ScnOrderedWriter {
      * else the record's bytes, encoded once per write.
      */
     private final class Decision {
+        private final CacheKey key;
         private final CacheRecord record;
         private final boolean refreshTtl;
         private byte[] encoded;
         Version stored = Version.NONE;
         int order; // incoming against stored: < 0 stale, 0 equal, > 0 newer or absent
+        Throwable lastFailure; // why the last attempt is tried again
 
-        Decision(CacheRecord record, boolean refreshTtl) {
+        Decision(CacheKey key, CacheRecord record, boolean refreshTtl) {
+            this.key = key;
             this.record = record;
             this.refreshTtl = refreshTtl;
         }
@@ -167,10 +237,13 @@ public final class ScnOrderedWriter {
         }
     }
 
+    private RandomGenerator jitter() {
+        return random != null ? random : ThreadLocalRandom.current();
+    }
+
     private boolean pause(int attempt) {
-        RandomGenerator jitter = random != null ? random : ThreadLocalRandom.current();
         try {
-            sleeper.sleep(settings.backoff().delay(attempt - 1, jitter));
+            sleeper.sleep(settings.backoff().delay(attempt - 1, jitter()));
             return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

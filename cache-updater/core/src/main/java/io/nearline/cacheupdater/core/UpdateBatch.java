@@ -12,10 +12,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,12 +32,20 @@ import org.slf4j.LoggerFactory;
  * events, {@code bootstrap.written} for bootstrap rows (superseded and refused ones included).
  *
  * <p>Writes go out in one chunk per write thread, each chunk written key by key: a thread hand-off per
- * key would cost more than an embedded store's write. With one thread the caller writes inline.
+ * key would cost more than an embedded store's write. With one thread the caller writes inline. A
+ * networked store that writes asynchronously ({@link ScnOrderedWriter#isAsync}) gets every key's write
+ * from the calling thread instead, at most {@code maxInFlight} at a time: a round trip per key no longer
+ * costs a thread.
+ *
+ * <p>{@link #cut} and {@link #write} split a flush in two for an engine that writes on another thread
+ * while the next batch fills (Samza's asynchronous task): cut under the caller's lock, write the cuts
+ * one at a time in the order they were cut, so each key's writes stay in order.
  *
  * <p>Failures: a transient one (store unavailable, conflicts beyond the retry budget) is retried with
  * growing pauses until it succeeds; the flush blocks meanwhile, so the job stops pulling input instead
  * of dropping it. A permanent one (the store refuses the write for good) is returned for dead-lettering.
- * Not thread-safe: one batch per task. Close it to stop its write threads.
+ * Not thread-safe: one batch per task (adds and cuts on one thread or under one lock, cuts written one
+ * at a time). Close it to stop its write threads.
  */
 public final class UpdateBatch implements AutoCloseable {
 
@@ -54,6 +66,9 @@ public final class UpdateBatch implements AutoCloseable {
     /** A change the store refused for good. */
     public record Refused(Pending change, Rejection rejection) {}
 
+    /** The changes taken out of the batch by {@link #cut}, to be written by {@link #write}. */
+    public record Cut(List<Map.Entry<CacheKey, Pending>> changes, long events, long rows) {}
+
     private final ScnOrderedWriter writer;
     private final Metrics.Counter superseded;
     private final Metrics.Counter eventsWritten;
@@ -64,15 +79,33 @@ public final class UpdateBatch implements AutoCloseable {
     private final Map<CacheKey, Pending> pending = new LinkedHashMap<>();
     private final int threads;
     private final ExecutorService pool;
+    private final int maxInFlight;
+    /** Where an asynchronous write waits before it is tried again; null for a blocking store. */
+    private final ScheduledExecutorService retryTimer;
+
+    /** Default of {@code write.max-in-flight}. */
+    public static final int MAX_IN_FLIGHT = 256;
 
     public UpdateBatch(ScnOrderedWriter writer, Metrics metrics, Duration maxPause, int writeThreads) {
+        this(writer, metrics, maxPause, writeThreads, MAX_IN_FLIGHT);
+    }
+
+    public UpdateBatch(ScnOrderedWriter writer, Metrics metrics, Duration maxPause, int writeThreads, int maxInFlight) {
         this.writer = writer;
         this.superseded = metrics.counter("write.superseded");
         this.eventsWritten = metrics.counter(WRITTEN);
         this.rowsWritten = metrics.counter(BOOTSTRAP_WRITTEN);
         this.maxPause = maxPause;
+        this.maxInFlight = maxInFlight;
+        this.retryTimer = writer.isAsync()
+                ? Executors.newSingleThreadScheduledExecutor(r -> {
+                    Thread t = new Thread(r, "cache-write-retry");
+                    t.setDaemon(true);
+                    return t;
+                })
+                : null;
         this.threads = writeThreads;
-        this.pool = writeThreads <= 1
+        this.pool = writeThreads <= 1 || writer.isAsync()
                 ? null
                 : Executors.newFixedThreadPool(writeThreads, r -> {
                     Thread t = new Thread(r, "cache-write");
@@ -107,9 +140,25 @@ public final class UpdateBatch implements AutoCloseable {
 
     /** Writes everything pending; blocks through transient store trouble. @return what the store refused for good */
     public List<Refused> flush() throws InterruptedException {
-        List<Refused> refused = new ArrayList<>();
-        List<Map.Entry<CacheKey, Pending>> todo = new ArrayList<>(pending.entrySet());
+        return write(cut());
+    }
+
+    /** Takes everything pending out of the batch, to be written by {@link #write}; the batch is empty after. */
+    public Cut cut() {
+        Cut cut = new Cut(new ArrayList<>(pending.entrySet()), addedEvents, addedRows);
         pending.clear();
+        addedEvents = 0;
+        addedRows = 0;
+        return cut;
+    }
+
+    /**
+     * Writes a cut; blocks through transient store trouble. Cuts must be written one at a time, in the
+     * order they were cut. @return what the store refused for good
+     */
+    public List<Refused> write(Cut cut) throws InterruptedException {
+        List<Refused> refused = new ArrayList<>();
+        List<Map.Entry<CacheKey, Pending>> todo = cut.changes();
         long pauseMillis = 100;
         while (!todo.isEmpty()) {
             WriteResult[] results = writeAll(todo);
@@ -144,14 +193,15 @@ public final class UpdateBatch implements AutoCloseable {
                 pauseMillis = Math.min(pauseMillis * 2, maxPause.toMillis());
             }
         }
-        eventsWritten.inc(addedEvents);
-        rowsWritten.inc(addedRows);
-        addedEvents = 0;
-        addedRows = 0;
+        eventsWritten.inc(cut.events());
+        rowsWritten.inc(cut.rows());
         return refused;
     }
 
     private WriteResult[] writeAll(List<Map.Entry<CacheKey, Pending>> entries) throws InterruptedException {
+        if (retryTimer != null) {
+            return writeAllAsync(entries);
+        }
         WriteResult[] results = new WriteResult[entries.size()];
         if (pool == null || entries.size() < 2) {
             writeRange(entries, results, 0, entries.size());
@@ -170,6 +220,34 @@ public final class UpdateBatch implements AutoCloseable {
         return results;
     }
 
+    /** Every key's write in flight from this thread, at most {@code maxInFlight} at a time; returns when all are done. */
+    private WriteResult[] writeAllAsync(List<Map.Entry<CacheKey, Pending>> entries) throws InterruptedException {
+        WriteResult[] results = new WriteResult[entries.size()];
+        Semaphore slots = new Semaphore(maxInFlight);
+        CountDownLatch done = new CountDownLatch(entries.size());
+        AtomicReference<Throwable> crashed = new AtomicReference<>();
+        for (int i = 0; i < entries.size(); i++) {
+            slots.acquire();
+            int k = i;
+            Pending change = entries.get(i).getValue();
+            writer.writeAsync(entries.get(i).getKey(), change.record(), change.refreshTtl(), retryTimer)
+                    .whenComplete((result, error) -> {
+                        if (error != null) {
+                            crashed.compareAndSet(null, error);
+                        } else {
+                            results[k] = result;
+                        }
+                        slots.release();
+                        done.countDown(); // publishes results[k] to the waiting thread
+                    });
+        }
+        done.await();
+        if (crashed.get() != null) {
+            throw new IllegalStateException("cache write crashed", crashed.get());
+        }
+        return results;
+    }
+
     private void writeRange(List<Map.Entry<CacheKey, Pending>> entries, WriteResult[] results, int from, int to) {
         for (int i = from; i < to; i++) {
             results[i] = writer.write(
@@ -183,6 +261,9 @@ public final class UpdateBatch implements AutoCloseable {
     public void close() {
         if (pool != null) {
             pool.shutdownNow();
+        }
+        if (retryTimer != null) {
+            retryTimer.shutdownNow();
         }
     }
 

@@ -70,6 +70,26 @@ class UpdateBatchTest {
     }
 
     @Test
+    void aCutIsWrittenApartFromWhatIsAddedAfterIt() throws Exception {
+        CacheKey a = CacheKey.of("a");
+        batch.add(a, change(a, 5));
+        UpdateBatch.Cut first = batch.cut();
+        assertTrue(batch.isEmpty(), "a cut empties the batch");
+        batch.add(a, change(a, 9)); // the next batch fills while the cut waits to be written
+        batch.add(a, change(a, 10));
+        assertEquals(0, metrics.count(UpdateBatch.WRITTEN), "nothing is done before it is written");
+        assertEquals(List.of(), batch.write(first));
+        assertEquals(Version.of(5, 1), stored(a));
+        assertEquals(1, metrics.count(UpdateBatch.WRITTEN), "only the cut's change is done");
+        UpdateBatch.Cut second = batch.cut();
+        assertEquals(1, second.changes().size());
+        assertEquals(2, second.events());
+        assertEquals(List.of(), batch.write(second));
+        assertEquals(Version.of(10, 1), stored(a));
+        assertEquals(3, metrics.count(UpdateBatch.WRITTEN));
+    }
+
+    @Test
     void anOutageLongerThanTheRetryBudgetIsWaitedOutNotDropped() throws Exception {
         CacheKey a = CacheKey.of("a");
         batch.add(a, change(a, 5));

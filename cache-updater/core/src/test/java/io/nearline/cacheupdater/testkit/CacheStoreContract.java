@@ -29,6 +29,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -267,6 +268,48 @@ public abstract class CacheStoreContract {
                     return bytes(Integer.toString(n + 1));
                 })
                 .ok());
+    }
+
+    @Test
+    void writeDecidedAsyncDecidesOnWhatIsStored() throws Exception {
+        CacheKey k = key("decided-async");
+        CacheStore.WriteResult first = store().writeDecidedAsync(
+                        k, LONG_TTL, current -> current.isEmpty() ? bytes("a") : null)
+                .get(30, TimeUnit.SECONDS);
+        assertTrue(first.ok(), "written where absent: " + first);
+        assertNull(store().writeDecidedAsync(k, LONG_TTL, current -> null).get(30, TimeUnit.SECONDS));
+        CacheStore.WriteResult second = store().writeDecidedAsync(
+                        k, LONG_TTL, current -> bytes(new String(current.orElseThrow(), StandardCharsets.UTF_8) + "b"))
+                .get(30, TimeUnit.SECONDS);
+        assertTrue(second.ok(), "replaced what it read: " + second);
+        assertEquals("ab", new String(store().get(k).orElseThrow().value(), StandardCharsets.UTF_8));
+    }
+
+    /** Many keys' asynchronous increments in flight at once from one thread: none is lost. */
+    @Test
+    void writeDecidedAsyncFromOneThreadLosesNoUpdate() throws Exception {
+        int keys = 50;
+        int rounds = 20;
+        for (int round = 0; round < rounds; round++) {
+            List<CompletableFuture<CacheStore.WriteResult>> inFlight = new ArrayList<>();
+            for (int i = 0; i < keys; i++) {
+                inFlight.add(store().writeDecidedAsync(
+                                key("async-" + i),
+                                LONG_TTL,
+                                current -> bytes(Integer.toString(
+                                        current.map(v -> Integer.parseInt(new String(v, StandardCharsets.UTF_8)))
+                                                        .orElse(0)
+                                                + 1))));
+            }
+            for (CompletableFuture<CacheStore.WriteResult> write : inFlight) {
+                assertTrue(write.get(30, TimeUnit.SECONDS).ok(), "one writer per key: no conflict");
+            }
+        }
+        for (int i = 0; i < keys; i++) {
+            assertEquals(
+                    Integer.toString(rounds),
+                    new String(store().get(key("async-" + i)).orElseThrow().value(), StandardCharsets.UTF_8));
+        }
     }
 
     @Test

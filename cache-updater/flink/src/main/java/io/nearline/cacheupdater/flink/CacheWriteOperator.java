@@ -49,7 +49,7 @@ final class CacheWriteOperator extends AbstractStreamOperator<Void>
         Metrics metrics = new FlinkMetrics(getMetricGroup());
         store = CacheStores.open(c);
         ScnOrderedWriter writer = new ScnOrderedWriter(store, WriterSettings.from(c), metrics);
-        batch = new UpdateBatch(writer, metrics, settings.maxPause(), settings.writeThreads());
+        batch = new UpdateBatch(writer, metrics, settings.maxPause(), settings.writeThreads(), settings.maxInFlight());
         deadLettered = metrics.counter("events.dead-lettered");
         scheduleFlush();
     }

@@ -12,7 +12,7 @@ import org.apache.samza.serializers.KVSerde;
 import org.apache.samza.system.SystemStreamMetadata;
 import org.apache.samza.system.kafka.descriptors.KafkaInputDescriptor;
 import org.apache.samza.system.kafka.descriptors.KafkaSystemDescriptor;
-import org.apache.samza.task.StreamTaskFactory;
+import org.apache.samza.task.AsyncStreamTaskFactory;
 
 /**
  * The cache-updater app on Samza (low-level API), named by {@code app.class}: the CDC topic in (and,
@@ -33,6 +33,7 @@ public final class CacheUpdaterApp implements TaskApplication {
         CacheUpdaterSettings.validateJob(config, BootstrapSettings.DEF);
         CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
         boolean withBootstrap = config.get(BootstrapSettings.ENABLED);
+        SamzaConfig.requireSyncCommit(config);
 
         KafkaSystemDescriptor kafka = new KafkaSystemDescriptor(SYSTEM);
         app.withDefaultSystem(kafka);
@@ -45,7 +46,7 @@ public final class CacheUpdaterApp implements TaskApplication {
         app.withOutputStream(
                 kafka.getOutputDescriptor("deadletters", new ByteSerde()).withPhysicalName(settings.deadLetterTopic()));
         String bootstrapTopic = withBootstrap ? BootstrapSettings.from(config).topic() : null;
-        app.withTaskFactory((StreamTaskFactory) () -> new CacheUpdaterTask(bootstrapTopic));
+        app.withTaskFactory((AsyncStreamTaskFactory) () -> new CacheUpdaterTask(bootstrapTopic));
     }
 
     /** From the oldest offset when the job has no checkpoint yet: nothing before it is skipped. */

@@ -71,6 +71,17 @@ class AppDescriptorTest {
     }
 
     @Test
+    void anAsynchronousCommitIsRefused() {
+        Map<String, String> samza = new HashMap<>(shipped());
+        assertTrue(Integer.parseInt(samza.get("task.max.concurrency")) > 1, "writes are batched across messages");
+        samza.put("task.async.commit", "true");
+        ConfigException e = assertThrows(
+                ConfigException.class,
+                () -> ApplicationDescriptorUtil.getAppDescriptor(new CacheUpdaterApp(), new MapConfig(samza)));
+        assertTrue(e.getMessage().contains("task.async.commit is true: remove it"), e.getMessage());
+    }
+
+    @Test
     void aMisspeltNearlineKeyStopsTheAppBeforeItStarts() {
         Map<String, String> samza = new HashMap<>(shipped());
         samza.put("cdc.topc", "x");

@@ -15,6 +15,7 @@ import com.couchbase.client.core.error.RequestCanceledException;
 import com.couchbase.client.core.error.ServiceNotAvailableException;
 import com.couchbase.client.core.error.TemporaryFailureException;
 import com.couchbase.client.core.error.TimeoutException;
+import com.couchbase.client.java.AsyncCollection;
 import com.couchbase.client.java.Bucket;
 import com.couchbase.client.java.Cluster;
 import com.couchbase.client.java.ClusterOptions;
@@ -30,6 +31,9 @@ import io.nearline.common.store.StoreUnavailableException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -45,6 +49,8 @@ import java.util.function.Supplier;
  *       An ambiguous timeout may have written: the writer's version check makes the retry harmless.</li>
  *   <li>Anything else (authentication, a missing bucket, a value too large) is a {@link StoreException}.</li>
  *   <li>Health is the transient-error rate over a sliding window, like a router's Couchbase health monitor.</li>
+ *   <li>{@link #writeDecidedAsync} is truly asynchronous (the SDK's async API): a writer keeps many
+ *       keys' writes in flight from one thread instead of paying a round trip per write.</li>
  * </ul>
  *
  * Lifecycle: {@link #connect} opens the cluster and waits for the bucket (fails fast with the reason);
@@ -151,6 +157,69 @@ public final class CouchbaseCacheStore implements CacheStore {
     }
 
     @Override
+    public boolean isAsync() {
+        return true;
+    }
+
+    /** Get, decide, then insert or CAS-replace, each step a non-blocking SDK call. */
+    @Override
+    public CompletableFuture<WriteResult> writeDecidedAsync(
+            CacheKey key, Duration expiry, Function<Optional<byte[]>, byte[]> decide) {
+        CacheStore.requireFiniteExpiry(expiry);
+        if (closed) {
+            return CompletableFuture.failedFuture(new StoreException("Couchbase store " + settings + " is closed"));
+        }
+        AsyncCollection async = collection.async();
+        String id = key.value();
+        return async.get(id, getOptions().transcoder(RawBinaryTranscoder.INSTANCE))
+                .thenApply(r -> Optional.of(new Stored(r.contentAs(byte[].class), r.cas())))
+                .exceptionally(e -> {
+                    if (cause(e) instanceof DocumentNotFoundException) {
+                        return Optional.empty();
+                    }
+                    throw new CompletionException(cause(e));
+                })
+                .thenCompose(current -> {
+                    byte[] value = decide.apply(current.map(Stored::value));
+                    if (value == null) {
+                        return CompletableFuture.completedFuture((WriteResult) null);
+                    }
+                    CompletableFuture<MutationResult> write = current.isEmpty()
+                            ? async.insert(
+                                    id, value, insertOptions().expiry(expiry).transcoder(RawBinaryTranscoder.INSTANCE))
+                            : async.replace(
+                                    id,
+                                    value,
+                                    replaceOptions()
+                                            .cas(current.get().cas())
+                                            .expiry(expiry)
+                                            .transcoder(RawBinaryTranscoder.INSTANCE));
+                    return write.thenApply(m -> WriteResult.ok(m.cas())).exceptionally(e -> {
+                        Throwable c = cause(e);
+                        if (c instanceof DocumentExistsException) {
+                            return WriteResult.of(Status.EXISTS);
+                        } else if (c instanceof CasMismatchException) {
+                            return WriteResult.of(Status.CAS_MISMATCH);
+                        } else if (c instanceof DocumentNotFoundException) {
+                            return WriteResult.of(Status.NOT_FOUND);
+                        }
+                        throw new CompletionException(c);
+                    });
+                })
+                .handle((result, e) -> {
+                    if (e == null) {
+                        health.success();
+                        return result;
+                    }
+                    throw new CompletionException(classify("write", key, cause(e)));
+                });
+    }
+
+    private static Throwable cause(Throwable e) {
+        return e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+    }
+
+    @Override
     public Health health() {
         return closed ? Health.down("Couchbase store " + settings + " is closed") : health.health();
     }
@@ -171,22 +240,34 @@ public final class CouchbaseCacheStore implements CacheStore {
             T result = body.get();
             health.success();
             return result;
-        } catch (TimeoutException
-                | TemporaryFailureException
-                | DocumentLockedException
-                | ServiceNotAvailableException
-                | RequestCanceledException e) {
+        } catch (CouchbaseException e) {
+            throw classify(op, key, e);
+        }
+    }
+
+    /**
+     * What a failed call means to the writer: transient ({@link StoreUnavailableException}, retried and
+     * counted in health), permanent ({@link StoreException}), or not the store's (returned as it is).
+     */
+    private RuntimeException classify(String op, CacheKey key, Throwable e) {
+        if (e instanceof TimeoutException
+                || e instanceof TemporaryFailureException
+                || e instanceof DocumentLockedException
+                || e instanceof ServiceNotAvailableException
+                || e instanceof RequestCanceledException) {
             if (closed) {
-                throw new StoreException("Couchbase store " + settings + " closed during " + op, e);
+                return new StoreException("Couchbase store " + settings + " closed during " + op, e);
             }
             health.failure(e);
             String ambiguity = e instanceof AmbiguousTimeoutException ? " (ambiguous: it may have been applied)" : "";
-            throw new StoreUnavailableException(
+            return new StoreUnavailableException(
                     "Couchbase " + op + " of '" + key + "' failed transiently" + ambiguity + ": "
                             + e.getClass().getSimpleName(),
                     e);
-        } catch (CouchbaseException e) {
-            throw new StoreException("Couchbase " + op + " of '" + key + "' failed: " + e.getMessage(), e);
         }
+        if (e instanceof CouchbaseException) {
+            return new StoreException("Couchbase " + op + " of '" + key + "' failed: " + e.getMessage(), e);
+        }
+        return e instanceof RuntimeException r ? r : new StoreException("Couchbase " + op + " of '" + key + "'", e);
     }
 }

@@ -31,4 +31,16 @@ public final class SamzaConfig {
                     + " config/" + shippedFile + ")");
         }
     }
+
+    /**
+     * An asynchronous task that completes a message's callback only once its output is durable relies on
+     * Samza committing only when no callback is pending: {@code task.async.commit=true} commits meanwhile.
+     */
+    public static void requireSyncCommit(Config config) {
+        String async = config.asMap().get("task.async.commit");
+        if (async != null && Boolean.parseBoolean(async.strip())) {
+            throw new ConfigException("task.async.commit is true: remove it (or set false); an asynchronous commit"
+                    + " can record input positions whose cache writes are not done yet");
+        }
+    }
 }
