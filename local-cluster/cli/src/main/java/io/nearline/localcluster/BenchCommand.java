@@ -3,6 +3,9 @@ package io.nearline.localcluster;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.cacheupdater.core.replay.ChangeEventGenerator;
+import io.nearline.common.config.Config;
+import io.nearline.localcluster.cluster.ClusterCommand;
+import io.nearline.localcluster.replay.ForkedCouchbase;
 import io.nearline.localcluster.replay.ReplayOutput;
 import io.nearline.localcluster.sot.ChangeLogTruth;
 import io.nearline.localcluster.sot.DivergenceChecker;
@@ -99,43 +102,122 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--summary-json", paramLabel = "FILE", description = SUMMARY_JSON)
         Path summaryJson;
 
+        @Option(
+                names = "--store",
+                defaultValue = "rocksdb",
+                description =
+                        "rocksdb (embedded), or couchbase: CouchbaseMock in a JVM of its own, reached through the "
+                                + "real SDK; each engine also runs with one synchronous write per event, on the first "
+                                + "--sync-events events, and the mock is started afresh before every run (default: ${DEFAULT-VALUE}).")
+        String store;
+
+        @Option(
+                names = "--sync-events",
+                defaultValue = "20000",
+                description = "--store couchbase: events of the one-write-per-event run (default: ${DEFAULT-VALUE}).")
+        long syncEvents;
+
         @Override
         public Integer call() throws Exception {
             positive("--events", events, "--keys", keys, "--partitions", partitions, "--parallelism", parallelism);
+            if (!store.equals("rocksdb") && !store.equals("couchbase")) {
+                throw new IllegalArgumentException("--store must be rocksdb or couchbase, got " + store);
+            }
             Path work =
                     workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("nearline-bench");
             Path stream = work.resolve("events.jsonl");
             System.out.printf(
                     "bench cdc: generating %,d events over %,d keys (seed %d) in %s%n", events, keys, seed, stream);
             ChangeEventGenerator.write(stream, events, keys, seed);
-            double ceiling = StoreCeiling.measure(stream, work.resolve("ceiling-rocksdb"), parallelism);
+            try (ForkedCouchbase couchbase = store.equals("couchbase")
+                    ? ForkedCouchbase.start(ClusterCommand.couchbaseJar(Home.dir()), work.resolve("couchbase"))
+                    : null) {
+                return run(work, stream, couchbase);
+            }
+        }
+
+        private int run(Path work, Path stream, ForkedCouchbase couchbase) throws Exception {
+            Map<String, String> storeSettings = new LinkedHashMap<>();
+            storeSettings.put("cache.store", store);
+            storeSettings.put("rocksdb.path", work.resolve("ceiling-rocksdb").toString());
+            if (couchbase != null) {
+                storeSettings.putAll(couchbase.settings());
+            }
+            double ceiling = StoreCeiling.measure(stream, Config.of(storeSettings), parallelism);
             System.out.printf(
-                    "bench cdc: the store's ordered-write ceiling, %d threads, no Kafka, no engine: %,.0f writes/s%n",
-                    parallelism, ceiling);
+                    "bench cdc: the %s store's ordered-write ceiling, %d threads, no Kafka, no engine: %,.0f writes/s%n",
+                    store, parallelism, ceiling);
+            Path syncStream = work.resolve("events-sync.jsonl");
+            if (couchbase != null) {
+                couchbase.restart(); // every run starts from an empty cache
+                try (var lines = Files.lines(stream)) {
+                    Files.write(syncStream, (Iterable<String>) lines.limit(syncEvents)::iterator);
+                }
+            }
             Map<String, ObjectNode> members = new LinkedHashMap<>();
             for (String engine : engines) {
                 Path summary = work.resolve("summary-" + engine + ".json");
+                List<String> storeArgs = couchbase == null ? List.of() : couchbaseArgs(couchbase);
                 int code = Home.runBench(
                         engine,
                         "replay-cdc",
-                        List.of(
-                                "--events",
-                                stream.toString(),
-                                "--out",
-                                work.resolve("state-" + engine + ".jsonl").toString(),
-                                "--work-dir",
-                                work.resolve(engine).toString(),
-                                "--partitions",
-                                Integer.toString(partitions),
-                                "--parallelism",
-                                Integer.toString(parallelism),
-                                "--raw-consume-baseline",
-                                "--summary-json",
-                                summary.toString()));
+                        concat(
+                                storeArgs,
+                                List.of(
+                                        "--events",
+                                        stream.toString(),
+                                        "--out",
+                                        work.resolve("state-" + engine + ".jsonl")
+                                                .toString(),
+                                        "--work-dir",
+                                        work.resolve(engine).toString(),
+                                        "--partitions",
+                                        Integer.toString(partitions),
+                                        "--parallelism",
+                                        Integer.toString(parallelism),
+                                        "--raw-consume-baseline",
+                                        "--summary-json",
+                                        summary.toString())));
                 if (code != 0) {
                     return code;
                 }
                 ObjectNode replay = readJson(summary);
+                ObjectNode sync = null;
+                if (couchbase != null) {
+                    couchbase.restart();
+                    Path syncSummary = work.resolve("summary-" + engine + "-sync.json");
+                    Path syncState = work.resolve("state-" + engine + "-sync.jsonl");
+                    code = Home.runBench(
+                            engine,
+                            "replay-cdc",
+                            concat(
+                                    storeArgs,
+                                    List.of(
+                                            "--events",
+                                            syncStream.toString(),
+                                            "--out",
+                                            syncState.toString(),
+                                            "--work-dir",
+                                            work.resolve(engine + "-sync").toString(),
+                                            "--partitions",
+                                            Integer.toString(partitions),
+                                            "--parallelism",
+                                            Integer.toString(parallelism),
+                                            "--set",
+                                            "write.batch.max-keys=1",
+                                            "--set",
+                                            "write.max-in-flight=1",
+                                            "--summary-json",
+                                            syncSummary.toString())));
+                    if (code != 0) {
+                        return code;
+                    }
+                    couchbase.restart();
+                    sync = readJson(syncSummary);
+                    sync.put(
+                            "verified",
+                            stateMatches(engine + " (one write per event)", List.of(syncStream), syncState));
+                }
                 ObjectNode m = JSON.createObjectNode();
                 long written = replay.path("steadyEventsPerSec").asLong(-1);
                 long raw = replay.path("rawConsumePerSec").asLong(-1);
@@ -144,14 +226,22 @@ public final class BenchCommand implements Runnable {
                 m.put("ceilingPerSec", Math.round(ceiling));
                 m.put("writtenPerRaw", ratio(written, raw));
                 m.put("writtenPerCeiling", ratio(written, ceiling));
-                m.put("verified", stateMatches(engine, List.of(stream), work.resolve("state-" + engine + ".jsonl")));
+                boolean verified = stateMatches(engine, List.of(stream), work.resolve("state-" + engine + ".jsonl"));
+                if (sync != null) {
+                    long perEvent = sync.path("steadyEventsPerSec").asLong(-1);
+                    m.put("syncPerSec", perEvent);
+                    m.put("writtenPerSync", ratio(written, perEvent));
+                    verified &= sync.path("verified").asBoolean();
+                    m.set("syncReplay", sync);
+                }
+                m.put("verified", verified);
                 m.set("replay", replay);
                 members.put(engine, m);
             }
             return finish(
                     String.format(
-                            "bench cdc (%,d events, %,d keys, %d partitions, parallelism %d)",
-                            events, keys, partitions, parallelism),
+                            "bench cdc (%,d events, %,d keys, %d partitions, parallelism %d, %s)",
+                            events, keys, partitions, parallelism, store),
                     members,
                     engine -> work.resolve("state-" + engine + ".jsonl"),
                     summaryJson);
@@ -380,6 +470,28 @@ public final class BenchCommand implements Runnable {
     }
 
     /** Whether a state dump holds, key by key, what the change logs say (the divergence checker); printed. */
+    /** The replay options that point a job at {@code couchbase}. */
+    private static List<String> couchbaseArgs(ForkedCouchbase couchbase) {
+        Map<String, String> s = couchbase.settings();
+        return List.of(
+                "--store",
+                "couchbase",
+                "--couchbase-connection",
+                s.get("couchbase.connection-string"),
+                "--couchbase-bucket",
+                s.get("couchbase.bucket"),
+                "--couchbase-user",
+                s.get("couchbase.username"),
+                "--couchbase-password",
+                s.get("couchbase.password"));
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
+    }
+
     static boolean stateMatches(String engine, List<Path> changeLogs, Path state) {
         ChangeLogTruth truth = new ChangeLogTruth(changeLogs, Integer.MAX_VALUE);
         StateDumpView cache = new StateDumpView(state);

@@ -1,5 +1,6 @@
 package io.nearline.localcluster;
 
+import io.nearline.localcluster.cluster.ClusterCommand;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,8 +47,13 @@ public final class Home {
      * (everything after {@code spec}'s name, {@code --engine} left out), plus the broker jar on Samza.
      */
     static List<String> engineCommand(String engine, String subcommand, CommandSpec spec, boolean kafkaJarGiven) {
-        List<String> command = new ArrayList<>(
-                List.of(java(), "-Xmx2g", "-jar", engineJar(engine).toString(), subcommand));
+        List<String> command = new ArrayList<>(List.of(
+                java(),
+                "-Xmx2g",
+                couchbaseJarProperty(),
+                "-jar",
+                engineJar(engine).toString(),
+                subcommand));
         List<String> all = spec.commandLine().getParseResult().originalArgs(); // the whole command line
         List<String> mine = all.subList(all.indexOf(spec.name()) + 1, all.size());
         for (int i = 0; i < mine.size(); i++) {
@@ -82,7 +88,8 @@ public final class Home {
      */
     static int runBench(String engine, String subcommand, List<String> args) throws IOException, InterruptedException {
         Path jar = engineJar(engine);
-        List<String> command = new ArrayList<>(List.of(java(), "-Xmx3g", "-jar", jar.toString(), subcommand));
+        List<String> command =
+                new ArrayList<>(List.of(java(), "-Xmx3g", couchbaseJarProperty(), "-jar", jar.toString(), subcommand));
         command.addAll(args);
         if (engine.equals("samza")) {
             command.add("--kafka-jar");
@@ -90,6 +97,11 @@ public final class Home {
         }
         System.out.printf("%n== %s ==%n", engine);
         return run(command, jar);
+    }
+
+    /** Where the runner finds CouchbaseMock, for the tools that start it (--store couchbase). */
+    private static String couchbaseJarProperty() {
+        return "-Dnearline.couchbase.jar=" + ClusterCommand.couchbaseJar(dir());
     }
 
     static String java() {

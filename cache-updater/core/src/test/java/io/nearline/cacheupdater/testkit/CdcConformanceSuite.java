@@ -328,16 +328,28 @@ public abstract class CdcConformanceSuite {
     }
 
     /**
+     * The same crash test on Couchbase: CouchbaseMock in a JVM of its own, started by the replay and
+     * reached through the real SDK over TCP; the job writes it asynchronously, batched per key. The
+     * killed job's writes in flight are lost or done; either way the restarted job ends at the oracle.
+     */
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    @Test
+    void onCouchbaseAJobKilledMidRunEndsAtTheNewestVersions() throws Exception {
+        JsonNode summary = replayWithFault("--kill-at", "0.6", "--store", "couchbase");
+        assertTrue(summary.get("eventsApplied").asLong() > 0, "nothing was written to Couchbase: " + summary);
+    }
+
+    /**
      * The generated change stream and snapshot replayed with {@code fault} at the fraction {@code at}
      * of the input: the state must be the oracle's and every partition verified; returns the summary.
      */
-    private JsonNode replayWithFault(String fault, String at) throws Exception {
+    private JsonNode replayWithFault(String fault, String at, String... more) throws Exception {
         Path events = generatedChanges();
         Path snapshot = dir.resolve("snapshot.jsonl");
         ChangeEventGenerator.writeSnapshot(snapshot, SNAPSHOT_ROWS);
         Path out = dir.resolve("state.jsonl");
         Path summary = dir.resolve("summary.json");
-        List<String> args = List.of(
+        List<String> args = new ArrayList<>(List.of(
                 "--snapshot",
                 snapshot.toString(),
                 fault,
@@ -345,7 +357,8 @@ public abstract class CdcConformanceSuite {
                 "--checkpoint-interval",
                 "500ms",
                 "--summary-json",
-                summary.toString());
+                summary.toString()));
+        args.addAll(List.of(more));
         assertEquals(0, replay(events, out, args.toArray(String[]::new)), "replay cdc " + fault);
         assertEquals(
                 Scenarios.expectedState(events, snapshot),

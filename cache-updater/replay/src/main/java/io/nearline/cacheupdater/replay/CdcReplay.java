@@ -19,6 +19,7 @@ import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.CacheStores;
 import io.nearline.localcluster.replay.BrokerRestart;
+import io.nearline.localcluster.replay.ForkedCouchbase;
 import io.nearline.localcluster.replay.JobProcess;
 import io.nearline.localcluster.replay.KafkaTopics;
 import io.nearline.localcluster.replay.LocalBroker;
@@ -55,7 +56,8 @@ public final class CdcReplay {
 
     private CdcReplay() {}
 
-    /** The replay on {@code engine}: options checked, its broker started, the run, the summary. */
+    /** The replay on {@code engine}: options checked, its broker (and cache) started, the run, the summary. */
+    @SuppressWarnings("try") // the mock lives as long as the try block; nothing calls it
     public static int run(ReplayCdcOptions options, Engine engine) throws Exception {
         options.run.validate();
         Path work = options.run.workDir("nearline-replay");
@@ -63,9 +65,19 @@ public final class CdcReplay {
         if (options.run.jobProcess != null) {
             return runJobOnly(options, work, engine);
         }
-        try (LocalBroker broker = engine.startBroker(work.resolve("kafka"))) {
+        try (LocalBroker broker = engine.startBroker(work.resolve("kafka"));
+                ForkedCouchbase couchbase = options.startsCouchbaseMock() ? startCouchbase(options, work) : null) {
             return run(options, work, broker, engine);
         }
+    }
+
+    /** CouchbaseMock for the run, in a JVM of its own; the job is pointed at it. */
+    private static ForkedCouchbase startCouchbase(ReplayCdcOptions options, Path work) throws Exception {
+        ForkedCouchbase couchbase = ForkedCouchbase.start(ForkedCouchbase.mockJar(), work.resolve("couchbase"));
+        options.useCouchbase(couchbase.settings());
+        System.out.printf(
+                "couchbase: CouchbaseMock at %s, bucket %s%n", options.couchbaseConnection, ForkedCouchbase.BUCKET);
+        return couchbase;
     }
 
     /** The job's own process in a crash test: the job alone, against the replay's broker, reporting progress. */
@@ -154,6 +166,7 @@ public final class CdcReplay {
                 InMemoryMetrics counters = engine.localMetrics();
                 restartedCounts = JobProcess.runKilledAt(
                         options.command,
+                        options.couchbaseArgs(),
                         options.run,
                         work,
                         bootstrapServers,

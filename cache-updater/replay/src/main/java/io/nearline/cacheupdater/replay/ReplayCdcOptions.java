@@ -6,6 +6,7 @@ import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigException;
 import io.nearline.localcluster.replay.LocalRunOptions;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,8 +78,62 @@ public final class ReplayCdcOptions {
             names = "--store",
             defaultValue = "rocksdb",
             description =
-                    "Cache store: rocksdb (embedded, in --work-dir) or couchbase (settings via --config/--set). Default: ${DEFAULT-VALUE}.")
+                    "Cache store: rocksdb (embedded, in --work-dir) or couchbase (CouchbaseMock started for the run, "
+                            + "in a JVM of its own on 127.0.0.1, unless --couchbase-connection or couchbase.connection-string names "
+                            + "a server). Default: ${DEFAULT-VALUE}.")
     public String store;
+
+    @Option(
+            names = "--couchbase-connection",
+            paramLabel = "STR",
+            description = "--store couchbase: a Couchbase cluster to write instead of a mock (couchbase://host...).")
+    public String couchbaseConnection;
+
+    @Option(names = "--couchbase-bucket", paramLabel = "BUCKET", description = "Bucket of the cache on that cluster.")
+    public String couchbaseBucket;
+
+    @Option(names = "--couchbase-user", paramLabel = "USER", description = "User with read and write access to it.")
+    public String couchbaseUser;
+
+    @Option(
+            names = "--couchbase-password",
+            paramLabel = "REF",
+            description = "That user's password, by reference: env:VARIABLE or file:/path.")
+    public String couchbasePassword;
+
+    /** Whether this replay starts CouchbaseMock: --store couchbase and no server named. */
+    public boolean startsCouchbaseMock() {
+        return "couchbase".equals(store)
+                && couchbaseConnection == null
+                && run.jobConfig(Map.of()).raw("couchbase.connection-string").isEmpty();
+    }
+
+    /** Points the job at the Couchbase cluster (or mock) these settings reach. */
+    public void useCouchbase(Map<String, String> settings) {
+        couchbaseConnection = settings.get("couchbase.connection-string");
+        couchbaseBucket = settings.get("couchbase.bucket");
+        couchbaseUser = settings.get("couchbase.username");
+        couchbasePassword = settings.get("couchbase.password");
+    }
+
+    /** The Couchbase options as arguments, for the job's own process in a crash test. */
+    public List<String> couchbaseArgs() {
+        List<String> args = new ArrayList<>();
+        if (couchbaseConnection != null
+                && !run.jobConfig(Map.of()).raw("couchbase.connection-string").isPresent()) {
+            args.addAll(List.of("--couchbase-connection", couchbaseConnection));
+            addIfSet(args, "--couchbase-bucket", couchbaseBucket);
+            addIfSet(args, "--couchbase-user", couchbaseUser);
+            addIfSet(args, "--couchbase-password", couchbasePassword);
+        }
+        return args;
+    }
+
+    private static void addIfSet(List<String> args, String option, String value) {
+        if (value != null) {
+            args.addAll(List.of(option, value));
+        }
+    }
 
     @Option(
             names = "--raw-consume-baseline",
@@ -92,6 +147,15 @@ public final class ReplayCdcOptions {
         replay.put("cache.store", store);
         replay.put("rocksdb.path", work.resolve("cache-rocksdb").toString());
         replay.put(CacheUpdaterSettings.CDC_FORMAT.name(), format == Format.debezium ? "debezium-json" : "avro");
+        if ("couchbase".equals(store) && couchbaseConnection != null) {
+            replay.put("couchbase.connection-string", couchbaseConnection);
+            putIfSet(replay, "couchbase.bucket", couchbaseBucket);
+            putIfSet(replay, "couchbase.username", couchbaseUser);
+            putIfSet(replay, "couchbase.password", couchbasePassword);
+        } else if (startsCouchbaseMock()) { // checked before the mock starts: its settings, to be filled in
+            replay.put("couchbase.bucket", "nearline");
+            replay.put("couchbase.username", "nearline");
+        }
         Config config = run.jobConfig(replay);
         if (config.get(CacheUpdaterSettings.CDC_FORMAT)
                 != (format == Format.debezium ? CdcFormat.DEBEZIUM_JSON : CdcFormat.AVRO)) {
@@ -99,5 +163,11 @@ public final class ReplayCdcOptions {
                     + ": leave cdc.format out, the replay sets it from --format");
         }
         return config;
+    }
+
+    private static void putIfSet(Map<String, String> settings, String key, String value) {
+        if (value != null) {
+            settings.put(key, value);
+        }
     }
 }

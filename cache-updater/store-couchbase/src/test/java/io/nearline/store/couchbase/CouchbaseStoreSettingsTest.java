@@ -28,6 +28,19 @@ class CouchbaseStoreSettingsTest {
     }
 
     @Test
+    void aNamedScopeAndCollectionAreRead() {
+        Map<String, String> named =
+                new java.util.HashMap<>(config("couchbase://db.example").asMap());
+        named.put("couchbase.scope", "profiles");
+        named.put("couchbase.collection", "cache");
+        CouchbaseStoreSettings s = CouchbaseStoreSettings.from(Config.of(named));
+        assertEquals("profiles", s.scope());
+        assertEquals("cache", s.collection());
+        assertTrue(s.toString().contains("nearline.profiles.cache"), "named in logs: " + s);
+        assertTrue(!s.toString().contains("NEARLINE_COUCHBASE_PASSWORD"), "the password reference stays out of logs");
+    }
+
+    @Test
     void classicAndTlsConnectionStringsAreTaken() {
         for (String s : new String[] {"couchbase://db.example", "couchbases://db.example:11207"}) {
             assertEquals(s, CouchbaseStoreSettings.from(config(s)).connectionString());

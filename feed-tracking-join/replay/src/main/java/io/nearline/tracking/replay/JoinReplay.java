@@ -93,6 +93,7 @@ public final class JoinReplay {
             if (options.run.killAt != null) {
                 JobProcess.runKilledAt(
                         options.command,
+                        List.of(),
                         options.run,
                         work,
                         bootstrapServers,

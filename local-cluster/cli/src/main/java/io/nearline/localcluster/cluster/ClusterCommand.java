@@ -343,7 +343,7 @@ public final class ClusterCommand implements Runnable {
         return home.resolve("local-cluster/kafka/target/nearline-kafka.jar");
     }
 
-    static Path couchbaseJar(Path home) {
+    public static Path couchbaseJar(Path home) {
         return home.resolve("local-cluster/couchbase-mock/target/nearline-couchbase-mock.jar");
     }
 

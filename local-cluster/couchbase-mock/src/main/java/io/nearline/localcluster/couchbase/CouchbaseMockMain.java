@@ -11,8 +11,9 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * CouchbaseMock as a local cluster's cache:
- * {@code java -jar nearline-couchbase-mock.jar --host H --port P --bucket B --password-file F}. One node,
- * one bucket (authenticated by bucket name and the password in F), advertised at H. Prints
+ * {@code java -jar nearline-couchbase-mock.jar --host H --port P [--kv-port K] --bucket B --password-file F}.
+ * One node, one bucket (authenticated by bucket name and the password in F), advertised at H, its
+ * key-value port K when given (so that a mock started again is found where clients knew it). Prints
  * {@code COUCHBASE=<connection string>} once the SDK can connect, then runs until terminated. Its HTTP
  * port binds every interface (the mock has no setting for it): run it where only the cluster's own
  * network reaches, as {@code nearline cluster up} does (a network namespace of its own).
@@ -26,12 +27,14 @@ public final class CouchbaseMockMain {
     public static void main(String[] args) throws Exception {
         String host = "127.0.0.1";
         int port = 0;
+        int kvPort = 0;
         String bucketName = "nearline";
         Path passwordFile = null;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--host" -> host = args[i + 1];
                 case "--port" -> port = Integer.parseInt(args[i + 1]);
+                case "--kv-port" -> kvPort = Integer.parseInt(args[i + 1]);
                 case "--bucket" -> bucketName = args[i + 1];
                 case "--password-file" -> passwordFile = Path.of(args[i + 1]);
                 default -> usage("unknown option " + args[i]);
@@ -48,6 +51,7 @@ public final class CouchbaseMockMain {
         bucket.numReplicas = 0;
         bucket.numVBuckets = 64;
         bucket.hostname = host;
+        bucket.bucketStartPort = kvPort;
         CouchbaseMock mock = new CouchbaseMock(port, List.of(bucket));
         mock.start();
         mock.waitForStartup();
@@ -66,7 +70,7 @@ public final class CouchbaseMockMain {
     }
 
     private static void usage(String problem) {
-        System.err.println(problem + "; usage: java -jar nearline-couchbase-mock.jar --host H --port P"
+        System.err.println(problem + "; usage: java -jar nearline-couchbase-mock.jar --host H --port P [--kv-port K]"
                 + " --bucket B --password-file F");
         System.exit(2);
     }

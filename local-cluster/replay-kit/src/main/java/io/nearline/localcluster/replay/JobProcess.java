@@ -78,10 +78,12 @@ public final class JobProcess {
      * process of its own, kills it -9 once {@code taken} (read from {@code counters}, where the job's
      * counters arrive) reaches {@code run.killAt} of the {@code total} input records, starts it again
      * with {@code --restore}, and returns that one's own final counters when it has finished the
-     * input. Throws when a process fails or does not finish in time.
+     * input. {@code moreArgs} go to both processes (what the replay chose when it started: a cache's
+     * address). Throws when a process fails or does not finish in time.
      */
     public static Map<String, Long> runKilledAt(
             CommandSpec replay,
+            List<String> moreArgs,
             LocalRunOptions run,
             Path work,
             String bootstrapServers,
@@ -90,6 +92,7 @@ public final class JobProcess {
             LongSupplier taken)
             throws IOException, InterruptedException {
         List<String> command = command(replay, work, bootstrapServers);
+        command.addAll(moreArgs);
         long target = Math.max(1, (long) Math.ceil(run.killAt * total));
         Process first = start(command);
         Thread reader = watch(first, work.resolve("job-process-1.log"), counters, new HashMap<>());
