@@ -48,13 +48,12 @@ final class StoreCeiling {
         try (CacheStore store = CacheStores.open(config);
                 RateMeter meter = new RateMeter(total, written::get)) {
             ScnOrderedWriter writer = new ScnOrderedWriter(store, WriterSettings.from(config), Metrics.NONE);
-            CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
             List<Thread> workers = new ArrayList<>();
             for (List<ChangeEvent> shard : shards) {
                 Thread worker = new Thread(
                         () -> {
                             if (writer.isAsync()) {
-                                writeBatched(writer, settings, shard, written);
+                                writeBatched(writer, config, shard, written);
                                 return;
                             }
                             for (ChangeEvent e : shard) {
@@ -75,16 +74,21 @@ final class StoreCeiling {
     }
 
     private static void writeBatched(
-            ScnOrderedWriter writer, CacheUpdaterSettings settings, List<ChangeEvent> shard, AtomicLong written) {
-        try (UpdateBatch batch =
-                new UpdateBatch(writer, Metrics.NONE, settings.maxPause(), 1, settings.maxInFlight())) {
+            ScnOrderedWriter writer, Config config, List<ChangeEvent> shard, AtomicLong written) {
+        int batchKeys = config.get(CacheUpdaterSettings.BATCH_MAX_KEYS);
+        try (UpdateBatch batch = new UpdateBatch(
+                writer,
+                Metrics.NONE,
+                config.get(CacheUpdaterSettings.MAX_PAUSE),
+                1,
+                config.get(CacheUpdaterSettings.MAX_IN_FLIGHT))) {
             long added = 0;
             for (int i = 0; i < shard.size(); i++) {
                 ChangeEvent e = shard.get(i);
                 batch.add(
                         ChangeEvents.cacheKey(e), new UpdateBatch.Pending(e, ChangeEvents.cacheRecord(e), null, false));
                 added++;
-                if (batch.size() >= settings.batchMaxKeys() || i == shard.size() - 1) {
+                if (batch.size() >= batchKeys || i == shard.size() - 1) {
                     if (!batch.flush().isEmpty()) {
                         throw new IllegalStateException("the store refused a write of the ceiling run");
                     }
