@@ -151,7 +151,7 @@ public final class BenchCommand implements Runnable {
             if (couchbase != null) {
                 couchbase.restart(); // every run starts from an empty cache
                 try (var lines = Files.lines(stream)) {
-                    Files.write(syncStream, (Iterable<String>) lines.limit(syncEvents)::iterator);
+                    Files.write(syncStream, lines.limit(syncEvents).toList());
                 }
             }
             Map<String, ObjectNode> members = new LinkedHashMap<>();
@@ -161,23 +161,13 @@ public final class BenchCommand implements Runnable {
                 int code = Home.runBench(
                         engine,
                         "replay-cdc",
-                        concat(
+                        replayArgs(
                                 storeArgs,
-                                List.of(
-                                        "--events",
-                                        stream.toString(),
-                                        "--out",
-                                        work.resolve("state-" + engine + ".jsonl")
-                                                .toString(),
-                                        "--work-dir",
-                                        work.resolve(engine).toString(),
-                                        "--partitions",
-                                        Integer.toString(partitions),
-                                        "--parallelism",
-                                        Integer.toString(parallelism),
-                                        "--raw-consume-baseline",
-                                        "--summary-json",
-                                        summary.toString())));
+                                stream,
+                                work.resolve("state-" + engine + ".jsonl"),
+                                work.resolve(engine),
+                                summary,
+                                "--raw-consume-baseline"));
                 if (code != 0) {
                     return code;
                 }
@@ -190,25 +180,16 @@ public final class BenchCommand implements Runnable {
                     code = Home.runBench(
                             engine,
                             "replay-cdc",
-                            concat(
+                            replayArgs(
                                     storeArgs,
-                                    List.of(
-                                            "--events",
-                                            syncStream.toString(),
-                                            "--out",
-                                            syncState.toString(),
-                                            "--work-dir",
-                                            work.resolve(engine + "-sync").toString(),
-                                            "--partitions",
-                                            Integer.toString(partitions),
-                                            "--parallelism",
-                                            Integer.toString(parallelism),
-                                            "--set",
-                                            "write.batch.max-keys=1",
-                                            "--set",
-                                            "write.max-in-flight=1",
-                                            "--summary-json",
-                                            syncSummary.toString())));
+                                    syncStream,
+                                    syncState,
+                                    work.resolve(engine + "-sync"),
+                                    syncSummary,
+                                    "--set",
+                                    "write.batch.max-keys=1",
+                                    "--set",
+                                    "write.max-in-flight=1"));
                     if (code != 0) {
                         return code;
                     }
@@ -245,6 +226,27 @@ public final class BenchCommand implements Runnable {
                     members,
                     engine -> work.resolve("state-" + engine + ".jsonl"),
                     summaryJson);
+        }
+
+        /** The arguments of one engine's {@code replay cdc} run: the store's, this bench's sizes, then {@code more}. */
+        private List<String> replayArgs(
+                List<String> storeArgs, Path events, Path state, Path runDir, Path summary, String... more) {
+            List<String> args = new ArrayList<>(storeArgs);
+            args.addAll(List.of(
+                    "--events",
+                    events.toString(),
+                    "--out",
+                    state.toString(),
+                    "--work-dir",
+                    runDir.toString(),
+                    "--partitions",
+                    Integer.toString(partitions),
+                    "--parallelism",
+                    Integer.toString(parallelism),
+                    "--summary-json",
+                    summary.toString()));
+            args.addAll(List.of(more));
+            return args;
         }
     }
 
@@ -484,12 +486,6 @@ public final class BenchCommand implements Runnable {
                 s.get("couchbase.username"),
                 "--couchbase-password",
                 s.get("couchbase.password"));
-    }
-
-    private static List<String> concat(List<String> a, List<String> b) {
-        List<String> all = new ArrayList<>(a);
-        all.addAll(b);
-        return all;
     }
 
     static boolean stateMatches(String engine, List<Path> changeLogs, Path state) {

@@ -74,7 +74,7 @@ public final class CdcReplay {
     /** CouchbaseMock for the run, in a JVM of its own; the job is pointed at it. */
     private static ForkedCouchbase startCouchbase(ReplayCdcOptions options, Path work) throws Exception {
         ForkedCouchbase couchbase = ForkedCouchbase.start(ForkedCouchbase.mockJar(), work.resolve("couchbase"));
-        options.useCouchbase(couchbase.settings());
+        options.useCouchbaseMock(couchbase.settings());
         System.out.printf(
                 "couchbase: CouchbaseMock at %s, bucket %s%n", options.couchbaseConnection, ForkedCouchbase.BUCKET);
         return couchbase;

@@ -6,7 +6,6 @@ import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigException;
 import io.nearline.localcluster.replay.LocalRunOptions;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -108,31 +107,34 @@ public final class ReplayCdcOptions {
                 && run.jobConfig(Map.of()).raw("couchbase.connection-string").isEmpty();
     }
 
-    /** Points the job at the Couchbase cluster (or mock) these settings reach. */
-    public void useCouchbase(Map<String, String> settings) {
+    /** Set once this replay has started CouchbaseMock and pointed the job at it. */
+    private boolean mockStarted;
+
+    /** Points the job at the CouchbaseMock this replay started, which these settings reach. */
+    public void useCouchbaseMock(Map<String, String> settings) {
+        mockStarted = true;
         couchbaseConnection = settings.get("couchbase.connection-string");
         couchbaseBucket = settings.get("couchbase.bucket");
         couchbaseUser = settings.get("couchbase.username");
         couchbasePassword = settings.get("couchbase.password");
     }
 
-    /** The Couchbase options as arguments, for the job's own process in a crash test. */
+    /**
+     * What the job's own process in a crash test needs beyond the replay's own arguments (which it gets
+     * too): the address of the mock this replay started, if it started one.
+     */
     public List<String> couchbaseArgs() {
-        List<String> args = new ArrayList<>();
-        if (couchbaseConnection != null
-                && !run.jobConfig(Map.of()).raw("couchbase.connection-string").isPresent()) {
-            args.addAll(List.of("--couchbase-connection", couchbaseConnection));
-            addIfSet(args, "--couchbase-bucket", couchbaseBucket);
-            addIfSet(args, "--couchbase-user", couchbaseUser);
-            addIfSet(args, "--couchbase-password", couchbasePassword);
-        }
-        return args;
-    }
-
-    private static void addIfSet(List<String> args, String option, String value) {
-        if (value != null) {
-            args.addAll(List.of(option, value));
-        }
+        return mockStarted
+                ? List.of(
+                        "--couchbase-connection",
+                        couchbaseConnection,
+                        "--couchbase-bucket",
+                        couchbaseBucket,
+                        "--couchbase-user",
+                        couchbaseUser,
+                        "--couchbase-password",
+                        couchbasePassword)
+                : List.of();
     }
 
     @Option(

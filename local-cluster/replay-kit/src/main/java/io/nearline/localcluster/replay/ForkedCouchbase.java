@@ -1,15 +1,10 @@
 package io.nearline.localcluster.replay;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -19,9 +14,8 @@ import java.util.concurrent.TimeUnit;
  * CouchbaseMock as the networked cache of a local tool, in a JVM of its own
  * ({@code nearline-couchbase-mock.jar}), reached by the real Couchbase SDK over TCP on 127.0.0.1. Its
  * ports are chosen here and kept, so that a mock {@linkplain #restart started again} (empty, as a
- * restarted cache node without persistence is) is found where the jobs knew it; {@link #pause} freezes
- * it (SIGSTOP), so that calls time out instead of being refused. Only the process started here is ever
- * signalled or stopped. The mock's HTTP port binds every interface (it has no setting for it); clients
+ * restarted cache node without persistence is) is found where the jobs knew it. Only the process
+ * started here is ever stopped. The mock's HTTP port binds every interface (it has no setting for it); clients
  * use 127.0.0.1 only.
  */
 public final class ForkedCouchbase implements AutoCloseable {
@@ -60,7 +54,7 @@ public final class ForkedCouchbase implements AutoCloseable {
         Files.createDirectories(dir);
         Path password = dir.resolve("couchbase.password");
         Files.writeString(password, HexFormat.of().formatHex(new SecureRandom().generateSeed(12)));
-        ForkedCouchbase mock = new ForkedCouchbase(jar, dir, password, freePort(), freePort());
+        ForkedCouchbase mock = new ForkedCouchbase(jar, dir, password, ForkedJvm.freePort(), ForkedJvm.freePort());
         mock.launch();
         return mock;
     }
@@ -85,15 +79,10 @@ public final class ForkedCouchbase implements AutoCloseable {
                 .redirectError(ProcessBuilder.Redirect.appendTo(
                         dir.resolve("couchbase.log").toFile()))
                 .start();
-        BufferedReader out =
-                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        String line;
-        while ((line = out.readLine()) != null && System.nanoTime() < deadline) {
-            if (line.startsWith(READY_PREFIX)) {
-                connectionString = line.substring(READY_PREFIX.length()).strip();
-                return;
-            }
+        connectionString = ForkedJvm.awaitReadyLine(process, READY_PREFIX, Duration.ofSeconds(60))
+                .orElse(null);
+        if (connectionString != null) {
+            return;
         }
         process.destroyForcibly();
         throw new IllegalStateException("CouchbaseMock did not start; see " + dir.resolve("couchbase.log"));
@@ -115,44 +104,12 @@ public final class ForkedCouchbase implements AutoCloseable {
         launch();
     }
 
-    /** Freezes the mock: connections stay open, calls time out. */
-    public void pause() {
-        signal("STOP");
-    }
-
-    public void resume() {
-        signal("CONT");
-    }
-
-    private void signal(String name) {
-        try {
-            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
-                    .inheritIO()
-                    .start();
-            if (kill.waitFor() != 0) {
-                throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while signalling the mock", e);
-        }
-    }
-
     private void stop() {
-        resume(); // a frozen process cannot handle its kill until it runs again
         process.destroyForcibly();
         try {
             process.waitFor(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
         }
     }
 

@@ -1,13 +1,9 @@
 package io.nearline.localcluster.replay;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -47,7 +43,7 @@ public final class ForkedKafka implements LocalBroker {
         }
         Files.createDirectories(dir);
         // the ports are chosen here, so that a restart finds the broker where the clients knew it
-        ForkedKafka kafka = new ForkedKafka(jar, dir, freePort(), freePort());
+        ForkedKafka kafka = new ForkedKafka(jar, dir, ForkedJvm.freePort(), ForkedJvm.freePort());
         kafka.launch();
         return kafka;
     }
@@ -67,17 +63,9 @@ public final class ForkedKafka implements LocalBroker {
                 .redirectError(ProcessBuilder.Redirect.appendTo(
                         dir.resolve("broker.log").toFile()))
                 .start();
-        BufferedReader out =
-                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        String line;
-        while ((line = out.readLine()) != null) {
-            if (line.startsWith(READY_PREFIX)) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                break;
-            }
+        if (ForkedJvm.awaitReadyLine(process, READY_PREFIX, Duration.ofSeconds(90))
+                .isPresent()) {
+            return;
         }
         process.destroyForcibly();
         throw new IllegalStateException("the broker did not start; see " + dir.resolve("broker.log"));
@@ -87,12 +75,6 @@ public final class ForkedKafka implements LocalBroker {
     public void restart() throws IOException {
         close();
         launch();
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
     }
 
     @Override
