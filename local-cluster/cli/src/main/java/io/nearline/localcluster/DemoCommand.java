@@ -15,9 +15,11 @@ import picocli.CommandLine.Option;
             "Run the whole stack on this machine and check the cache against the source of truth.",
             "%nA real Kafka broker; the source-of-truth simulator committing a skewed workload (deletes, a schema "
                     + "upgrade half-way) and publishing every commit to the CDC topic; the cache-updater job on the "
-                    + "chosen engine writing the embedded RocksDB cache; read-repair reading the cache and writing back "
-                    + "misses. A third of the way in the job is stopped and restarted from its last checkpoint; two "
-                    + "thirds in the store is down for 3 s. Then the source stops, the cache drains, and the divergence "
+                    + "chosen engine writing the embedded RocksDB cache (--store couchbase: a CouchbaseMock in a JVM of its "
+                    + "own, reached over TCP); read-repair reading the cache and writing back misses. A third of the way in "
+                    + "the job is stopped and restarted from its last checkpoint; half-way a snapshot is bootstrapped; two "
+                    + "thirds in the store is down for 3 s (on Couchbase: the mock killed, started again empty and "
+                    + "re-seeded from a snapshot; five sixths in, frozen for 3 s). Then the source stops, the cache drains, and the divergence "
                     + "checker reports. Exits 0 when no key diverges.%n"
         })
 public final class DemoCommand implements Callable<Integer> {

@@ -86,6 +86,11 @@ public final class ScnOrderedWriter {
         return store.isAsync();
     }
 
+    /** The store's own judgement of whether it can take traffic (Couchbase: its transient error rate). */
+    public CacheStore.Health storeHealth() {
+        return store.health();
+    }
+
     /** Writes {@code record} under {@code key} unless the cache already holds an equal or newer version. */
     public WriteResult write(CacheKey key, CacheRecord record) {
         return write(key, record, false);

@@ -154,14 +154,18 @@ public final class UpdateBatch implements AutoCloseable {
 
     /**
      * Writes a cut; blocks through transient store trouble. Cuts must be written one at a time, in the
-     * order they were cut. @return what the store refused for good
+     * order they were cut. While the store reports itself unhealthy, one write probes it before the
+     * rest follow: a store that is down is not sent the whole batch to time out on, and the job's input
+     * waits meanwhile. @return what the store refused for good
      */
     public List<Refused> write(Cut cut) throws InterruptedException {
         List<Refused> refused = new ArrayList<>();
         List<Map.Entry<CacheKey, Pending>> todo = cut.changes();
         long pauseMillis = 100;
+        boolean probing = !writer.storeHealth().healthy();
         while (!todo.isEmpty()) {
-            WriteResult[] results = writeAll(todo);
+            int sent = probing ? 1 : todo.size();
+            WriteResult[] results = writeAll(todo.subList(0, sent));
             List<Map.Entry<CacheKey, Pending>> again = new ArrayList<>();
             Throwable lastTransient = null;
             for (int i = 0; i < results.length; i++) {
@@ -181,14 +185,19 @@ public final class UpdateBatch implements AutoCloseable {
                             Rejection.of(Rejection.Reason.STORE_REJECTED, String.valueOf(r.failure()))));
                 }
             }
+            again.addAll(todo.subList(sent, todo.size()));
             todo = again;
-            if (!todo.isEmpty()) {
+            if (lastTransient == null) {
+                probing = false; // every write sent went through: the store answers again
+            } else {
                 // The store is in trouble: hold on to these writes (and so stop pulling input) until it recovers.
+                probing = !writer.storeHealth().healthy();
                 LOG.warn(
-                        "{} cache writes still failing ({}); retrying in {} ms, input paused",
+                        "{} cache writes still failing ({}); retrying in {} ms{}, input paused",
                         todo.size(),
                         lastTransient,
-                        pauseMillis);
+                        pauseMillis,
+                        probing ? " with one write while the store reports itself unhealthy" : "");
                 Thread.sleep(pauseMillis);
                 pauseMillis = Math.min(pauseMillis * 2, maxPause.toMillis());
             }

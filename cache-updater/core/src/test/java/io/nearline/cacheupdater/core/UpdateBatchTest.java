@@ -15,8 +15,10 @@ import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.version.Version;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -97,6 +99,27 @@ class UpdateBatchTest {
         assertEquals(List.of(), batch.flush());
         assertEquals(Version.of(5, 1), stored(a));
         assertTrue(metrics.count("write.failed") >= 1);
+    }
+
+    @Test
+    void whileTheStoreIsUnhealthyOneWriteProbesItBeforeTheRestFollow() throws Exception {
+        List<CacheKey> keys = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            keys.add(CacheKey.of("k" + i));
+            batch.add(keys.get(i), change(keys.get(i), 5));
+        }
+        // unhealthy while failures are pending; each write takes up to write.max-attempts (3) of them
+        store.failNext(7);
+        assertEquals(List.of(), batch.flush());
+        for (CacheKey key : keys) {
+            assertEquals(Version.of(5, 1), stored(key));
+        }
+        // two probes ran out of attempts (6 failures); the third got through and the other nine followed
+        assertEquals(
+                Set.of(keys.get(0)),
+                Set.copyOf(store.failedKeys()),
+                "only the probe is sent while the store is down: " + store.failedKeys());
+        assertEquals(10, metrics.count("write.applied"));
     }
 
     @Test

@@ -21,6 +21,7 @@ public final class FaultyCacheStore implements CacheStore {
     private final AtomicInteger interleaveNext = new AtomicInteger();
     private volatile Consumer<CacheKey> interloper = k -> {};
     private final List<Duration> mutationExpiries = new CopyOnWriteArrayList<>();
+    private final List<CacheKey> failedKeys = new CopyOnWriteArrayList<>();
 
     public FaultyCacheStore(CacheStore delegate) {
         this.delegate = delegate;
@@ -45,7 +46,7 @@ public final class FaultyCacheStore implements CacheStore {
 
     @Override
     public Optional<Stored> get(CacheKey key) {
-        maybeFail("get");
+        maybeFail("get", key);
         Optional<Stored> result = delegate.get(key);
         if (interleaveNext.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             interloper.accept(key);
@@ -55,21 +56,21 @@ public final class FaultyCacheStore implements CacheStore {
 
     @Override
     public WriteResult insertIfAbsent(CacheKey key, byte[] value, Duration expiry) {
-        maybeFail("insert");
+        maybeFail("insert", key);
         mutationExpiries.add(expiry);
         return delegate.insertIfAbsent(key, value, expiry);
     }
 
     @Override
     public WriteResult replaceIfCasMatches(CacheKey key, byte[] value, long expectedCas, Duration expiry) {
-        maybeFail("replace");
+        maybeFail("replace", key);
         mutationExpiries.add(expiry);
         return delegate.replaceIfCasMatches(key, value, expectedCas, expiry);
     }
 
     @Override
     public WriteResult upsert(CacheKey key, byte[] value, Duration expiry) {
-        maybeFail("upsert");
+        maybeFail("upsert", key);
         mutationExpiries.add(expiry);
         return delegate.upsert(key, value, expiry);
     }
@@ -84,8 +85,14 @@ public final class FaultyCacheStore implements CacheStore {
         delegate.close();
     }
 
-    private void maybeFail(String op) {
+    /** The keys of the operations failed so far, in order. */
+    public List<CacheKey> failedKeys() {
+        return failedKeys;
+    }
+
+    private void maybeFail(String op, CacheKey key) {
         if (failNext.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            failedKeys.add(key);
             throw new StoreUnavailableException("injected outage during " + op);
         }
     }

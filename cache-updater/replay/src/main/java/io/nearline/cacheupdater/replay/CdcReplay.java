@@ -66,18 +66,11 @@ public final class CdcReplay {
             return runJobOnly(options, work, engine);
         }
         try (LocalBroker broker = engine.startBroker(work.resolve("kafka"));
-                ForkedCouchbase couchbase = options.startsCouchbaseMock() ? startCouchbase(options, work) : null) {
+                ForkedCouchbase couchbase = options.store.startsCouchbaseMock(options.run)
+                        ? options.store.startCouchbaseMock(work)
+                        : null) {
             return run(options, work, broker, engine);
         }
-    }
-
-    /** CouchbaseMock for the run, in a JVM of its own; the job is pointed at it. */
-    private static ForkedCouchbase startCouchbase(ReplayCdcOptions options, Path work) throws Exception {
-        ForkedCouchbase couchbase = ForkedCouchbase.start(ForkedCouchbase.mockJar(), work.resolve("couchbase"));
-        options.useCouchbaseMock(couchbase.settings());
-        System.out.printf(
-                "couchbase: CouchbaseMock at %s, bucket %s%n", options.couchbaseConnection, ForkedCouchbase.BUCKET);
-        return couchbase;
     }
 
     /** The job's own process in a crash test: the job alone, against the replay's broker, reporting progress. */
@@ -166,7 +159,7 @@ public final class CdcReplay {
                 InMemoryMetrics counters = engine.localMetrics();
                 restartedCounts = JobProcess.runKilledAt(
                         options.command,
-                        options.couchbaseArgs(),
+                        options.store.couchbaseArgs(),
                         options.run,
                         work,
                         bootstrapServers,

@@ -28,6 +28,7 @@ import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.ErrorRateHealth;
 import io.nearline.common.store.StoreException;
 import io.nearline.common.store.StoreUnavailableException;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
@@ -76,12 +77,15 @@ public final class CouchbaseCacheStore implements CacheStore {
     }
 
     public static CouchbaseCacheStore connect(CouchbaseStoreSettings settings) {
-        Cluster cluster = Cluster.connect(
-                settings.connectionString(),
-                ClusterOptions.clusterOptions(
-                                settings.username(), settings.password().reveal())
-                        .environment(env -> env.timeoutConfig(
-                                t -> t.kvTimeout(settings.kvTimeout()).connectTimeout(settings.connectTimeout()))));
+        Cluster cluster;
+        try {
+            cluster = connectCluster(settings);
+        } catch (RuntimeException e) {
+            throw new StoreException(
+                    "cannot set up the Couchbase client for " + settings.connectionString() + ": " + e.getMessage()
+                            + " (check couchbase.connection-string and couchbase.tls.*)",
+                    e);
+        }
         try {
             Bucket bucket = cluster.bucket(settings.bucket());
             bucket.waitUntilReady(settings.connectTimeout());
@@ -96,6 +100,25 @@ public final class CouchbaseCacheStore implements CacheStore {
                             + " (check couchbase.connection-string, username, password and bucket)",
                     e);
         }
+    }
+
+    private static Cluster connectCluster(CouchbaseStoreSettings settings) {
+        return Cluster.connect(
+                settings.connectionString(),
+                ClusterOptions.clusterOptions(
+                                settings.username(), settings.password().reveal())
+                        .environment(env -> {
+                            env.timeoutConfig(
+                                    t -> t.kvTimeout(settings.kvTimeout()).connectTimeout(settings.connectTimeout()));
+                            if (settings.tls()) { // couchbases:// turns TLS on; these say whom to trust
+                                env.securityConfig(s -> {
+                                    s.enableHostnameVerification(settings.tlsVerifyHostname());
+                                    if (!settings.tlsTrustCertificate().isEmpty()) {
+                                        s.trustCertificate(Path.of(settings.tlsTrustCertificate()));
+                                    }
+                                });
+                            }
+                        }));
     }
 
     @Override

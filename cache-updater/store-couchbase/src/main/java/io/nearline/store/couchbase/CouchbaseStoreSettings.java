@@ -3,9 +3,12 @@ package io.nearline.store.couchbase;
 import io.nearline.common.config.Check;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigDef;
+import io.nearline.common.config.ConfigException;
 import io.nearline.common.config.ConfigKey;
 import io.nearline.common.config.Secret;
 import io.nearline.common.config.ValueType;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 
 /** Connection and behaviour settings of the Couchbase cache store. */
@@ -16,6 +19,8 @@ public record CouchbaseStoreSettings(
         String bucket,
         String scope,
         String collection,
+        String tlsTrustCertificate,
+        boolean tlsVerifyHostname,
         Duration kvTimeout,
         Duration connectTimeout,
         Duration healthWindow,
@@ -48,6 +53,17 @@ public record CouchbaseStoreSettings(
     public static final ConfigKey<String> COLLECTION = ConfigKey.of(
                     "couchbase.collection", ValueType.STRING, "_default", "Collection holding the cache records.")
             .checked(Check.notBlank());
+    public static final ConfigKey<String> TLS_TRUST_CERTIFICATE = ConfigKey.of(
+            "couchbase.tls.trust-certificate",
+            ValueType.STRING,
+            "",
+            "With couchbases:// (TLS): a PEM file of the certificate(s) to trust, such as the cluster's CA, read "
+                    + "where the job runs (empty: the JVM's trust store).");
+    public static final ConfigKey<Boolean> TLS_VERIFY_HOSTNAME = ConfigKey.of(
+            "couchbase.tls.verify-hostname",
+            ValueType.BOOLEAN,
+            true,
+            "With couchbases:// (TLS): check that the server's certificate names the host connected to.");
     public static final ConfigKey<Duration> KV_TIMEOUT = ConfigKey.of(
                     "couchbase.kv-timeout",
                     ValueType.DURATION,
@@ -88,6 +104,8 @@ public record CouchbaseStoreSettings(
             BUCKET,
             SCOPE,
             COLLECTION,
+            TLS_TRUST_CERTIFICATE,
+            TLS_VERIFY_HOSTNAME,
             KV_TIMEOUT,
             CONNECT_TIMEOUT,
             HEALTH_WINDOW,
@@ -96,6 +114,15 @@ public record CouchbaseStoreSettings(
 
     public static CouchbaseStoreSettings from(Config config) {
         config.validate(DEF);
+        String certificate = config.get(TLS_TRUST_CERTIFICATE).trim();
+        if (!certificate.isEmpty() && !config.get(CONNECTION_STRING).trim().startsWith("couchbases://")) {
+            throw new ConfigException(TLS_TRUST_CERTIFICATE.name() + " is set but " + CONNECTION_STRING.name()
+                    + " does not use TLS: write it as couchbases://..., or leave the certificate out");
+        }
+        if (!certificate.isEmpty() && !Files.isReadable(Path.of(certificate))) {
+            throw new ConfigException(TLS_TRUST_CERTIFICATE.name() + "=" + certificate
+                    + ": no readable file there; name the PEM file of the certificate to trust");
+        }
         return new CouchbaseStoreSettings(
                 config.get(CONNECTION_STRING),
                 config.get(USERNAME),
@@ -103,11 +130,18 @@ public record CouchbaseStoreSettings(
                 config.get(BUCKET),
                 config.get(SCOPE),
                 config.get(COLLECTION),
+                certificate,
+                config.get(TLS_VERIFY_HOSTNAME),
                 config.get(KV_TIMEOUT),
                 config.get(CONNECT_TIMEOUT),
                 config.get(HEALTH_WINDOW),
                 config.get(HEALTH_MIN_SAMPLES),
                 config.get(HEALTH_MAX_ERROR_RATE));
+    }
+
+    /** Whether the connection string asks for TLS. */
+    public boolean tls() {
+        return connectionString.trim().startsWith("couchbases://");
     }
 
     @Override

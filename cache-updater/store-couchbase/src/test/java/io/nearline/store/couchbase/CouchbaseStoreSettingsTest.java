@@ -6,8 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigException;
+import io.nearline.common.store.StoreException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class CouchbaseStoreSettingsTest {
 
@@ -45,5 +49,44 @@ class CouchbaseStoreSettingsTest {
         for (String s : new String[] {"couchbase://db.example", "couchbases://db.example:11207"}) {
             assertEquals(s, CouchbaseStoreSettings.from(config(s)).connectionString());
         }
+    }
+
+    /** Settings for a TLS connection to {@code host} trusting a file that holds no certificate. */
+    private static Map<String, String> trustingJunk(Path dir, String host) throws Exception {
+        Path pem = Files.writeString(dir.resolve("ca.pem"), "not a certificate\n");
+        Map<String, String> tls =
+                new java.util.HashMap<>(config("couchbases://" + host).asMap());
+        tls.put("couchbase.tls.trust-certificate", pem.toString());
+        return tls;
+    }
+
+    @Test
+    void aTrustCertificateIsTakenWithTlsOnly(@TempDir Path dir) throws Exception {
+        Map<String, String> tls = trustingJunk(dir, "db.example");
+        tls.put("couchbase.tls.verify-hostname", "false");
+        CouchbaseStoreSettings s = CouchbaseStoreSettings.from(Config.of(tls));
+        assertTrue(s.tls());
+        assertEquals(dir.resolve("ca.pem").toString(), s.tlsTrustCertificate());
+        assertEquals(false, s.tlsVerifyHostname());
+
+        tls.put("couchbase.connection-string", "couchbase://db.example");
+        ConfigException plain = assertThrows(ConfigException.class, () -> CouchbaseStoreSettings.from(Config.of(tls)));
+        assertTrue(plain.getMessage().contains("couchbase.tls.trust-certificate is set"), plain.getMessage());
+        assertTrue(plain.getMessage().contains("couchbases://"), plain.getMessage());
+
+        tls.put("couchbase.connection-string", "couchbases://db.example");
+        tls.put("couchbase.tls.trust-certificate", dir.resolve("missing.pem").toString());
+        ConfigException missing =
+                assertThrows(ConfigException.class, () -> CouchbaseStoreSettings.from(Config.of(tls)));
+        assertTrue(missing.getMessage().contains("no readable file there"), missing.getMessage());
+    }
+
+    @Test
+    void aTrustCertificateThatIsNoCertificateStopsTheClientWithTheReason(@TempDir Path dir) throws Exception {
+        Map<String, String> tls = trustingJunk(dir, "127.0.0.1");
+        tls.put("couchbase.password", SecretFiles.reference("secret"));
+        StoreException e = assertThrows(
+                StoreException.class, () -> CouchbaseCacheStore.connect(CouchbaseStoreSettings.from(Config.of(tls))));
+        assertTrue(e.getMessage().contains("couchbase.tls"), e.getMessage());
     }
 }

@@ -1,27 +1,61 @@
 package io.nearline.store.couchbase;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.testcontainers.DockerClientFactory;
 
 /**
- * Runs a test class only where Testcontainers finds a Docker engine; elsewhere the class is reported
- * as skipped with the reason, never as passed.
+ * Runs a test class only where Testcontainers reaches a Docker engine; elsewhere the class is reported
+ * as skipped with the reason (no engine here, or one set up but unusable, and why), never as passed.
+ * With {@code -Dnearline.requireDocker=true} a missing or broken Docker fails the class instead.
  */
 public final class RequiresDocker implements ExecutionCondition {
 
+    static final String REQUIRE = "nearline.requireDocker";
+    private static final Path SOCKET = Path.of("/var/run/docker.sock");
+
     @Override
     public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
-        boolean docker;
-        try {
-            docker = DockerClientFactory.instance().isDockerAvailable();
-        } catch (RuntimeException | LinkageError e) {
-            docker = false;
+        Optional<String> whyNot = whyNoDocker();
+        return decide(Boolean.getBoolean(REQUIRE), whyNot);
+    }
+
+    /** Enabled without a reason not to; skipped with it; failed with it when Docker is required. */
+    static ConditionEvaluationResult decide(boolean required, Optional<String> whyNot) {
+        if (whyNot.isEmpty()) {
+            return ConditionEvaluationResult.enabled("Docker is available");
         }
-        return docker
-                ? ConditionEvaluationResult.enabled("Docker is available")
-                : ConditionEvaluationResult.disabled("skipped: no Docker (Testcontainers found no Docker engine); "
-                        + "this suite runs against a real Couchbase Server where Docker exists");
+        if (required) {
+            throw new IllegalStateException(
+                    "-D" + REQUIRE + "=true but " + whyNot.get() + "; this suite needs a real Couchbase Server");
+        }
+        return ConditionEvaluationResult.disabled("skipped: " + whyNot.get()
+                + "; this suite runs against a real Couchbase Server where Docker works (-D" + REQUIRE
+                + "=true makes that a failure)");
+    }
+
+    /** Why Testcontainers cannot run a container here, if it cannot. */
+    private static Optional<String> whyNoDocker() {
+        try {
+            DockerClientFactory.instance().client();
+            return Optional.empty();
+        } catch (RuntimeException | LinkageError e) {
+            return Optional.of(reason(e, System.getenv("DOCKER_HOST"), Files.exists(SOCKET)));
+        }
+    }
+
+    /** Names a missing engine apart from one that is set up but broken (and then what broke). */
+    static String reason(Throwable error, String dockerHost, boolean socketExists) {
+        if (dockerHost == null && !socketExists) {
+            return "no Docker engine on this machine (no " + SOCKET + ", DOCKER_HOST unset)";
+        }
+        String where = dockerHost != null ? "DOCKER_HOST=" + dockerHost : SOCKET.toString();
+        String message = String.valueOf(error.getMessage()).lines().findFirst().orElse("");
+        return "Docker is set up (" + where + ") but unusable: "
+                + error.getClass().getSimpleName() + ": " + message;
     }
 }

@@ -19,6 +19,7 @@ import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.CacheStores;
 import io.nearline.common.store.StoreUnavailableException;
 import io.nearline.localcluster.faults.OutageStore;
+import io.nearline.localcluster.replay.ForkedCouchbase;
 import io.nearline.localcluster.replay.KafkaTopics;
 import io.nearline.localcluster.replay.LocalBroker;
 import io.nearline.localcluster.replay.LocalEngine;
@@ -54,7 +55,11 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * read-repair reads the cache and writes back what it misses; the bootstrapper runs beside the job.
  * A third of the way in, the job is stopped and started again from its last checkpoint; half-way, a
  * consistent snapshot of the source is published to the bootstrap topic and applied while the
- * stream goes on; two thirds in, the store goes down for three seconds. Then the source stops, the cache drains, and the divergence checker gives its verdict.
+ * stream goes on; two thirds in, the store goes down for three seconds. On Couchbase (a CouchbaseMock
+ * the demo started) the store's process is killed and started again empty instead, and re-seeded from
+ * a fresh snapshot as a restarted cache is re-warmed; five sixths in it is frozen for three seconds, so
+ * that calls time out rather than being refused. Then the source stops, the cache drains, and the
+ * divergence checker gives its verdict.
  */
 public final class Demo {
 
@@ -76,21 +81,28 @@ public final class Demo {
     public static int run(DemoOptions options, Engine engine) throws Exception {
         options.run.validate();
         Path work = options.run.workDir("nearline-demo");
-        try (LocalBroker broker = engine.startBroker(work.resolve("kafka"))) {
-            return run(options, work, broker.bootstrapServers(), engine);
+        try (LocalBroker broker = engine.startBroker(work.resolve("kafka"));
+                ForkedCouchbase couchbase = options.store.startsCouchbaseMock(options.run)
+                        ? options.store.startCouchbaseMock(work)
+                        : null) {
+            return run(options, work, broker.bootstrapServers(), engine, couchbase);
         }
     }
 
-    private static int run(DemoOptions options, Path work, String bootstrap, Engine engine) throws Exception {
+    private static int run(DemoOptions options, Path work, String bootstrap, Engine engine, ForkedCouchbase couchbase)
+            throws Exception {
         long started = System.currentTimeMillis();
         engine.localMetrics().reset();
-        Config config = options.run.jobConfig(Map.of(
-                "kafka.bootstrap-servers", bootstrap,
-                "cdc.consumer-group", "nearline-demo",
-                "cache.store", "outage",
-                "rocksdb.path", work.resolve("cache-rocksdb").toString(),
-                "bootstrap.enabled", "true",
-                "write.outage.max-pause", "1s"));
+        Map<String, String> choices = new LinkedHashMap<>();
+        choices.put("kafka.bootstrap-servers", bootstrap);
+        choices.put("cdc.consumer-group", "nearline-demo");
+        choices.put("bootstrap.enabled", "true");
+        choices.put("write.outage.max-pause", "1s");
+        options.store.putSettings(choices, work, options.run);
+        if (!options.store.isCouchbase()) {
+            choices.put("cache.store", "outage"); // the embedded store behind the demo's outage switch
+        }
+        Config config = options.run.jobConfig(choices);
         CacheUpdaterSettings.validateJob(config, BootstrapSettings.DEF);
         CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
         BootstrapSettings bootstrapSettings = BootstrapSettings.from(config);
@@ -145,6 +157,9 @@ public final class Demo {
             boolean restarted = false;
             boolean outage = false;
             boolean bootstrapped = false;
+            int storeRestarts = 0;
+            int storePauses = 0;
+            long reseedRows = 0;
             Random sample = new Random(options.seed + 7);
             while (committing.get()) {
                 Thread.sleep(1000);
@@ -155,29 +170,40 @@ public final class Demo {
                     job = engine.start(config, work);
                     restarted = true;
                 } else if (!options.noTrouble && !bootstrapped && t >= options.duration.toMillis() / 2) {
-                    SnapshotRows snapshot = snapshotOf(sot);
-                    try (KafkaProducer<byte[], byte[]> snapshots = KafkaTopics.producer(bootstrap)) {
-                        new SnapshotProducer(
-                                        snapshots,
-                                        bootstrapSettings.topic(),
-                                        options.run.partitions,
-                                        bootstrapSettings.chunkRows(),
-                                        settings.deadLetterTopic())
-                                .publish(
-                                        snapshot,
-                                        work.resolve("snapshot-progress.properties"),
-                                        KafkaTopics.endOffsets(bootstrap, settings.cdcTopic()),
-                                        -1,
-                                        () -> {});
-                    }
+                    SnapshotRows snapshot =
+                            publishSnapshot(sot, config, bootstrap, options.run.partitions, work, "snapshot-progress");
                     System.out.printf(
                             "  >> bootstrap: a snapshot of the source (%,d rows, high-watermarks %s) published while it commits%n",
                             snapshot.rows().size(), snapshot.highWatermarks());
                     bootstrapped = true;
                 } else if (!options.noTrouble && !outage && t >= 2 * third) {
-                    System.out.println("  >> injecting: the cache store is down for " + OUTAGE.toSeconds() + " s");
-                    OutageStore.down(OUTAGE);
                     outage = true;
+                    if (!options.store.isCouchbase()) {
+                        System.out.println("  >> injecting: the cache store is down for " + OUTAGE.toSeconds() + " s");
+                        OutageStore.down(OUTAGE);
+                    } else if (couchbase == null) {
+                        System.out.println(
+                                "  >> no store faults: the Couchbase cluster was named, not started, by the demo");
+                    } else {
+                        System.out.println("  >> injecting: CouchbaseMock killed and started again, empty");
+                        couchbase.restart();
+                        storeRestarts++;
+                        SnapshotRows snapshot = publishSnapshot(
+                                sot, config, bootstrap, options.run.partitions, work, "reseed-progress");
+                        reseedRows += snapshot.rows().size();
+                        System.out.printf(
+                                "  >> re-seeding the empty cache: a snapshot of the source (%,d rows) published%n",
+                                snapshot.rows().size());
+                    }
+                } else if (!options.noTrouble && couchbase != null && storePauses == 0 && t >= 5 * third / 2) {
+                    System.out.println("  >> injecting: CouchbaseMock frozen for " + OUTAGE.toSeconds() + " s");
+                    couchbase.pause();
+                    try {
+                        Thread.sleep(OUTAGE.toMillis());
+                    } finally {
+                        couchbase.resume();
+                    }
+                    storePauses++;
                 }
                 long[] lag = sampleStaleness(sot, store, sample);
                 for (long l : lag) {
@@ -203,6 +229,7 @@ public final class Demo {
             long[] lag = sortedArray(staleness);
             Map<String, Object> summary = new LinkedHashMap<>();
             summary.put("engine", engine.name());
+            summary.put("store", options.store.store);
             summary.put("eventsCommitted", published.get());
             summary.put("eventsConsumed", engine.localMetrics().count("events.received"));
             summary.put("eventsApplied", engine.localMetrics().count("write.applied"));
@@ -222,6 +249,10 @@ public final class Demo {
             summary.put("bootstrapPartitionsComplete", engine.localMetrics().count("bootstrap.partitions-complete"));
             summary.put("restarts", restarted ? 1 : 0);
             summary.put("outageRefusedCalls", OutageStore.refusedCalls());
+            summary.put("storeRestarts", storeRestarts);
+            summary.put("storePauses", storePauses);
+            summary.put("reseedRows", reseedRows);
+            summary.put("unavailableRetries", engine.localMetrics().count("write.retries.unavailable"));
             summary.put("stalenessP50Millis", DivergenceChecker.Report.percentile(lag, 50));
             summary.put("stalenessP99Millis", DivergenceChecker.Report.percentile(lag, 99));
             summary.put("keysChecked", report.keysChecked());
@@ -237,6 +268,33 @@ public final class Demo {
                     ? 0
                     : 1;
         }
+    }
+
+    /**
+     * Publishes a consistent snapshot of the source to the bootstrap topic, its progress in
+     * {@code work/<progressName>.properties}; returns it.
+     */
+    private static SnapshotRows publishSnapshot(
+            SourceOfTruth sot, Config config, String bootstrap, int partitions, Path work, String progressName)
+            throws Exception {
+        CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
+        BootstrapSettings bootstrapSettings = BootstrapSettings.from(config);
+        SnapshotRows snapshot = snapshotOf(sot);
+        try (KafkaProducer<byte[], byte[]> snapshots = KafkaTopics.producer(bootstrap)) {
+            new SnapshotProducer(
+                            snapshots,
+                            bootstrapSettings.topic(),
+                            partitions,
+                            bootstrapSettings.chunkRows(),
+                            settings.deadLetterTopic())
+                    .publish(
+                            snapshot,
+                            work.resolve(progressName + ".properties"),
+                            KafkaTopics.endOffsets(bootstrap, settings.cdcTopic()),
+                            -1,
+                            () -> {});
+        }
+        return snapshot;
     }
 
     /** A consistent snapshot of the source as a bootstrap snapshot: the rows that exist, each at its version. */
@@ -299,7 +357,7 @@ public final class Demo {
                         : cached.get().version().compareTo(row.version()) < 0;
                 out[i] = behind ? Math.max(0, now - row.commitTimeMillis()) : 0;
             } catch (StoreUnavailableException e) {
-                out[i] = 0; // cannot tell during the outage
+                return Arrays.copyOf(out, i); // cannot tell during the outage (and each call may wait for a timeout)
             }
         }
         return out;
@@ -352,9 +410,20 @@ public final class Demo {
         System.out.printf(
                 "  bootstrap        %,d snapshot rows applied (%,d only refreshed their TTL), %,d partitions verified complete%n",
                 s.get("bootstrapRows"), s.get("bootstrapRefreshed"), s.get("bootstrapPartitionsComplete"));
-        System.out.printf(
-                "  trouble          %d job restart(s); %,d store calls refused during the outage%n",
-                s.get("restarts"), s.get("outageRefusedCalls"));
+        if ("couchbase".equals(s.get("store"))) {
+            System.out.printf(
+                    "  trouble          %d job restart(s); CouchbaseMock restarted empty %d time(s) (re-seeded with %,d "
+                            + "snapshot rows) and frozen %d time(s); %,d writes retried while it was away%n",
+                    s.get("restarts"),
+                    s.get("storeRestarts"),
+                    s.get("reseedRows"),
+                    s.get("storePauses"),
+                    s.get("unavailableRetries"));
+        } else {
+            System.out.printf(
+                    "  trouble          %d job restart(s); %,d store calls refused during the outage%n",
+                    s.get("restarts"), s.get("outageRefusedCalls"));
+        }
         System.out.printf(
                 "  staleness        p50 %,d ms  p99 %,d ms (sampled every second while running)%n",
                 s.get("stalenessP50Millis"), s.get("stalenessP99Millis"));

@@ -1,6 +1,7 @@
 package io.nearline.localcluster.demo;
 
 import io.nearline.localcluster.replay.LocalRunOptions;
+import io.nearline.localcluster.replay.StoreOptions;
 import java.time.Duration;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -10,6 +11,9 @@ public final class DemoOptions {
 
     @Mixin
     public LocalRunOptions run;
+
+    @Mixin
+    public StoreOptions store;
 
     @Option(
             names = "--duration",
@@ -28,6 +32,6 @@ public final class DemoOptions {
     @Option(names = "--seed", defaultValue = "1", description = "Workload seed (default: ${DEFAULT-VALUE}).")
     public long seed;
 
-    @Option(names = "--no-trouble", description = "Skip the injected job restart and store outage.")
+    @Option(names = "--no-trouble", description = "Skip the injected job restart, bootstrap and store faults.")
     public boolean noTrouble;
 }

@@ -1,6 +1,7 @@
 package io.nearline.localcluster.replay;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -102,6 +103,26 @@ public final class ForkedCouchbase implements AutoCloseable {
     public void restart() throws IOException {
         stop();
         launch();
+    }
+
+    /** Freezes the mock (SIGSTOP): its connections stay open, so calls time out instead of being refused. */
+    public void pause() throws IOException, InterruptedException {
+        signal("STOP");
+    }
+
+    /** Lets a {@linkplain #pause paused} mock go on (SIGCONT). */
+    public void resume() throws IOException, InterruptedException {
+        signal("CONT");
+    }
+
+    private void signal(String name) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
+                .redirectErrorStream(true)
+                .start();
+        String said = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        if (kill.waitFor() != 0) {
+            throw new IOException("kill -" + name + " " + process.pid() + " failed: " + said);
+        }
     }
 
     private void stop() {
