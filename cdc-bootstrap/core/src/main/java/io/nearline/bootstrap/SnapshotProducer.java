@@ -15,11 +15,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RecordTooLargeException;
@@ -30,7 +32,8 @@ import org.apache.kafka.common.errors.RecordTooLargeException;
  * each chunk is acknowledged the progress is saved (atomically) in the progress file, so a producer
  * that dies resumes after the last saved chunk instead of starting over. Rows of the unsaved chunk
  * are sent again with the same sequence numbers: consumers count them once, and the SCN-ordered
- * write makes the repeat harmless.
+ * write makes the repeat harmless. The snapshot is read as a stream, twice (to count each partition's
+ * rows for the BEGIN markers, then to send them), so memory stays bounded whatever its size.
  */
 public final class SnapshotProducer {
 
@@ -62,7 +65,9 @@ public final class SnapshotProducer {
     private final int chunkRows;
     private final String deadLetterTopic;
     /** Sends that failed, by row index; checked after each flush, before progress is saved. */
-    private final Map<Integer, Exception> failed = new ConcurrentHashMap<>();
+    private final Map<Long, FailedSend> failed = new ConcurrentHashMap<>();
+
+    private record FailedSend(ChangeEvent row, int partition, long sequence, Exception error) {}
 
     /** @param deadLetterTopic where rows too large for {@code topic} go, with the reason */
     public SnapshotProducer(
@@ -89,7 +94,7 @@ public final class SnapshotProducer {
      * they are in: a crash, for tests and drills.
      */
     public Result publish(
-            SnapshotRows snapshot,
+            SnapshotSource snapshot,
             Path progressFile,
             Map<Integer, Long> liveOffsets,
             long stopAfterRows,
@@ -102,15 +107,10 @@ public final class SnapshotProducer {
         if (progress.ended()) {
             return new Result(0, 0, true, true, List.of());
         }
-        List<ChangeEvent> rows = snapshot.rows();
         long[] perPartition = new long[partitions];
-        int[] partitionOfRow = new int[rows.size()];
-        long[] sequenceOfRow = new long[rows.size()];
-        for (int i = 0; i < rows.size(); i++) {
+        try (Stream<ChangeEvent> rows = snapshot.streamRows()) {
             // by the raw key: a row whose key cannot be a cache key still goes out, for the job to dead-letter
-            int p = partitionOf(rows.get(i).getKey(), partitions);
-            partitionOfRow[i] = p;
-            sequenceOfRow[i] = perPartition[p]++;
+            rows.forEach(row -> perPartition[partitionOf(row.getKey(), partitions)]++);
         }
         long records = 0;
         if (!progress.begun()) {
@@ -121,43 +121,52 @@ public final class SnapshotProducer {
         }
         long sentNow = 0;
         List<Refused> refused = new ArrayList<>();
-        for (int i = (int) progress.rowsSent(); i < rows.size(); i++) {
-            ChangeEvent row = rows.get(i);
-            BootstrapRecord r = record(snapshot.id(), BootstrapKind.ROW, partitionOfRow[i]);
-            r.setSequence(sequenceOfRow[i]);
-            r.setRow(ByteBuffer.wrap(ChangeEventCodec.encode(row)));
-            int index = i;
-            producer.send(
-                    new ProducerRecord<>(
-                            topic,
-                            partitionOfRow[i],
-                            row.getKey().getBytes(StandardCharsets.UTF_8),
-                            BootstrapCodec.encode(r)),
-                    (metadata, e) -> {
-                        if (e != null) {
-                            failed.put(index, e);
-                        }
-                    });
-            sentNow++;
-            records++;
-            onRecord.run();
-            if (stopAfterRows >= 0 && i + 1 >= stopAfterRows) {
-                producer.flush();
-                refused.addAll(refused(snapshot, partitionOfRow, sequenceOfRow));
-                return new Result(sentNow, records, false, resumed, refused); // "dies" before saving this chunk
-            }
-            if ((i + 1) % chunkRows == 0) {
-                producer.flush();
-                refused.addAll(refused(snapshot, partitionOfRow, sequenceOfRow));
-                progress = new Progress(snapshot.id(), true, i + 1, false);
-                save(progressFile, progress);
+        long[] sequences = new long[partitions];
+        long index = 0;
+        try (Stream<ChangeEvent> rows = snapshot.streamRows()) {
+            for (Iterator<ChangeEvent> it = rows.iterator(); it.hasNext(); index++) {
+                ChangeEvent row = it.next();
+                int partition = partitionOf(row.getKey(), partitions);
+                long sequence = sequences[partition]++;
+                if (index < progress.rowsSent()) {
+                    continue; // sent before the last saved chunk: numbered, not sent again
+                }
+                BootstrapRecord r = record(snapshot.id(), BootstrapKind.ROW, partition);
+                r.setSequence(sequence);
+                r.setRow(ByteBuffer.wrap(ChangeEventCodec.encode(row)));
+                long sent = index;
+                producer.send(
+                        new ProducerRecord<>(
+                                topic,
+                                partition,
+                                row.getKey().getBytes(StandardCharsets.UTF_8),
+                                BootstrapCodec.encode(r)),
+                        (metadata, e) -> {
+                            if (e != null) {
+                                failed.put(sent, new FailedSend(row, partition, sequence, e));
+                            }
+                        });
+                sentNow++;
+                records++;
+                onRecord.run();
+                if (stopAfterRows >= 0 && index + 1 >= stopAfterRows) {
+                    producer.flush();
+                    refused.addAll(refused(snapshot.id()));
+                    return new Result(sentNow, records, false, resumed, refused); // "dies" before saving this chunk
+                }
+                if ((index + 1) % chunkRows == 0) {
+                    producer.flush();
+                    refused.addAll(refused(snapshot.id()));
+                    progress = new Progress(snapshot.id(), true, index + 1, false);
+                    save(progressFile, progress);
+                }
             }
         }
         producer.flush();
-        refused.addAll(refused(snapshot, partitionOfRow, sequenceOfRow));
+        refused.addAll(refused(snapshot.id()));
         records += markers(BootstrapKind.END, snapshot, perPartition, Map.of(), onRecord);
         producer.flush();
-        save(progressFile, new Progress(snapshot.id(), true, rows.size(), true));
+        save(progressFile, new Progress(snapshot.id(), true, index, true));
         return new Result(sentNow, records, true, resumed, refused);
     }
 
@@ -165,25 +174,26 @@ public final class SnapshotProducer {
      * The rows whose sends failed since the last look, dead-lettered: a row too large for the topic is
      * refused; any other failure ends the publication before its chunk's progress is saved.
      */
-    private List<Refused> refused(SnapshotRows snapshot, int[] partitionOfRow, long[] sequenceOfRow) {
+    private List<Refused> refused(String snapshotId) {
         List<Refused> out = new ArrayList<>();
-        for (Map.Entry<Integer, Exception> f : new TreeMap<>(failed).entrySet()) {
-            int i = f.getKey();
+        for (Map.Entry<Long, FailedSend> f : new TreeMap<>(failed).entrySet()) {
+            long i = f.getKey();
+            FailedSend send = f.getValue();
             failed.remove(i);
-            if (!(f.getValue() instanceof RecordTooLargeException)) {
+            if (!(send.error() instanceof RecordTooLargeException)) {
                 throw new IllegalStateException(
-                        "snapshot row " + i + " could not be sent to " + topic + ": " + f.getValue(), f.getValue());
+                        "snapshot row " + i + " could not be sent to " + topic + ": " + send.error(), send.error());
             }
-            ChangeEvent row = snapshot.rows().get(i);
+            ChangeEvent row = send.row();
             byte[] value = ChangeEventCodec.encode(row);
             byte[] key = row.getKey().getBytes(StandardCharsets.UTF_8);
-            Refused r = new Refused(partitionOfRow[i], sequenceOfRow[i], row.getKey(), value.length + key.length);
+            Refused r = new Refused(send.partition(), send.sequence(), row.getKey(), value.length + key.length);
             producer.send(new ProducerRecord<>(
                     deadLetterTopic,
                     null,
                     DeadLetters.encode(DeadLetters.of(
                             "snapshot-producer",
-                            "snapshot " + snapshot.id(),
+                            "snapshot " + snapshotId,
                             r.partition(),
                             r.sequence(),
                             key,
@@ -198,7 +208,7 @@ public final class SnapshotProducer {
 
     private long markers(
             BootstrapKind kind,
-            SnapshotRows snapshot,
+            SnapshotSource snapshot,
             long[] perPartition,
             Map<Integer, Long> liveOffsets,
             Runnable onRecord) {

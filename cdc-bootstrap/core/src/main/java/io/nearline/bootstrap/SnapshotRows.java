@@ -1,13 +1,9 @@
 package io.nearline.bootstrap;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nearline.cacheupdater.core.events.ChangeEventText;
-import io.nearline.cacheupdater.core.events.Decoded;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.avro.Op;
-import io.nearline.common.schema.TrustedAvroClasses;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -17,114 +13,64 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.avro.file.DataFileReader;
+import java.util.stream.Stream;
 import org.apache.avro.file.DataFileWriter;
-import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
 
 /**
- * A consistent snapshot of a source: an id, per source partition the high-watermark SCN it is
- * consistent at, and the rows (change events with op UPSERT, each with its own SCN).
- *
- * <p>File forms: JSON lines in the change-event text form, optionally headed by
- * {@code {"snapshot":"ID","highWatermarks":{"0":SCN,...}}}; or an Avro container file of
- * {@code ChangeEvent} ({@code .avro}), with the same two items in its metadata
- * ({@code nearline.snapshot}, {@code nearline.highWatermarks}). Without them the id is the file name
- * and each partition's high-watermark is its largest row SCN.
+ * A consistent snapshot held in memory: an id, per source partition the high-watermark SCN it is
+ * consistent at, and the rows (change events with op UPSERT, each with its own SCN). For snapshots
+ * built in a program and small files; the producer reads a file as a stream ({@link SnapshotFile}).
  */
-public record SnapshotRows(String id, Map<Integer, Long> highWatermarks, List<ChangeEvent> rows) {
+public record SnapshotRows(String id, Map<Integer, Long> highWatermarks, List<ChangeEvent> rows)
+        implements SnapshotSource {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public SnapshotRows {
         for (ChangeEvent row : rows) {
-            if (row.getOp() != Op.UPSERT) {
-                throw new IllegalArgumentException("snapshot " + id + ": row " + row.getKey() + " is a " + row.getOp()
-                        + "; a snapshot holds the rows that exist (op UPSERT)");
-            }
-            Long hw = highWatermarks.get(row.getPartition());
-            if (hw == null || row.getScn() > hw) {
-                throw new IllegalArgumentException("snapshot " + id + ": row " + row.getKey() + " has SCN "
-                        + row.getScn() + " above its partition's high-watermark " + hw);
-            }
+            check(id, highWatermarks, row);
         }
     }
 
-    /** Rows per source partition. */
+    /** A row belongs in snapshot {@code id}: op UPSERT, at or below its partition's high-watermark (when known). */
+    static void check(String id, Map<Integer, Long> highWatermarks, ChangeEvent row) {
+        if (row.getOp() != Op.UPSERT) {
+            throw new IllegalArgumentException("snapshot " + id + ": row " + row.getKey() + " is a " + row.getOp()
+                    + "; a snapshot holds the rows that exist (op UPSERT)");
+        }
+        if (highWatermarks == null) {
+            return;
+        }
+        Long hw = highWatermarks.get(row.getPartition());
+        if (hw == null || row.getScn() > hw) {
+            throw new IllegalArgumentException("snapshot " + id + ": row " + row.getKey() + " has SCN " + row.getScn()
+                    + " above its partition's high-watermark " + hw);
+        }
+    }
+
+    @Override
     public Map<Integer, Long> rowsPerPartition() {
         Map<Integer, Long> out = new TreeMap<>();
         rows.forEach(r -> out.merge(r.getPartition(), 1L, Long::sum));
         return out;
     }
 
-    // JsonNode.fields() is deprecated in Jackson 2.19, but its successor is missing from the 2.13 line
-    // that Samza jobs run with.
-    @SuppressWarnings("deprecation")
+    @Override
+    public long rowCount() {
+        return rows.size();
+    }
+
+    @Override
+    public Stream<ChangeEvent> streamRows() {
+        return rows.stream();
+    }
+
+    /** A whole snapshot file in memory (see {@link SnapshotFile} for its forms). */
     public static SnapshotRows read(Path file) {
-        if (file.getFileName().toString().endsWith(".avro")) {
-            return readAvro(file);
-        }
-        String id = file.getFileName().toString();
-        Map<Integer, Long> hw = null;
-        List<ChangeEvent> rows = new ArrayList<>();
-        try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String line;
-            long number = 0;
-            while ((line = reader.readLine()) != null) {
-                number++;
-                if (line.isBlank()) {
-                    continue;
-                }
-                if (number == 1 && line.contains("\"snapshot\"")) {
-                    JsonNode header = JSON.readTree(line);
-                    id = header.path("snapshot").asText(id);
-                    hw = new TreeMap<>();
-                    for (var it = header.path("highWatermarks").fields(); it.hasNext(); ) {
-                        var e = it.next();
-                        hw.put(Integer.parseInt(e.getKey()), e.getValue().asLong());
-                    }
-                    continue;
-                }
-                Decoded d = ChangeEventText.parse(line);
-                if (!d.ok()) {
-                    throw new IllegalArgumentException(file + ":" + number + ": not a change event: "
-                            + d.rejection().detail());
-                }
-                rows.add(d.event());
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read snapshot " + file + ": " + e.getMessage(), e);
-        }
-        return new SnapshotRows(id, hw != null ? hw : highestScns(rows), rows);
-    }
-
-    private static Map<Integer, Long> highestScns(List<ChangeEvent> rows) {
-        Map<Integer, Long> hw = new TreeMap<>();
-        for (ChangeEvent r : rows) {
-            hw.merge(r.getPartition(), r.getScn(), Math::max);
-        }
-        return hw;
-    }
-
-    @SuppressWarnings("deprecation") // JsonNode.fields(), as in read()
-    private static SnapshotRows readAvro(Path file) {
-        TrustedAvroClasses.ensure();
-        List<ChangeEvent> rows = new ArrayList<>();
-        try (DataFileReader<ChangeEvent> reader =
-                new DataFileReader<>(file.toFile(), new SpecificDatumReader<>(ChangeEvent.class))) {
-            reader.forEach(rows::add);
-            String id = reader.getMetaString("nearline.snapshot");
-            String marks = reader.getMetaString("nearline.highWatermarks");
-            Map<Integer, Long> hw = marks == null ? highestScns(rows) : new TreeMap<>();
-            if (marks != null) {
-                JSON.readTree(marks)
-                        .fields()
-                        .forEachRemaining(e -> hw.put(
-                                Integer.parseInt(e.getKey()), e.getValue().asLong()));
-            }
-            return new SnapshotRows(id != null ? id : file.getFileName().toString(), hw, rows);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read snapshot " + file + ": " + e.getMessage(), e);
+        SnapshotFile snapshot = SnapshotFile.open(file);
+        try (Stream<ChangeEvent> rows = snapshot.streamRows()) {
+            return new SnapshotRows(snapshot.id(), snapshot.highWatermarks(), rows.toList());
         }
     }
 

@@ -2,8 +2,8 @@ package io.nearline.localcluster;
 
 import io.nearline.bootstrap.BootstrapSchedule;
 import io.nearline.bootstrap.BootstrapSettings;
+import io.nearline.bootstrap.SnapshotFile;
 import io.nearline.bootstrap.SnapshotProducer;
-import io.nearline.bootstrap.SnapshotRows;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.common.config.Config;
@@ -120,7 +120,7 @@ public final class BootstrapCommand implements Runnable {
             BootstrapSettings settings = settings();
             Config config = config();
             String brokers = config.get(JobKeys.BOOTSTRAP_SERVERS);
-            SnapshotRows rows = SnapshotRows.read(snapshot);
+            SnapshotFile rows = SnapshotFile.open(snapshot);
             Path progressFile =
                     progress != null ? progress : snapshot.resolveSibling(snapshot.getFileName() + ".progress");
             Instant started = Instant.now();
@@ -131,8 +131,8 @@ public final class BootstrapCommand implements Runnable {
             Map<Integer, Long> live = KafkaTopics.endOffsets(brokers, cdcTopic);
             SnapshotProducer.Result result;
             try (KafkaProducer<byte[], byte[]> producer = KafkaTopics.producer(brokers);
-                    Progress bar = new Progress(
-                            "snapshot records sent", rows.rows().size() + 2L * topicPartitions, System.err)) {
+                    Progress bar =
+                            new Progress("snapshot records sent", rows.rowCount() + 2L * topicPartitions, System.err)) {
                 result = new SnapshotProducer(
                                 producer,
                                 settings.topic(),
@@ -148,7 +148,7 @@ public final class BootstrapCommand implements Runnable {
                     rows.id(),
                     settings.topic(),
                     topicPartitions,
-                    rows.rows().size(),
+                    rows.rowCount(),
                     result.resumed() ? " (resumed: " + result.rowsSentNow() + " sent now)" : "",
                     Duration.between(started, done).toMillis() / 1000.0);
             System.out.printf(

@@ -2,7 +2,7 @@ package io.nearline.cacheupdater.replay;
 
 import io.nearline.bootstrap.BootstrapSettings;
 import io.nearline.bootstrap.SnapshotProducer;
-import io.nearline.bootstrap.SnapshotRows;
+import io.nearline.bootstrap.SnapshotSource;
 import io.nearline.common.console.Progress;
 import io.nearline.localcluster.replay.KafkaTopics;
 import java.nio.file.Path;
@@ -31,7 +31,7 @@ final class BootstrapReplay {
             int partitions,
             String cdcTopic,
             String deadLetterTopic,
-            SnapshotRows snapshot,
+            SnapshotSource snapshot,
             Path progressFile,
             long crashAfterRows) {
         KafkaTopics.createTopics(bootstrapServers, Map.of(settings.topic(), partitions));
@@ -39,7 +39,7 @@ final class BootstrapReplay {
         long records = 0;
         List<SnapshotProducer.Refused> refused = new ArrayList<>();
         try (Progress progress =
-                new Progress("snapshot rows sent", snapshot.rows().size() + 2L * partitions, System.err)) {
+                new Progress("snapshot rows sent", snapshot.rowCount() + 2L * partitions, System.err)) {
             // a drill: a first producer dies after crashAfterRows rows, a second one resumes from the saved progress
             List<Long> stops = crashAfterRows >= 0 ? List.of(crashAfterRows, -1L) : List.of(-1L);
             for (long stopAfter : stops) {

@@ -3,14 +3,15 @@ package io.nearline.cacheupdater.replay;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.bootstrap.BootstrapSettings;
+import io.nearline.bootstrap.SnapshotFile;
 import io.nearline.bootstrap.SnapshotProducer;
-import io.nearline.bootstrap.SnapshotRows;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.cacheupdater.core.StateDump;
 import io.nearline.cacheupdater.core.UpdateBatch;
 import io.nearline.cacheupdater.core.events.ChangeEvents;
 import io.nearline.cacheupdater.core.replay.ReplayInput;
 import io.nearline.cacheupdater.core.replay.ReplaySummary;
+import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.config.Config;
 import io.nearline.common.console.Progress;
@@ -30,6 +31,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * The flow of {@code replay cdc}, the same on every engine: read the lines, create the topics, send
@@ -128,8 +130,10 @@ public final class CdcReplay {
         long bootstrapRecords = 0;
         List<SnapshotProducer.Refused> refusedRows = List.of();
         if (options.snapshot != null) {
-            SnapshotRows snapshot = SnapshotRows.read(options.snapshot);
-            snapshot.rows().forEach(r -> ChangeEvents.validCacheKey(r).ifPresent(keys::add));
+            SnapshotFile snapshot = SnapshotFile.open(options.snapshot);
+            try (Stream<ChangeEvent> rows = snapshot.streamRows()) { // the state dump reads these keys too
+                rows.forEach(r -> ChangeEvents.validCacheKey(r).ifPresent(keys::add));
+            }
             BootstrapReplay.Published published = BootstrapReplay.publish(
                     bootstrapServers,
                     BootstrapSettings.from(config),
