@@ -8,6 +8,7 @@ import io.nearline.localcluster.cluster.DumpCommand;
 import io.nearline.localcluster.cluster.JobsCommand;
 import io.nearline.localcluster.cluster.PublishCommand;
 import io.nearline.localcluster.replay.CliErrors;
+import io.nearline.localcluster.testbed.TestbedCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -26,6 +27,7 @@ import picocli.CommandLine.Command;
             RaceCommand.class,
             BootstrapCommand.class,
             ClusterCommand.class,
+            TestbedCommand.class,
             DeployCommand.class,
             JobsCommand.class,
             PublishCommand.class,

@@ -44,12 +44,10 @@ public final class ClusterCommand implements Runnable {
     }
 
     @Command(name = "up", mixinStandardHelpOptions = true, description = "Start a local cluster in DIR.")
-    static final class Up implements Callable<Integer> {
+    static final class Up extends Start {
 
         @Mixin
         DirOption where;
-
-        Path dir;
 
         @Option(
                 names = "--flink",
@@ -62,12 +60,77 @@ public final class ClusterCommand implements Runnable {
         boolean yarn;
 
         @Override
+        protected Path where() {
+            return where.path();
+        }
+
+        @Override
+        protected boolean flink() {
+            return flink;
+        }
+
+        @Override
+        protected boolean yarn() {
+            return yarn;
+        }
+    }
+
+    /**
+     * Starts a cluster: its network, Kafka and the cache, then Flink and YARN when asked for. The testbed
+     * starts the same on its bridge, with a NodeManager per LXC instance (the hooks below).
+     */
+    public abstract static class Start implements Callable<Integer> {
+
+        protected Path dir;
+
+        /** The cluster's directory. */
+        protected abstract Path where();
+
+        /** Why this machine cannot run the cluster, or null. */
+        protected String unavailableReason() {
+            return PrivateNetwork.unavailableReason();
+        }
+
+        protected ClusterNetwork network() {
+            return PrivateNetwork.of(dir);
+        }
+
+        /** YARN settings beyond the single-node defaults. */
+        protected Map<String, String> yarnSettings() {
+            return Map.of();
+        }
+
+        /**
+         * Starts the NodeManager(s), adding each to {@code pids}; returns how many must register. Here one,
+         * in the namespace, with the cluster's own configuration.
+         */
+        protected int startNodeManagers(ClusterNetwork net, String java, Path lib, Path conf, Map<String, Long> pids) {
+            pids.put(
+                    "nodemanager",
+                    Daemons.start(dir, "nodemanager", net.wrap(YarnCluster.daemon(java, dir, lib, conf, true))));
+            return 1;
+        }
+
+        /** Whether a Flink standalone session cluster starts too. */
+        protected abstract boolean flink();
+
+        /** Whether YARN starts too. */
+        protected abstract boolean yarn();
+
+        /** What the command calls itself: cluster or testbed. */
+        protected String kind() {
+            return "cluster";
+        }
+
+        @Override
         public Integer call() throws Exception {
-            String unavailable = PrivateNetwork.unavailableReason();
+            boolean flink = flink();
+            boolean yarn = yarn();
+            String unavailable = unavailableReason();
             if (unavailable != null) {
                 throw new ClusterException(unavailable);
             }
-            dir = where.path();
+            dir = where();
             if (ClusterFile.exists(dir)) {
                 ClusterFile old = ClusterFile.read(dir);
                 if (old.processes().values().stream().anyMatch(pid -> Daemons.alive(pid, dir))) {
@@ -89,7 +152,7 @@ public final class ClusterCommand implements Runnable {
                 }
             }
             Files.createDirectories(dir);
-            PrivateNetwork net = PrivateNetwork.of(dir);
+            ClusterNetwork net = network();
             long started = System.nanoTime();
             net.create();
             Map<String, Long> pids = new LinkedHashMap<>();
@@ -113,7 +176,7 @@ public final class ClusterCommand implements Runnable {
                                         "-jar",
                                         kafkaJar(home).toString(),
                                         "--host",
-                                        net.clusterAddress(),
+                                        net.serviceAddress(),
                                         "--port",
                                         "" + KAFKA_PORT,
                                         "--controller-port",
@@ -132,7 +195,7 @@ public final class ClusterCommand implements Runnable {
                                         "-jar",
                                         couchbaseJar(home).toString(),
                                         "--host",
-                                        net.clusterAddress(),
+                                        net.serviceAddress(),
                                         "--port",
                                         "" + COUCHBASE_PORT,
                                         "--bucket",
@@ -157,7 +220,7 @@ public final class ClusterCommand implements Runnable {
                 if (flink) {
                     Path lib = FlinkSession.lib(home);
                     Path conf = FlinkSession.writeConfig(
-                            dir, net.clusterAddress(), home.resolve("jobs/flink-conf/config.yaml"));
+                            dir, net.serviceAddress(), home.resolve("jobs/flink-conf/config.yaml"));
                     pids.put(
                             "jobmanager",
                             Daemons.start(
@@ -166,7 +229,7 @@ public final class ClusterCommand implements Runnable {
                             "taskmanager",
                             Daemons.start(
                                     dir, "taskmanager", net.wrap(FlinkSession.daemon(java, dir, lib, conf, true))));
-                    rest = "http://" + net.clusterAddress() + ":" + FlinkSession.REST_PORT;
+                    rest = "http://" + net.serviceAddress() + ":" + FlinkSession.REST_PORT;
                     writeFile(dir, net, pids, rest, y, password, kafka, couchbase);
                     String url = rest;
                     Daemons.await(
@@ -185,42 +248,40 @@ public final class ClusterCommand implements Runnable {
                 }
                 if (yarn) {
                     Path lib = YarnCluster.lib(home);
-                    Path conf = YarnCluster.writeConfig(dir, net.clusterAddress());
+                    Path conf =
+                            YarnCluster.writeConfig(dir, net.serviceAddress(), net.serviceAddress(), yarnSettings());
                     Files.createDirectories(dir.resolve("packages"));
                     y = new Yarn(
-                            net.clusterAddress() + ":" + YarnCluster.RM_PORT,
-                            "http://" + net.clusterAddress() + ":" + YarnCluster.WEB_PORT,
+                            net.serviceAddress() + ":" + YarnCluster.RM_PORT,
+                            "http://" + net.serviceAddress() + ":" + YarnCluster.WEB_PORT,
                             conf);
                     pids.put(
                             "resourcemanager",
                             Daemons.start(
                                     dir, "resourcemanager", net.wrap(YarnCluster.daemon(java, dir, lib, conf, false))));
-                    pids.put(
-                            "nodemanager",
-                            Daemons.start(
-                                    dir, "nodemanager", net.wrap(YarnCluster.daemon(java, dir, lib, conf, true))));
+                    int nodes = startNodeManagers(net, java, lib, conf, pids);
                     writeFile(dir, net, pids, rest, y, password, kafka, couchbase);
                     String web = y.web();
                     Daemons.await(
                             dir,
-                            "nodemanager",
-                            pids.get("nodemanager"),
+                            "resourcemanager",
+                            pids.get("resourcemanager"),
                             Duration.ofSeconds(120),
-                            () -> YarnCluster.runningNodes(web) > 0);
+                            () -> YarnCluster.runningNodes(web) >= nodes);
                     step(
                             started,
                             "yarn",
-                            web + " (ResourceManager " + y.rm() + ", one NodeManager; packages in "
+                            web + " (ResourceManager " + y.rm() + ", " + nodes + " NodeManager(s); packages in "
                                     + dir.resolve("packages") + ")");
                 }
                 writeFile(dir, net, pids, rest, y, password, kafka, couchbase);
                 System.out.printf(
-                        "cluster up in %s (%.0f s): addresses in %s%n",
-                        dir, seconds(started), dir.resolve(ClusterFile.NAME));
+                        "%s up in %s (%.0f s): addresses in %s%n",
+                        kind(), dir, seconds(started), dir.resolve(ClusterFile.NAME));
                 System.out.println(
                         "  deploy:   bin/nearline deploy jobs/deploy/cache-updater-flink-session.yaml --cluster "
                                 + dir);
-                System.out.println("  stop:     bin/nearline cluster down --dir " + dir);
+                System.out.println("  stop:     bin/nearline " + kind() + " down --dir " + dir);
                 return 0;
             } catch (RuntimeException | IOException e) {
                 Daemons.stop(dir, pids, Duration.ofSeconds(10));
@@ -314,7 +375,7 @@ public final class ClusterCommand implements Runnable {
 
     private static void writeFile(
             Path dir,
-            PrivateNetwork net,
+            ClusterNetwork net,
             Map<String, Long> pids,
             String rest,
             Yarn yarn,
@@ -333,8 +394,8 @@ public final class ClusterCommand implements Runnable {
                         yarn == null ? null : yarn.web(),
                         yarn == null ? null : yarn.conf(),
                         dir.resolve("packages"),
-                        net.namespace(),
-                        net.clusterAddress(),
+                        net.name(),
+                        net.serviceAddress(),
                         pids)
                 .write();
     }

@@ -16,7 +16,17 @@ import java.util.List;
  * port, Prometheus reporters, YARN's application masters) are then only reachable from here. Needs
  * root and iproute2.
  */
-public record PrivateNetwork(String namespace, String hostAddress, String clusterAddress) {
+public record PrivateNetwork(String namespace, String hostAddress, String clusterAddress) implements ClusterNetwork {
+
+    @Override
+    public String name() {
+        return namespace;
+    }
+
+    @Override
+    public String serviceAddress() {
+        return clusterAddress;
+    }
 
     /** The network of the cluster in {@code dir}: names and addresses derived from its path. */
     public static PrivateNetwork of(Path dir) {
@@ -39,6 +49,7 @@ public record PrivateNetwork(String namespace, String hostAddress, String cluste
         return run(List.of("ip", "netns", "list")).lines().anyMatch(l -> l.split(" ")[0].equals(namespace));
     }
 
+    @Override
     public void create() {
         if (exists()) {
             throw new ClusterException("network namespace " + namespace + " exists already: a cluster is up there,"
@@ -61,6 +72,7 @@ public record PrivateNetwork(String namespace, String hostAddress, String cluste
     }
 
     /** Removes the namespace (and with it the veth pair); nothing if it is gone already. */
+    @Override
     public void delete() {
         if (exists()) {
             sh("ip", "netns", "delete", namespace);
@@ -94,6 +106,7 @@ public record PrivateNetwork(String namespace, String hostAddress, String cluste
     }
 
     /** The command that runs {@code command} inside the namespace, in a session of its own. */
+    @Override
     public List<String> wrap(List<String> command) {
         List<String> out = new ArrayList<>(List.of("setsid", "ip", "netns", "exec", namespace));
         out.addAll(command);

@@ -42,6 +42,15 @@ public final class YarnCluster {
 
     /** core-site, yarn-site, capacity-scheduler and log4j2 for the daemons and for clients. */
     static Path writeConfig(Path dir, String address) throws IOException {
+        return writeConfig(dir, address, address, Map.of());
+    }
+
+    /**
+     * The same for a NodeManager at {@code nodeAddress} (the ResourceManager at {@code rmAddress}), with
+     * {@code more} settings on top.
+     */
+    public static Path writeConfig(Path dir, String rmAddress, String nodeAddress, Map<String, String> more)
+            throws IOException {
         Path conf = Files.createDirectories(dir.resolve("yarn/conf"));
         Path data = dir.resolve("yarn").toAbsolutePath();
         Files.writeString(
@@ -54,32 +63,35 @@ public final class YarnCluster {
         Files.writeString(
                 conf.resolve("yarn-site.xml"),
                 xml(
-                        Map.ofEntries(
-                                Map.entry("yarn.resourcemanager.hostname", address),
-                                Map.entry("yarn.resourcemanager.bind-host", address),
-                                Map.entry("yarn.nodemanager.hostname", address),
-                                Map.entry("yarn.nodemanager.bind-host", address),
-                                Map.entry("yarn.nodemanager.resource.memory-mb", "6144"),
-                                Map.entry("yarn.nodemanager.resource.cpu-vcores", "8"),
-                                Map.entry("yarn.scheduler.minimum-allocation-mb", "128"),
-                                // containers share this machine's memory with everything else here: no kills for size
-                                Map.entry("yarn.nodemanager.vmem-check-enabled", "false"),
-                                Map.entry("yarn.nodemanager.pmem-check-enabled", "false"),
-                                Map.entry(
-                                        "yarn.nodemanager.local-dirs",
-                                        data.resolve("nm-local").toString()),
-                                Map.entry(
-                                        "yarn.nodemanager.log-dirs",
-                                        data.resolve("containers").toString()),
-                                Map.entry("yarn.nodemanager.env-whitelist", "JAVA_HOME,HADOOP_CONF_DIR,PATH"),
-                                Map.entry(
-                                        "yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage",
-                                        "99"),
-                                Map.entry("yarn.timeline-service.enabled", "false"),
-                                Map.entry("yarn.resourcemanager.am.max-attempts", "4"),
-                                Map.entry(
-                                        "yarn.resourcemanager.scheduler.class",
-                                        "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler"))));
+                        withMore(
+                                more,
+                                Map.ofEntries(
+                                        Map.entry("yarn.resourcemanager.hostname", rmAddress),
+                                        Map.entry("yarn.resourcemanager.bind-host", rmAddress),
+                                        Map.entry("yarn.nodemanager.hostname", nodeAddress),
+                                        Map.entry("yarn.nodemanager.bind-host", nodeAddress),
+                                        Map.entry("yarn.nodemanager.resource.memory-mb", "6144"),
+                                        Map.entry("yarn.nodemanager.resource.cpu-vcores", "8"),
+                                        Map.entry("yarn.scheduler.minimum-allocation-mb", "128"),
+                                        // containers share this machine's memory with everything else here: no kills
+                                        // for size
+                                        Map.entry("yarn.nodemanager.vmem-check-enabled", "false"),
+                                        Map.entry("yarn.nodemanager.pmem-check-enabled", "false"),
+                                        Map.entry(
+                                                "yarn.nodemanager.local-dirs",
+                                                data.resolve("nm-local").toString()),
+                                        Map.entry(
+                                                "yarn.nodemanager.log-dirs",
+                                                data.resolve("containers").toString()),
+                                        Map.entry("yarn.nodemanager.env-whitelist", "JAVA_HOME,HADOOP_CONF_DIR,PATH"),
+                                        Map.entry(
+                                                "yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage",
+                                                "99"),
+                                        Map.entry("yarn.timeline-service.enabled", "false"),
+                                        Map.entry("yarn.resourcemanager.am.max-attempts", "4"),
+                                        Map.entry(
+                                                "yarn.resourcemanager.scheduler.class",
+                                                "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler")))));
         Files.writeString(
                 conf.resolve("capacity-scheduler.xml"),
                 xml(Map.of(
@@ -101,6 +113,12 @@ public final class YarnCluster {
         return conf;
     }
 
+    private static Map<String, String> withMore(Map<String, String> more, Map<String, String> base) {
+        Map<String, String> all = new TreeMap<>(base);
+        all.putAll(more);
+        return all;
+    }
+
     private static String xml(Map<String, String> properties) {
         StringBuilder b = new StringBuilder(
                 "<?xml version=\"1.0\"?>\n<!-- written by 'nearline cluster up' -->\n<configuration>\n");
@@ -113,7 +131,7 @@ public final class YarnCluster {
     }
 
     /** The command of the ResourceManager or the NodeManager JVM. */
-    static List<String> daemon(String java, Path dir, Path lib, Path conf, boolean nodeManager) {
+    public static List<String> daemon(String java, Path dir, Path lib, Path conf, boolean nodeManager) {
         List<String> command = new ArrayList<>(List.of(
                 "env",
                 "JAVA_HOME=" + System.getProperty("java.home"),
@@ -132,13 +150,22 @@ public final class YarnCluster {
     }
 
     public static int runningNodes(String web) {
+        return (int) nodes(web).values().stream().filter("RUNNING"::equals).count();
+    }
+
+    /** The NodeManagers the ResourceManager knows, by host, with their state (RUNNING, LOST...); none if unreachable. */
+    public static Map<String, String> nodes(String web) {
+        Map<String, String> out = new TreeMap<>();
         try {
-            return (int) elements(get(web, "/ws/v1/cluster/nodes"), "node").stream()
-                    .filter(n -> text(n, "state").equals("RUNNING"))
-                    .count();
+            for (Element n : elements(
+                    get(web, "/ws/v1/cluster/nodes?states=NEW,RUNNING,UNHEALTHY,LOST,SHUTDOWN,DECOMMISSIONED"),
+                    "node")) {
+                out.put(text(n, "nodeHostName"), text(n, "state"));
+            }
         } catch (ClusterException e) {
-            return 0;
+            // unreachable: no nodes to tell of
         }
+        return out;
     }
 
     public static List<App> apps(String web) {
