@@ -38,6 +38,7 @@ public record LxcNode(String name, int number, String address, String mac, Path 
                         "lxc.net.0.link = " + bridge,
                         "lxc.net.0.flags = up",
                         "lxc.net.0.hwaddr = " + mac,
+                        "lxc.net.0.veth.pair = " + hostLink(),
                         "lxc.net.0.ipv4.address = " + address + "/24",
                         // back within a second of a healed partition instead of after TCP's backoff of minutes
                         "lxc.sysctl.net.ipv4.tcp_rto_max_ms = 1000",
@@ -73,9 +74,21 @@ public record LxcNode(String name, int number, String address, String mac, Path 
 
     /** The routes inside the instance (its network namespace, entered through its init process). */
     public String routes() {
+        return TestbedNetwork.run(inside(List.of("ip", "route")));
+    }
+
+    /** The host's end of the instance's veth, named so that pipes can shape it. */
+    public String hostLink() {
+        return bridge + "n" + number;
+    }
+
+    /** The command that runs {@code command} in the instance's network namespace (as this machine's process). */
+    public List<String> inside(List<String> command) {
         String pid = TestbedNetwork.run(List.of("lxc-info", "-n", name, "-P", lxcPath.toString(), "-p", "-H"))
                 .strip();
-        return TestbedNetwork.run(List.of("nsenter", "-t", pid, "-n", "ip", "route"));
+        List<String> out = new ArrayList<>(List.of("nsenter", "-t", pid, "-n"));
+        out.addAll(command);
+        return out;
     }
 
     /** Stops the instance hard (every process in it); nothing if it is not running. */

@@ -6,6 +6,7 @@ import io.nearline.localcluster.cluster.ClusterFile;
 import io.nearline.localcluster.cluster.ClusterNetwork;
 import io.nearline.localcluster.cluster.Daemons;
 import io.nearline.localcluster.cluster.YarnCluster;
+import io.nearline.localcluster.replay.LocalRunOptions;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
@@ -37,7 +38,12 @@ import picocli.CommandLine.Option;
                     + "NodeManager. Needs root, iproute2 and LXC (apt-get install lxc). Addresses are written to "
                     + "DIR/cluster.yaml: deploy to it with --cluster DIR.%n"
         },
-        subcommands = {TestbedCommand.Up.class, TestbedCommand.Status.class, TestbedCommand.Down.class})
+        subcommands = {
+            TestbedCommand.Up.class,
+            TestbedCommand.Status.class,
+            TestbedCommand.PipeCommand.class,
+            TestbedCommand.Down.class
+        })
 public final class TestbedCommand implements Runnable {
 
     public static final String DEFAULT_DIR = ".nearline/testbed";
@@ -251,6 +257,95 @@ public final class TestbedCommand implements Runnable {
                     "  couchbase        " + c.couchbaseConnectionString() + " bucket " + c.couchbaseBucket());
             System.out.println("  yarn             " + c.yarnWebUrl() + ", ResourceManager " + c.yarnRmAddress());
             return allUp ? 0 : 1;
+        }
+    }
+
+    @Command(
+            name = "pipe",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Put a network pipe on one node: a bandwidth limit, random loss and a fixed delay on its traffic with "
+                        + "--to (this machine, another node, or all), each in both directions; replaces the node's "
+                        + "pipe; --clear takes it off.",
+                "%nThis kernel has no netem: bandwidth is shaped with HTB, loss dropped by nftables; --delay needs "
+                        + "netem and is refused where the kernel lacks it.%n"
+            })
+    static final class PipeCommand implements Callable<Integer> {
+
+        @picocli.CommandLine.Mixin
+        Where where;
+
+        @picocli.CommandLine.Parameters(index = "0", paramLabel = "NODE", description = "node-1, node-2, ...")
+        String nodeName;
+
+        @Option(names = "--bandwidth", paramLabel = "RATE", description = "Rate such as 512kbit, 1mbit.")
+        String bandwidth;
+
+        @Option(
+                names = "--delay",
+                paramLabel = "DURATION",
+                converter = LocalRunOptions.DurationConverter.class,
+                description = "Fixed delay, such as 100ms (needs netem).")
+        Duration delay;
+
+        @Option(names = "--loss", paramLabel = "PERCENT", description = "Random loss, such as 5%.")
+        String loss;
+
+        @Option(
+                names = "--to",
+                defaultValue = "all",
+                paramLabel = "host|NODE|all",
+                description = "Whose traffic with the node the pipe holds (default: ${DEFAULT-VALUE}).")
+        String to;
+
+        @Option(names = "--clear", description = "Take the node's pipe off.")
+        boolean clear;
+
+        @Override
+        public Integer call() {
+            Path dir = where.path();
+            LxcNode node = named(dir, nodeName);
+            if (clear) {
+                Pipe.clear(node);
+                System.out.println("pipe on " + node.name() + " cleared");
+                return 0;
+            }
+            if (bandwidth == null && delay == null && loss == null) {
+                throw new ClusterException("give --bandwidth, --delay or --loss (or --clear)");
+            }
+            String peer =
+                    switch (to) {
+                        case "all" -> null;
+                        case "host" -> TestbedNetwork.of(dir).serviceAddress();
+                        default -> named(dir, to).address();
+                    };
+            Pipe pipe = new Pipe(bandwidth, delay == null ? 0 : delay.toMillis(), percent(loss), peer);
+            pipe.apply(node);
+            System.out.println("pipe on " + node.name() + " (" + node.address() + ") with " + to + ": "
+                    + (bandwidth == null ? "" : bandwidth + " ")
+                    + (delay == null ? "" : "delay " + delay.toMillis() + " ms ")
+                    + (loss == null ? "" : "loss " + percent(loss) + "% ") + "each way");
+            return 0;
+        }
+
+        private static int percent(String loss) {
+            if (loss == null) {
+                return 0;
+            }
+            try {
+                return Integer.parseInt(loss.strip().replace("%", ""));
+            } catch (NumberFormatException e) {
+                throw new ClusterException("--loss " + loss + ": give a whole percentage such as 5%");
+            }
+        }
+
+        private static LxcNode named(Path dir, String name) {
+            List<LxcNode> nodes = nodes(dir);
+            return nodes.stream()
+                    .filter(n -> n.name().equals(name))
+                    .findFirst()
+                    .orElseThrow(() -> new ClusterException("no node '" + name + "' in the testbed in " + dir
+                            + " (nodes: " + nodes.stream().map(LxcNode::name).toList() + ")"));
         }
     }
 

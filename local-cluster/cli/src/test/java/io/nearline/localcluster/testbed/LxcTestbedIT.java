@@ -8,8 +8,17 @@ import io.nearline.localcluster.NearlineCli;
 import io.nearline.localcluster.cluster.ClusterFile;
 import io.nearline.localcluster.cluster.Daemons;
 import io.nearline.localcluster.cluster.YarnCluster;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -72,6 +81,8 @@ class LxcTestbedIT {
             String routes = nodes.get(0).routes();
             assertFalse(routes.contains("default"), "no route out of the testbed: " + routes);
 
+            pipesHoldTheirFigures(tb, nodes.get(0));
+
             LxcNode victim = nodes.get(1);
             long stopped = System.nanoTime();
             victim.kill();
@@ -85,6 +96,107 @@ class LxcTestbedIT {
         assertTrue(TestbedCommand.nodes(tb).stream().allMatch(n -> n.state().equals("STOPPED")));
         ClusterFile after = ClusterFile.read(tb);
         assertTrue(after.processes().values().stream().noneMatch(pid -> Daemons.alive(pid, tb)), "no process left");
+    }
+
+    /**
+     * Each pipe measured between this machine and a node: the bandwidth within 10 %, the loss within a
+     * few points; a delay where the kernel has netem, refused with the reason where it has not.
+     */
+    private void pipesHoldTheirFigures(Path tb, LxcNode node) throws Exception {
+        String dir = tb.toString();
+        assertEquals(
+                0,
+                nearline("testbed", "pipe", node.name(), "--bandwidth", "1mbit", "--to", "host", "--dir", dir),
+                err.toString());
+        double bitsPerSecond = tcpRate(node, Duration.ofSeconds(5));
+        System.out.printf("pipe 1mbit: measured %.0f bit/s%n", bitsPerSecond);
+        assertEquals(1_000_000, bitsPerSecond, 100_000, "1mbit within 10 %");
+        assertEquals(0, nearline("testbed", "pipe", node.name(), "--clear", "--dir", dir), err.toString());
+        assertTrue(tcpRate(node, Duration.ofSeconds(2)) > 10_000_000, "cleared: no limit left");
+
+        assertEquals(
+                0,
+                nearline("testbed", "pipe", node.name(), "--loss", "5%", "--to", "host", "--dir", dir),
+                err.toString());
+        double loss = udpLoss(node, 4000);
+        System.out.printf("pipe loss 5%%: measured %.1f %%%n", loss * 100);
+        assertEquals(0.05, loss, 0.03, "5 % loss within 3 points");
+        assertEquals(0, nearline("testbed", "pipe", node.name(), "--clear", "--dir", dir), err.toString());
+
+        if (!Pipe.netemAvailable()) {
+            assertEquals(2, nearline("testbed", "pipe", node.name(), "--delay", "100ms", "--dir", dir));
+            assertTrue(err.toString().contains("netem"), "the refusal names netem: " + err);
+        }
+    }
+
+    /** Bits per second from this machine to a sink in the node, sending for {@code time}. */
+    private static double tcpRate(LxcNode node, Duration time) throws Exception {
+        try (Sink sink = Sink.start(node, "tcp", 7001)) {
+            try (Socket s = new Socket()) {
+                s.setSendBufferSize(32 * 1024); // little left queued when sending stops
+                s.connect(new InetSocketAddress(node.address(), 7001), 5000);
+                OutputStream out = s.getOutputStream();
+                byte[] chunk = new byte[16 * 1024];
+                long end = System.nanoTime() + time.toNanos();
+                while (System.nanoTime() < end) {
+                    out.write(chunk);
+                }
+            }
+            String[] result = sink.result().split(" "); // bytes N nanos M
+            return Long.parseLong(result[1]) * 8e9 / Long.parseLong(result[3]);
+        }
+    }
+
+    /** Share of {@code count} datagrams from this machine that did not reach a sink in the node. */
+    private static double udpLoss(LxcNode node, int count) throws Exception {
+        try (Sink sink = Sink.start(node, "udp", 7002);
+                DatagramSocket socket = new DatagramSocket()) {
+            InetSocketAddress to = new InetSocketAddress(node.address(), 7002);
+            for (int i = 0; i < count; i++) {
+                socket.send(new DatagramPacket(new byte[100], 100, to));
+                if (i % 10 == 0) {
+                    Thread.sleep(1); // paced: no drops but the pipe's
+                }
+            }
+            long received = Long.parseLong(sink.result().split(" ")[1]);
+            return 1 - received / (double) count;
+        }
+    }
+
+    /** A {@link PipeProbe} listening in the node's network namespace. */
+    private record Sink(Process process, BufferedReader out) implements AutoCloseable {
+
+        static Sink start(LxcNode node, String mode, int port) throws IOException {
+            String java =
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            Process p = new ProcessBuilder(node.inside(List.of(
+                            java,
+                            "-cp",
+                            System.getProperty("java.class.path"),
+                            PipeProbe.class.getName(),
+                            mode,
+                            node.address(),
+                            Integer.toString(port))))
+                    .redirectErrorStream(true)
+                    .start();
+            Sink sink =
+                    new Sink(p, new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)));
+            String first = sink.out().readLine();
+            assertEquals("READY", first, "the probe did not start");
+            return sink;
+        }
+
+        /** Its count, once it is done. */
+        String result() throws IOException {
+            String line = out.readLine();
+            assertTrue(line != null, "the probe ended without a count");
+            return line;
+        }
+
+        @Override
+        public void close() {
+            process.destroyForcibly();
+        }
     }
 
     /** Nanosecond time at which YARN first reported the node at {@code address} LOST. */

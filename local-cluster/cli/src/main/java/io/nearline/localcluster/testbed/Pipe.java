@@ -1,0 +1,147 @@
+package io.nearline.localcluster.testbed;
+
+import io.nearline.localcluster.cluster.ClusterException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A network pipe on one testbed node, in the spirit of Dummynet's: a bandwidth limit, a random loss
+ * and a fixed delay on the node's traffic with one peer (this machine, another node) or with all.
+ * Each applies in both directions. This kernel has no netem, so:
+ *
+ * <ul>
+ *   <li>bandwidth is an HTB class on each end of the node's veth (the node's eth0 for what it sends,
+ *       the host's end for what it receives), the peer's traffic steered into it by address;
+ *   <li>loss is an nftables table in the node's namespace dropping {@code numgen random mod 100 < N}
+ *       of the packets to and from the peer;
+ *   <li>delay needs netem, used under the same HTB class where the kernel has it, refused with the
+ *       reason where it does not.
+ * </ul>
+ *
+ * @param bandwidth a tc rate such as {@code 1mbit}, or null
+ * @param delayMillis 0 for none
+ * @param lossPercent 0 for none
+ * @param peer the peer's address, or null for all traffic
+ */
+public record Pipe(String bandwidth, long delayMillis, int lossPercent, String peer) {
+
+    private static final String TABLE = "nearline_pipe";
+
+    public Pipe {
+        if (bandwidth != null && !bandwidth.matches("\\d+(\\.\\d+)?(bit|kbit|mbit|gbit)")) {
+            throw new ClusterException("--bandwidth " + bandwidth + ": give a rate such as 512kbit, 1mbit or 1gbit");
+        }
+        if (lossPercent < 0 || lossPercent > 100) {
+            throw new ClusterException("--loss " + lossPercent + "%: give 0 to 100");
+        }
+        if (delayMillis < 0) {
+            throw new ClusterException("--delay must not be negative");
+        }
+    }
+
+    /** Puts the pipe on {@code node}, replacing any pipe it had. */
+    public void apply(LxcNode node) {
+        clear(node);
+        if (bandwidth != null || delayMillis > 0) {
+            if (delayMillis > 0 && !netemAvailable()) {
+                throw new ClusterException("--delay needs the kernel's netem scheduler, which this kernel lacks; "
+                        + "use --bandwidth and --loss here");
+            }
+            shape(node, node.inside(List.of()), "eth0", "dst");
+            shape(node, List.of(), node.hostLink(), "src");
+        }
+        if (lossPercent > 0) {
+            String match = peer == null ? "" : "ip saddr " + peer + " ";
+            String out = peer == null ? "" : "ip daddr " + peer + " ";
+            String rules = "table inet " + TABLE + " {\n"
+                    + "  chain in { type filter hook input priority 0; policy accept; " + match
+                    + "numgen random mod 100 < " + lossPercent + " drop; }\n"
+                    + "  chain out { type filter hook output priority 0; policy accept; " + out
+                    + "numgen random mod 100 < " + lossPercent + " drop; }\n"
+                    + "}\n";
+            TestbedNetwork.run(node.inside(List.of("nft", "-f", writeRules(rules))));
+        }
+    }
+
+    /** Takes every pipe off {@code node}. */
+    public static void clear(LxcNode node) {
+        runQuietly(node.inside(List.of("tc", "qdisc", "del", "dev", "eth0", "root")));
+        runQuietly(List.of("tc", "qdisc", "del", "dev", node.hostLink(), "root"));
+        runQuietly(node.inside(List.of("nft", "delete", "table", "inet", TABLE)));
+    }
+
+    /**
+     * An HTB root on {@code dev} (run with {@code prefix}, the node's namespace or none): everything
+     * unshaped, but for the peer's packets (matched on {@code side}, src or dst), which go through the
+     * limited class and, with a delay, netem under it.
+     */
+    private void shape(LxcNode node, List<String> prefix, String dev, String side) {
+        String rate = bandwidth != null ? bandwidth : "10gbit";
+        tc(prefix, "qdisc", "add", "dev", dev, "root", "handle", "1:", "htb", "default", "1");
+        tc(prefix, "class", "add", "dev", dev, "parent", "1:", "classid", "1:1", "htb", "rate", "10gbit");
+        tc(prefix, "class", "add", "dev", dev, "parent", "1:", "classid", "1:10", "htb", "rate", rate, "ceil", rate);
+        if (delayMillis > 0) {
+            tc(
+                    prefix,
+                    "qdisc",
+                    "add",
+                    "dev",
+                    dev,
+                    "parent",
+                    "1:10",
+                    "handle",
+                    "10:",
+                    "netem",
+                    "delay",
+                    delayMillis + "ms");
+        }
+        List<String> filter = new ArrayList<>(
+                List.of("filter", "add", "dev", dev, "parent", "1:", "protocol", "ip", "prio", "1", "u32"));
+        filter.addAll(peer == null ? List.of("match", "u32", "0", "0") : List.of("match", "ip", side, peer + "/32"));
+        filter.addAll(List.of("flowid", "1:10"));
+        tc(prefix, filter.toArray(String[]::new));
+    }
+
+    private static void tc(List<String> prefix, String... args) {
+        List<String> command = new ArrayList<>(prefix);
+        command.add("tc");
+        command.addAll(List.of(args));
+        TestbedNetwork.run(command);
+    }
+
+    private static String writeRules(String rules) {
+        try {
+            Path file = Files.createTempFile("nearline-pipe", ".nft");
+            file.toFile().deleteOnExit();
+            Files.writeString(file, rules);
+            return file.toString();
+        } catch (IOException e) {
+            throw new ClusterException("cannot write the pipe's rules: " + e.getMessage());
+        }
+    }
+
+    private static void runQuietly(List<String> command) {
+        try {
+            TestbedNetwork.run(command);
+        } catch (ClusterException e) {
+            // nothing there to take off
+        }
+    }
+
+    /** Whether this kernel has netem: a trial qdisc on a veth pair made for the purpose. */
+    static boolean netemAvailable() {
+        String a = "nlnetem" + ProcessHandle.current().pid() % 10000;
+        try {
+            TestbedNetwork.run(List.of("ip", "link", "add", a, "type", "veth", "peer", "name", a + "p"));
+            TestbedNetwork.run(List.of("tc", "qdisc", "add", "dev", a, "root", "netem", "delay", "1ms"));
+            return true;
+        } catch (ClusterException e) {
+            return false;
+        } finally {
+            runQuietly(List.of("ip", "link", "delete", a));
+        }
+    }
+}
