@@ -36,7 +36,7 @@ public final class ClusterCommand implements Runnable {
     public static final String DEFAULT_DIR = ".nearline/cluster";
     static final int KAFKA_PORT = 9092;
     static final int KAFKA_CONTROLLER_PORT = 9093;
-    static final int COUCHBASE_PORT = 8091;
+    public static final int COUCHBASE_PORT = 8091;
 
     @Override
     public void run() {

@@ -1,9 +1,6 @@
 package io.nearline.localcluster.testbed;
 
 import io.nearline.localcluster.cluster.ClusterException;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -62,7 +59,7 @@ public record Pipe(String bandwidth, long delayMillis, int lossPercent, String p
                     + "  chain out { type filter hook output priority 0; policy accept; " + out
                     + "numgen random mod 100 < " + lossPercent + " drop; }\n"
                     + "}\n";
-            TestbedNetwork.run(node.inside(List.of("nft", "-f", writeRules(rules))));
+            TestbedNetwork.nft(node.inside(List.of()), rules);
         }
     }
 
@@ -110,17 +107,6 @@ public record Pipe(String bandwidth, long delayMillis, int lossPercent, String p
         command.add("tc");
         command.addAll(List.of(args));
         TestbedNetwork.run(command);
-    }
-
-    private static String writeRules(String rules) {
-        try {
-            Path file = Files.createTempFile("nearline-pipe", ".nft");
-            file.toFile().deleteOnExit();
-            Files.writeString(file, rules);
-            return file.toString();
-        } catch (IOException e) {
-            throw new ClusterException("cannot write the pipe's rules: " + e.getMessage());
-        }
     }
 
     private static void runQuietly(List<String> command) {

@@ -69,6 +69,7 @@ class LxcTestbedIT {
         try {
             assertEquals(0, nearline("testbed", "up", "--nodes", "2", "--dir", tb.toString()), err.toString());
             ClusterFile c = ClusterFile.read(tb);
+            assertTrue(TestbedNetwork.of(tb).guarded(), "only the bridge reaches the cache's HTTP port");
             assertEquals(0, nearline("testbed", "status", "--dir", tb.toString()), err.toString());
             List<LxcNode> nodes = TestbedCommand.nodes(tb);
             assertEquals(
@@ -93,6 +94,7 @@ class LxcTestbedIT {
             assertEquals(0, nearline("testbed", "down", "--dir", tb.toString()), err.toString());
         }
         assertFalse(TestbedNetwork.of(tb).exists(), "the bridge is gone");
+        assertFalse(TestbedNetwork.of(tb).guarded(), "the cache port's guard table is gone");
         assertTrue(TestbedCommand.nodes(tb).stream().allMatch(n -> n.state().equals("STOPPED")));
         ClusterFile after = ClusterFile.read(tb);
         assertTrue(after.processes().values().stream().noneMatch(pid -> Daemons.alive(pid, tb)), "no process left");
