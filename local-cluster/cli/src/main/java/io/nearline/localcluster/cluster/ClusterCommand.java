@@ -311,13 +311,8 @@ public final class ClusterCommand implements Runnable {
         public Integer call() {
             dir = where.path();
             ClusterFile c = ClusterFile.read(dir);
-            boolean allUp = true;
             System.out.println("cluster in " + dir);
-            for (Map.Entry<String, Long> p : c.processes().entrySet()) {
-                boolean alive = Daemons.alive(p.getValue(), dir);
-                allUp &= alive;
-                System.out.printf("  %-12s pid %-8d %s%n", p.getKey(), p.getValue(), alive ? "running" : "NOT RUNNING");
-            }
+            boolean allUp = Daemons.report(dir, c.processes());
             System.out.println("  kafka        " + c.kafkaBootstrapServers() + reach(c.kafkaBootstrapServers()));
             System.out.println("  couchbase    " + c.couchbaseConnectionString() + " bucket " + c.couchbaseBucket());
             if (c.yarnWebUrl() != null) {

@@ -96,6 +96,17 @@ public final class Daemons {
         }
     }
 
+    /** Prints each process with its pid and whether it runs; returns whether all do. */
+    public static boolean report(Path dir, Map<String, Long> processes) {
+        boolean allUp = true;
+        for (Map.Entry<String, Long> p : processes.entrySet()) {
+            boolean alive = alive(p.getValue(), dir);
+            allUp &= alive;
+            System.out.printf("  %-16s pid %-8d %s%n", p.getKey(), p.getValue(), alive ? "running" : "NOT RUNNING");
+        }
+        return allUp;
+    }
+
     /** Stops the cluster's processes: TERM, then KILL what is left after {@code grace}. Returns those stopped. */
     public static List<String> stop(Path dir, Map<String, Long> processes, Duration grace) {
         List<String> stopped = new ArrayList<>();

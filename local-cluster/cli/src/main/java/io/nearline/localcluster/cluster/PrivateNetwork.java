@@ -3,7 +3,6 @@ package io.nearline.localcluster.cluster;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -124,21 +123,7 @@ public record PrivateNetwork(String namespace, String hostAddress, String cluste
     }
 
     private static String run(List<String> command) {
-        try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (p.waitFor() != 0) {
-                throw new ClusterException(String.join(" ", command) + " failed: " + out.strip()
-                        + " (the local cluster needs root and iproute2 for its private network)");
-            }
-            return out;
-        } catch (IOException e) {
-            throw new ClusterException("cannot run " + command.get(0) + ": " + e.getMessage()
-                    + " (the local cluster needs root and iproute2 for its private network)");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ClusterException("interrupted");
-        }
+        return HostCommand.run(command, "the local cluster needs root and iproute2 for its private network");
     }
 
     /** Whether this machine can make such networks: root and the ip command. */

@@ -237,13 +237,8 @@ public final class TestbedCommand implements Runnable {
         public Integer call() {
             Path dir = where.path();
             ClusterFile c = ClusterFile.read(dir);
-            boolean allUp = true;
             System.out.println("testbed in " + dir + " (bridge " + c.namespace() + ", " + c.address() + ")");
-            for (Map.Entry<String, Long> p : c.processes().entrySet()) {
-                boolean alive = Daemons.alive(p.getValue(), dir);
-                allUp &= alive;
-                System.out.printf("  %-16s pid %-8d %s%n", p.getKey(), p.getValue(), alive ? "running" : "NOT RUNNING");
-            }
+            boolean allUp = Daemons.report(dir, c.processes());
             Map<String, String> yarn = c.yarnWebUrl() == null ? Map.of() : YarnCluster.nodes(c.yarnWebUrl());
             for (LxcNode node : nodes(dir)) {
                 String instance = node.state();

@@ -3,8 +3,8 @@ package io.nearline.localcluster.testbed;
 import io.nearline.localcluster.cluster.ClusterCommand;
 import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.cluster.ClusterNetwork;
+import io.nearline.localcluster.cluster.HostCommand;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -123,18 +123,6 @@ public record TestbedNetwork(String bridge, String prefix) implements ClusterNet
     }
 
     static String run(List<String> command) {
-        try {
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            if (p.waitFor() != 0) {
-                throw new ClusterException(String.join(" ", command) + " failed: " + out.strip());
-            }
-            return out;
-        } catch (IOException e) {
-            throw new ClusterException("cannot run " + command.get(0) + ": " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ClusterException("interrupted");
-        }
+        return HostCommand.run(command, "");
     }
 }

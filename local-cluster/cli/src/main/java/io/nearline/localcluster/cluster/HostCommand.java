@@ -1,0 +1,32 @@
+package io.nearline.localcluster.cluster;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+/** A short command of this machine's (ip, tc, nft, lxc-*) run to completion, for the cluster and testbed networks. */
+public final class HostCommand {
+
+    private HostCommand() {}
+
+    /**
+     * Runs {@code command}; returns what it printed. A failure is a {@link ClusterException} with its
+     * output and {@code hint} (what the caller needs from this machine; may be empty).
+     */
+    public static String run(List<String> command, String hint) {
+        String why = hint.isEmpty() ? "" : " (" + hint + ")";
+        try {
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (p.waitFor() != 0) {
+                throw new ClusterException(String.join(" ", command) + " failed: " + out.strip() + why);
+            }
+            return out;
+        } catch (IOException e) {
+            throw new ClusterException("cannot run " + command.get(0) + ": " + e.getMessage() + why);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClusterException("interrupted");
+        }
+    }
+}
