@@ -7,6 +7,7 @@ import io.nearline.localcluster.cluster.DeployCommand;
 import io.nearline.localcluster.cluster.DumpCommand;
 import io.nearline.localcluster.cluster.JobsCommand;
 import io.nearline.localcluster.cluster.PublishCommand;
+import io.nearline.localcluster.drill.DrillCommand;
 import io.nearline.localcluster.replay.CliErrors;
 import io.nearline.localcluster.testbed.TestbedCommand;
 import picocli.CommandLine;
@@ -28,6 +29,7 @@ import picocli.CommandLine.Command;
             BootstrapCommand.class,
             ClusterCommand.class,
             TestbedCommand.class,
+            DrillCommand.class,
             DeployCommand.class,
             JobsCommand.class,
             PublishCommand.class,

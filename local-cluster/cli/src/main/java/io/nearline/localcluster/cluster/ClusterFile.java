@@ -83,6 +83,27 @@ public record ClusterFile(
         return s instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
     }
 
+    /** This cluster with {@code name} now running as {@code pid} (a restarted daemon). */
+    public ClusterFile withProcess(String name, long pid) {
+        Map<String, Long> p = new LinkedHashMap<>(processes);
+        p.put(name, pid);
+        return new ClusterFile(
+                dir,
+                kafkaBootstrapServers,
+                couchbaseConnectionString,
+                couchbaseBucket,
+                couchbaseUsername,
+                couchbasePasswordFile,
+                flinkRestUrl,
+                yarnRmAddress,
+                yarnWebUrl,
+                yarnConfDir,
+                packageDir,
+                namespace,
+                address,
+                p);
+    }
+
     public void write() {
         Map<String, Object> y = new LinkedHashMap<>();
         y.put("kafka", Map.of("bootstrap-servers", kafkaBootstrapServers));

@@ -25,20 +25,44 @@ public final class Daemons {
         return "-Dnearline.cluster=" + dir.toAbsolutePath().normalize();
     }
 
-    /** Starts {@code command} (already wrapped for the namespace) and returns its pid. */
+    /**
+     * Starts {@code command} (already wrapped for the namespace) and returns its pid. The command is
+     * kept in {@code DIR/logs/NAME.command} so that {@link #restart} can start the same process again.
+     */
     public static long start(Path dir, String name, List<String> command) {
         try {
             Path logs = Files.createDirectories(dir.resolve("logs"));
-            Process p = new ProcessBuilder(command)
-                    .redirectInput(
-                            ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
-                    .redirectOutput(logs.resolve(name + ".log").toFile())
-                    .redirectErrorStream(true)
-                    .start();
-            return p.pid();
+            Files.write(logs.resolve(name + ".command"), command, StandardCharsets.UTF_8);
+            return launch(command, ProcessBuilder.Redirect.to(log(dir, name).toFile()));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * Starts the daemon {@code name} of the cluster in {@code dir} again with the command it was first
+     * started with (its log goes on), records the new pid in the cluster file, and returns it. For
+     * drills that restart a broker or a node that was stopped.
+     */
+    public static long restart(Path dir, String name) {
+        try {
+            List<String> command = Files.readAllLines(log(dir, name).resolveSibling(name + ".command"));
+            long pid = launch(
+                    command, ProcessBuilder.Redirect.appendTo(log(dir, name).toFile()));
+            ClusterFile.read(dir).withProcess(name, pid).write();
+            return pid;
+        } catch (IOException e) {
+            throw new ClusterException("cannot restart " + name + " of the cluster in " + dir + ": " + e.getMessage());
+        }
+    }
+
+    private static long launch(List<String> command, ProcessBuilder.Redirect log) throws IOException {
+        return new ProcessBuilder(command)
+                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
+                .redirectOutput(log)
+                .redirectErrorStream(true)
+                .start()
+                .pid();
     }
 
     public static Path log(Path dir, String name) {

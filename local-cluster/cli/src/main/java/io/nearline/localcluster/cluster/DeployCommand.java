@@ -4,6 +4,7 @@ import io.nearline.common.config.Config;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -62,6 +63,15 @@ public final class DeployCommand implements Callable<Integer> {
         }
         FlinkDeploy.Plan plan = FlinkDeploy.plan(d, c, sets.overrides(), fromSavepoint);
         return deploy(plan, c, dryRun);
+    }
+
+    /** Deploys {@code d} as the command does, with {@code overrides} over the descriptor's Nearline settings. */
+    public static void submit(Descriptor d, ClusterFile c, Map<String, String> overrides) {
+        if (d.engine().equals("samza")) {
+            deploySamza(SamzaDeploy.plan(d, c, overrides), c, false);
+        } else {
+            deploy(FlinkDeploy.plan(d, c, overrides, null), c, false);
+        }
     }
 
     static int deploySamza(SamzaDeploy.Plan plan, ClusterFile c, boolean dryRun) {

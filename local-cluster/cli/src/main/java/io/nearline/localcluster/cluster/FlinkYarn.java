@@ -26,12 +26,15 @@ public final class FlinkYarn {
 
     /**
      * The application's Flink REST API: where its master listens (YARN's proxy takes no POST, which
-     * stopping with a savepoint needs). The master advertises this machine's name; the one node of
-     * the local cluster is at the cluster's address.
+     * stopping with a savepoint needs). The master advertises its host's name: a testbed node's is its
+     * address; the local cluster's one node is this machine, whose name is not known in the cluster's
+     * namespace, at the cluster's address.
      */
     public static String rest(ClusterFile cluster, YarnCluster.App app) {
-        String port = app.amRpcAddress().substring(app.amRpcAddress().lastIndexOf(':') + 1);
-        return "http://" + cluster.address() + ":" + port;
+        int colon = app.amRpcAddress().lastIndexOf(':');
+        String host = app.amRpcAddress().substring(0, colon);
+        String port = app.amRpcAddress().substring(colon + 1);
+        return "http://" + (host.matches("\\d+\\.\\d+\\.\\d+\\.\\d+") ? host : cluster.address()) + ":" + port;
     }
 
     /**

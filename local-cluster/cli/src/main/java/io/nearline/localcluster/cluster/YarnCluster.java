@@ -160,7 +160,8 @@ public final class YarnCluster {
             for (Element n : elements(
                     get(web, "/ws/v1/cluster/nodes?states=NEW,RUNNING,UNHEALTHY,LOST,SHUTDOWN,DECOMMISSIONED"),
                     "node")) {
-                out.put(text(n, "nodeHostName"), text(n, "state"));
+                // a host seen twice (a node back on a new port, its old entry LOST): the running one counts
+                out.merge(text(n, "nodeHostName"), text(n, "state"), (a, b) -> a.equals("RUNNING") ? a : b);
             }
         } catch (ClusterException e) {
             // unreachable: no nodes to tell of

@@ -91,6 +91,15 @@ public record LxcNode(String name, int number, String address, String mac, Path 
         return out;
     }
 
+    /** Freezes every process of the instance (its cgroup), as a machine that hangs; {@link #thaw} resumes them. */
+    public void freeze() {
+        TestbedNetwork.run(List.of("lxc-freeze", "-n", name, "-P", lxcPath.toString()));
+    }
+
+    public void thaw() {
+        TestbedNetwork.run(List.of("lxc-unfreeze", "-n", name, "-P", lxcPath.toString()));
+    }
+
     /** Stops the instance hard (every process in it); nothing if it is not running. */
     public void kill() {
         if (!state().equals("STOPPED")) {

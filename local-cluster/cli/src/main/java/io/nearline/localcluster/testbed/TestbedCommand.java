@@ -68,7 +68,7 @@ public final class TestbedCommand implements Runnable {
     }
 
     /** The testbed's nodes, numbered from 1, as far as its directory tells (none before the first up). */
-    static List<LxcNode> nodes(Path dir) {
+    public static List<LxcNode> nodes(Path dir) {
         Path lxc = dir.resolve("lxc");
         if (!Files.isDirectory(lxc)) {
             return List.of();
@@ -91,7 +91,7 @@ public final class TestbedCommand implements Runnable {
     }
 
     /** Why this machine cannot run a testbed, or null. */
-    static String unavailableReason() {
+    public static String unavailableReason() {
         if (!"root".equals(System.getProperty("user.name"))) {
             return "the testbed needs root (a bridge and LXC instances)";
         }
@@ -179,8 +179,11 @@ public final class TestbedCommand implements Runnable {
         @Override
         protected Map<String, String> yarnSettings() {
             return Map.of(
-                    // a killed, frozen or cut-off node is LOST after 10 s (default: 10 minutes)
-                    "yarn.nm.liveness-monitor.expiry-interval-ms", "10000",
+                    // a killed, frozen or cut-off node is LOST within 11 s (default: 10 minutes): the RM looks
+                    // every third of the expiry, so 8 s expiry means LOST after 8 to 10.7 s
+                    "yarn.nm.liveness-monitor.expiry-interval-ms", "8000",
+                    // a fixed port (default: any): a node started again is the same NodeId to YARN, not a second one
+                    "yarn.nodemanager.address", "${yarn.nodemanager.hostname}:8041",
                     // JDK 17 fails to read the instances' cgroups: every container JVM runs without that detection
                     "yarn.nodemanager.admin-env", "MALLOC_ARENA_MAX=4,JAVA_TOOL_OPTIONS=-XX:-UseContainerSupport",
                     "yarn.nodemanager.resource.memory-mb", "4096",

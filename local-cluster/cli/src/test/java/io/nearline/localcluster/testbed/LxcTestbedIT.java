@@ -89,7 +89,7 @@ class LxcTestbedIT {
             victim.kill();
             long lostAfter = awaitLost(c.yarnWebUrl(), victim.address(), Duration.ofSeconds(30)) - stopped;
             System.out.printf("node stopped hard: LOST to YARN after %.1f s%n", lostAfter / 1e9);
-            assertTrue(lostAfter < Duration.ofSeconds(15).toNanos(), "LOST only after " + lostAfter / 1e9 + " s");
+            assertTrue(lostAfter < Duration.ofSeconds(11).toNanos(), "LOST only after " + lostAfter / 1e9 + " s");
         } finally {
             assertEquals(0, nearline("testbed", "down", "--dir", tb.toString()), err.toString());
         }

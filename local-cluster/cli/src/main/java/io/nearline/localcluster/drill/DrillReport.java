@@ -1,0 +1,103 @@
+package io.nearline.localcluster.drill;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Predicate;
+
+/** {@code report.md}: what happened in a drill run, in a few lines a person reads first. */
+final class DrillReport {
+
+    private DrillReport() {}
+
+    static String markdown(
+            Drill drill,
+            DrillRun.Outcome o,
+            Verdict.Checks checks,
+            List<Verdict.FaultOutcome> faults,
+            List<Timeline.Second> history,
+            String appId,
+            long seed) {
+        StringBuilder md = new StringBuilder();
+        md.append("# Drill ")
+                .append(drill.name())
+                .append(" on ")
+                .append(o.engine())
+                .append(": ");
+        md.append(o.valid() ? "valid" : "NOT VALID").append("\n\n");
+        md.append(drill.description()).append("\n\n");
+        md.append(String.format(
+                "The cache updater (YARN application %s) took %,d commits at %d/s for %d s over 500 keys (seed %d).%n",
+                appId, checks.commits(), drill.loadRate(), drill.loadSeconds(), seed));
+        for (Verdict.FaultOutcome f : faults) {
+            md.append(String.format(
+                    "- **%s** at %.0f s on %s: %s%s%s%s%n",
+                    f.kind(),
+                    f.startSeconds(),
+                    f.target(),
+                    f.applied() ? f.detail() : "NOT APPLIED (" + f.detail() + ")",
+                    f.endSeconds() == null ? "" : String.format("; healed at %.0f s", f.endSeconds()),
+                    f.detectionSeconds() == null
+                            ? "; not noticed"
+                            : String.format("; noticed after %.1f s", f.detectionSeconds()),
+                    f.healError() == null ? "" : "; heal failed: " + f.healError()));
+        }
+        md.append('\n');
+        md.append(String.format(
+                "Throughput (commits applied/s, median): %s before the first fault, %s during the faults, %s after.%n",
+                median(history, s -> s.t() < first(faults)),
+                median(history, s -> s.t() >= first(faults) && s.t() < last(faults)),
+                median(history, s -> s.t() >= last(faults) && s.t() < drill.loadSeconds())));
+        md.append(String.format(
+                "Worst staleness p99: %s. Back to the load's pace %s after the last fault ended.%n%n",
+                history.stream()
+                        .map(Timeline.Second::stalenessP99Ms)
+                        .filter(Objects::nonNull)
+                        .max(Long::compare)
+                        .map(ms -> String.format("%.1f s", ms / 1000.0))
+                        .orElse("unknown"),
+                o.recoverySeconds() == null ? "never" : String.format("%.1f s", o.recoverySeconds())));
+        md.append(String.format(
+                "After the drain: %,d keys checked against the source of truth, %,d divergent.%n%n",
+                checks.keysChecked(), checks.divergentKeys()));
+        if (o.valid()) {
+            md.append("Every fault was applied and every invariant held.\n");
+        } else {
+            md.append("Not valid:\n");
+            o.reasons().forEach(r -> md.append("- ").append(r).append('\n'));
+        }
+        md.append("\n![timeline](timeline.png)\n\n");
+        md.append("Again: `bin/nearline drill run ")
+                .append(drill.name())
+                .append(" --engine ")
+                .append(o.engine())
+                .append(" --seed ")
+                .append(seed)
+                .append("`\n");
+        return md.toString();
+    }
+
+    private static double first(List<Verdict.FaultOutcome> faults) {
+        return faults.stream()
+                .mapToDouble(Verdict.FaultOutcome::startSeconds)
+                .min()
+                .orElse(0);
+    }
+
+    private static double last(List<Verdict.FaultOutcome> faults) {
+        return faults.stream()
+                .mapToDouble(f -> f.endSeconds() == null ? f.startSeconds() + 1 : f.endSeconds())
+                .max()
+                .orElse(0);
+    }
+
+    private static String median(List<Timeline.Second> history, Predicate<Timeline.Second> when) {
+        long[] v = history.stream()
+                .filter(when)
+                .map(Timeline.Second::throughput)
+                .filter(Objects::nonNull)
+                .mapToLong(Long::longValue)
+                .sorted()
+                .toArray();
+        return v.length == 0 ? "-" : String.format("%,d", v[v.length / 2]);
+    }
+}
