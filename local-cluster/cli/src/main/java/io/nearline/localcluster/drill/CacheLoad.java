@@ -8,6 +8,7 @@ import io.nearline.common.schema.InMemorySchemaRegistry;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.StoreException;
 import io.nearline.common.version.Version;
+import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.replay.KafkaTopics;
 import io.nearline.localcluster.sot.CacheView;
 import io.nearline.localcluster.sot.DivergenceChecker;
@@ -38,10 +39,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * count (its change per second is the job's throughput), the backlog of commits sent but not yet in
  * the cache, and the staleness of each key that is behind (the age of its oldest commit not applied).
  */
-final class CacheLoad implements AutoCloseable {
+final class CacheLoad implements DrillLoad {
 
-    /** One reading of the store: null fields when the store did not answer. */
-    record Reading(long sent, Long applied, Long backlog, Long stalenessP99Millis) {}
+    private static final int KEYS = 500;
 
     private record Commit(Version version, long millis) {}
 
@@ -53,7 +53,6 @@ final class CacheLoad implements AutoCloseable {
     private final Map<CacheKey, List<Commit>> commits = new ConcurrentHashMap<>();
     private final AtomicLong sent = new AtomicLong();
     private final AtomicLong sendFailures = new AtomicLong();
-    private volatile String lastSendError;
 
     CacheLoad(String prefix, String bootstrap, String topic, CacheStore store) {
         this.prefix = prefix;
@@ -63,9 +62,10 @@ final class CacheLoad implements AutoCloseable {
         this.sot = new SourceOfTruth(8, new InMemorySchemaRegistry(), Clock.systemUTC(), this::publish);
     }
 
-    /** Commits {@code rate} changes a second over {@code keys} keys for {@code seconds}; returns the commits. */
-    long run(int rate, int seconds, int keys, long seed) {
-        long n = new Workload(keys, (long) rate * seconds, 0.8, 0.1, -1, rate)
+    /** Commits {@code rate} changes a second over 500 keys for {@code seconds}; returns the commits. */
+    @Override
+    public long run(int rate, int seconds, long seed) {
+        long n = new Workload(KEYS, (long) rate * seconds, 0.8, 0.1, -1, rate)
                 .run(sot, new Random(seed), Duration.ofSeconds(seconds + 60L));
         producer.flush();
         return n;
@@ -84,25 +84,36 @@ final class CacheLoad implements AutoCloseable {
                         sent.incrementAndGet();
                     } else {
                         sendFailures.incrementAndGet();
-                        lastSendError = error.toString();
                     }
                 });
     }
 
-    long sent() {
+    @Override
+    public String describe(int rate, int seconds, long seed) {
+        return String.format(
+                "The cache updater took %,d commits at %d/s for %d s over %d keys (seed %d).",
+                (long) rate * seconds, rate, seconds, KEYS, seed);
+    }
+
+    @Override
+    public long sent() {
         return sent.get();
     }
 
-    long sendFailures() {
+    @Override
+    public long sendFailures() {
         return sendFailures.get();
     }
 
-    String lastSendError() {
-        return lastSendError;
+    /** Keeping pace: less than a second of commits not yet in the cache. */
+    @Override
+    public long steadyBacklog(int rate) {
+        return rate;
     }
 
     /** Reads every key's cached version once; all nulls when the store does not answer. */
-    Reading sample() {
+    @Override
+    public Reading sample() {
         long sentNow = sent.get();
         long now = System.currentTimeMillis();
         long applied = 0;
@@ -135,9 +146,31 @@ final class CacheLoad implements AutoCloseable {
                 sorted.length == 0 ? 0 : DivergenceChecker.Report.percentile(sorted, 99));
     }
 
-    /** Every key against the source of truth. */
-    DivergenceChecker.Report check() {
-        return DivergenceChecker.check(sot, this::cached, Set.of(), System.currentTimeMillis());
+    /** Every key against the source of truth, again until it converges or the deadline passes. */
+    @Override
+    public Verdict.Checked check(long deadlineNanos) throws InterruptedException {
+        while (true) {
+            try {
+                DivergenceChecker.Report report =
+                        DivergenceChecker.check(sot, this::cached, Set.of(), System.currentTimeMillis());
+                if (report.converged() || System.nanoTime() > deadlineNanos) {
+                    return new Verdict.Checked(
+                            report.keysChecked(),
+                            (long) report.divergent().size(),
+                            null,
+                            null,
+                            null,
+                            null,
+                            null,
+                            report.summary());
+                }
+            } catch (StoreException e) {
+                if (System.nanoTime() > deadlineNanos) {
+                    throw ClusterException.failed("the store did not answer the final check: " + e.getMessage());
+                }
+            }
+            Thread.sleep(1000);
+        }
     }
 
     private Optional<CacheRecord> cached(CacheKey key) {
@@ -147,5 +180,6 @@ final class CacheLoad implements AutoCloseable {
     @Override
     public void close() {
         producer.close(Duration.ofSeconds(10));
+        store.close();
     }
 }

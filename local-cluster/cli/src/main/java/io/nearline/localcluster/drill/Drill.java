@@ -43,7 +43,7 @@ public record Drill(
     private static final Set<String> LOAD_KEYS = Set.of("rate", "seconds");
     private static final Set<String> FAULT_KEYS = Set.of("kind", "at", "for", "bandwidth", "loss", "delay");
     private static final Set<String> EXPECT_KEYS = Set.of("detected-within");
-    private static final Set<String> JOBS = Set.of("cache-updater");
+    private static final Set<String> JOBS = Set.of("cache-updater", "tracking-join");
 
     /**
      * One fault of the schedule: {@code kind} applied {@code at} into the load and healed {@code

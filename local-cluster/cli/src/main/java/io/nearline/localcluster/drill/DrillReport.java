@@ -16,7 +16,8 @@ final class DrillReport {
             List<Verdict.FaultOutcome> faults,
             List<Timeline.Second> history,
             String appId,
-            long seed) {
+            long seed,
+            String load) {
         StringBuilder md = new StringBuilder();
         md.append("# Drill ")
                 .append(drill.name())
@@ -25,9 +26,7 @@ final class DrillReport {
                 .append(": ");
         md.append(o.valid() ? "valid" : "NOT VALID").append("\n\n");
         md.append(drill.description()).append("\n\n");
-        md.append(String.format(
-                "The cache updater (YARN application %s) took %,d commits at %d/s for %d s over 500 keys (seed %d).%n",
-                appId, checks.commits(), drill.loadRate(), drill.loadSeconds(), seed));
+        md.append(load).append(" YARN application ").append(appId).append(".\n");
         for (Verdict.FaultOutcome f : faults) {
             md.append(String.format(
                     "- **%s** at %.0f s on %s: %s%s%s%s%n",
@@ -43,22 +42,31 @@ final class DrillReport {
         }
         md.append('\n');
         md.append(String.format(
-                "Throughput (commits applied/s, median): %s before the first fault, %s during the faults, %s after.%n",
+                "Throughput (done per second, median): %s before the first fault, %s during the faults, %s after.%n",
                 median(history, s -> s.t() < first(faults)),
                 median(history, s -> s.t() >= first(faults) && s.t() < last(faults)),
                 median(history, s -> s.t() >= last(faults) && s.t() < drill.loadSeconds())));
         md.append(String.format(
-                "Worst staleness p99: %s. Back to the load's pace %s after the last fault ended.%n%n",
+                "Worst backlog: %s%s. Back to the load's pace %s after the last fault ended.%n%n",
+                history.stream()
+                        .map(Timeline.Second::consumerLag)
+                        .filter(Objects::nonNull)
+                        .max(Long::compare)
+                        .map(n -> String.format("%,d", n))
+                        .orElse("unknown"),
                 history.stream()
                         .map(Timeline.Second::stalenessP99Ms)
                         .filter(Objects::nonNull)
                         .max(Long::compare)
-                        .map(ms -> String.format("%.1f s", ms / 1000.0))
-                        .orElse("unknown"),
+                        .map(ms -> String.format("; worst staleness p99: %.1f s", ms / 1000.0))
+                        .orElse(""),
                 o.recoverySeconds() == null ? "never" : String.format("%.1f s", o.recoverySeconds())));
-        md.append(String.format(
-                "After the drain: %,d keys checked against the source of truth, %,d divergent.%n%n",
-                checks.keysChecked(), checks.divergentKeys()));
+        md.append("After the drain: ").append(checks.checked().summary()).append(".\n\n");
+        if (checks.checked().repeatedOutputs() != null) {
+            md.append("The engines deliver output at least once: a join written again by a restarted job is an "
+                    + "identical repeat, removed by request id before counting (as the joined topic's consumers "
+                    + "do). Two different joins of one request would count as duplicates.\n\n");
+        }
         if (o.valid()) {
             md.append("Every fault was applied and every invariant held.\n");
         } else {

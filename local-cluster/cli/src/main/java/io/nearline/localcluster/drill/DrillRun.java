@@ -3,7 +3,6 @@ package io.nearline.localcluster.drill;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.nearline.common.config.Config;
-import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.CacheStores;
 import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.cluster.ClusterFile;
@@ -12,9 +11,9 @@ import io.nearline.localcluster.cluster.Descriptor;
 import io.nearline.localcluster.cluster.FlinkYarn;
 import io.nearline.localcluster.cluster.SamzaDeploy;
 import io.nearline.localcluster.cluster.YarnCluster;
-import io.nearline.localcluster.sot.DivergenceChecker;
 import io.nearline.localcluster.testbed.LxcNode;
 import io.nearline.localcluster.testbed.TestbedCommand;
+import io.nearline.tracking.join.JoinSettings;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,9 +55,6 @@ final class DrillRun {
             DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final ObjectMapper LINE = new ObjectMapper();
-    private static final int KEYS = 500;
-    /** A job that falls this far behind has noticed a fault even when YARN has not. */
-    private static final long BEHIND_MILLIS = 2000;
 
     private final Drill drill;
     private final String engine;
@@ -88,10 +84,7 @@ final class DrillRun {
         Descriptor d = Descriptor.read(home.resolve("jobs/deploy/" + job + "-" + engine + "-yarn.yaml"));
         stopLeftovers(c, d);
         System.out.printf("drill %s on %s (%s), seed %d: %s%n", drill.name(), engine, job, seed, drill.description());
-        Map<String, String> settings = new LinkedHashMap<>();
-        settings.put("cdc.topic", tag + ".cdc");
-        settings.put("cdc.dead-letter-topic", tag + ".cdc.dlq");
-        settings.put("cdc.consumer-group", tag);
+        Map<String, String> settings = DrillLoad.topics(job, tag);
         DeployCommand.submit(d, c, settings);
         String appId;
         try {
@@ -104,18 +97,18 @@ final class DrillRun {
         System.out.println(
                 "  job " + appId + " running: " + JobContainers.of(appId).size() + " containers");
 
-        Map<String, String> jobSettings = new LinkedHashMap<>(c.jobSettings());
         List<Timeline.Second> history = Collections.synchronizedList(new ArrayList<>());
         List<Verdict.FaultOutcome> faults = Collections.synchronizedList(new ArrayList<>());
         Verdict.Checks checks;
         String state;
+        long steadyBacklog;
+        String describe;
         ExecutorService threads = Executors.newCachedThreadPool(); // the load and each fault on a thread of its own
-        try (CacheStore cache = CacheStores.open(Config.of(jobSettings));
-                CacheLoad load =
-                        new CacheLoad(tag + ":", c.kafkaBootstrapServers(), settings.get("cdc.topic"), cache)) {
+        try (DrillLoad load = load(c, settings, tag, folder)) {
+            describe = load.describe(drill.loadRate(), drill.loadSeconds(), seed);
             long t0 = System.nanoTime();
-            CompletableFuture<Long> commits = CompletableFuture.supplyAsync(
-                    () -> load.run(drill.loadRate(), drill.loadSeconds(), KEYS, seed), threads);
+            CompletableFuture<Long> commits =
+                    CompletableFuture.supplyAsync(() -> load.run(drill.loadRate(), drill.loadSeconds(), seed), threads);
             Injector injector = new Injector(testbed, c, appId);
             List<CompletableFuture<Void>> scheduled = new ArrayList<>();
             for (Drill.Fault f : drill.faults()) {
@@ -126,7 +119,7 @@ final class DrillRun {
             Long previous = null;
             while (true) {
                 long tick = System.nanoTime();
-                CacheLoad.Reading r = load.sample();
+                DrillLoad.Reading r = load.sample();
                 double t = (tick - t0) / 1e9;
                 Long throughput = r.applied() == null || previous == null ? null : r.applied() - previous;
                 previous = r.applied() == null ? previous : r.applied();
@@ -156,8 +149,8 @@ final class DrillRun {
                 }
                 Thread.sleep(Math.max(0, 1000 - (System.nanoTime() - tick) / 1_000_000));
             }
-            DivergenceChecker.Report report = checkUntilConverged(load, drainDeadline);
-            System.out.println("  check: " + report.summary());
+            Verdict.Checked checked = load.check(drainDeadline);
+            System.out.println("  check: " + checked.summary());
             state = YarnCluster.app(c.yarnWeb(), appId).state();
             double healedAt = faults.stream()
                     .mapToDouble(f -> f.endSeconds() == null ? f.startSeconds() : f.endSeconds())
@@ -170,8 +163,7 @@ final class DrillRun {
                     commits.join(),
                     load.sent(),
                     load.sendFailures(),
-                    report.keysChecked(),
-                    report.divergent().size(),
+                    checked,
                     Verdict.recoverySeconds(
                             backlog,
                             faults.stream()
@@ -179,21 +171,24 @@ final class DrillRun {
                                     .min()
                                     .orElse(0),
                             healedAt,
-                            drill.loadRate()),
+                            load.steadyBacklog(drill.loadRate())),
                     state);
+            steadyBacklog = load.steadyBacklog(drill.loadRate());
         } finally {
             threads.shutdownNow();
             YarnCluster.kill(c.yarnWeb(), appId);
         }
         List<Verdict.FaultOutcome> outcomes = faults.stream()
-                .map(f -> f.detectionSeconds() != null || !f.applied() ? f : withBehind(f, history))
+                .map(f -> f.detectionSeconds() != null || !f.applied() ? f : withBehind(f, history, steadyBacklog))
                 .toList();
         List<String> reasons = Verdict.reasons(outcomes, drill.detectWithin(), checks);
         Outcome outcome = new Outcome(
                 drill.name(),
                 engine,
                 reasons.isEmpty(),
-                checks.divergentKeys(),
+                checks.checked().divergentKeys() != null
+                        ? checks.checked().divergentKeys()
+                        : checks.checked().lostJoins() + checks.checked().duplicateJoins(),
                 outcomes.stream()
                         .map(Verdict.FaultOutcome::detectionSeconds)
                         .filter(x -> x != null)
@@ -202,7 +197,7 @@ final class DrillRun {
                 checks.recoverySeconds(),
                 reasons,
                 folder);
-        write(folder, outcome, checks, outcomes, history, appId, started);
+        write(folder, outcome, checks, outcomes, history, appId, started, describe);
         link(store, folder);
         return outcome;
     }
@@ -263,11 +258,12 @@ final class DrillRun {
         return false; // the others show in the job's lag, after the run
     }
 
-    /** For faults YARN does not see: noticed when the job first fell behind (staleness over 2 s) after it began. */
-    private static Verdict.FaultOutcome withBehind(Verdict.FaultOutcome f, List<Timeline.Second> history) {
+    /** For faults YARN does not see: noticed when the job first fell behind the load after it began. */
+    private static Verdict.FaultOutcome withBehind(
+            Verdict.FaultOutcome f, List<Timeline.Second> history, long steadyBacklog) {
         Double behind = history.stream()
                 .filter(s -> s.t() >= f.startSeconds())
-                .filter(s -> s.stalenessP99Ms() == null || s.stalenessP99Ms() > BEHIND_MILLIS)
+                .filter(s -> s.consumerLag() == null || s.consumerLag() > steadyBacklog)
                 .map(s -> s.t() - f.startSeconds())
                 .findFirst()
                 .orElse(null);
@@ -275,21 +271,16 @@ final class DrillRun {
                 f.kind(), f.target(), f.applied(), f.detail(), f.startSeconds(), f.endSeconds(), behind, f.healError());
     }
 
-    private static DivergenceChecker.Report checkUntilConverged(CacheLoad load, long deadline)
-            throws InterruptedException {
-        while (true) {
-            try {
-                DivergenceChecker.Report report = load.check();
-                if (report.converged() || System.nanoTime() > deadline) {
-                    return report;
-                }
-            } catch (RuntimeException e) {
-                if (System.nanoTime() > deadline) {
-                    throw ClusterException.failed("the store did not answer the final check: " + e.getMessage());
-                }
-            }
-            Thread.sleep(1000);
+    /** The job's load, on the run's own topics (and, for the cache updater, its own keys in the shared store). */
+    private DrillLoad load(ClusterFile c, Map<String, String> topics, String tag, Path folder) {
+        Map<String, String> settings = new LinkedHashMap<>(c.jobSettings());
+        settings.putAll(topics);
+        if (job.equals("tracking-join")) {
+            return new JoinLoad(
+                    c.kafkaBootstrapServers(), JoinSettings.from(Config.of(settings)), folder.resolve("traffic"));
         }
+        return new CacheLoad(
+                tag + ":", c.kafkaBootstrapServers(), topics.get("cdc.topic"), CacheStores.open(Config.of(settings)));
     }
 
     /** Every node RUNNING to YARN, waiting a minute for one that an earlier drill started again. */
@@ -364,7 +355,8 @@ final class DrillRun {
             List<Verdict.FaultOutcome> faults,
             List<Timeline.Second> history,
             String appId,
-            Instant started)
+            Instant started,
+            String describe)
             throws IOException {
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("valid", o.valid());
@@ -372,19 +364,21 @@ final class DrillRun {
         r.put("engine", engine);
         r.put("job", job);
         r.put("seed", seed);
-        r.put("keysChecked", checks.keysChecked());
-        r.put("divergentKeys", checks.divergentKeys());
-        r.put("requests", null); // the tracking join's figures: this job has none
-        r.put("joinedOnce", null);
-        r.put("duplicateJoins", null);
-        r.put("lostJoins", null);
+        Verdict.Checked checked = checks.checked(); // null where the job has no such figure
+        r.put("keysChecked", checked.keysChecked());
+        r.put("divergentKeys", checked.divergentKeys());
+        r.put("requests", checked.requests());
+        r.put("joinedOnce", checked.joinedOnce());
+        r.put("duplicateJoins", checked.duplicateJoins());
+        r.put("lostJoins", checked.lostJoins());
+        r.put("repeatedOutputs", checked.repeatedOutputs());
         r.put("faults", faults.size());
         r.put("detectionSeconds", round(o.detectionSeconds()));
         r.put("recoverySeconds", round(o.recoverySeconds()));
         r.put("reasons", o.reasons());
         r.put("startedAt", started.toString());
         r.put("application", appId);
-        r.put("commits", checks.commits());
+        r.put(job.equals("tracking-join") ? "requestsSent" : "commits", checks.units());
         r.put("loadRate", drill.loadRate());
         r.put("jobStateAtEnd", checks.jobStateAtEnd());
         JSON.writeValue(folder.resolve("results.json").toFile(), r);
@@ -421,7 +415,8 @@ final class DrillRun {
                 history,
                 faults);
         Files.writeString(
-                folder.resolve("report.md"), DrillReport.markdown(drill, o, checks, faults, history, appId, seed));
+                folder.resolve("report.md"),
+                DrillReport.markdown(drill, o, checks, faults, history, appId, seed, describe));
     }
 
     /** {@code STORE/latest} points to the newest run. */

@@ -56,7 +56,7 @@ final class Injector {
                 case PAUSE_NODE -> {
                     LxcNode node = jobNode();
                     node.freeze();
-                    yield check(node.state().equals("FROZEN"), node.name(), "instance frozen (lxc-freeze)");
+                    yield check(node.frozen(), node.name(), "instance frozen (its cgroup's freezer)");
                 }
                 case KILL_CONTAINER -> killContainer(false);
                 case KILL_AM -> killContainer(true);

@@ -50,8 +50,12 @@ final class Timeline {
         double end = history.isEmpty()
                 ? 1
                 : Math.max(1, history.get(history.size() - 1).t());
-        panel(g, TOP, "throughput (commits applied/s)", history, Second::throughput, end, faults, 1);
-        panel(g, TOP + PANEL + 20, "staleness p99 (s)", history, Second::stalenessP99Ms, end, faults, 1000);
+        panel(g, TOP, "throughput (done per second)", history, Second::throughput, end, faults, 1);
+        if (history.stream().anyMatch(s -> s.stalenessP99Ms() != null)) {
+            panel(g, TOP + PANEL + 20, "staleness p99 (s)", history, Second::stalenessP99Ms, end, faults, 1000);
+        } else { // the join has no per-key staleness: what it has not done yet instead
+            panel(g, TOP + PANEL + 20, "backlog (not done yet)", history, Second::consumerLag, end, faults, 1);
+        }
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
         g.setColor(Color.DARK_GRAY);
         g.drawString("seconds since the load started; shaded: fault windows", LEFT, TOP + 2 * PANEL + 55);
@@ -88,6 +92,14 @@ final class Timeline {
                 g.setColor(new Color(150, 40, 30));
                 g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
                 g.drawString(f.kind(), x1 + 3, y0 + 12);
+                if (f.detectionSeconds() != null) { // when YARN or the engine noticed it
+                    int xd = LEFT + (int) (w * (f.startSeconds() + f.detectionSeconds()) / end);
+                    g.setStroke(new BasicStroke(
+                            1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 1f, new float[] {4, 3}, 0));
+                    g.drawLine(xd, y0, xd, y0 + h);
+                    g.drawString("noticed", xd + 3, y0 + 25);
+                    g.setStroke(new BasicStroke(1f));
+                }
             }
         }
         g.setColor(Color.GRAY);

@@ -22,15 +22,24 @@ final class Verdict {
             Double detectionSeconds,
             String healError) {}
 
+    /**
+     * What a load's check found: the cache updater's keys, or the tracking join's requests (null where
+     * the job has no such figure). {@code repeatedOutputs}: identical join outputs written again after
+     * a restart (at-least-once delivery), removed before counting joins.
+     */
+    record Checked(
+            Long keysChecked,
+            Long divergentKeys,
+            Long requests,
+            Long joinedOnce,
+            Long duplicateJoins,
+            Long lostJoins,
+            Long repeatedOutputs,
+            String summary) {}
+
     /** What the checks found once the load was over and the job drained. */
     record Checks(
-            long commits,
-            long sent,
-            long sendFailures,
-            long keysChecked,
-            long divergentKeys,
-            Double recoverySeconds,
-            String jobStateAtEnd) {}
+            long units, long sent, long sendFailures, Checked checked, Double recoverySeconds, String jobStateAtEnd) {}
 
     private Verdict() {}
 
@@ -55,15 +64,25 @@ final class Verdict {
                         + ")");
             }
         }
-        if (checks.sendFailures() > 0 || checks.sent() < checks.commits()) {
-            why.add("the load was not all delivered: " + checks.sent() + " of " + checks.commits() + " commits sent, "
+        if (checks.sendFailures() > 0 || checks.sent() < checks.units()) {
+            why.add("the load was not all delivered: " + checks.sent() + " of " + checks.units() + " sent, "
                     + checks.sendFailures() + " failed");
         }
-        if (checks.keysChecked() == 0) {
+        Checked c = checks.checked();
+        if (c.keysChecked() != null && c.keysChecked() == 0) {
             why.add("no key was checked");
         }
-        if (checks.divergentKeys() > 0) {
-            why.add(checks.divergentKeys() + " divergent keys after the drain");
+        if (c.divergentKeys() != null && c.divergentKeys() > 0) {
+            why.add(c.divergentKeys() + " divergent keys after the drain");
+        }
+        if (c.requests() != null && c.requests() == 0) {
+            why.add("no request was checked");
+        }
+        if (c.lostJoins() != null && c.lostJoins() > 0) {
+            why.add(c.lostJoins() + " requests with a broker event never joined");
+        }
+        if (c.duplicateJoins() != null && c.duplicateJoins() > 0) {
+            why.add(c.duplicateJoins() + " requests joined more than once, differently");
         }
         if (checks.recoverySeconds() == null) {
             why.add("the job did not catch up with the load after the faults within the drain time");
@@ -75,15 +94,15 @@ final class Verdict {
     }
 
     /**
-     * Seconds from {@code healedAt} until the job is back at the load's pace for good: the backlog under
-     * one second of load from then on. From the per-second {@code history} (seconds since the start,
+     * Seconds from {@code healedAt} until the job is back at the load's pace for good: the backlog at
+     * most {@code steadyBacklog} (what keeping pace leaves open, such as a second of load) from then on. From the per-second {@code history} (seconds since the start,
      * backlog; NaN while the store did not answer); 0 when the job never fell behind, null when it had
      * not caught up by the end.
      */
-    static Double recoverySeconds(List<double[]> history, double faultStart, double healedAt, int ratePerSecond) {
+    static Double recoverySeconds(List<double[]> history, double faultStart, double healedAt, long steadyBacklog) {
         Double recoveredAt = null;
         for (double[] h : history) {
-            boolean behind = Double.isNaN(h[1]) || h[1] > ratePerSecond;
+            boolean behind = Double.isNaN(h[1]) || h[1] > steadyBacklog;
             if (h[0] >= faultStart && behind) {
                 recoveredAt = null;
             } else if (h[0] >= faultStart && recoveredAt == null) {

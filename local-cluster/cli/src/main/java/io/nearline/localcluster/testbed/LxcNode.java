@@ -1,5 +1,6 @@
 package io.nearline.localcluster.testbed;
 
+import io.nearline.localcluster.cluster.ClusterException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -91,13 +92,44 @@ public record LxcNode(String name, int number, String address, String mac, Path 
         return out;
     }
 
-    /** Freezes every process of the instance (its cgroup), as a machine that hangs; {@link #thaw} resumes them. */
+    /**
+     * Freezes every process of the instance (its cgroup), as a machine that hangs; {@link #thaw} resumes
+     * them. Through the cgroup v1 freezer where the host mounts one: on these hybrid hosts lxc-freeze
+     * tries the unified hierarchy and fails.
+     */
     public void freeze() {
-        TestbedNetwork.run(List.of("lxc-freeze", "-n", name, "-P", lxcPath.toString()));
+        setFreezer("FROZEN", "lxc-freeze");
     }
 
     public void thaw() {
-        TestbedNetwork.run(List.of("lxc-unfreeze", "-n", name, "-P", lxcPath.toString()));
+        setFreezer("THAWED", "lxc-unfreeze");
+    }
+
+    /** Whether the instance's processes are frozen. */
+    public boolean frozen() {
+        try {
+            return Files.exists(freezer())
+                    ? Files.readString(freezer()).strip().equals("FROZEN")
+                    : state().equals("FROZEN");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private void setFreezer(String state, String tool) {
+        if (!Files.exists(freezer())) {
+            TestbedNetwork.run(List.of(tool, "-n", name, "-P", lxcPath.toString()));
+            return;
+        }
+        try {
+            Files.writeString(freezer(), state);
+        } catch (IOException e) {
+            throw new ClusterException("cannot set " + freezer() + " to " + state + ": " + e.getMessage());
+        }
+    }
+
+    private Path freezer() {
+        return Path.of("/sys/fs/cgroup/freezer/lxc.payload." + name + "/freezer.state");
     }
 
     /** Stops the instance hard (every process in it); nothing if it is not running. */

@@ -1,6 +1,10 @@
 package io.nearline.localcluster.testbed;
 
+import io.nearline.localcluster.Home;
 import io.nearline.localcluster.cluster.ClusterException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -14,8 +18,9 @@ import java.util.List;
  *       the host's end for what it receives), the peer's traffic steered into it by address;
  *   <li>loss is an nftables table in the node's namespace dropping {@code numgen random mod 100 < N}
  *       of the packets to and from the peer;
- *   <li>delay needs netem, used under the same HTB class where the kernel has it, refused with the
- *       reason where it does not.
+ *   <li>delay is netem under the same HTB class where the kernel has it; where it has not, an iptables
+ *       NFQUEUE rule in the node's namespace hands the packets to {@code lxc-testbed/bin/nfqueue-delay},
+ *       run in that namespace, which lets each one go after the delay.
  * </ul>
  *
  * @param bandwidth a tc rate such as {@code 1mbit}, or null
@@ -26,6 +31,7 @@ import java.util.List;
 public record Pipe(String bandwidth, long delayMillis, int lossPercent, String peer) {
 
     private static final String TABLE = "nearline_pipe";
+    private static final int QUEUE = 7;
 
     public Pipe {
         if (bandwidth != null && !bandwidth.matches("\\d+(\\.\\d+)?(bit|kbit|mbit|gbit)")) {
@@ -42,13 +48,13 @@ public record Pipe(String bandwidth, long delayMillis, int lossPercent, String p
     /** Puts the pipe on {@code node}, replacing any pipe it had. */
     public void apply(LxcNode node) {
         clear(node);
-        if (bandwidth != null || delayMillis > 0) {
-            if (delayMillis > 0 && !netemAvailable()) {
-                throw new ClusterException("--delay needs the kernel's netem scheduler, which this kernel lacks; "
-                        + "use --bandwidth and --loss here");
-            }
-            shape(node, node.inside(List.of()), "eth0", "dst");
-            shape(node, List.of(), node.hostLink(), "src");
+        boolean netem = delayMillis > 0 && netemAvailable();
+        if (delayMillis > 0 && !netem) {
+            delayInUserSpace(node);
+        }
+        if (bandwidth != null || netem) {
+            shape(node, node.inside(List.of()), "eth0", "dst", netem);
+            shape(node, List.of(), node.hostLink(), "src", netem);
         }
         if (lossPercent > 0) {
             String match = peer == null ? "" : "ip saddr " + peer + " ";
@@ -65,9 +71,85 @@ public record Pipe(String bandwidth, long delayMillis, int lossPercent, String p
 
     /** Takes every pipe off {@code node}. */
     public static void clear(LxcNode node) {
+        stopDelay(node);
+        if (!node.state().equals("RUNNING")) {
+            return; // its namespace is gone, and the pipe with it
+        }
         runQuietly(node.inside(List.of("tc", "qdisc", "del", "dev", "eth0", "root")));
         runQuietly(List.of("tc", "qdisc", "del", "dev", node.hostLink(), "root"));
         runQuietly(node.inside(List.of("nft", "delete", "table", "inet", TABLE)));
+        runQuietly(node.inside(List.of("iptables", "-F", "INPUT")));
+        runQuietly(node.inside(List.of("iptables", "-F", "OUTPUT")));
+    }
+
+    /**
+     * Delay without netem: the node's packets to and from the peer queued by iptables (the kernel has
+     * no nftables queue expression here), released by {@code nfqueue-delay} after the delay. With
+     * {@code --queue-bypass}, packets pass undelayed whenever the helper is not there.
+     */
+    private void delayInUserSpace(LxcNode node) {
+        Path helper = Home.dir().resolve("lxc-testbed/bin/nfqueue-delay");
+        for (String tool : List.of("iptables", "python3")) {
+            try {
+                TestbedNetwork.run(List.of("sh", "-c", "command -v " + tool));
+            } catch (ClusterException e) {
+                throw new ClusterException("--delay: this kernel has no netem, and the delay helper needs " + tool
+                        + " (apt-get install iptables python3)");
+            }
+        }
+        Path log = pidFile(node).resolveSibling(node.name() + ".delay.log");
+        try {
+            List<String> command = new ArrayList<>(List.of("setsid"));
+            command.addAll(node.inside(List.of(helper.toString(), "" + QUEUE, "" + delayMillis)));
+            long pid = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start()
+                    .pid();
+            Files.writeString(pidFile(node), Long.toString(pid));
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (!Files.readString(log).contains("nfqueue-delay: queue")) {
+                if (System.nanoTime() > deadline || ProcessHandle.of(pid).isEmpty()) {
+                    throw new ClusterException("the delay helper did not start: "
+                            + Files.readString(log).strip());
+                }
+                Thread.sleep(50);
+            }
+        } catch (IOException e) {
+            throw new ClusterException("cannot start the delay helper: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClusterException("interrupted");
+        }
+        for (String[] rule : List.of(new String[] {"OUTPUT", "-o", "-d"}, new String[] {"INPUT", "-i", "-s"})) {
+            List<String> iptables = new ArrayList<>(List.of("iptables", "-A", rule[0], rule[1], "eth0"));
+            if (peer != null) {
+                iptables.addAll(List.of(rule[2], peer));
+            }
+            iptables.addAll(List.of("-j", "NFQUEUE", "--queue-num", "" + QUEUE, "--queue-bypass"));
+            TestbedNetwork.run(node.inside(iptables));
+        }
+    }
+
+    /** Stops the node's delay helper, if it runs (the process this testbed started, by its pid file). */
+    public static void stopDelay(LxcNode node) {
+        Path pidFile = pidFile(node);
+        try {
+            if (Files.exists(pidFile)) {
+                long pid = Long.parseLong(Files.readString(pidFile).strip());
+                Path cmdline = Path.of("/proc", Long.toString(pid), "cmdline");
+                if (Files.exists(cmdline) && Files.readString(cmdline).contains("nfqueue-delay")) {
+                    ProcessHandle.of(pid).ifPresent(ProcessHandle::destroy);
+                }
+                Files.delete(pidFile);
+            }
+        } catch (IOException | NumberFormatException e) {
+            throw new ClusterException("cannot stop the delay helper of " + node.name() + ": " + e.getMessage());
+        }
+    }
+
+    private static Path pidFile(LxcNode node) {
+        return node.lxcPath().resolve(node.name() + ".delay.pid");
     }
 
     /**
@@ -75,12 +157,12 @@ public record Pipe(String bandwidth, long delayMillis, int lossPercent, String p
      * unshaped, but for the peer's packets (matched on {@code side}, src or dst), which go through the
      * limited class and, with a delay, netem under it.
      */
-    private void shape(LxcNode node, List<String> prefix, String dev, String side) {
+    private void shape(LxcNode node, List<String> prefix, String dev, String side, boolean netem) {
         String rate = bandwidth != null ? bandwidth : "10gbit";
         tc(prefix, "qdisc", "add", "dev", dev, "root", "handle", "1:", "htb", "default", "1");
         tc(prefix, "class", "add", "dev", dev, "parent", "1:", "classid", "1:1", "htb", "rate", "10gbit");
         tc(prefix, "class", "add", "dev", dev, "parent", "1:", "classid", "1:10", "htb", "rate", rate, "ceil", rate);
-        if (delayMillis > 0) {
+        if (netem) {
             tc(
                     prefix,
                     "qdisc",

@@ -265,8 +265,9 @@ public final class TestbedCommand implements Runnable {
                 "Put a network pipe on one node: a bandwidth limit, random loss and a fixed delay on its traffic with "
                         + "--to (this machine, another node, or all), each in both directions; replaces the node's "
                         + "pipe; --clear takes it off.",
-                "%nThis kernel has no netem: bandwidth is shaped with HTB, loss dropped by nftables; --delay needs "
-                        + "netem and is refused where the kernel lacks it.%n"
+                "%nBandwidth is shaped with HTB, loss dropped by nftables; delay is netem where the kernel has it, "
+                        + "else a helper that holds the node's packets (lxc-testbed/bin/nfqueue-delay; needs iptables "
+                        + "and python3).%n"
             })
     static final class PipeCommand implements Callable<Integer> {
 
@@ -283,7 +284,7 @@ public final class TestbedCommand implements Runnable {
                 names = "--delay",
                 paramLabel = "DURATION",
                 converter = LocalRunOptions.DurationConverter.class,
-                description = "Fixed delay, such as 100ms (needs netem).")
+                description = "Fixed delay each way, such as 100ms.")
         Duration delay;
 
         @Option(names = "--loss", paramLabel = "PERCENT", description = "Random loss, such as 5%.")
@@ -372,6 +373,7 @@ public final class TestbedCommand implements Runnable {
         static List<String> takeDown(Path dir) {
             List<String> stopped = new ArrayList<>();
             for (LxcNode node : nodes(dir)) {
+                Pipe.stopDelay(node); // a host process in the node's namespace: it outlives the node
                 if (!node.state().equals("STOPPED")) {
                     node.kill();
                     stopped.add(node.name());

@@ -16,7 +16,16 @@ import org.junit.jupiter.api.io.TempDir;
 
 class DrillVerdictTest {
 
-    private static final Verdict.Checks CLEAN = new Verdict.Checks(12_000, 12_000, 0, 500, 0, 20.0, "RUNNING");
+    private static final Verdict.Checked NO_DIVERGENCE = keys(500, 0);
+    private static final Verdict.Checks CLEAN = new Verdict.Checks(12_000, 12_000, 0, NO_DIVERGENCE, 20.0, "RUNNING");
+
+    private static Verdict.Checked keys(long checked, long divergent) {
+        return new Verdict.Checked(checked, divergent, null, null, null, null, null, "");
+    }
+
+    private static Verdict.Checked joins(long requests, long once, long twice, long lost) {
+        return new Verdict.Checked(null, null, requests, once, twice, lost, 3L, "");
+    }
 
     @TempDir
     Path dir;
@@ -48,15 +57,29 @@ class DrillVerdictTest {
         assertTrue(Verdict.reasons(List.of(applied(null)), Duration.ofSeconds(11), CLEAN)
                 .get(0)
                 .contains("(never)"));
-        Verdict.Checks diverged = new Verdict.Checks(12_000, 12_000, 0, 500, 3, 20.0, "RUNNING");
+        Verdict.Checks diverged = new Verdict.Checks(12_000, 12_000, 0, keys(500, 3), 20.0, "RUNNING");
         assertEquals(
                 List.of("3 divergent keys after the drain"), Verdict.reasons(List.of(applied(9.0)), null, diverged));
-        Verdict.Checks lostLoad = new Verdict.Checks(12_000, 11_990, 10, 500, 0, 20.0, "RUNNING");
+        Verdict.Checks lostLoad = new Verdict.Checks(12_000, 11_990, 10, NO_DIVERGENCE, 20.0, "RUNNING");
         assertTrue(Verdict.reasons(List.of(applied(9.0)), null, lostLoad).get(0).startsWith("the load was not all"));
-        Verdict.Checks stuck = new Verdict.Checks(12_000, 12_000, 0, 500, 0, null, "FAILED");
+        Verdict.Checks stuck = new Verdict.Checks(12_000, 12_000, 0, NO_DIVERGENCE, null, "FAILED");
         assertEquals(2, Verdict.reasons(List.of(applied(9.0)), null, stuck).size());
         Verdict.FaultOutcome unhealed = new Verdict.FaultOutcome("kill-node", "node-2", true, "x", 25, 50.0, 9.0, "no");
         assertTrue(Verdict.reasons(List.of(unhealed), null, CLEAN).get(0).contains("could not be healed"));
+    }
+
+    @Test
+    void theJoinIsValidOnlyWhenEveryRequestWithABrokerEventIsJoinedExactlyOnce() {
+        Verdict.Checks once = new Verdict.Checks(15_000, 15_000, 0, joins(14_850, 14_850, 0, 0), 12.0, "RUNNING");
+        assertEquals(List.of(), Verdict.reasons(List.of(applied(9.0)), null, once), "identical repeats are removed");
+        Verdict.Checks lost = new Verdict.Checks(15_000, 15_000, 0, joins(14_850, 14_848, 0, 2), 12.0, "RUNNING");
+        assertEquals(
+                List.of("2 requests with a broker event never joined"),
+                Verdict.reasons(List.of(applied(9.0)), null, lost));
+        Verdict.Checks twice = new Verdict.Checks(15_000, 15_000, 0, joins(14_850, 14_849, 1, 0), 12.0, "RUNNING");
+        assertEquals(
+                List.of("1 requests joined more than once, differently"),
+                Verdict.reasons(List.of(applied(9.0)), null, twice));
     }
 
     @Test
