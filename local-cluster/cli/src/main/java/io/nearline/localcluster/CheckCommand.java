@@ -7,6 +7,7 @@ import io.nearline.localcluster.cluster.ClusterOption;
 import io.nearline.localcluster.cluster.LiveStores;
 import io.nearline.localcluster.replay.LocalRunOptions;
 import io.nearline.localcluster.replay.ReplayOutput;
+import io.nearline.localcluster.sot.CacheView;
 import io.nearline.localcluster.sot.ChangeLogTruth;
 import io.nearline.localcluster.sot.DivergenceChecker;
 import io.nearline.localcluster.sot.StateDumpView;
@@ -99,17 +100,13 @@ public final class CheckCommand implements Callable<Integer> {
 
     /** Against the cluster's store, again and again until it converges or --wait is up. */
     private DivergenceChecker.Report checkLiveStore(ChangeLogTruth truth) {
-        long deadline = System.nanoTime() + waitFor.toNanos();
         try (CacheStore cache = LiveStores.open(store, cluster.read())) {
-            while (true) {
-                DivergenceChecker.Report report =
-                        DivergenceChecker.check(truth, cache, List.of(), System.currentTimeMillis());
-                if (report.converged() || System.nanoTime() >= deadline) {
-                    return report;
-                }
-                System.err.println("  not yet: " + report.summary());
-                Thread.sleep(2000);
-            }
+            return DivergenceChecker.checkUntil(
+                    truth,
+                    CacheView.of(cache),
+                    System.nanoTime() + waitFor.toNanos(),
+                    Duration.ofSeconds(2),
+                    report -> System.err.println("  not yet: " + report.summary()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ClusterException("interrupted");

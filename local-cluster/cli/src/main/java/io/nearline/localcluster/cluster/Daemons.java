@@ -187,7 +187,8 @@ public final class Daemons {
                 .toList();
     }
 
-    static void sleep(long millis) {
+    /** Sleeps; an interrupt ends the command ({@link ClusterException}). */
+    public static void sleep(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {

@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -149,28 +148,14 @@ final class CacheLoad implements DrillLoad {
     /** Every key against the source of truth, again until it converges or the deadline passes. */
     @Override
     public Verdict.Checked check(long deadlineNanos) throws InterruptedException {
-        while (true) {
-            try {
-                DivergenceChecker.Report report =
-                        DivergenceChecker.check(sot, this::cached, Set.of(), System.currentTimeMillis());
-                if (report.converged() || System.nanoTime() > deadlineNanos) {
-                    return new Verdict.Checked(
-                            report.keysChecked(),
-                            (long) report.divergent().size(),
-                            null,
-                            null,
-                            null,
-                            null,
-                            null,
-                            report.summary());
-                }
-            } catch (StoreException e) {
-                if (System.nanoTime() > deadlineNanos) {
-                    throw ClusterException.failed("the store did not answer the final check: " + e.getMessage());
-                }
-            }
-            Thread.sleep(1000);
+        DivergenceChecker.Report report;
+        try {
+            report = DivergenceChecker.checkUntil(sot, this::cached, deadlineNanos, Duration.ofSeconds(1), r -> {});
+        } catch (StoreException e) {
+            throw ClusterException.failed("the store did not answer the final check: " + e.getMessage());
         }
+        return new Verdict.Checked(
+                report.keysChecked(), (long) report.divergent().size(), null, null, null, null, null, report.summary());
     }
 
     private Optional<CacheRecord> cached(CacheKey key) {

@@ -6,6 +6,7 @@ import io.nearline.common.config.Config;
 import io.nearline.common.store.CacheStores;
 import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.cluster.ClusterFile;
+import io.nearline.localcluster.cluster.Daemons;
 import io.nearline.localcluster.cluster.DeployCommand;
 import io.nearline.localcluster.cluster.Descriptor;
 import io.nearline.localcluster.cluster.FlinkYarn;
@@ -223,7 +224,7 @@ final class DrillRun {
                 detected = (System.nanoTime() - t0) / 1e9 - start;
                 System.out.printf("  >> %s noticed after %.1f s%n", f.kind().label(), detected);
             }
-            sleepMillis(250);
+            Daemons.sleep(250);
         }
         sleepUntil(t0, f.at().plus(f.lasting()));
         String healError = null;
@@ -288,7 +289,7 @@ final class DrillRun {
         long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
         Map<String, String> yarn = YarnCluster.nodes(c.yarnWeb());
         while (System.nanoTime() < deadline && yarn.values().stream().anyMatch(s -> !s.equals("RUNNING"))) {
-            sleepMillis(1000);
+            Daemons.sleep(1000);
             yarn = YarnCluster.nodes(c.yarnWeb());
         }
         for (LxcNode n : TestbedCommand.nodes(testbed)) {
@@ -323,7 +324,7 @@ final class DrillRun {
             if (id != null && YarnCluster.app(c.yarnWeb(), id).state().equals("RUNNING")) {
                 return id;
             }
-            sleepMillis(500);
+            Daemons.sleep(500);
         }
         throw ClusterException.failed(d.name() + " did not reach RUNNING on YARN within 2 minutes");
     }
@@ -343,7 +344,7 @@ final class DrillRun {
             } else if (System.nanoTime() - steadySince > Duration.ofSeconds(5).toNanos()) {
                 return;
             }
-            sleepMillis(500);
+            Daemons.sleep(500);
         }
         throw ClusterException.failed(appId + " did not get its containers within 3 minutes");
     }
@@ -433,16 +434,7 @@ final class DrillRun {
     private static void sleepUntil(long t0, Duration at) {
         long wait = t0 + at.toNanos() - System.nanoTime();
         if (wait > 0) {
-            sleepMillis(wait / 1_000_000);
-        }
-    }
-
-    private static void sleepMillis(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ClusterException("interrupted");
+            Daemons.sleep(wait / 1_000_000);
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.nearline.localcluster.drill;
 
 import io.nearline.localcluster.cluster.ClusterException;
+import io.nearline.localcluster.cluster.Daemons;
 import io.nearline.localcluster.replay.KafkaTopics;
 import io.nearline.tracking.join.Events;
 import io.nearline.tracking.join.JoinSettings;
@@ -134,7 +135,7 @@ final class JoinLoad implements DrillLoad {
         for (int s = 0; s < seconds; s++) {
             long wait = t0 + s * 1_000_000_000L - System.nanoTime();
             if (wait > 0) {
-                sleep(wait / 1_000_000);
+                Daemons.sleep(wait / 1_000_000);
             }
             List<Events.BrokerEvent> b = brokers.getOrDefault(s, List.of());
             JoinKafka.send(
@@ -236,14 +237,5 @@ final class JoinLoad implements DrillLoad {
     @Override
     public synchronized void close() {
         joinedReader.close();
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ClusterException("interrupted");
-        }
     }
 }

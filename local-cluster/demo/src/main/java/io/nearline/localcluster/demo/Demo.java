@@ -42,7 +42,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -365,19 +364,8 @@ public final class Demo {
 
     /** Waits until the cache equals the source, or the drain limit passes; returns the last check. */
     private static DivergenceChecker.Report drain(SourceOfTruth sot, CacheStore store) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + DRAIN_LIMIT.toMillis();
-        DivergenceChecker.Report report;
-        while (true) {
-            try {
-                report = DivergenceChecker.check(sot, store, Set.of(), System.currentTimeMillis());
-                if (report.converged() || System.currentTimeMillis() > deadline) {
-                    return report;
-                }
-            } catch (StoreUnavailableException e) {
-                // still down: try again
-            }
-            Thread.sleep(500);
-        }
+        return DivergenceChecker.checkUntil(
+                sot, CacheView.of(store), System.nanoTime() + DRAIN_LIMIT.toNanos(), Duration.ofMillis(500), r -> {});
     }
 
     private static long[] sortedArray(long[] values) {

@@ -3,7 +3,9 @@ package io.nearline.localcluster.sot;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.store.CacheStore;
+import io.nearline.common.store.StoreException;
 import io.nearline.common.version.Version;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
@@ -12,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 
 /**
  * Compares a cache with the source of truth key by key and says how they differ — the oracle of the
@@ -105,6 +108,31 @@ public final class DivergenceChecker {
      */
     public static Report check(TruthView sot, CacheStore cache, Collection<CacheKey> alsoCheck, long nowMillis) {
         return check(sot, CacheView.of(cache), alsoCheck, nowMillis);
+    }
+
+    /**
+     * Checks again, every {@code pause}, until the cache converges or {@code deadlineNanos} (of
+     * {@link System#nanoTime}) passes; {@code notYet} hears of each report that has not. A store that
+     * does not answer counts as not yet; its error is thrown if it still does not at the deadline.
+     * Returns the last report.
+     */
+    public static Report checkUntil(
+            TruthView sot, CacheView cache, long deadlineNanos, Duration pause, Consumer<Report> notYet)
+            throws InterruptedException {
+        while (true) {
+            try {
+                Report report = check(sot, cache, List.of(), System.currentTimeMillis());
+                if (report.converged() || System.nanoTime() >= deadlineNanos) {
+                    return report;
+                }
+                notYet.accept(report);
+            } catch (StoreException e) {
+                if (System.nanoTime() >= deadlineNanos) {
+                    throw e;
+                }
+            }
+            Thread.sleep(pause.toMillis());
+        }
     }
 
     /** The same against any view of a cache (a live store, a state dump). */
