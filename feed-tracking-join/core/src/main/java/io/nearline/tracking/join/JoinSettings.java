@@ -23,10 +23,19 @@ public record JoinSettings(
         Duration window,
         Duration allowedLateness,
         Duration idleTimeout,
+        EmitComplete emitComplete,
         OutputDelivery outputDelivery,
         String transactionalIdPrefix,
         Duration transactionTimeout,
         int outputMaxBytes) {
+
+    /** When a complete request is emitted. */
+    public enum EmitComplete {
+        /** Once the watermark passes its last event: the output does not depend on arrival order. */
+        WATERMARK,
+        /** As soon as its broker event and last expected fragment are in, without waiting for the lateness. */
+        EAGER
+    }
 
     /** How the Flink job writes its four output topics. */
     public enum OutputDelivery {
@@ -86,6 +95,15 @@ public record JoinSettings(
                             + "a quiet partition does not hold results back forever.")
             .checked(Check.positiveDuration());
 
+    public static final ConfigKey<EmitComplete> EMIT_COMPLETE = ConfigKey.of(
+            "join.emit-complete",
+            ValueType.enumOf(EmitComplete.class),
+            EmitComplete.WATERMARK,
+            "watermark: events are applied in event-time order once the watermark passes them, so a complete join "
+                    + "waits about the allowed lateness and the outputs do not depend on arrival order; eager: events "
+                    + "are applied as they arrive and a complete join is emitted at once (milliseconds), while windows "
+                    + "still close on the watermark; repeats that arrive after the emission then go to the late "
+                    + "output instead of being counted in duplicatesDropped.");
     public static final ConfigKey<OutputDelivery> OUTPUT_DELIVERY = ConfigKey.of(
             "join.output.delivery",
             ValueType.enumOf(OutputDelivery.class),
@@ -133,6 +151,7 @@ public record JoinSettings(
                     WINDOW,
                     ALLOWED_LATENESS,
                     IDLE_TIMEOUT,
+                    EMIT_COMPLETE,
                     OUTPUT_DELIVERY,
                     TRANSACTIONAL_ID_PREFIX,
                     TRANSACTION_TIMEOUT,
@@ -174,6 +193,7 @@ public record JoinSettings(
                 config.get(WINDOW),
                 config.get(ALLOWED_LATENESS),
                 config.get(IDLE_TIMEOUT),
+                config.get(EMIT_COMPLETE),
                 config.get(OUTPUT_DELIVERY),
                 config.get(TRANSACTIONAL_ID_PREFIX).isBlank()
                         ? config.get(CONSUMER_GROUP)

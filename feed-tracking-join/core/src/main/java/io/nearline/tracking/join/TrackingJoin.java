@@ -29,6 +29,14 @@ import java.util.TreeSet;
  *       reports events behind their own partition's lateness bound through {@link #onLate}).</li>
  *   <li>At end of input the engine advances the watermark to the end of time: everything is flushed.</li>
  * </ul>
+ *
+ * <p>With {@link JoinSettings.EmitComplete#EAGER} events are applied as they arrive instead: a
+ * request is emitted complete the moment its broker event and last expected fragment are in, without
+ * waiting for the watermark. Windows still close on the watermark (a window runs from the earliest
+ * event applied, moved earlier if an older event arrives), so partial joins and orphans are the same
+ * as by default. What arrival order can change: which repeat of an event counts as the duplicate,
+ * and whether a repeat that arrives after a complete emission is counted in {@code duplicatesDropped}
+ * or sent to the late output ({@code AFTER_EMISSION}); see docs/semantics.md.
  */
 public final class TrackingJoin {
 
@@ -41,6 +49,7 @@ public final class TrackingJoin {
                     : TrackingText.format((Events.BrokerEvent) p.event()));
 
     private final long windowMillis;
+    private final boolean eager;
     private final JoinPorts.State state;
     private final JoinPorts.Pending pending;
     private final JoinPorts.Timers timers;
@@ -48,6 +57,7 @@ public final class TrackingJoin {
 
     public TrackingJoin(
             long windowMillis,
+            JoinSettings.EmitComplete emitComplete,
             JoinPorts.State state,
             JoinPorts.Pending pending,
             JoinPorts.Timers timers,
@@ -56,20 +66,41 @@ public final class TrackingJoin {
             throw new IllegalArgumentException("window must be > 0 ms");
         }
         this.windowMillis = windowMillis;
+        this.eager = emitComplete == JoinSettings.EmitComplete.EAGER;
         this.state = state;
         this.pending = pending;
         this.timers = timers;
         this.output = output;
     }
 
-    /** An event that arrived at processing time {@code arrivedAtMillis}; held until the watermark passes it. */
+    /**
+     * An event that arrived at processing time {@code arrivedAtMillis}: held until the watermark passes
+     * it, or applied at once when eager.
+     */
     public void onEvent(Events.Input event, long arrivedAtMillis) {
         if (event.ts() <= timers.currentWatermark()) {
             onLate(event, Events.LateReason.BEHIND_WATERMARK);
             return;
         }
-        pending.add(event.requestId(), new RequestState.Pending(event, arrivedAtMillis)); // no state read per event
+        RequestState.Pending p = new RequestState.Pending(event, arrivedAtMillis);
+        if (eager) {
+            applyNow(p);
+            return;
+        }
+        pending.add(event.requestId(), p); // no state read per event
         timers.register(event.requestId(), event.ts());
+    }
+
+    /** Eager: one event applied as it arrives, the window closed first if the event is past it. */
+    private void applyNow(RequestState.Pending p) {
+        String requestId = p.event().requestId();
+        RequestState s = state.get(requestId).orElseGet(RequestState::new);
+        if (s.hasWindow() && !s.emitted && s.windowEnd <= p.event().ts()) {
+            close(requestId, s);
+        }
+        s = renewIfExpired(s, p.event().ts());
+        apply(requestId, s, p);
+        state.put(requestId, s);
     }
 
     /** An event the engine found too late to use (see {@link InputClock}). */
@@ -124,6 +155,10 @@ public final class TrackingJoin {
         if (s.emitted) {
             onLate(event, Events.LateReason.AFTER_EMISSION);
             return;
+        }
+        if (event.ts() + windowMillis < s.windowEnd) { // eager: an older event arrived later; by default never
+            s.windowEnd = event.ts() + windowMillis;
+            timers.register(requestId, s.windowEnd);
         }
         boolean repeat;
         if (event instanceof Events.Fragment f) {

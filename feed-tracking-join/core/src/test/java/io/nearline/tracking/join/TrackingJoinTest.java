@@ -325,6 +325,68 @@ class TrackingJoinTest {
     }
 
     @Test
+    void eagerEmitsACompleteJoinAsItsLastEventArrivesAndWindowsStillCloseOnTheWatermark() {
+        LocalJoin h = new LocalJoin(1000, 100, JoinSettings.EmitComplete.EAGER, System::currentTimeMillis);
+        h.expect(IN);
+        h.offer(IN, fragment("r1", "b", 15));
+        h.offer(IN, broker("r1", 12, "a", "b"));
+        h.offer(IN, fragment("r2", "x", 20));
+        assertTrue(h.joined.isEmpty(), "r1 waits for a");
+        h.offer(IN, fragment("r1", "a", 10)); // older than the first event: the window moves to 10..1010
+        assertEquals(1, h.joined.size(), "complete at once, without waiting for the watermark");
+        assertTrue(h.joined.get(0).complete());
+        assertEquals(0, h.joined.get(0).joinLatencyMillis());
+        h.offer(IN, fragment("r1", "a", 10));
+        assertEquals(1, h.late.size(), "a repeat after the emission is late");
+        assertEquals(Events.LateReason.AFTER_EMISSION, h.late.get(0).reason());
+
+        h.offer(IN, broker("r3", 30, "c", "d"));
+        h.offer(IN, fragment("r3", "c", 30));
+        h.offer(IN, fragment("r4", "e", 1129));
+        assertEquals(1, h.joined.size(), "r3 is partial: it waits for its window to close");
+        h.offer(IN, fragment("r4", "e", 1131)); // the watermark passes 1030, r3's window end
+        assertEquals(2, h.joined.size());
+        assertFalse(h.joined.get(1).complete());
+        assertEquals(Set.of("d"), h.joined.get(1).missing());
+        assertEquals(1, h.orphans.size(), "r2 orphaned when its window closed");
+        h.end(IN);
+        assertEquals(0, h.liveStates());
+    }
+
+    /**
+     * Eager outputs depend on arrival order only in where a repeat is counted: folded
+     * ({@link JoinOutputs#repeatsFolded()}), any arrival order gives the default mode's outputs.
+     */
+    @Property(tries = 50)
+    void eagerOutputsFoldedAreTheDefaultOnesWhateverTheArrivalOrder(@ForAll long seed) throws Exception {
+        Path dir = Files.createTempDirectory("join-eager");
+        try {
+            new TrackingGenerator(200, 12, 8, 0.1, 0.1, 0.1, 80, 0.02, 3000, seed)
+                    .write(dir.resolve("i"), dir.resolve("b"));
+            List<Events.Fragment> index = new ArrayList<>();
+            List<Events.BrokerEvent> brokers = new ArrayList<>();
+            Files.readAllLines(dir.resolve("i")).forEach(l -> index.add(TrackingText.fragment(l)));
+            Files.readAllLines(dir.resolve("b")).forEach(l -> brokers.add(TrackingText.broker(l)));
+            JoinOutputs byDefault = CoreJoinReplay.run(index, brokers, 2, 500, 200, new Random(seed))
+                    .repeatsFolded();
+            for (long order : new long[] {seed, ~seed}) {
+                JoinOutputs eager = CoreJoinReplay.run(
+                                index, brokers, 2, 500, 200, JoinSettings.EmitComplete.EAGER, new Random(order))
+                        .repeatsFolded();
+                String what = "seed " + seed + ", order " + order;
+                assertSameLines(byDefault.joined(), eager.joined(), what + ", joined");
+                assertSameLines(byDefault.orphans(), eager.orphans(), what + ", orphans");
+                assertSameLines(byDefault.late(), eager.late(), what + ", late");
+            }
+        } finally {
+            try (var files = Files.list(dir)) {
+                files.forEach(f -> f.toFile().delete());
+            }
+            Files.delete(dir);
+        }
+    }
+
+    @Test
     void theJoinKnowsNoEngine() {
         EngineNeutrality.check("io.nearline.tracking.join");
     }

@@ -7,6 +7,7 @@ import io.nearline.engine.flink.FlinkMetrics;
 import io.nearline.tracking.join.Events;
 import io.nearline.tracking.join.JoinMetrics;
 import io.nearline.tracking.join.JoinPorts;
+import io.nearline.tracking.join.JoinSettings;
 import io.nearline.tracking.join.OutputLimit;
 import io.nearline.tracking.join.RequestState;
 import io.nearline.tracking.join.RequestStateCodec;
@@ -38,6 +39,7 @@ final class JoinFunction extends KeyedProcessFunction<String, TrackingInput, Kaf
     static final OutputTag<KafkaOutput> LATE = new OutputTag<>("late") {};
 
     private final long windowMillis;
+    private final JoinSettings.EmitComplete emitComplete;
     private final OutputLimit limit;
     private final String joinedTopic;
     private final String orphansTopic;
@@ -55,8 +57,15 @@ final class JoinFunction extends KeyedProcessFunction<String, TrackingInput, Kaf
     private transient Metrics.Counter deadLettered;
     private transient Metrics.Histogram latency;
 
-    JoinFunction(long windowMillis, OutputLimit limit, String joinedTopic, String orphansTopic, String lateTopic) {
+    JoinFunction(
+            long windowMillis,
+            JoinSettings.EmitComplete emitComplete,
+            OutputLimit limit,
+            String joinedTopic,
+            String orphansTopic,
+            String lateTopic) {
         this.windowMillis = windowMillis;
+        this.emitComplete = emitComplete;
         this.limit = limit;
         this.joinedTopic = joinedTopic;
         this.orphansTopic = orphansTopic;
@@ -70,7 +79,7 @@ final class JoinFunction extends KeyedProcessFunction<String, TrackingInput, Kaf
         pending = getRuntimeContext()
                 .getListState(
                         new ListStateDescriptor<>("pending", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
-        join = new TrackingJoin(windowMillis, this, this, this, this);
+        join = new TrackingJoin(windowMillis, emitComplete, this, this, this, this);
         Metrics metrics = new FlinkMetrics(getRuntimeContext().getMetricGroup());
         complete = metrics.counter(JoinMetrics.COMPLETE);
         partial = metrics.counter(JoinMetrics.PARTIAL);

@@ -44,7 +44,12 @@ public final class TrackingJoinJob {
                 .uid("route");
         SingleOutputStreamOperator<KafkaOutput> joined = valid.keyBy(in -> in.requestId, Types.STRING)
                 .process(new JoinFunction(
-                        s.window().toMillis(), OutputLimit.of(s), s.joinedTopic(), s.orphansTopic(), s.lateTopic()))
+                        s.window().toMillis(),
+                        s.emitComplete(),
+                        OutputLimit.of(s),
+                        s.joinedTopic(),
+                        s.orphansTopic(),
+                        s.lateTopic()))
                 .name("join")
                 .uid("join");
         joined.sinkTo(io.joined()).name("joined").uid("joined-sink");

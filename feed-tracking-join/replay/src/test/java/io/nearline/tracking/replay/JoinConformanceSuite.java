@@ -114,6 +114,43 @@ public abstract class JoinConformanceSuite {
     }
 
     /**
+     * {@code join.emit-complete=eager}: complete joins go out as their last event arrives, so where a
+     * repeat is counted depends on arrival order. Folded ({@link JoinOutputs#repeatsFolded()}), the
+     * engine's outputs must be the core's default outputs, line for line, with one joined event per
+     * request with a broker event.
+     */
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void eagerEmissionEndsWithTheDefaultOutputsOnceRepeatsAreFolded() {
+        long seed = Seeds.seed();
+        Path index = dir.resolve("index.jsonl");
+        Path broker = dir.resolve("broker.jsonl");
+        TrackingGenerator.Written w =
+                new TrackingGenerator(1500, 32, 16, 0.03, 0.03, 0.02, 300, 0.01, 30_000, seed).write(index, broker);
+        Path out = dir.resolve("out");
+        List<String> args = args(index, broker, out, 10_000, 1000);
+        args.addAll(List.of("--set", "join.emit-complete=eager"));
+        assertEquals(0, replay(args), "replay join exit code");
+        JoinInputs inputs = JoinInputs.read(index, broker).valid();
+        JoinOutputs byDefault =
+                CoreJoinReplay.run(inputs.fragments(), inputs.brokers(), PARTITIONS, 10_000, 1000, new Random(0));
+        JoinOutputs eager = new JoinOutputs(
+                lines(out.resolve("joined.jsonl")),
+                lines(out.resolve("orphans.jsonl")),
+                lines(out.resolve("late.jsonl")));
+        assertTrue(
+                afterEmission(eager) > afterEmission(byDefault),
+                "eager: more repeats come after their request's emission (seed " + seed + ")");
+        JoinOutputs expected = byDefault.repeatsFolded();
+        JoinOutputs got = eager.repeatsFolded();
+        assertEquals(w.brokerEvents(), got.joined().size(), "one joined event per request (seed " + seed + ")");
+        assertSameLines(expected.joined(), got.joined(), "joined.jsonl, folded (seed " + seed + ")");
+        assertSameLines(expected.orphans(), got.orphans(), "orphans.jsonl (seed " + seed + ")");
+        assertSameLines(expected.late(), got.late(), "late.jsonl, folded (seed " + seed + ")");
+        assertTrue(engineMetrics().percentile("join.latency-ms", 50) >= 0, "join latency recorded");
+    }
+
+    /**
      * The job's process is killed -9 halfway through the input and started again from its last
      * checkpoint or commit: the outputs must still be the core's, every request joined once. On Flink
      * (transactional outputs, read committed) line for line; on Samza the outputs written since the
@@ -190,6 +227,10 @@ public abstract class JoinConformanceSuite {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static long afterEmission(JoinOutputs outputs) {
+        return outputs.late().stream().filter(l -> l.contains("AFTER_EMISSION")).count();
+    }
 
     /** Generated traffic with {@code fault} at half the input; the outputs compared with the core's. */
     private void assertEndsWithTheCoresOutputs(String fault, boolean mayRepeat) {

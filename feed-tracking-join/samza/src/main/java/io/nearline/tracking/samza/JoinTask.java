@@ -116,7 +116,7 @@ final class JoinTask
         deadLettersOut = new SystemStream(JoinApp.SYSTEM, settings.deadLetterTopic());
 
         long windowMillis = settings.window().toMillis();
-        join = new TrackingJoin(windowMillis, this, this, this, this);
+        join = new TrackingJoin(windowMillis, settings.emitComplete(), this, this, this, this);
         clock = new InputClock(
                 settings.allowedLateness().toMillis(), settings.idleTimeout().toMillis());
         long now = System.currentTimeMillis();

@@ -1,6 +1,7 @@
 package io.nearline.tracking.join.local;
 
 import io.nearline.tracking.join.Events;
+import io.nearline.tracking.join.JoinSettings;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +11,7 @@ import java.util.Random;
  * A replay without an engine: the events split into partitions as a replay sends them (each
  * partition keeps the files' order), the partitions read in an order {@code interleaving} picks,
  * the join run on {@link LocalJoin}. Any interleaving must give the same outputs; the engines must
- * give them too.
+ * give them too (eager: the same {@link JoinOutputs#repeatsFolded()}).
  */
 public final class CoreJoinReplay {
 
@@ -23,7 +24,25 @@ public final class CoreJoinReplay {
             long windowMillis,
             long allowedLatenessMillis,
             Random interleaving) {
-        LocalJoin join = new LocalJoin(windowMillis, allowedLatenessMillis);
+        return run(
+                index,
+                broker,
+                partitions,
+                windowMillis,
+                allowedLatenessMillis,
+                JoinSettings.EmitComplete.WATERMARK,
+                interleaving);
+    }
+
+    public static JoinOutputs run(
+            List<Events.Fragment> index,
+            List<Events.BrokerEvent> broker,
+            int partitions,
+            long windowMillis,
+            long allowedLatenessMillis,
+            JoinSettings.EmitComplete emitComplete,
+            Random interleaving) {
+        LocalJoin join = new LocalJoin(windowMillis, allowedLatenessMillis, emitComplete, System::currentTimeMillis);
         List<String> names = new ArrayList<>();
         List<ArrayDeque<Events.Input>> queues = new ArrayList<>();
         for (String topic : List.of("index", "broker")) {

@@ -3,6 +3,7 @@ package io.nearline.tracking.join.local;
 import io.nearline.tracking.join.Events;
 import io.nearline.tracking.join.InputClock;
 import io.nearline.tracking.join.JoinPorts;
+import io.nearline.tracking.join.JoinSettings;
 import io.nearline.tracking.join.RequestState;
 import io.nearline.tracking.join.RequestStateCodec;
 import io.nearline.tracking.join.TrackingJoin;
@@ -45,10 +46,15 @@ public final class LocalJoin implements JoinPorts.State, JoinPorts.Pending, Join
     }
 
     public LocalJoin(long windowMillis, long allowedLatenessMillis, LongSupplier now) {
+        this(windowMillis, allowedLatenessMillis, JoinSettings.EmitComplete.WATERMARK, now);
+    }
+
+    public LocalJoin(
+            long windowMillis, long allowedLatenessMillis, JoinSettings.EmitComplete emitComplete, LongSupplier now) {
         this.windowMillis = windowMillis;
         this.allowedLatenessMillis = allowedLatenessMillis;
         this.clock = new InputClock(allowedLatenessMillis, Long.MAX_VALUE);
-        this.join = new TrackingJoin(windowMillis, this, this, this, this);
+        this.join = new TrackingJoin(windowMillis, emitComplete, this, this, this, this);
         this.now = now;
     }
 
