@@ -68,6 +68,14 @@ public final class InMemoryMetrics implements Metrics {
         return adder == null ? 0 : adder.sum();
     }
 
+    /** Forgets the values a histogram recorded so far (a measurement that leaves out its warm-up). */
+    public void clear(String histogram) {
+        Samples samples = histograms.get(histogram);
+        if (samples != null) {
+            samples.clear();
+        }
+    }
+
     /** Sets every counter back to 0 (a local runner starting a new run in the same JVM). */
     public void reset() {
         counters.values().forEach(LongAdder::reset);

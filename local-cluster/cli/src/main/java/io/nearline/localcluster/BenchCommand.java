@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.cacheupdater.core.replay.ChangeEventGenerator;
 import io.nearline.common.config.Config;
+import io.nearline.common.config.ValueType;
 import io.nearline.localcluster.cluster.ClusterCommand;
 import io.nearline.localcluster.replay.ForkedCouchbase;
 import io.nearline.localcluster.replay.ReplayOutput;
@@ -18,6 +19,7 @@ import io.nearline.tracking.replay.JoinInputs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -117,8 +119,43 @@ public final class BenchCommand implements Runnable {
                 description = "--store couchbase: events of the one-write-per-event run (default: ${DEFAULT-VALUE}).")
         long syncEvents;
 
+        @Option(
+                names = "--rate",
+                paramLabel = "EVENTS_PER_SEC",
+                description = "Send the change stream at this steady rate for --duration while the job runs (--events "
+                        + "is then rate x duration), and report the cache's staleness: from the send of each key's "
+                        + "last event to its write into the store, p50/p99/p99.9. No ceiling or raw baseline then.")
+        Integer rate;
+
+        @Option(
+                names = "--duration",
+                defaultValue = "60s",
+                paramLabel = "DURATION",
+                description = "With --rate: how long the stream lasts (default: ${DEFAULT-VALUE}).")
+        String duration;
+
+        @Option(
+                names = "--warm-up",
+                defaultValue = "10s",
+                paramLabel = "DURATION",
+                description = "With --rate: keys last written in this first part are left out of the staleness "
+                        + "(default: ${DEFAULT-VALUE}).")
+        String warmUp;
+
+        @Option(
+                names = "--set",
+                paramLabel = "KEY=VALUE",
+                description = "With --rate: a job setting for every engine's run, e.g. write.batch.max-delay=10ms; "
+                        + "repeatable.")
+        Map<String, String> overrides = new LinkedHashMap<>();
+
         @Override
         public Integer call() throws Exception {
+            if (rate != null) {
+                long seconds = ValueType.DURATION.parse(duration).toSeconds();
+                positive("--rate", rate, "--duration (seconds)", seconds);
+                events = rate * seconds;
+            }
             positive("--events", events, "--keys", keys, "--partitions", partitions, "--parallelism", parallelism);
             if (!store.equals("rocksdb") && !store.equals("couchbase")) {
                 throw new IllegalArgumentException("--store must be rocksdb or couchbase, got " + store);
@@ -137,6 +174,9 @@ public final class BenchCommand implements Runnable {
         }
 
         private int run(Path work, Path stream, ForkedCouchbase couchbase) throws Exception {
+            if (rate != null) {
+                return runLive(work, stream, couchbase);
+            }
             Map<String, String> storeSettings = new LinkedHashMap<>();
             storeSettings.put("cache.store", store);
             storeSettings.put("rocksdb.path", work.resolve("ceiling-rocksdb").toString());
@@ -228,6 +268,52 @@ public final class BenchCommand implements Runnable {
                     summaryJson);
         }
 
+        /** {@code --rate}: each engine's job fed at a steady rate; the cache's staleness at that load. */
+        private int runLive(Path work, Path stream, ForkedCouchbase couchbase) throws Exception {
+            Map<String, ObjectNode> members = new LinkedHashMap<>();
+            for (String engine : engines) {
+                if (couchbase != null) {
+                    couchbase.restart(); // every run starts from an empty cache
+                }
+                Path summary = work.resolve("summary-" + engine + ".json");
+                Path state = work.resolve("state-" + engine + ".jsonl");
+                List<String> storeArgs = couchbase == null ? List.of() : couchbaseArgs(couchbase);
+                int code = Home.runBench(
+                        engine,
+                        "replay-cdc",
+                        replayArgs(storeArgs, stream, state, work.resolve(engine), summary, liveArgs()));
+                if (code != 0) {
+                    return code;
+                }
+                ObjectNode replay = readJson(summary);
+                ObjectNode m = JSON.createObjectNode();
+                m.put("writtenPerSec", replay.path("steadyEventsPerSec").asLong(-1));
+                for (String field : List.of(
+                        "offeredEventsPerSec", "stalenessP50Millis", "stalenessP99Millis", "stalenessP999Millis")) {
+                    m.put(field, replay.path(field).asLong(-1));
+                }
+                m.put(
+                        "verified",
+                        replay.path("stalenessUnmatchedKeys").asLong(-1) == 0
+                                && stateMatches(engine, List.of(stream), state));
+                m.set("replay", replay);
+                members.put(engine, m);
+            }
+            return finish(
+                    String.format(
+                            "bench cdc (live at %,d events/s for %s, %,d keys, %d partitions, parallelism %d, %s)",
+                            rate, duration, keys, partitions, parallelism, store),
+                    members,
+                    engine -> work.resolve("state-" + engine + ".jsonl"),
+                    summaryJson);
+        }
+
+        private String[] liveArgs() {
+            List<String> args = new ArrayList<>(List.of("--live-rate", Integer.toString(rate), "--warm-up", warmUp));
+            overrides.forEach((k, v) -> args.addAll(List.of("--set", k + "=" + v)));
+            return args.toArray(String[]::new);
+        }
+
         /** The arguments of one engine's {@code replay cdc} run: the store's, this bench's sizes, then {@code more}. */
         private List<String> replayArgs(
                 List<String> storeArgs, Path events, Path state, Path runDir, Path summary, String... more) {
@@ -297,9 +383,47 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--summary-json", paramLabel = "FILE", description = SUMMARY_JSON)
         Path summaryJson;
 
+        @Option(
+                names = "--rate",
+                paramLabel = "EVENTS_PER_SEC",
+                description = "Offer the traffic live, at about this many input events per second for --duration, "
+                        + "while the job runs (instead of replaying it as fast as the job reads); --requests is then "
+                        + "derived from the rate. Join latency p50/p99/p99.9 is counted once the job has caught up "
+                        + "with the traffic after its start.")
+        Integer rate;
+
+        @Option(
+                names = "--duration",
+                defaultValue = "60s",
+                paramLabel = "DURATION",
+                description = "With --rate: how long the traffic lasts (default: ${DEFAULT-VALUE}).")
+        String duration;
+
+        @Option(
+                names = "--warm-up",
+                defaultValue = "10s",
+                paramLabel = "DURATION",
+                description = "With --rate: join latency in this first part of the traffic is left out (JIT, the "
+                        + "first checkpoints; default: ${DEFAULT-VALUE}).")
+        String warmUp;
+
+        @Option(
+                names = "--set",
+                paramLabel = "KEY=VALUE",
+                description = "A job setting for every engine's run, e.g. join.emit-complete=eager; repeatable.")
+        Map<String, String> overrides = new LinkedHashMap<>();
+
         @Override
         public Integer call() throws Exception {
             positive("--requests", requests, "--partitions", partitions, "--parallelism", parallelism);
+            long spacingMicros = 10_000;
+            if (rate != null) {
+                long seconds = ValueType.DURATION.parse(duration).toSeconds();
+                positive("--rate", rate, "--duration (seconds)", seconds);
+                requests = (int) Math.max(1, Math.round(rate * seconds / EVENTS_PER_REQUEST));
+                spacingMicros = Math.max(1, seconds * 1_000_000 / requests);
+            }
+            boolean eager = "eager".equalsIgnoreCase(overrides.getOrDefault(JoinSettings.EMIT_COMPLETE.name(), ""));
             Path work = workDir != null
                     ? Files.createDirectories(workDir)
                     : Files.createTempDirectory("nearline-bench-join");
@@ -307,7 +431,7 @@ public final class BenchCommand implements Runnable {
             Path broker = work.resolve("broker.jsonl");
             TrackingGenerator.Written w = new TrackingGenerator(
                             requests, 64, 16, 0.02, 0.02, 0.01, 500, 0.001, 30_000, seed)
-                    .write(index, broker);
+                    .write(index, broker, spacingMicros);
             System.out.printf(
                     "bench join: %,d requests -> %,d fragments + %,d broker events (seed %d) in %s%n",
                     requests, w.fragments(), w.brokerEvents(), seed, work);
@@ -319,27 +443,32 @@ public final class BenchCommand implements Runnable {
                     JoinSettings.WINDOW.defaultValue().toMillis(),
                     JoinSettings.ALLOWED_LATENESS.defaultValue().toMillis(),
                     new Random(0));
+            if (eager) {
+                reference = reference.repeatsFolded();
+            }
             Map<String, ObjectNode> members = new LinkedHashMap<>();
             for (String engine : engines) {
                 Path summary = work.resolve("summary-" + engine + ".json");
-                int code = Home.runBench(
-                        engine,
-                        "replay-join",
-                        List.of(
-                                "--index",
-                                index.toString(),
-                                "--broker",
-                                broker.toString(),
-                                "--out-dir",
-                                work.resolve("out-" + engine).toString(),
-                                "--work-dir",
-                                work.resolve(engine).toString(),
-                                "--partitions",
-                                Integer.toString(partitions),
-                                "--parallelism",
-                                Integer.toString(parallelism),
-                                "--summary-json",
-                                summary.toString()));
+                List<String> args = new ArrayList<>(List.of(
+                        "--index",
+                        index.toString(),
+                        "--broker",
+                        broker.toString(),
+                        "--out-dir",
+                        work.resolve("out-" + engine).toString(),
+                        "--work-dir",
+                        work.resolve(engine).toString(),
+                        "--partitions",
+                        Integer.toString(partitions),
+                        "--parallelism",
+                        Integer.toString(parallelism),
+                        "--summary-json",
+                        summary.toString()));
+                if (rate != null) {
+                    args.addAll(List.of("--live", "--warm-up", warmUp));
+                }
+                overrides.forEach((k, v) -> args.addAll(List.of("--set", k + "=" + v)));
+                int code = Home.runBench(engine, "replay-join", args);
                 if (code != 0) {
                     return code;
                 }
@@ -348,17 +477,56 @@ public final class BenchCommand implements Runnable {
                 m.put("eventsPerSec", replay.path("steadyEventsPerSec").asLong(-1));
                 m.put("latencyP50Millis", replay.path("latencyP50Millis").asLong(-1));
                 m.put("latencyP99Millis", replay.path("latencyP99Millis").asLong(-1));
-                m.put("verified", outputsMatch(engine, reference, work.resolve("out-" + engine)));
+                m.put("latencyP999Millis", replay.path("latencyP999Millis").asLong(-1));
+                if (rate != null) {
+                    m.put(
+                            "offeredEventsPerSec",
+                            replay.path("offeredEventsPerSec").asLong(-1));
+                    m.put("drainMillis", replay.path("drainMillis").asLong(-1));
+                }
+                Path out = work.resolve("out-" + engine);
+                if (eager) {
+                    foldRepeats(out);
+                }
+                m.put("verified", outputsMatch(engine, reference, out));
                 m.set("replay", replay);
                 members.put(engine, m);
             }
             return finish(
                     String.format(
-                            "bench join (%,d events, %d partitions, parallelism %d)",
-                            w.fragments() + w.brokerEvents(), partitions, parallelism),
+                            "bench join (%,d events, %d partitions, parallelism %d%s%s)",
+                            w.fragments() + w.brokerEvents(),
+                            partitions,
+                            parallelism,
+                            rate == null ? "" : ", live at " + rate + " events/s for " + duration,
+                            eager ? ", eager" : ""),
                     members,
                     engine -> work.resolve("out-" + engine).resolve("joined.jsonl"),
                     summaryJson);
+        }
+
+        /** Input events per request of this bench's traffic: fan-out 8.5 on average, drops, repeats, broker. */
+        private static final double EVENTS_PER_REQUEST = 9.5;
+
+        /**
+         * Eager outputs compared where arrival order cannot change them: repeats folded
+         * ({@code JoinOutputs.repeatsFolded}) in joined.jsonl and late.jsonl, the engine's own lines kept
+         * as {@code *.unfolded.jsonl}.
+         */
+        private static void foldRepeats(Path out) throws IOException {
+            JoinOutputs folded = new JoinOutputs(
+                            Files.readAllLines(out.resolve("joined.jsonl")),
+                            Files.readAllLines(out.resolve("orphans.jsonl")),
+                            Files.readAllLines(out.resolve("late.jsonl")))
+                    .repeatsFolded();
+            for (String file : List.of("joined", "late")) {
+                Files.copy(
+                        out.resolve(file + ".jsonl"),
+                        out.resolve(file + ".unfolded.jsonl"),
+                        StandardCopyOption.REPLACE_EXISTING);
+            }
+            ReplayOutput.write(out.resolve("joined.jsonl"), folded.joined());
+            ReplayOutput.write(out.resolve("late.jsonl"), folded.late());
         }
     }
 
@@ -471,7 +639,6 @@ public final class BenchCommand implements Runnable {
         return whole > 0 && part >= 0 ? Math.round(part / whole * 1000) / 1000.0 : -1;
     }
 
-    /** Whether a state dump holds, key by key, what the change logs say (the divergence checker); printed. */
     /** The replay options that point a job at {@code couchbase}. */
     private static List<String> couchbaseArgs(ForkedCouchbase couchbase) {
         Map<String, String> s = couchbase.settings();
@@ -488,6 +655,7 @@ public final class BenchCommand implements Runnable {
                 s.get("couchbase.password"));
     }
 
+    /** Whether a state dump holds, key by key, what the change logs say (the divergence checker); printed. */
     static boolean stateMatches(String engine, List<Path> changeLogs, Path state) {
         ChangeLogTruth truth = new ChangeLogTruth(changeLogs, Integer.MAX_VALUE);
         StateDumpView cache = new StateDumpView(state);
@@ -506,6 +674,10 @@ public final class BenchCommand implements Runnable {
                             ? reference.joined()
                             : file.startsWith("orphans") ? reference.orphans() : reference.late());
             List<String> got = new ArrayList<>(Files.readAllLines(out.resolve(file)));
+            if (file.startsWith("late")) { // a live run shifts event times: the verdicts are compared
+                want.replaceAll(BenchCommand::withoutEventTime);
+                got.replaceAll(BenchCommand::withoutEventTime);
+            }
             want.sort(null);
             got.sort(null);
             if (!want.equals(got)) {
@@ -519,6 +691,10 @@ public final class BenchCommand implements Runnable {
             System.out.printf("  check %s: outputs equal the engine-less reference%n", engine);
         }
         return same;
+    }
+
+    private static String withoutEventTime(String lateLine) {
+        return lateLine.replaceFirst("\"ts\":-?\\d+,?", "");
     }
 
     /**

@@ -317,6 +317,36 @@ public abstract class CdcConformanceSuite {
     }
 
     /**
+     * {@code --live-rate}: the change stream sent at a steady rate while the job runs ends in the same
+     * state as the core's, and the staleness is measured at the store on every key's last version.
+     */
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    @Test
+    void aLiveStreamEndsWhereTheCoreEndsWithItsStalenessMeasured() throws Exception {
+        Path events = dir.resolve("live.jsonl");
+        ChangeEventGenerator.write(events, 20_000, 500, Seeds.seed()); // 10 s: the job starts and catches up
+        Path out = dir.resolve("state.jsonl");
+        Path summary = dir.resolve("summary.json");
+        assertEquals(0, replay(events, out, "--live-rate", "2000", "--summary-json", summary.toString()));
+        List<String> core = CoreReplay.run(
+                        ReplayInput.read(List.of(events)),
+                        new InMemoryCacheStore(),
+                        WriterSettings.defaults(),
+                        1024 * 1024)
+                .state();
+        assertEquals(core, Files.readAllLines(out), "engine vs core");
+        JsonNode s = new ObjectMapper().readTree(summary.toFile());
+        assertEquals(0, s.path("stalenessUnmatchedKeys").asLong(-1), s.toString());
+        assertTrue(s.path("stalenessKeys").asLong() > 0, "staleness measured: " + s);
+        assertTrue(
+                s.path("stalenessP99Millis").asLong(-1)
+                        >= s.path("stalenessP50Millis").asLong(-1),
+                s.toString());
+        long offered = s.path("offeredEventsPerSec").asLong();
+        assertTrue(offered > 1500 && offered < 2500, "offered at about 2,000 events/s: " + s);
+    }
+
+    /**
      * The broker is stopped and started again under the running job halfway through the change
      * stream and a snapshot: the job must reconnect by itself, the cache end at the highest version
      * of every key and the snapshot verify complete.

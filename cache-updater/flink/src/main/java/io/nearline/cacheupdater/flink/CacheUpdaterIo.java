@@ -4,6 +4,8 @@ import io.nearline.bootstrap.BootstrapSettings;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.common.config.Config;
 import io.nearline.engine.flink.RestorableBoundedKafkaSource;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -18,6 +20,7 @@ import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDe
 import org.apache.flink.util.Collector;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+import org.apache.kafka.common.TopicPartition;
 
 /**
  * What the cache-updater job reads and writes: change events, bootstrap records (either may be
@@ -41,10 +44,29 @@ public record CacheUpdaterIo(
                 deadLetterSink(settings));
     }
 
+    /**
+     * The CDC topic only, read up to given offsets (partition → offset), so a job started before its
+     * input is all written still ends by itself (a live-rate replay).
+     */
+    public static CacheUpdaterIo kafkaChangesUpTo(Config config, Map<Integer, Long> ends) {
+        CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
+        Map<TopicPartition, Long> offsets = new HashMap<>();
+        ends.forEach((partition, offset) -> offsets.put(new TopicPartition(settings.cdcTopic(), partition), offset));
+        return new CacheUpdaterIo(
+                source(settings, settings.cdcTopic(), settings.readerGroup(false), OffsetsInitializer.offsets(offsets)),
+                null,
+                deadLetterSink(settings));
+    }
+
+    private static Source<KafkaInput, ?, ?> source(
+            CacheUpdaterSettings settings, String topic, String group, boolean bounded) {
+        return source(settings, topic, group, bounded ? OffsetsInitializer.latest() : null);
+    }
+
     // The connector takes only the Kafka client\'s deprecated OffsetResetStrategy here.
     @SuppressWarnings("deprecation")
     private static Source<KafkaInput, ?, ?> source(
-            CacheUpdaterSettings settings, String topic, String group, boolean bounded) {
+            CacheUpdaterSettings settings, String topic, String group, OffsetsInitializer stopAt) {
         KafkaSourceBuilder<KafkaInput> builder = KafkaSource.<KafkaInput>builder()
                 .setBootstrapServers(settings.bootstrapServers())
                 .setTopics(topic)
@@ -52,9 +74,9 @@ public record CacheUpdaterIo(
                 .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
                 .setProperty("commit.offsets.on.checkpoint", "true")
                 .setDeserializer(new RawDeserializer());
-        if (bounded) {
-            // up to the topics' end at start; still ending after a restore (RestorableBoundedKafkaSource)
-            builder.setBounded(OffsetsInitializer.latest());
+        if (stopAt != null) {
+            // still ending after a restore (RestorableBoundedKafkaSource)
+            builder.setBounded(stopAt);
             return new RestorableBoundedKafkaSource<>(builder.build());
         }
         return builder.build();

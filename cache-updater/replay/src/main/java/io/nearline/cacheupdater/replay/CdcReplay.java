@@ -51,12 +51,25 @@ public final class CdcReplay {
          */
         void run(Config config, CacheUpdaterSettings settings, long events, long bootstrapRecords, Path work)
                 throws Exception;
+
+        /**
+         * A live run: the job started while its {@code events} are still being sent, which end at
+         * {@code ends} (partition → offset of the CDC topic); returns once all are written. By default
+         * {@link #run}, for an engine that runs until it has written a count.
+         */
+        default void runLive(
+                Config config, CacheUpdaterSettings settings, long events, Map<Integer, Long> ends, Path work)
+                throws Exception {
+            run(config, settings, events, 0, work);
+        }
     }
 
     /** A count the job's process of a crash test does not know: it was sent by the replay's process. */
     public static final long UNCOUNTED = -1;
 
     private CdcReplay() {}
+
+    private static final String STALENESS = "staleness-ms";
 
     /** The replay on {@code engine}: options checked, its broker (and cache) started, the run, the summary. */
     @SuppressWarnings("try") // the mock lives as long as the try block; nothing calls it
@@ -100,6 +113,15 @@ public final class CdcReplay {
 
     /** Checks the job configuration before anything starts (the brokers' address is filled in later). */
     private static void validate(ReplayCdcOptions options, Path work) {
+        if (options.liveRate != null
+                && (options.liveRate < 1
+                        || options.snapshot != null
+                        || options.rawConsumeBaseline
+                        || options.run.killAt != null
+                        || options.run.brokerRestartAt != null)) {
+            throw new IllegalArgumentException("--live-rate takes a rate of at least 1 and cannot be combined with "
+                    + "--snapshot, --raw-consume-baseline, --kill-at or --broker-restart-at");
+        }
         CacheUpdaterSettings.validateJob(options.jobConfig("127.0.0.1:9092", work), BootstrapSettings.DEF);
         if (options.snapshot != null) {
             BootstrapSettings.from(options.jobConfig("127.0.0.1:9092", work)); // period < ttl, named if not
@@ -122,9 +144,23 @@ public final class CdcReplay {
         KafkaTopics.createTopics(
                 bootstrapServers, Map.of(settings.cdcTopic(), options.run.partitions, settings.deadLetterTopic(), 1));
         KafkaReplay.Sent sent;
-        try (Progress progress = new Progress("events sent", lines.size(), System.err)) {
-            sent = KafkaReplay.send(
-                    bootstrapServers, settings.cdcTopic(), settings.deadLetterTopic(), lines, progress::step);
+        LiveCdc live = null;
+        if (options.liveRate != null) {
+            live = new LiveCdc(
+                    bootstrapServers,
+                    settings.cdcTopic(),
+                    settings.deadLetterTopic(),
+                    lines,
+                    options.liveRate,
+                    options.run.partitions,
+                    options.warmUp.toMillis(),
+                    () -> eventsDone(engine.localMetrics()));
+            sent = live.expected;
+        } else {
+            try (Progress progress = new Progress("events sent", lines.size(), System.err)) {
+                sent = KafkaReplay.send(
+                        bootstrapServers, settings.cdcTopic(), settings.deadLetterTopic(), lines, progress::step);
+            }
         }
         Set<CacheKey> keys = new HashSet<>(sent.keys());
         long bootstrapRecords = 0;
@@ -173,12 +209,19 @@ public final class CdcReplay {
             } else {
                 try (BrokerRestart restart = BrokerRestart.when(
                         options.run, broker, sent.events(), () -> eventsDone(engine.localMetrics()))) {
-                    engine.run(config, settings, sent.events(), bootstrapRecords, work);
+                    if (live != null) {
+                        engine.runLive(config, settings, sent.events(), live.ends, work);
+                    } else {
+                        engine.run(config, settings, sent.events(), bootstrapRecords, work);
+                    }
                     restarted = restart == null || restart.happened();
                 }
             }
             steady = meter.steadyRate();
             bootstrapSteady = bootstrapMeter.steadyRate();
+        }
+        if (live != null) {
+            live.finish();
         }
 
         // after a kill the restarted job counts the shares complete before the kill too: its count is the one
@@ -187,8 +230,13 @@ public final class CdcReplay {
                 : restartedCounts.getOrDefault("bootstrap.partitions-complete", 0L);
         List<String> deadLetters = KafkaReplay.deadLetters(bootstrapServers, settings.deadLetterTopic());
         List<String> state;
+        InMemoryMetrics staleness = new InMemoryMetrics();
+        long unmatched = 0;
         try (CacheStore store = CacheStores.open(config)) {
             state = StateDump.lines(store, keys);
+            if (live != null) {
+                unmatched = live.staleness(store, staleness.histogram(STALENESS));
+            }
         }
         ReplayOutput.write(options.out, state);
         if (options.dlqOut != null) {
@@ -214,10 +262,29 @@ public final class CdcReplay {
                     options.run.partitions,
                     Double.isNaN(bootstrapSteady) ? "" : String.format("; %,.0f records/s (steady)", bootstrapSteady));
         }
+        if (live != null) {
+            System.out.printf(
+                    "  live: offered at %,.0f events/s; staleness (last event of a key sent -> written to the store) "
+                            + "p50 %,d ms, p99 %,d ms, p99.9 %,d ms over %,d keys%s%n",
+                    live.offeredPerSec(),
+                    staleness.percentile(STALENESS, 50),
+                    staleness.percentile(STALENESS, 99),
+                    staleness.percentile(STALENESS, 99.9),
+                    staleness.values(STALENESS).length,
+                    unmatched == 0 ? "" : String.format(" (%,d keys not at their last version sent)", unmatched));
+        }
         System.out.println(
                 "  state: " + options.out + (options.dlqOut == null ? "" : "  dead letters: " + options.dlqOut));
         if (options.run.summaryJson != null) {
             ObjectNode json = (ObjectNode) new ObjectMapper().readTree(summary.toJson());
+            if (live != null) {
+                json.put("offeredEventsPerSec", Math.round(live.offeredPerSec()))
+                        .put("stalenessP50Millis", staleness.percentile(STALENESS, 50))
+                        .put("stalenessP99Millis", staleness.percentile(STALENESS, 99))
+                        .put("stalenessP999Millis", staleness.percentile(STALENESS, 99.9))
+                        .put("stalenessKeys", staleness.values(STALENESS).length)
+                        .put("stalenessUnmatchedKeys", unmatched);
+            }
             if (bootstrapRecords > 0) {
                 json.put("bootstrapRows", engine.localMetrics().count("bootstrap.rows"));
                 json.put("bootstrapPartitionsComplete", complete);

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -42,12 +43,24 @@ public final class KafkaReplay {
             String deadLetterTopic,
             List<ReplayInput.Line> lines,
             Runnable onEachLine) {
+        return send(bootstrap, cdcTopic, deadLetterTopic, lines, line -> {}, onEachLine);
+    }
+
+    /** As above, {@code beforeEach} told of each line just before it is sent (a live run paces them there). */
+    public static Sent send(
+            String bootstrap,
+            String cdcTopic,
+            String deadLetterTopic,
+            List<ReplayInput.Line> lines,
+            Consumer<ReplayInput.Line> beforeEach,
+            Runnable onEachLine) {
         long events = 0;
         long dead = 0;
         Set<CacheKey> keys = new LinkedHashSet<>();
         Map<ReplayInput.Line, Exception> refused = new ConcurrentHashMap<>();
         try (KafkaProducer<byte[], byte[]> producer = KafkaTopics.producer(bootstrap)) {
             for (ReplayInput.Line line : lines) {
+                beforeEach.accept(line);
                 if (line.record() != null) {
                     producer.send(
                             new ProducerRecord<>(

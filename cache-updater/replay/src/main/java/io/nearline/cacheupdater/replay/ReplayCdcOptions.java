@@ -7,6 +7,7 @@ import io.nearline.common.config.ConfigException;
 import io.nearline.localcluster.replay.LocalRunOptions;
 import io.nearline.localcluster.replay.StoreOptions;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -81,6 +82,22 @@ public final class ReplayCdcOptions {
             names = "--raw-consume-baseline",
             description = "Before the job runs, time one plain consumer reading the whole CDC topic (for benchmarks).")
     public boolean rawConsumeBaseline;
+
+    @Option(
+            names = "--live-rate",
+            paramLabel = "EVENTS_PER_SEC",
+            description = "Send the events at this steady rate while the job runs, instead of before it starts, and "
+                    + "report the cache's staleness: from the send of each key's last event to its write into the "
+                    + "store (the record's write time), p50/p99/p99.9.")
+    public Integer liveRate;
+
+    @Option(
+            names = "--warm-up",
+            defaultValue = "0s",
+            converter = LocalRunOptions.DurationConverter.class,
+            description = "With --live-rate: keys whose last event was sent in this first part are left out of the "
+                    + "staleness (default: ${DEFAULT-VALUE}).")
+    public Duration warmUp;
 
     /** The job configuration this replay runs with: file, then the replay's own choices, then --set. */
     public Config jobConfig(String bootstrapServers, Path work) {

@@ -50,12 +50,20 @@ public record TrackingGenerator(
     public record Written(long fragments, long brokerEvents) {}
 
     public Written write(Path indexFile, Path brokerFile) {
+        return write(indexFile, brokerFile, 10_000);
+    }
+
+    /** The traffic with a request starting every {@code requestSpacingMicros} of event time (10 ms above). */
+    public Written write(Path indexFile, Path brokerFile, long requestSpacingMicros) {
+        if (requestSpacingMicros < 1) {
+            throw new IllegalArgumentException("the spacing of requests must be at least 1 µs");
+        }
         Random random = new Random(seed);
         List<Timed> index = new ArrayList<>();
         List<Timed> broker = new ArrayList<>();
         for (int r = 0; r < requests; r++) {
             String id = "req-" + r;
-            long t0 = 1_700_000_000_000L + r * 10L;
+            long t0 = 1_700_000_000_000L + r * requestSpacingMicros / 1000;
             TreeSet<String> fanout = new TreeSet<>();
             int fan = 1 + random.nextInt(maxFanout);
             while (fanout.size() < fan) {

@@ -3,6 +3,8 @@ package io.nearline.tracking.flink;
 import io.nearline.engine.flink.RestorableBoundedKafkaSource;
 import io.nearline.tracking.join.JoinSettings;
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.connector.base.DeliveryGuarantee;
@@ -15,6 +17,7 @@ import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsIni
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 
 /** What the join reads and writes: two input sources and four output sinks. {@link #kafka} is the production I/O. */
 public record TrackingJoinIo(
@@ -30,9 +33,24 @@ public record TrackingJoinIo(
      * none); {@code bounded}: up to the topics' end at start, so the job ends by itself (replays).
      */
     public static TrackingJoinIo kafka(JoinSettings s, boolean bounded) {
+        return kafka(s, bounded ? OffsetsInitializer.latest() : null);
+    }
+
+    /**
+     * The job's topics read up to given offsets ({@code ends}: topic → partition → offset), so a job
+     * started before its input is all written still ends by itself (a live-rate replay).
+     */
+    public static TrackingJoinIo kafka(JoinSettings s, Map<String, Map<Integer, Long>> ends) {
+        Map<TopicPartition, Long> offsets = new HashMap<>();
+        ends.forEach((topic, byPartition) ->
+                byPartition.forEach((partition, offset) -> offsets.put(new TopicPartition(topic, partition), offset)));
+        return kafka(s, OffsetsInitializer.offsets(offsets));
+    }
+
+    private static TrackingJoinIo kafka(JoinSettings s, OffsetsInitializer stopAt) {
         return new TrackingJoinIo(
-                source(s, s.indexTopic(), bounded),
-                source(s, s.brokerTopic(), bounded),
+                source(s, s.indexTopic(), stopAt),
+                source(s, s.brokerTopic(), stopAt),
                 sink(s, s.joinedTopic(), "joined"),
                 sink(s, s.orphansTopic(), "orphans"),
                 sink(s, s.lateTopic(), "late"),
@@ -41,7 +59,7 @@ public record TrackingJoinIo(
 
     // The connector takes only the Kafka client\'s deprecated OffsetResetStrategy here.
     @SuppressWarnings("deprecation")
-    private static Source<TrackingInput, ?, ?> source(JoinSettings s, String topic, boolean bounded) {
+    private static Source<TrackingInput, ?, ?> source(JoinSettings s, String topic, OffsetsInitializer stopAt) {
         KafkaSourceBuilder<TrackingInput> builder = KafkaSource.<TrackingInput>builder()
                 .setBootstrapServers(s.bootstrapServers())
                 .setTopics(topic)
@@ -50,9 +68,9 @@ public record TrackingJoinIo(
                 .setProperty("commit.offsets.on.checkpoint", "true")
                 .setDeserializer(new InputDeserializer(
                         s.brokerTopic(), s.allowedLateness().toMillis()));
-        if (bounded) {
-            // up to the topics' end at start; still ending after a restore (RestorableBoundedKafkaSource)
-            builder.setBounded(OffsetsInitializer.latest());
+        if (stopAt != null) {
+            // still ending after a restore (RestorableBoundedKafkaSource)
+            builder.setBounded(stopAt);
             return new RestorableBoundedKafkaSource<>(builder.build());
         }
         return builder.build();

@@ -51,6 +51,11 @@ public record JoinInputs(List<Events.Fragment> fragments, List<Events.BrokerEven
     }
 
     /** The events a job accepts: what the topic's decoder would not dead-letter. */
+    /** Only the bad lines (a live run sends them to the dead letters up front). */
+    public JoinInputs badLinesOnly() {
+        return new JoinInputs(List.of(), List.of(), badLines);
+    }
+
     public JoinInputs valid() {
         List<Events.Fragment> f = fragments.stream()
                 .filter(e ->

@@ -7,6 +7,7 @@ import io.nearline.common.console.Progress;
 import io.nearline.common.console.RateMeter;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.localcluster.replay.BrokerRestart;
+import io.nearline.localcluster.replay.CatchUp;
 import io.nearline.localcluster.replay.JobProcess;
 import io.nearline.localcluster.replay.LocalBroker;
 import io.nearline.localcluster.replay.LocalEngine;
@@ -18,6 +19,8 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The flow of {@code replay join}, the same on every engine: read the two files, create the topics,
@@ -31,10 +34,11 @@ public final class JoinReplay {
     /** What an engine brings to a replay. */
     public interface Engine extends LocalEngine {
         /**
-         * Runs the job over everything on the input topics (the job's local state under {@code work})
-         * and returns once every output is written.
+         * Runs the job over its input topics up to {@code ends} (topic → partition → offset; the job's
+         * local state under {@code work}) and returns once every output is written.
          */
-        void run(Config config, JoinSettings settings, int partitions, Path work) throws Exception;
+        void run(Config config, JoinSettings settings, int partitions, Path work, Map<String, Map<Integer, Long>> ends)
+                throws Exception;
     }
 
     private JoinReplay() {}
@@ -59,6 +63,9 @@ public final class JoinReplay {
             }
         }
         options.run.validate();
+        if (options.live && (options.run.killAt != null || options.run.brokerRestartAt != null)) {
+            throw new IllegalArgumentException("--live cannot be combined with --kill-at or --broker-restart-at");
+        }
         JoinSettings.validateJob(options.jobConfig("127.0.0.1:9092"));
     }
 
@@ -81,9 +88,20 @@ public final class JoinReplay {
         JoinSettings settings = JoinSettings.from(config);
         JoinKafka.createTopics(bootstrapServers, settings, options.run.partitions);
         long sent;
-        try (Progress progress =
-                new Progress("events sent", inputs.events() + inputs.badLines().size(), System.err)) {
-            sent = JoinKafka.send(bootstrapServers, settings, options.run.partitions, inputs, progress::step);
+        Map<String, Map<Integer, Long>> ends;
+        LiveTraffic live = null;
+        if (options.live) {
+            JoinKafka.send(bootstrapServers, settings, options.run.partitions, inputs.badLinesOnly(), () -> {});
+            sent = inputs.events();
+            ends = JoinKafka.endsAfter(settings, options.run.partitions, inputs);
+            live = new LiveTraffic(
+                    bootstrapServers, settings, options.run.partitions, inputs, metrics, options.warmUp.toMillis());
+        } else {
+            try (Progress progress = new Progress(
+                    "events sent", inputs.events() + inputs.badLines().size(), System.err)) {
+                sent = JoinKafka.send(bootstrapServers, settings, options.run.partitions, inputs, progress::step);
+            }
+            ends = JoinKafka.currentEnds(bootstrapServers, settings);
         }
         double steady;
         boolean restarted = true;
@@ -103,11 +121,14 @@ public final class JoinReplay {
             } else {
                 try (BrokerRestart restart =
                         BrokerRestart.when(options.run, broker, sent, () -> metrics.count(JoinMetrics.RECEIVED))) {
-                    engine.run(config, settings, options.run.partitions, work);
+                    engine.run(config, settings, options.run.partitions, work, ends);
                     restarted = restart == null || restart.happened();
                 }
             }
             steady = meter.steadyRate();
+        }
+        if (live != null) {
+            live.finish();
         }
 
         JoinOutputs outputs = JoinKafka.outputs(bootstrapServers, settings);
@@ -128,7 +149,10 @@ public final class JoinReplay {
                 System.currentTimeMillis() - started,
                 steady,
                 metrics.percentile(JoinMetrics.LATENCY, 50),
-                metrics.percentile(JoinMetrics.LATENCY, 99));
+                metrics.percentile(JoinMetrics.LATENCY, 99),
+                metrics.percentile(JoinMetrics.LATENCY, 99.9),
+                live == null ? Double.NaN : live.offeredPerSec(),
+                live == null ? -1 : live.drainMillis);
         summary.print(System.out);
         System.out.println("  outputs: " + options.outDir);
         if (options.run.summaryJson != null) {
@@ -148,14 +172,74 @@ public final class JoinReplay {
         Config config = options.jobConfig(options.run.jobProcess);
         JoinSettings settings = JoinSettings.from(config);
         try (AutoCloseable progress = JobProcess.reportCounters(engine.localMetrics())) {
-            engine.run(config, settings, options.run.partitions, work);
+            engine.run(
+                    config,
+                    settings,
+                    options.run.partitions,
+                    work,
+                    JoinKafka.currentEnds(options.run.jobProcess, settings));
         }
         return 0;
     }
 
     /**
+     * The traffic of {@code --live}, sent on a thread of its own while the job runs. The join latency
+     * recorded in the warm-up, and until the job has caught up with the traffic after it, is left out.
+     */
+    private static final class LiveTraffic {
+        private final Thread thread;
+        private final long startMillis = System.currentTimeMillis() + 1000;
+        private final AtomicLong sent = new AtomicLong();
+        private volatile long lastSentAt;
+        private volatile Exception failed;
+        private long drainMillis = -1;
+
+        LiveTraffic(
+                String bootstrap,
+                JoinSettings settings,
+                int partitions,
+                JoinInputs inputs,
+                InMemoryMetrics metrics,
+                long warmUpMillis) {
+            CatchUp catchUp = new CatchUp(startMillis + warmUpMillis, () -> metrics.count(JoinMetrics.RECEIVED));
+            Runnable onEach = () -> {
+                lastSentAt = System.currentTimeMillis();
+                if (catchUp.sent(sent.incrementAndGet(), lastSentAt)) {
+                    metrics.clear(JoinMetrics.LATENCY); // what follows is the steady state
+                }
+            };
+            thread = new Thread(
+                    () -> {
+                        try {
+                            JoinKafka.sendLive(bootstrap, settings, partitions, inputs, startMillis, onEach);
+                        } catch (Exception e) {
+                            failed = e;
+                        }
+                    },
+                    "live-traffic");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        /** The job has ended: the traffic must have been sent in full. */
+        void finish() throws Exception {
+            drainMillis = System.currentTimeMillis() - lastSentAt;
+            thread.join();
+            if (failed != null) {
+                throw failed;
+            }
+        }
+
+        double offeredPerSec() {
+            return sent.get() * 1000.0 / Math.max(1, lastSentAt - startMillis);
+        }
+    }
+
+    /**
      * What a join replay did. Latencies are processing time from the arrival of the last event a
-     * complete join needed to its emission; -1 when there was none.
+     * complete join needed to its emission; -1 when there was none. A {@code --live} run also has the
+     * rate the traffic was offered at and the time from its last event to the job's end (NaN and -1
+     * otherwise).
      */
     public record Summary(
             String engine,
@@ -169,7 +253,10 @@ public final class JoinReplay {
             long elapsedMillis,
             double steadyEventsPerSec,
             long latencyP50Millis,
-            long latencyP99Millis) {
+            long latencyP99Millis,
+            long latencyP999Millis,
+            double offeredEventsPerSec,
+            long drainMillis) {
 
         void print(PrintStream out) {
             out.printf("replay join on %s: %,d events, %.1f s in all%n", engine, events, elapsedMillis / 1000.0);
@@ -180,10 +267,16 @@ public final class JoinReplay {
             if (!Double.isNaN(steadyEventsPerSec)) {
                 out.printf("  job rate %,.0f events/s (steady, 10%%..90%% of the events)%n", steadyEventsPerSec);
             }
+            if (!Double.isNaN(offeredEventsPerSec)) {
+                out.printf(
+                        "  live traffic offered at %,.0f events/s; the job ended %,d ms after its last event%n",
+                        offeredEventsPerSec, drainMillis);
+            }
             if (latencyP50Millis >= 0) {
                 out.printf(
-                        "  join latency (last needed event -> emission, processing time): p50 %,d ms, p99 %,d ms%n",
-                        latencyP50Millis, latencyP99Millis);
+                        "  join latency (last needed event -> emission, processing time): p50 %,d ms, p99 %,d ms, "
+                                + "p99.9 %,d ms%n",
+                        latencyP50Millis, latencyP99Millis, latencyP999Millis);
             }
         }
 
@@ -200,7 +293,11 @@ public final class JoinReplay {
                     .put("deadLettered", deadLettered)
                     .put("elapsedMillis", elapsedMillis)
                     .put("latencyP50Millis", latencyP50Millis)
-                    .put("latencyP99Millis", latencyP99Millis);
+                    .put("latencyP99Millis", latencyP99Millis)
+                    .put("latencyP999Millis", latencyP999Millis);
+            if (!Double.isNaN(offeredEventsPerSec)) {
+                node.put("offeredEventsPerSec", Math.round(offeredEventsPerSec)).put("drainMillis", drainMillis);
+            }
             if (!Double.isNaN(steadyEventsPerSec)) {
                 node.put("steadyEventsPerSec", Math.round(steadyEventsPerSec));
             }

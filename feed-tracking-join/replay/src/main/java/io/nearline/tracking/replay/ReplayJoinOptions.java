@@ -4,6 +4,7 @@ import io.nearline.common.config.Config;
 import io.nearline.localcluster.replay.LocalRunOptions;
 import io.nearline.tracking.join.JoinSettings;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import picocli.CommandLine.Mixin;
@@ -53,6 +54,22 @@ public final class ReplayJoinOptions {
             paramLabel = "N",
             description = "Allowed lateness per input partition (join.allowed-lateness; default 2000).")
     public Long latenessMillis;
+
+    @Option(
+            names = "--live",
+            description = "Send the events in live event time while the job runs, instead of before it starts: each "
+                    + "file's events in order, each when the clock reaches its event time shifted to now, re-stamped "
+                    + "so. The traffic's rate is the files'. Join latency is then counted from the moment the job "
+                    + "first caught up with the traffic.")
+    public boolean live;
+
+    @Option(
+            names = "--warm-up",
+            defaultValue = "0s",
+            converter = LocalRunOptions.DurationConverter.class,
+            description = "With --live: join latency recorded in this first part of the traffic (JIT, the first "
+                    + "checkpoints) is left out (default: ${DEFAULT-VALUE}).")
+    public Duration warmUp;
 
     /** The job configuration this replay runs with: file, then the replay's own choices, then --set. */
     public Config jobConfig(String bootstrapServers) {

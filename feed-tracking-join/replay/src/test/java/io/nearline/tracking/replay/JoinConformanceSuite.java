@@ -151,6 +151,42 @@ public abstract class JoinConformanceSuite {
     }
 
     /**
+     * {@code --live}: the same traffic sent in live event time while the job runs (event times shifted
+     * to now) must give the replay's outputs: joined and orphans line for line, the late verdicts the
+     * same (their event times shifted).
+     */
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void aLiveRunGivesTheReplaysOutputs() {
+        long seed = Seeds.seed();
+        Path index = dir.resolve("index.jsonl");
+        Path broker = dir.resolve("broker.jsonl");
+        TrackingGenerator.Written w =
+                new TrackingGenerator(400, 32, 16, 0.03, 0.03, 0.02, 300, 0.0, 0, seed).write(index, broker);
+        Path out = dir.resolve("out");
+        List<String> args = args(index, broker, out, 10_000, 1000);
+        args.add("--live");
+        assertEquals(0, replay(args), "replay join --live exit code");
+        JoinInputs inputs = JoinInputs.read(index, broker).valid();
+        JoinOutputs expected =
+                CoreJoinReplay.run(inputs.fragments(), inputs.brokers(), PARTITIONS, 10_000, 1000, new Random(0));
+        assertEquals(w.brokerEvents(), expected.joined().size(), "one joined event per request (seed " + seed + ")");
+        assertSameLines(expected.joined(), lines(out.resolve("joined.jsonl")), "joined.jsonl (seed " + seed + ")");
+        assertSameLines(expected.orphans(), lines(out.resolve("orphans.jsonl")), "orphans.jsonl (seed " + seed + ")");
+        assertSameLines(
+                withoutEventTimes(expected.late()),
+                withoutEventTimes(lines(out.resolve("late.jsonl"))),
+                "late.jsonl, verdicts (seed " + seed + ")");
+    }
+
+    private static List<String> withoutEventTimes(List<String> late) {
+        return late.stream()
+                .map(l -> l.replaceFirst("\"ts\":-?\\d+,?", ""))
+                .sorted()
+                .toList();
+    }
+
+    /**
      * The job's process is killed -9 halfway through the input and started again from its last
      * checkpoint or commit: the outputs must still be the core's, every request joined once. On Flink
      * (transactional outputs, read committed) line for line; on Samza the outputs written since the

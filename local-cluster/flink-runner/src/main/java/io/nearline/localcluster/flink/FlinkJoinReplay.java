@@ -15,8 +15,8 @@ import picocli.CommandLine.Mixin;
 
 /**
  * {@code replay join --engine flink}: the embedded broker in this JVM, and the real job on a local
- * MiniCluster (RocksDB state backend) with its sources bounded to the topics' end at start: at the
- * end the watermark reaches the end of time and every pending request is flushed.
+ * MiniCluster (RocksDB state backend) with its sources bounded at the input's end: at the end the
+ * watermark reaches the end of time and every pending request is flushed.
  */
 @Command(
         name = "replay-join",
@@ -33,7 +33,9 @@ public final class FlinkJoinReplay extends FlinkEngine implements Callable<Integ
     }
 
     @Override
-    public void run(Config config, JoinSettings settings, int partitions, Path work) throws Exception {
+    public void run(
+            Config config, JoinSettings settings, int partitions, Path work, Map<String, Map<Integer, Long>> ends)
+            throws Exception {
         // request state lives in RocksDB, as on a cluster configured for this job
         Config withState = Config.of(Map.of(
                         "state.backend.type",
@@ -42,7 +44,7 @@ public final class FlinkJoinReplay extends FlinkEngine implements Callable<Integ
                         work.resolve("flink-rocksdb").toString()))
                 .withOverrides(config.asMap());
         StreamExecutionEnvironment env = FlinkLocal.env(options.run, withState, true, work);
-        TrackingJoinJob.define(env, TrackingJoinIo.kafka(settings, true), settings);
+        TrackingJoinJob.define(env, TrackingJoinIo.kafka(settings, ends), settings);
         env.execute("nearline-tracking-join-replay");
     }
 }

@@ -7,6 +7,7 @@ import io.nearline.cacheupdater.replay.CdcReplay;
 import io.nearline.cacheupdater.replay.ReplayCdcOptions;
 import io.nearline.common.config.Config;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine.Command;
@@ -36,5 +37,13 @@ public final class FlinkReplay extends FlinkEngine implements Callable<Integer>,
         StreamExecutionEnvironment env = FlinkLocal.env(options.run, config, true, work);
         CacheUpdaterJob.define(env, CacheUpdaterIo.kafka(config, true, bootstrapRecords != 0, true), config);
         env.execute("nearline-cache-updater-replay");
+    }
+
+    @Override
+    public void runLive(Config config, CacheUpdaterSettings settings, long events, Map<Integer, Long> ends, Path work)
+            throws Exception {
+        StreamExecutionEnvironment env = FlinkLocal.env(options.run, config, true, work);
+        CacheUpdaterJob.define(env, CacheUpdaterIo.kafkaChangesUpTo(config, ends), config);
+        env.execute("nearline-cache-updater-live");
     }
 }

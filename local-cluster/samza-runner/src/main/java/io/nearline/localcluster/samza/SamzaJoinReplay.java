@@ -1,7 +1,6 @@
 package io.nearline.localcluster.samza;
 
 import io.nearline.common.config.Config;
-import io.nearline.localcluster.replay.KafkaTopics;
 import io.nearline.localcluster.replay.LocalRunOptions;
 import io.nearline.localcluster.replay.LocalRuns;
 import io.nearline.tracking.join.JoinMetrics;
@@ -19,8 +18,8 @@ import picocli.CommandLine.Mixin;
 
 /**
  * {@code replay join --engine samza}: the broker in its own JVM, and the real app on Samza's local
- * runner. Samza has no bounded Kafka input, so the replay records where each input partition ends
- * before the app starts; each task ends its partitions there, flushes everything, and reports
+ * runner. Samza has no bounded Kafka input, so the replay says where each input partition ends;
+ * each task ends its partitions there, flushes everything, and reports
  * itself drained; then the app is stopped.
  */
 @Command(
@@ -43,10 +42,9 @@ public final class SamzaJoinReplay extends SamzaEngine implements Callable<Integ
     }
 
     @Override
-    public void run(Config config, JoinSettings settings, int partitions, Path work) throws Exception {
-        Map<String, Map<Integer, Long>> ends = Map.of(
-                settings.indexTopic(), KafkaTopics.endOffsets(settings.bootstrapServers(), settings.indexTopic()),
-                settings.brokerTopic(), KafkaTopics.endOffsets(settings.bootstrapServers(), settings.brokerTopic()));
+    public void run(
+            Config config, JoinSettings settings, int partitions, Path work, Map<String, Map<Integer, Long>> ends)
+            throws Exception {
         LocalApplicationRunner runner = SamzaLocal.start(
                 new JoinApp(ends), SamzaLocal.config("tracking-join.properties", options.run, config, work));
         try {
