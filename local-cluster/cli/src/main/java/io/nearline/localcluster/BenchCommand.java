@@ -292,6 +292,7 @@ public final class BenchCommand implements Runnable {
                         "offeredEventsPerSec", "stalenessP50Millis", "stalenessP99Millis", "stalenessP999Millis")) {
                     m.put(field, replay.path(field).asLong(-1));
                 }
+                m.put("caughtUp", replay.path("caughtUp").asBoolean());
                 m.put(
                         "verified",
                         replay.path("stalenessUnmatchedKeys").asLong(-1) == 0
@@ -483,6 +484,7 @@ public final class BenchCommand implements Runnable {
                             "offeredEventsPerSec",
                             replay.path("offeredEventsPerSec").asLong(-1));
                     m.put("drainMillis", replay.path("drainMillis").asLong(-1));
+                    m.put("caughtUp", replay.path("caughtUp").asBoolean());
                 }
                 Path out = work.resolve("out-" + engine);
                 if (eager) {

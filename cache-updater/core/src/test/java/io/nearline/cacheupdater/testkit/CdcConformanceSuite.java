@@ -81,12 +81,7 @@ public abstract class CdcConformanceSuite {
         Path dlq = dir.resolve("dlq.jsonl");
         assertEquals(0, replay(events, out, "--dlq-out", dlq.toString()));
 
-        List<String> core = CoreReplay.run(
-                        ReplayInput.read(List.of(events)),
-                        new InMemoryCacheStore(),
-                        WriterSettings.defaults(),
-                        1024 * 1024)
-                .state();
+        List<String> core = coreState(events);
         assertEquals(Scenarios.expectedState(events), core, "core vs oracle");
         assertEquals(core, Files.readAllLines(out), "engine vs core");
         assertEquals(
@@ -316,6 +311,16 @@ public abstract class CdcConformanceSuite {
                 "the kill did not split the snapshot: " + summary);
     }
 
+    /** Where the core, without an engine, ends on {@code events}. */
+    private static List<String> coreState(Path events) throws InterruptedException {
+        return CoreReplay.run(
+                        ReplayInput.read(List.of(events)),
+                        new InMemoryCacheStore(),
+                        WriterSettings.defaults(),
+                        1024 * 1024)
+                .state();
+    }
+
     /**
      * {@code --live-rate}: the change stream sent at a steady rate while the job runs ends in the same
      * state as the core's, and the staleness is measured at the store on every key's last version.
@@ -328,12 +333,7 @@ public abstract class CdcConformanceSuite {
         Path out = dir.resolve("state.jsonl");
         Path summary = dir.resolve("summary.json");
         assertEquals(0, replay(events, out, "--live-rate", "2000", "--summary-json", summary.toString()));
-        List<String> core = CoreReplay.run(
-                        ReplayInput.read(List.of(events)),
-                        new InMemoryCacheStore(),
-                        WriterSettings.defaults(),
-                        1024 * 1024)
-                .state();
+        List<String> core = coreState(events);
         assertEquals(core, Files.readAllLines(out), "engine vs core");
         JsonNode s = new ObjectMapper().readTree(summary.toFile());
         assertEquals(0, s.path("stalenessUnmatchedKeys").asLong(-1), s.toString());

@@ -272,6 +272,10 @@ public final class CdcReplay {
                     staleness.percentile(STALENESS, 99.9),
                     staleness.values(STALENESS).length,
                     unmatched == 0 ? "" : String.format(" (%,d keys not at their last version sent)", unmatched));
+            if (!live.caughtUp()) {
+                System.out.println("  live: the job never kept up with the stream (half a second behind or more "
+                        + "at every check): staleness counted from the warm-up's end");
+            }
         }
         System.out.println(
                 "  state: " + options.out + (options.dlqOut == null ? "" : "  dead letters: " + options.dlqOut));
@@ -279,6 +283,7 @@ public final class CdcReplay {
             ObjectNode json = (ObjectNode) new ObjectMapper().readTree(summary.toJson());
             if (live != null) {
                 json.put("offeredEventsPerSec", Math.round(live.offeredPerSec()))
+                        .put("caughtUp", live.caughtUp())
                         .put("stalenessP50Millis", staleness.percentile(STALENESS, 50))
                         .put("stalenessP99Millis", staleness.percentile(STALENESS, 99))
                         .put("stalenessP999Millis", staleness.percentile(STALENESS, 99.9))

@@ -24,7 +24,7 @@ import org.apache.kafka.common.utils.Utils;
  * is the time from the send of its last event (its commit, as far as the cache can tell: a CDC
  * connector publishes a commit at once) to the write of that version into the store, as the record's
  * own write time says. Keys whose last event was sent in the warm-up, or before the job first kept up
- * with the stream after it (its start), are left out.
+ * with the stream after it (its start), are left out; if it never kept up, from the warm-up's end.
  */
 final class LiveCdc {
 
@@ -125,6 +125,11 @@ final class LiveCdc {
         }
     }
 
+    /** Whether the job kept up with the stream after the warm-up; if not, staleness counts from the warm-up's end. */
+    boolean caughtUp() {
+        return catchUp.caughtUp();
+    }
+
     double offeredPerSec() {
         return sent * 1000.0 / Math.max(1, lastSentAt - startMillis);
     }
@@ -137,7 +142,7 @@ final class LiveCdc {
         long unmatched = 0;
         for (Map.Entry<CacheKey, long[]> e : lastSent.entrySet()) {
             long[] sentScnAndTime = e.getValue();
-            if (sentScnAndTime[1] < catchUp.caughtUpAt()) {
+            if (sentScnAndTime[1] < catchUp.measuredFrom()) {
                 continue;
             }
             Optional<CacheRecord> stored = store.get(e.getKey()).map(s -> CacheRecordCodec.decode(s.value()));

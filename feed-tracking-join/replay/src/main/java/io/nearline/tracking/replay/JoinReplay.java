@@ -152,7 +152,8 @@ public final class JoinReplay {
                 metrics.percentile(JoinMetrics.LATENCY, 99),
                 metrics.percentile(JoinMetrics.LATENCY, 99.9),
                 live == null ? Double.NaN : live.offeredPerSec(),
-                live == null ? -1 : live.drainMillis);
+                live == null ? -1 : live.drainMillis,
+                live != null && live.catchUp.caughtUp());
         summary.print(System.out);
         System.out.println("  outputs: " + options.outDir);
         if (options.run.summaryJson != null) {
@@ -193,6 +194,7 @@ public final class JoinReplay {
         private volatile long lastSentAt;
         private volatile Exception failed;
         private long drainMillis = -1;
+        private CatchUp catchUp;
 
         LiveTraffic(
                 String bootstrap,
@@ -201,9 +203,14 @@ public final class JoinReplay {
                 JoinInputs inputs,
                 InMemoryMetrics metrics,
                 long warmUpMillis) {
-            CatchUp catchUp = new CatchUp(startMillis + warmUpMillis, () -> metrics.count(JoinMetrics.RECEIVED));
+            catchUp = new CatchUp(startMillis + warmUpMillis, () -> metrics.count(JoinMetrics.RECEIVED));
+            boolean[] warm = {false};
             Runnable onEach = () -> {
                 lastSentAt = System.currentTimeMillis();
+                if (!warm[0] && lastSentAt >= startMillis + warmUpMillis) {
+                    warm[0] = true;
+                    metrics.clear(JoinMetrics.LATENCY); // the start-up left out, even if the job never keeps up
+                }
                 if (catchUp.sent(sent.incrementAndGet(), lastSentAt)) {
                     metrics.clear(JoinMetrics.LATENCY); // what follows is the steady state
                 }
@@ -256,7 +263,8 @@ public final class JoinReplay {
             long latencyP99Millis,
             long latencyP999Millis,
             double offeredEventsPerSec,
-            long drainMillis) {
+            long drainMillis,
+            boolean caughtUp) {
 
         void print(PrintStream out) {
             out.printf("replay join on %s: %,d events, %.1f s in all%n", engine, events, elapsedMillis / 1000.0);
@@ -269,8 +277,10 @@ public final class JoinReplay {
             }
             if (!Double.isNaN(offeredEventsPerSec)) {
                 out.printf(
-                        "  live traffic offered at %,.0f events/s; the job ended %,d ms after its last event%n",
-                        offeredEventsPerSec, drainMillis);
+                        "  live traffic offered at %,.0f events/s; the job ended %,d ms after its last event%s%n",
+                        offeredEventsPerSec,
+                        drainMillis,
+                        caughtUp ? "" : "; it never kept up (latency counted from the warm-up's end)");
             }
             if (latencyP50Millis >= 0) {
                 out.printf(
@@ -296,7 +306,9 @@ public final class JoinReplay {
                     .put("latencyP99Millis", latencyP99Millis)
                     .put("latencyP999Millis", latencyP999Millis);
             if (!Double.isNaN(offeredEventsPerSec)) {
-                node.put("offeredEventsPerSec", Math.round(offeredEventsPerSec)).put("drainMillis", drainMillis);
+                node.put("offeredEventsPerSec", Math.round(offeredEventsPerSec))
+                        .put("drainMillis", drainMillis)
+                        .put("caughtUp", caughtUp);
             }
             if (!Double.isNaN(steadyEventsPerSec)) {
                 node.put("steadyEventsPerSec", Math.round(steadyEventsPerSec));

@@ -43,4 +43,13 @@ public final class CatchUp {
     public long caughtUpAt() {
         return caughtUpAt;
     }
+
+    public boolean caughtUp() {
+        return caughtUpAt != Long.MAX_VALUE;
+    }
+
+    /** Where a measurement starts: once caught up, else (a job that never kept up) at the warm-up's end. */
+    public long measuredFrom() {
+        return caughtUp() ? caughtUpAt : warmUpEndsAt;
+    }
 }

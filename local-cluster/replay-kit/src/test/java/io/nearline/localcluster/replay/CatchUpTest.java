@@ -22,6 +22,7 @@ class CatchUpTest {
         assertFalse(catchUp.sent(7_500, 10_900), "less than half a second since the last check");
         assertTrue(catchUp.sent(8_000, 11_200), "everything sent at the check before is done");
         assertEquals(11_200, catchUp.caughtUpAt());
+        assertEquals(11_200, catchUp.measuredFrom());
         assertFalse(catchUp.sent(9_000, 12_000), "only the first time");
     }
 
@@ -34,5 +35,6 @@ class CatchUpTest {
             assertFalse(catchUp.sent(t + 1_000, t));
         }
         assertEquals(Long.MAX_VALUE, catchUp.caughtUpAt());
+        assertEquals(0, catchUp.measuredFrom(), "measured from the warm-up's end, flagged as never caught up");
     }
 }
