@@ -194,7 +194,7 @@ public final class JoinReplay {
         private volatile long lastSentAt;
         private volatile Exception failed;
         private long drainMillis = -1;
-        private CatchUp catchUp;
+        private final CatchUp catchUp;
 
         LiveTraffic(
                 String bootstrap,
