@@ -49,11 +49,14 @@ public record TrackingGenerator(
     /** What was written, for the caller's summary. */
     public record Written(long fragments, long brokerEvents) {}
 
+    /** Event time between the starts of two requests, unless a caller sets its own: 100 requests an event second. */
+    public static final long DEFAULT_SPACING_MICROS = 10_000;
+
     public Written write(Path indexFile, Path brokerFile) {
-        return write(indexFile, brokerFile, 10_000);
+        return write(indexFile, brokerFile, DEFAULT_SPACING_MICROS);
     }
 
-    /** The traffic with a request starting every {@code requestSpacingMicros} of event time (10 ms above). */
+    /** The traffic with a request starting every {@code requestSpacingMicros} of event time. */
     public Written write(Path indexFile, Path brokerFile, long requestSpacingMicros) {
         if (requestSpacingMicros < 1) {
             throw new IllegalArgumentException("the spacing of requests must be at least 1 µs");

@@ -65,13 +65,20 @@ public final class DeployCommand implements Callable<Integer> {
         return deploy(plan, c, dryRun);
     }
 
-    /** Deploys {@code d} as the command does, with {@code overrides} over the descriptor's Nearline settings. */
-    public static void submit(Descriptor d, ClusterFile c, Map<String, String> overrides) {
+    /**
+     * Deploys {@code d} as the command does, with {@code overrides} over the descriptor's Nearline
+     * settings; returns the Nearline settings the job runs with (a Samza package's own config included),
+     * so a caller that feeds the job works from the same window, lateness and topics as the job.
+     */
+    public static Map<String, String> submit(Descriptor d, ClusterFile c, Map<String, String> overrides) {
         if (d.engine().equals("samza")) {
-            deploySamza(SamzaDeploy.plan(d, c, overrides), c, false);
-        } else {
-            deploy(FlinkDeploy.plan(d, c, overrides, null), c, false);
+            SamzaDeploy.Plan plan = SamzaDeploy.plan(d, c, overrides);
+            deploySamza(plan, c, false);
+            return plan.nearline();
         }
+        FlinkDeploy.Plan plan = FlinkDeploy.plan(d, c, overrides, null);
+        deploy(plan, c, false);
+        return plan.settings();
     }
 
     static int deploySamza(SamzaDeploy.Plan plan, ClusterFile c, boolean dryRun) {

@@ -50,6 +50,25 @@ public final class SamzaDeploy {
 
     private SamzaDeploy() {}
 
+    /**
+     * Samza settings that give a deploy of {@code plan}'s job a state of its own, named after {@code tag}:
+     * a job id (so new checkpoint and coordinator topics) and a changelog topic per store. Without them a
+     * job deployed again under the same name restores the last one's stores and checkpoints, as Samza
+     * means it to: right for an upgrade, wrong for runs that must not see each other (the drills).
+     */
+    public static Map<String, String> ownState(Plan plan, String tag) {
+        Map<String, String> out = new LinkedHashMap<>();
+        out.put("job.id", tag);
+        plan.config().forEach((k, v) -> {
+            if (k.startsWith("stores.") && k.endsWith(".changelog")) {
+                String store = k.substring("stores.".length(), k.length() - ".changelog".length());
+                String system = v.substring(0, v.indexOf('.')); // "system.topic"
+                out.put(k, system + "." + tag + "-" + store + "-changelog");
+            }
+        });
+        return out;
+    }
+
     public static Plan plan(Descriptor d, ClusterFile cluster, Map<String, String> overrides) {
         if (cluster.yarnConfDir() == null) {
             cluster.yarnWeb(); // the one-line error naming --yarn
@@ -165,7 +184,7 @@ public final class SamzaDeploy {
         }
     }
 
-    private static Map<String, String> read(Path file) throws IOException {
+    static Map<String, String> read(Path file) throws IOException {
         Properties p = new Properties();
         try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             p.load(r);

@@ -85,8 +85,12 @@ final class DrillRun {
         Descriptor d = Descriptor.read(home.resolve("jobs/deploy/" + job + "-" + engine + "-yarn.yaml"));
         stopLeftovers(c, d);
         System.out.printf("drill %s on %s (%s), seed %d: %s%n", drill.name(), engine, job, seed, drill.description());
-        Map<String, String> settings = DrillLoad.topics(job, tag);
-        DeployCommand.submit(d, c, settings);
+        Map<String, String> topics = DrillLoad.topics(job, tag);
+        Map<String, String> overrides = new LinkedHashMap<>(topics);
+        if (engine.equals("samza")) { // a fresh job: no state or checkpoint of an earlier run comes back
+            overrides.putAll(SamzaDeploy.ownState(SamzaDeploy.plan(d, c, overrides), tag));
+        }
+        Map<String, String> settings = DeployCommand.submit(d, c, overrides);
         String appId;
         try {
             appId = awaitApp(c, d);
@@ -105,7 +109,7 @@ final class DrillRun {
         long steadyBacklog;
         String describe;
         ExecutorService threads = Executors.newCachedThreadPool(); // the load and each fault on a thread of its own
-        try (DrillLoad load = load(c, settings, tag, folder)) {
+        try (DrillLoad load = load(c, settings, topics, tag, folder)) {
             describe = load.describe(drill.loadRate(), drill.loadSeconds(), seed);
             long t0 = System.nanoTime();
             CompletableFuture<Long> commits =
@@ -272,10 +276,13 @@ final class DrillRun {
                 f.kind(), f.target(), f.applied(), f.detail(), f.startSeconds(), f.endSeconds(), behind, f.healError());
     }
 
-    /** The job's load, on the run's own topics (and, for the cache updater, its own keys in the shared store). */
-    private DrillLoad load(ClusterFile c, Map<String, String> topics, String tag, Path folder) {
-        Map<String, String> settings = new LinkedHashMap<>(c.jobSettings());
-        settings.putAll(topics);
+    /**
+     * The job's load, on the run's own topics (and, for the cache updater, its own keys in the shared
+     * store). It works from the settings the job was deployed with: the join's end of traffic must close
+     * windows of the job's length, and a Samza package brings its own (30 s, not the default 10 s).
+     */
+    private DrillLoad load(
+            ClusterFile c, Map<String, String> settings, Map<String, String> topics, String tag, Path folder) {
         if (job.equals("tracking-join")) {
             return new JoinLoad(
                     c.kafkaBootstrapServers(), JoinSettings.from(Config.of(settings)), folder.resolve("traffic"));

@@ -46,6 +46,9 @@ final class JoinLoad implements DrillLoad {
 
     private static final String END = "zz-end-";
 
+    /** The most an event is delayed behind its request's start in the generated traffic. */
+    private static final long MAX_DELAY_MILLIS = 500;
+
     private final String bootstrap;
     private final JoinSettings settings;
     private final int partitions;
@@ -109,7 +112,7 @@ final class JoinLoad implements DrillLoad {
         JoinInputs inputs;
         try {
             Files.createDirectories(traffic);
-            new TrackingGenerator(requests, 8, 4, 0.02, 0.02, 0.01, 500, 0, 0, seed)
+            new TrackingGenerator(requests, 8, 4, 0.02, 0.02, 0.01, MAX_DELAY_MILLIS, 0, 0, seed)
                     .write(traffic.resolve("index.jsonl"), traffic.resolve("broker.jsonl"));
             inputs = JoinInputs.read(traffic.resolve("index.jsonl"), traffic.resolve("broker.jsonl"))
                     .valid();
@@ -179,11 +182,20 @@ final class JoinLoad implements DrillLoad {
         return new Reading(sent.get(), joined, Math.max(0, withBroker.size() - joined), null);
     }
 
-    /** Keeping pace: no more requests open than the window and the lateness hold by design, and a second. */
+    /**
+     * Keeping pace: no more requests open than the job holds by design, counted in event time (the
+     * generator starts 100 requests an event second, whatever the load's rate): a complete request waits
+     * for the watermark (the lateness, the events' delay, a second's margin), a partial one for its
+     * window to close (a tenth of requests: 2 % of fragments dropped over fan-outs up to 4, 1 % of broker
+     * events lost); plus the second of load in flight.
+     */
     @Override
     public long steadyBacklog(int rate) {
+        long perEventSecond = 1_000_000 / TrackingGenerator.DEFAULT_SPACING_MICROS;
+        long waitMillis = settings.allowedLateness().toMillis() + MAX_DELAY_MILLIS + 1000;
         return rate
-                * (settings.window().toSeconds() + settings.allowedLateness().toSeconds() + 2);
+                + perEventSecond * waitMillis / 1000
+                + perEventSecond * settings.window().toMillis() / 1000 / 10;
     }
 
     @Override
