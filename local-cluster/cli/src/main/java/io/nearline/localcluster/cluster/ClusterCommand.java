@@ -2,8 +2,6 @@ package io.nearline.localcluster.cluster;
 
 import io.nearline.localcluster.Home;
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -116,6 +114,14 @@ public final class ClusterCommand implements Runnable {
 
         /** Whether YARN starts too. */
         protected abstract boolean yarn();
+
+        /**
+         * Whether a ZooKeeper starts with YARN, for Flink's high availability: with it a Flink job whose
+         * JobManager dies comes back from its last checkpoint; without, it starts again with no state.
+         */
+        protected boolean zookeeper() {
+            return false;
+        }
 
         /** What the command calls itself: cluster or testbed. */
         protected String kind() {
@@ -255,6 +261,23 @@ public final class ClusterCommand implements Runnable {
                             net.serviceAddress() + ":" + YarnCluster.RM_PORT,
                             "http://" + net.serviceAddress() + ":" + YarnCluster.WEB_PORT,
                             conf);
+                    if (zookeeper()) {
+                        String quorum = ZooKeeper.quorum(net.serviceAddress());
+                        pids.put(
+                                "zookeeper",
+                                Daemons.start(
+                                        dir,
+                                        "zookeeper",
+                                        net.wrap(ZooKeeper.daemon(java, dir, lib, net.serviceAddress()))));
+                        writeFile(dir, net, pids, rest, y, password, kafka, couchbase);
+                        Daemons.await(
+                                dir,
+                                "zookeeper",
+                                pids.get("zookeeper"),
+                                Duration.ofSeconds(60),
+                                () -> Daemons.listening(quorum));
+                        step(started, "zookeeper", quorum + " (Flink's high availability on YARN)");
+                    }
                     pids.put(
                             "resourcemanager",
                             Daemons.start(
@@ -327,13 +350,7 @@ public final class ClusterCommand implements Runnable {
         }
 
         private static String reach(String hostPort) {
-            String[] hp = hostPort.split(":");
-            try (Socket s = new Socket()) {
-                s.connect(new InetSocketAddress(hp[0], Integer.parseInt(hp[1])), 2000);
-                return " (reachable)";
-            } catch (IOException e) {
-                return " (UNREACHABLE)";
-            }
+            return Daemons.listening(hostPort) ? " (reachable)" : " (UNREACHABLE)";
         }
     }
 

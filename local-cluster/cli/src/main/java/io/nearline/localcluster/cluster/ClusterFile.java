@@ -135,6 +135,11 @@ public record ClusterFile(
         }
     }
 
+    /** The ZooKeeper quorum Flink's high availability uses, or null when the cluster runs none. */
+    public String zookeeperQuorum() {
+        return processes.containsKey("zookeeper") ? ZooKeeper.quorum(address) : null;
+    }
+
     /** The Nearline settings that point a job at this cluster's broker and cache. */
     public Map<String, String> jobSettings() {
         Map<String, String> s = new LinkedHashMap<>();

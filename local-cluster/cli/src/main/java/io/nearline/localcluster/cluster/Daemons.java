@@ -2,6 +2,8 @@ package io.nearline.localcluster.cluster;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -110,6 +112,20 @@ public final class Daemons {
     }
 
     /** Whether {@code pid} is a live process of the cluster in {@code dir}. */
+    /** Whether something accepts connections at {@code host:port} (2 s to answer). */
+    public static boolean listening(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        try (Socket s = new Socket()) {
+            s.connect(
+                    new InetSocketAddress(
+                            hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1))),
+                    2000);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     public static boolean alive(long pid, Path dir) {
         try {
             byte[] cmdline = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline"));

@@ -63,6 +63,7 @@ public final class FlinkYarn {
                     "yarn.application-attempts: 4",
                     "state.checkpoints.dir: file://" + dir.resolve("flink-yarn/checkpoints"),
                     "state.savepoints.dir: file://" + dir.resolve("savepoints"),
+                    highAvailability(cluster),
                     "");
             Files.writeString(conf.resolve("config.yaml"), config, StandardCharsets.UTF_8);
             String log = String.join(
@@ -80,6 +81,26 @@ public final class FlinkYarn {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * ZooKeeper high availability where the cluster runs a ZooKeeper (the testbed): the next application
+     * attempt after a JobManager dies restores the job from its last checkpoint. Without it the attempt
+     * starts the job again with no state from the consumer group's offsets, and the Kafka transactions
+     * of the last checkpoint are never committed: their outputs are lost. The storage directory is seen at
+     * the same path on every node.
+     */
+    private static String highAvailability(ClusterFile cluster) {
+        String quorum = cluster.zookeeperQuorum();
+        if (quorum == null) {
+            return "";
+        }
+        return String.join(
+                "\n",
+                "high-availability.type: zookeeper",
+                "high-availability.zookeeper.quorum: " + quorum,
+                "high-availability.storageDir: file://"
+                        + cluster.dir().toAbsolutePath().resolve("flink-yarn/ha"));
     }
 
     /** The running Flink job of that name in a YARN application: the application id and the job id. */

@@ -167,6 +167,11 @@ public final class TestbedCommand implements Runnable {
         }
 
         @Override
+        protected boolean zookeeper() {
+            return true; // the drills kill Flink's JobManager (kill-am, a node under it)
+        }
+
+        @Override
         protected String unavailableReason() {
             return TestbedCommand.unavailableReason();
         }

@@ -70,6 +70,7 @@ class LxcTestbedIT {
             assertEquals(0, nearline("testbed", "up", "--nodes", "2", "--dir", tb.toString()), err.toString());
             ClusterFile c = ClusterFile.read(tb);
             assertTrue(TestbedNetwork.of(tb).guarded(), "only the bridge reaches the cache's HTTP port");
+            assertTrue(Daemons.listening(c.zookeeperQuorum()), "ZooKeeper for Flink's HA at " + c.zookeeperQuorum());
             assertEquals(0, nearline("testbed", "status", "--dir", tb.toString()), err.toString());
             List<LxcNode> nodes = TestbedCommand.nodes(tb);
             assertEquals(

@@ -1,0 +1,55 @@
+package io.nearline.localcluster.cluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A single ZooKeeper server beside YARN's ResourceManager, for Flink's high availability on YARN: it
+ * keeps where a Flink job's last checkpoint is, so the next application attempt after a JobManager
+ * dies restores the job from it (and commits the Kafka transactions that checkpoint holds). It runs
+ * from the YARN daemons' classpath, which carries ZooKeeper for the ResourceManager.
+ */
+public final class ZooKeeper {
+
+    public static final int PORT = 2181;
+
+    private ZooKeeper() {}
+
+    public static String quorum(String address) {
+        return address + ":" + PORT;
+    }
+
+    /** The server's command line; its configuration and data under {@code dir/zookeeper}. */
+    static List<String> daemon(String java, Path dir, Path lib, String address) {
+        Path home = dir.resolve("zookeeper").toAbsolutePath();
+        try {
+            Files.createDirectories(home.resolve("data"));
+            Path cfg = Files.writeString(
+                    home.resolve("zoo.cfg"),
+                    String.join(
+                            "\n",
+                            "tickTime=2000",
+                            "dataDir=" + home.resolve("data"),
+                            "clientPort=" + PORT,
+                            "clientPortAddress=" + address, // the cluster's address only
+                            "admin.enableServer=false", // no HTTP admin server on 8080
+                            "maxClientCnxns=0",
+                            ""),
+                    StandardCharsets.UTF_8);
+            return List.of(
+                    java,
+                    Daemons.marker(dir),
+                    "-Xmx128m",
+                    "-cp",
+                    lib + "/*",
+                    "org.apache.zookeeper.server.ZooKeeperServerMain",
+                    cfg.toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
