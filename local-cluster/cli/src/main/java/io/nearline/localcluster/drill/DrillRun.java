@@ -3,6 +3,7 @@ package io.nearline.localcluster.drill;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.nearline.common.config.Config;
+import io.nearline.common.config.ValueType;
 import io.nearline.common.store.CacheStores;
 import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.cluster.ClusterFile;
@@ -109,7 +110,7 @@ final class DrillRun {
         long steadyBacklog;
         String describe;
         ExecutorService threads = Executors.newCachedThreadPool(); // the load and each fault on a thread of its own
-        try (DrillLoad load = load(c, settings, topics, tag, folder)) {
+        try (DrillLoad load = load(c, d, settings, topics, tag, folder)) {
             describe = load.describe(drill.loadRate(), drill.loadSeconds(), seed);
             long t0 = System.nanoTime();
             CompletableFuture<Long> commits =
@@ -282,13 +283,29 @@ final class DrillRun {
      * windows of the job's length, and a Samza package brings its own (30 s, not the default 10 s).
      */
     private DrillLoad load(
-            ClusterFile c, Map<String, String> settings, Map<String, String> topics, String tag, Path folder) {
+            ClusterFile c,
+            Descriptor d,
+            Map<String, String> settings,
+            Map<String, String> topics,
+            String tag,
+            Path folder) {
         if (job.equals("tracking-join")) {
-            return new JoinLoad(
-                    c.kafkaBootstrapServers(), JoinSettings.from(Config.of(settings)), folder.resolve("traffic"));
+            JoinSettings join = JoinSettings.from(Config.of(settings));
+            return new JoinLoad(c.kafkaBootstrapServers(), join, folder.resolve("traffic"), outputDelay(d, join));
         }
         return new CacheLoad(
                 tag + ":", c.kafkaBootstrapServers(), topics.get("cdc.topic"), CacheStores.open(Config.of(settings)));
+    }
+
+    /** Flink's exactly-once join outputs are seen when their checkpoint completes: up to an interval late. */
+    private Duration outputDelay(Descriptor d, JoinSettings join) {
+        String interval = d.engineSettings().get("execution.checkpointing.interval");
+        if (!engine.equals("flink")
+                || join.outputDelivery() != JoinSettings.OutputDelivery.EXACTLY_ONCE
+                || interval == null) {
+            return Duration.ZERO;
+        }
+        return ValueType.DURATION.parse(interval);
     }
 
     /** Every node RUNNING to YARN, waiting a minute for one that an earlier drill started again. */

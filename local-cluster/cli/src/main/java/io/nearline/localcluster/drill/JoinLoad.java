@@ -53,6 +53,7 @@ final class JoinLoad implements DrillLoad {
     private final JoinSettings settings;
     private final int partitions;
     private final Path traffic;
+    private final Duration outputDelay;
     private final Set<String> withBroker = ConcurrentHashMap.newKeySet();
     private final AtomicLong sent = new AtomicLong();
     /** The joined topic read so far: each request's distinct joins, and every join read. */
@@ -61,10 +62,15 @@ final class JoinLoad implements DrillLoad {
     private final Map<String, Set<String>> joins = new HashMap<>();
     private long joinsRead;
 
-    JoinLoad(String bootstrap, JoinSettings settings, Path traffic) {
+    /**
+     * {@code outputDelay}: how long a join the job made may stay unseen by a reader of the joined topic
+     * (Flink's transactional outputs are committed with each checkpoint; zero where outputs go out at once).
+     */
+    JoinLoad(String bootstrap, JoinSettings settings, Path traffic, Duration outputDelay) {
         this.bootstrap = bootstrap;
         this.settings = settings;
         this.traffic = traffic;
+        this.outputDelay = outputDelay;
         this.partitions =
                 KafkaTopics.endOffsets(bootstrap, settings.indexTopic()).size();
         if (partitions == 0) {
@@ -187,13 +193,14 @@ final class JoinLoad implements DrillLoad {
      * generator starts 100 requests an event second, whatever the load's rate): a complete request waits
      * for the watermark (the lateness, the events' delay, a second's margin), a partial one for its
      * window to close (a tenth of requests: 2 % of fragments dropped over fan-outs up to 4, 1 % of broker
-     * events lost); plus the second of load in flight.
+     * events lost); plus the second of load in flight, and what the output delay holds back.
      */
     @Override
     public long steadyBacklog(int rate) {
         long perEventSecond = 1_000_000 / TrackingGenerator.DEFAULT_SPACING_MICROS;
         long waitMillis = settings.allowedLateness().toMillis() + MAX_DELAY_MILLIS + 1000;
         return rate
+                + rate * outputDelay.toMillis() / 1000
                 + perEventSecond * waitMillis / 1000
                 + perEventSecond * settings.window().toMillis() / 1000 / 10;
     }
