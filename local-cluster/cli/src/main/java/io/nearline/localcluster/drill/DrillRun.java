@@ -31,6 +31,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
@@ -65,6 +66,11 @@ final class DrillRun {
     private final Path home;
     private final Path testbed;
     private final Path store;
+
+    /** Faults in place and not healed yet, with how they were applied: what an interrupted run heals. */
+    private final Map<Drill.Fault, Injector.Applied> unhealed = new ConcurrentHashMap<>();
+
+    private volatile Injector lastInjector;
 
     DrillRun(Drill drill, String engine, String job, long seed, Path home, Path testbed, Path store) {
         this.drill = drill;
@@ -103,6 +109,39 @@ final class DrillRun {
         System.out.println(
                 "  job " + appId + " running: " + JobContainers.of(appId).size() + " containers");
 
+        // an interrupted run (Ctrl-C, kill) heals what it applied and stops its job: no broker left
+        // stopped, no node left frozen or cut off for the next run
+        Thread onInterrupt = new Thread(() -> {
+            unhealed.forEach((f, a) -> {
+                try {
+                    lastInjector.heal(f, a);
+                    System.err.println("  interrupted: " + f.kind().label() + " on " + a.target() + " healed");
+                } catch (RuntimeException e) {
+                    System.err.println("  interrupted: " + f.kind().label() + " on " + a.target() + " NOT healed: "
+                            + e.getMessage());
+                }
+            });
+            YarnCluster.kill(c.yarnWeb(), appId);
+        });
+        Runtime.getRuntime().addShutdownHook(onInterrupt);
+        try {
+            return runApplied(c, d, settings, topics, tag, folder, appId, started);
+        } finally {
+            Runtime.getRuntime().removeShutdownHook(onInterrupt);
+        }
+    }
+
+    /** The run once its job is up: load, faults, drain, check, and the run's folder. */
+    private Outcome runApplied(
+            ClusterFile c,
+            Descriptor d,
+            Map<String, String> settings,
+            Map<String, String> topics,
+            String tag,
+            Path folder,
+            String appId,
+            Instant started)
+            throws IOException, InterruptedException {
         List<Timeline.Second> history = Collections.synchronizedList(new ArrayList<>());
         List<Verdict.FaultOutcome> faults = Collections.synchronizedList(new ArrayList<>());
         Verdict.Checks checks;
@@ -116,6 +155,7 @@ final class DrillRun {
             CompletableFuture<Long> commits =
                     CompletableFuture.supplyAsync(() -> load.run(drill.loadRate(), drill.loadSeconds(), seed), threads);
             Injector injector = new Injector(testbed, c, appId);
+            lastInjector = injector;
             List<CompletableFuture<Void>> scheduled = new ArrayList<>();
             for (Drill.Fault f : drill.faults()) {
                 scheduled.add(CompletableFuture.runAsync(() -> faults.add(inject(f, injector, c, appId, t0)), threads));
@@ -216,6 +256,9 @@ final class DrillRun {
                 .collect(Collectors.toSet());
         double start = (System.nanoTime() - t0) / 1e9;
         Injector.Applied a = injector.apply(f);
+        if (a.applied()) {
+            unhealed.put(f, a);
+        }
         System.out.printf(
                 "  >> t=%.0fs %s on %s: %s%n",
                 start, f.kind().label(), a.target(), a.applied() ? a.detail() : "NOT APPLIED: " + a.detail());
@@ -237,6 +280,8 @@ final class DrillRun {
             injector.heal(f, a);
         } catch (ClusterException e) {
             healError = e.getMessage();
+        } finally {
+            unhealed.remove(f);
         }
         Double end = f.lasting().isZero() ? null : (System.nanoTime() - t0) / 1e9;
         if (a.applied() && end != null) {

@@ -5,6 +5,7 @@ import io.nearline.localcluster.cluster.ClusterFile;
 import io.nearline.localcluster.cluster.Daemons;
 import io.nearline.localcluster.cluster.HostCommand;
 import io.nearline.localcluster.cluster.YarnCluster;
+import io.nearline.localcluster.cluster.ZooKeeper;
 import io.nearline.localcluster.drill.Drill.Fault;
 import io.nearline.localcluster.testbed.LxcNode;
 import io.nearline.localcluster.testbed.Partition;
@@ -31,9 +32,17 @@ final class Injector {
     /** What an apply did: whether the fault is in place, on what, and why not when it is not. */
     record Applied(boolean applied, String target, String detail) {}
 
-    /** The broker's and YARN's ports, left open when a node is cut off from the store. */
-    static final Set<Integer> NOT_THE_STORE =
-            Set.of(9092, YarnCluster.RM_PORT, YarnCluster.WEB_PORT, 8030, 8031); // scheduler and resource tracker
+    /**
+     * The broker's, YARN's and ZooKeeper's ports, left open when a node is cut off from the store (with
+     * ZooKeeper cut too, Flink's JobManager loses its leadership and restarts the job: another fault).
+     */
+    static final Set<Integer> NOT_THE_STORE = Set.of(
+            9092,
+            YarnCluster.RM_PORT,
+            YarnCluster.WEB_PORT,
+            8030, // YARN's scheduler
+            8031, // and resource tracker
+            ZooKeeper.PORT);
 
     private final Path dir;
     private final ClusterFile cluster;
@@ -71,7 +80,7 @@ final class Injector {
                     yield check(
                             nodes.stream().allMatch(Partition::on),
                             names(nodes),
-                            "cut off from the store; broker and YARN reachable");
+                            "cut off from the store; broker, YARN and ZooKeeper reachable");
                 }
                 case SLOW_LINK -> pipe(new Pipe(f.bandwidth(), 0, 0, null), "bandwidth " + f.bandwidth());
                 case LOSSY_LINK -> pipe(new Pipe(null, 0, f.lossPercent(), null), f.lossPercent() + "% loss");
