@@ -69,10 +69,16 @@ public final class DeployCommand implements Callable<Integer> {
      * Deploys {@code d} as the command does, with {@code overrides} over the descriptor's Nearline
      * settings; returns the Nearline settings the job runs with (a Samza package's own config included),
      * so a caller that feeds the job works from the same window, lateness and topics as the job.
+     * {@code runTag}, when not null, gives a Samza job a state of its own ({@link SamzaDeploy#ownState});
+     * a Flink application on YARN always starts with its own.
      */
-    public static Map<String, String> submit(Descriptor d, ClusterFile c, Map<String, String> overrides) {
+    public static Map<String, String> submit(
+            Descriptor d, ClusterFile c, Map<String, String> overrides, String runTag) {
         if (d.engine().equals("samza")) {
             SamzaDeploy.Plan plan = SamzaDeploy.plan(d, c, overrides);
+            if (runTag != null) {
+                plan = plan.with(SamzaDeploy.ownState(plan, runTag));
+            }
             deploySamza(plan, c, false);
             return plan.nearline();
         }

@@ -46,6 +46,18 @@ public final class SamzaDeploy {
             });
             return out;
         }
+
+        /** This plan with {@code more} over its config (the config file written again; nothing unpacked). */
+        Plan with(Map<String, String> more) {
+            Map<String, String> merged = new LinkedHashMap<>(config);
+            merged.putAll(more);
+            try {
+                write(configFile, merged);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return new Plan(descriptor, merged, configFile, command, yarnConf);
+        }
     }
 
     private SamzaDeploy() {}

@@ -70,8 +70,6 @@ final class DrillRun {
     /** Faults in place and not healed yet, with how they were applied: what an interrupted run heals. */
     private final Map<Drill.Fault, Injector.Applied> unhealed = new ConcurrentHashMap<>();
 
-    private volatile Injector lastInjector;
-
     DrillRun(Drill drill, String engine, String job, long seed, Path home, Path testbed, Path store) {
         this.drill = drill;
         this.engine = engine;
@@ -93,11 +91,8 @@ final class DrillRun {
         stopLeftovers(c, d);
         System.out.printf("drill %s on %s (%s), seed %d: %s%n", drill.name(), engine, job, seed, drill.description());
         Map<String, String> topics = DrillLoad.topics(job, tag);
-        Map<String, String> overrides = new LinkedHashMap<>(topics);
-        if (engine.equals("samza")) { // a fresh job: no state or checkpoint of an earlier run comes back
-            overrides.putAll(SamzaDeploy.ownState(SamzaDeploy.plan(d, c, overrides), tag));
-        }
-        Map<String, String> settings = DeployCommand.submit(d, c, overrides);
+        // a fresh job: no state or checkpoint of an earlier run comes back
+        Map<String, String> settings = DeployCommand.submit(d, c, topics, tag);
         String appId;
         try {
             appId = awaitApp(c, d);
@@ -111,10 +106,11 @@ final class DrillRun {
 
         // an interrupted run (Ctrl-C, kill) heals what it applied and stops its job: no broker left
         // stopped, no node left frozen or cut off for the next run
+        Injector injector = new Injector(testbed, c, appId);
         Thread onInterrupt = new Thread(() -> {
             unhealed.forEach((f, a) -> {
                 try {
-                    lastInjector.heal(f, a);
+                    injector.heal(f, a);
                     System.err.println("  interrupted: " + f.kind().label() + " on " + a.target() + " healed");
                 } catch (RuntimeException e) {
                     System.err.println("  interrupted: " + f.kind().label() + " on " + a.target() + " NOT healed: "
@@ -125,7 +121,7 @@ final class DrillRun {
         });
         Runtime.getRuntime().addShutdownHook(onInterrupt);
         try {
-            return runApplied(c, d, settings, topics, tag, folder, appId, started);
+            return runApplied(c, d, injector, settings, topics, tag, folder, appId, started);
         } finally {
             Runtime.getRuntime().removeShutdownHook(onInterrupt);
         }
@@ -135,6 +131,7 @@ final class DrillRun {
     private Outcome runApplied(
             ClusterFile c,
             Descriptor d,
+            Injector injector,
             Map<String, String> settings,
             Map<String, String> topics,
             String tag,
@@ -154,8 +151,6 @@ final class DrillRun {
             long t0 = System.nanoTime();
             CompletableFuture<Long> commits =
                     CompletableFuture.supplyAsync(() -> load.run(drill.loadRate(), drill.loadSeconds(), seed), threads);
-            Injector injector = new Injector(testbed, c, appId);
-            lastInjector = injector;
             List<CompletableFuture<Void>> scheduled = new ArrayList<>();
             for (Drill.Fault f : drill.faults()) {
                 scheduled.add(CompletableFuture.runAsync(() -> faults.add(inject(f, injector, c, appId, t0)), threads));
