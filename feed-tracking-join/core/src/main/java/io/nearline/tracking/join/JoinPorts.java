@@ -21,6 +21,14 @@ public final class JoinPorts {
     public interface Pending {
         void add(String requestId, RequestState.Pending event);
 
+        /**
+         * {@link #add} for an event still in its stored form ({@link RequestStateCodec#encode(RequestState.Pending)}):
+         * an engine that has those bytes stores them as they are.
+         */
+        default void addEncoded(String requestId, byte[] encoded) {
+            add(requestId, RequestStateCodec.decodePending(encoded));
+        }
+
         /** Removes and returns the request's pending events with an event time at or before {@code time}. */
         List<RequestState.Pending> takeUpTo(String requestId, long time);
     }

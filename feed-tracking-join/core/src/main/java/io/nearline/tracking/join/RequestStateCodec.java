@@ -1,6 +1,7 @@
 package io.nearline.tracking.join;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -82,6 +83,26 @@ public final class RequestStateCodec {
             out.writeBytes(encode(p));
         }
         return out.toByteArray();
+    }
+
+    /**
+     * {@code list} (from {@link #encodeList}, or null for none) with {@code p} added at its end,
+     * without decoding what is there: a request's events arrive one by one, and decoding the list
+     * for each would cost the square of its length.
+     */
+    public static byte[] append(byte[] list, RequestState.Pending p) {
+        if (list == null) {
+            return encodeList(List.of(p));
+        }
+        ByteCodec.Reader in = reader(list);
+        int count = in.readInt();
+        byte[] tail = new ByteCodec.Writer().writeBytes(encode(p)).toByteArray();
+        byte[] out = Arrays.copyOf(list, list.length + tail.length);
+        System.arraycopy(tail, 0, out, list.length, tail.length);
+        byte[] header =
+                new ByteCodec.Writer().writeByte(FORMAT).writeInt(count + 1).toByteArray();
+        System.arraycopy(header, 0, out, 0, header.length); // the count, one more
+        return out;
     }
 
     public static List<RequestState.Pending> decodeList(byte[] bytes) {

@@ -11,6 +11,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -20,6 +21,7 @@ import java.util.TreeSet;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.Encoder;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.specific.SpecificDatumReader;
 import org.apache.avro.specific.SpecificDatumWriter;
@@ -97,36 +99,84 @@ public final class TrackingCodec {
         return new Decoded(null, new TrackingRejection(TrackingRejection.INVALID, detail));
     }
 
+    /*
+     * The outputs are written field by field in their schemas' order, straight from the join's events:
+     * the same bytes as Avro's SpecificDatumWriter on the generated classes (CodecsTest compares them),
+     * without building those classes first, which was a fifth of the join's time on Flink.
+     */
+
     public static byte[] encode(Events.Fragment f) {
-        return write(avro(f));
+        return writeWith(out -> writeFragment(out, f));
     }
 
     public static byte[] encode(Events.BrokerEvent b) {
-        return write(avro(b));
+        return writeWith(out -> writeBroker(out, b));
     }
 
     public static byte[] encode(Events.Joined j) {
-        List<TrackingFragment> fragments = new ArrayList<>();
-        j.fragments().forEach(f -> fragments.add(avro(f)));
-        return write(JoinedTrackingEvent.newBuilder()
-                .setRequestId(j.requestId())
-                .setBroker(avro(j.broker()))
-                .setFragments(fragments)
-                .setComplete(j.complete())
-                .setMissingNodes(new ArrayList<>(j.missing()))
-                .setJoinLatencyMillis(j.joinLatencyMillis())
-                .setDuplicatesDropped(j.duplicatesDropped())
-                .build());
+        return writeWith(out -> {
+            out.writeString(j.requestId());
+            writeBroker(out, j.broker());
+            writeArray(out, j.fragments(), TrackingCodec::writeFragment);
+            out.writeBoolean(j.complete());
+            writeArray(out, j.missing(), Encoder::writeString);
+            out.writeLong(j.joinLatencyMillis());
+            out.writeInt(j.duplicatesDropped());
+        });
     }
 
     public static byte[] encode(Events.Orphan o) {
-        List<TrackingFragment> fragments = new ArrayList<>();
-        o.fragments().forEach(f -> fragments.add(avro(f)));
-        return write(OrphanedFragments.newBuilder()
-                .setRequestId(o.requestId())
-                .setNodes(new ArrayList<>(o.nodes()))
-                .setFragments(fragments)
-                .build());
+        return writeWith(out -> {
+            out.writeString(o.requestId());
+            writeArray(out, o.nodes(), Encoder::writeString);
+            writeArray(out, o.fragments(), TrackingCodec::writeFragment);
+        });
+    }
+
+    private static void writeFragment(Encoder out, Events.Fragment f) throws IOException {
+        out.writeString(f.requestId());
+        out.writeString(f.node());
+        out.writeLong(f.ts());
+        writeArray(out, f.docs(), (o, d) -> {
+            o.writeString(d.id());
+            o.writeDouble(d.score());
+            // in key order, as the generated class's copy (a TreeMap) is written
+            Map<String, Double> features =
+                    d.features() instanceof TreeMap<String, Double> sorted && sorted.comparator() == null
+                            ? sorted
+                            : new TreeMap<>(d.features());
+            o.writeMapStart();
+            o.setItemCount(features.size());
+            for (Map.Entry<String, Double> e : features.entrySet()) {
+                o.startItem();
+                o.writeString(e.getKey());
+                o.writeDouble(e.getValue());
+            }
+            o.writeMapEnd();
+        });
+    }
+
+    private static void writeBroker(Encoder out, Events.BrokerEvent b) throws IOException {
+        out.writeString(b.requestId());
+        out.writeLong(b.ts());
+        writeArray(out, b.fanout(), Encoder::writeString);
+        out.writeString(b.viewer());
+        writeArray(out, b.ranking(), Encoder::writeString);
+        out.writeString(b.modelVersion());
+    }
+
+    private interface ItemWriter<T> {
+        void write(Encoder out, T item) throws IOException;
+    }
+
+    private static <T> void writeArray(Encoder out, Collection<T> items, ItemWriter<T> item) throws IOException {
+        out.writeArrayStart();
+        out.setItemCount(items.size());
+        for (T t : items) {
+            out.startItem();
+            item.write(out, t);
+        }
+        out.writeArrayEnd();
     }
 
     public static byte[] encode(Events.Late l) {
@@ -170,22 +220,6 @@ public final class TrackingCodec {
                 Events.LateReason.valueOf(l.getReason()));
     }
 
-    private static TrackingFragment avro(Events.Fragment f) {
-        List<ScoredDocument> docs = new ArrayList<>();
-        f.docs().forEach(d -> docs.add(new ScoredDocument(d.id(), d.score(), new TreeMap<>(d.features()))));
-        return new TrackingFragment(f.requestId(), f.node(), f.ts(), docs);
-    }
-
-    private static BrokerTrackingEvent avro(Events.BrokerEvent b) {
-        return new BrokerTrackingEvent(
-                b.requestId(),
-                b.ts(),
-                new ArrayList<>(b.fanout()),
-                b.viewer(),
-                new ArrayList<>(b.ranking()),
-                b.modelVersion());
-    }
-
     private static Events.Fragment fragment(TrackingFragment f) {
         List<Events.ScoredDoc> docs = new ArrayList<>();
         for (ScoredDocument d : f.getDocs()) {
@@ -225,11 +259,24 @@ public final class TrackingCodec {
 
     @SuppressWarnings("unchecked")
     private static <T extends SpecificRecord> byte[] write(T record) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
-        BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+        return writeWith(encoder -> ((SpecificDatumWriter<T>)
+                        WRITERS.get().computeIfAbsent(record.getClass(), SpecificDatumWriter::new))
+                .write(record, encoder));
+    }
+
+    private interface Body {
+        void write(Encoder out) throws IOException;
+    }
+
+    /** A buffered encoder per thread, reused: only the finished bytes are allocated per record. */
+    private static final ThreadLocal<BinaryEncoder> ENCODERS = new ThreadLocal<>();
+
+    private static byte[] writeWith(Body body) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(512);
+        BinaryEncoder encoder = EncoderFactory.get().binaryEncoder(out, ENCODERS.get());
+        ENCODERS.set(encoder);
         try {
-            ((SpecificDatumWriter<T>) WRITERS.get().computeIfAbsent(record.getClass(), SpecificDatumWriter::new))
-                    .write(record, encoder);
+            body.write(encoder);
             encoder.flush();
         } catch (IOException e) {
             throw new UncheckedIOException(e);

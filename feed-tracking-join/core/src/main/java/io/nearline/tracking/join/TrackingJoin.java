@@ -48,6 +48,14 @@ public final class TrackingJoin {
                     ? TrackingText.format(f)
                     : TrackingText.format((Events.BrokerEvent) p.event()));
 
+    /**
+     * Pending events ask to be applied at the end of their slice of this much event time, not at
+     * their own time: a request's events (close together) share one timer instead of one each, which
+     * was a fifth of the join's time on Flink. Applying later changes nothing but latency (events are
+     * applied in event-time order whenever the watermark passes them), and costs at most this much.
+     */
+    static final long PENDING_SLICE_MILLIS = 50;
+
     private final long windowMillis;
     private final boolean eager;
     private final JoinPorts.State state;
@@ -88,7 +96,28 @@ public final class TrackingJoin {
             return;
         }
         pending.add(event.requestId(), p); // no state read per event
-        timers.register(event.requestId(), event.ts());
+        timers.register(event.requestId(), sliceEnd(event.ts()));
+    }
+
+    /**
+     * {@link #onEvent} for an engine that has the event in its stored form
+     * ({@link RequestStateCodec#encode(RequestState.Pending)}) with its request and event time beside
+     * it: decoded only when it is applied now (eager) or is late, else stored as it is.
+     */
+    public void onEncodedEvent(String requestId, long ts, byte[] encoded) {
+        if (eager || ts <= timers.currentWatermark()) {
+            RequestState.Pending p = RequestStateCodec.decodePending(encoded);
+            onEvent(p.event(), p.arrivedAtMillis());
+            return;
+        }
+        pending.addEncoded(requestId, encoded);
+        timers.register(requestId, sliceEnd(ts));
+    }
+
+    /** The end of the slice of event time that {@code ts} is in (see {@link #PENDING_SLICE_MILLIS}). */
+    static long sliceEnd(long ts) {
+        long rest = Math.floorMod(ts, PENDING_SLICE_MILLIS);
+        return rest == 0 || ts > Long.MAX_VALUE - PENDING_SLICE_MILLIS ? ts : ts - rest + PENDING_SLICE_MILLIS;
     }
 
     /** Eager: one event applied as it arrives, the window closed first if the event is past it. */
@@ -122,6 +151,7 @@ public final class TrackingJoin {
         if (s == null) {
             s = new RequestState();
         }
+        boolean changed = !due.isEmpty(); // most timers find nothing to do: then nothing is written
         due.sort(EVENT_ORDER);
         for (RequestState.Pending p : due) {
             if (s.hasWindow() && !s.emitted && s.windowEnd <= p.event().ts()) {
@@ -132,8 +162,13 @@ public final class TrackingJoin {
         }
         if (s.hasWindow() && !s.emitted && s.windowEnd <= upTo) {
             close(requestId, s);
+            changed = true;
         }
-        s = renewIfExpired(s, upTo);
+        RequestState renewed = renewIfExpired(s, upTo);
+        if (!changed && renewed == s) {
+            return;
+        }
+        s = renewed;
         if (s.hasWindow()) {
             state.put(requestId, s);
         } else {

@@ -1,18 +1,34 @@
 package io.nearline.tracking.join;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.common.deadletter.RejectionReason;
+import io.nearline.tracking.avro.BrokerTrackingEvent;
+import io.nearline.tracking.avro.JoinedTrackingEvent;
+import io.nearline.tracking.avro.OrphanedFragments;
+import io.nearline.tracking.avro.ScoredDocument;
+import io.nearline.tracking.avro.TrackingFragment;
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.specific.SpecificDatumWriter;
+import org.apache.avro.specific.SpecificRecord;
 import org.junit.jupiter.api.Test;
 
 class CodecsTest {
@@ -29,6 +45,94 @@ class CodecsTest {
                 TrackingCodec.decodeFragment(TrackingCodec.encode(fragment)).event());
         assertEquals(
                 broker, TrackingCodec.decodeBroker(TrackingCodec.encode(broker)).event());
+    }
+
+    /** The outputs are written field by field: byte for byte what Avro writes from the generated classes. */
+    @Property(tries = 200)
+    void outputsAreTheBytesAvroWritesFromTheGeneratedClasses(@ForAll long seed) throws Exception {
+        Random random = new Random(seed);
+        List<Events.Fragment> fragments = new ArrayList<>();
+        for (int i = random.nextInt(4); i > 0; i--) {
+            fragments.add(randomFragment(random));
+        }
+        Events.BrokerEvent b = new Events.BrokerEvent(
+                text(random),
+                random.nextLong(),
+                new LinkedHashSet<>(texts(random)),
+                text(random),
+                texts(random),
+                text(random));
+        Events.Joined joined = new Events.Joined(
+                text(random),
+                b,
+                fragments,
+                random.nextBoolean(),
+                new TreeSet<>(texts(random)),
+                random.nextLong(),
+                random.nextInt());
+        Events.Orphan orphan = new Events.Orphan(text(random), fragments);
+
+        List<TrackingFragment> avroFragments = new ArrayList<>();
+        fragments.forEach(f -> avroFragments.add(avro(f)));
+        BrokerTrackingEvent avroBroker = new BrokerTrackingEvent(
+                b.requestId(), b.ts(), new ArrayList<>(b.fanout()), b.viewer(), b.ranking(), b.modelVersion());
+        assertArrayEquals(avroBytes(avroBroker), TrackingCodec.encode(b));
+        for (int i = 0; i < fragments.size(); i++) {
+            assertArrayEquals(avroBytes(avroFragments.get(i)), TrackingCodec.encode(fragments.get(i)));
+        }
+        assertArrayEquals(
+                avroBytes(new JoinedTrackingEvent(
+                        joined.requestId(),
+                        avroBroker,
+                        avroFragments,
+                        joined.complete(),
+                        new ArrayList<>(joined.missing()),
+                        joined.joinLatencyMillis(),
+                        joined.duplicatesDropped())),
+                TrackingCodec.encode(joined));
+        assertArrayEquals(
+                avroBytes(new OrphanedFragments(orphan.requestId(), new ArrayList<>(orphan.nodes()), avroFragments)),
+                TrackingCodec.encode(orphan));
+    }
+
+    private static Events.Fragment randomFragment(Random random) {
+        List<Events.ScoredDoc> docs = new ArrayList<>();
+        for (int i = random.nextInt(3); i > 0; i--) {
+            Map<String, Double> features = new HashMap<>(); // in no order: written in key order
+            for (int j = random.nextInt(5); j > 0; j--) {
+                features.put(text(random), random.nextDouble());
+            }
+            docs.add(new Events.ScoredDoc(text(random), random.nextDouble(), features));
+        }
+        return new Events.Fragment(text(random), text(random), random.nextLong(), docs);
+    }
+
+    private static TrackingFragment avro(Events.Fragment f) {
+        List<ScoredDocument> docs = new ArrayList<>();
+        f.docs().forEach(d -> docs.add(new ScoredDocument(d.id(), d.score(), new TreeMap<>(d.features()))));
+        return new TrackingFragment(f.requestId(), f.node(), f.ts(), docs);
+    }
+
+    private static String text(Random random) {
+        String[] parts = {"", "r", "index-7", "dé", "日本", "a longer piece of text"};
+        return parts[random.nextInt(parts.length)] + random.nextInt(100);
+    }
+
+    private static List<String> texts(Random random) {
+        List<String> out = new ArrayList<>();
+        for (int i = random.nextInt(4); i > 0; i--) {
+            out.add(text(random));
+        }
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends SpecificRecord> byte[] avroBytes(T record) throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+        new SpecificDatumWriter<>((Class<T>) record.getClass()).write(record, encoder);
+        encoder.flush();
+        return out.toByteArray();
     }
 
     @Test
@@ -74,6 +178,8 @@ class CodecsTest {
         List<RequestState.Pending> pending =
                 List.of(new RequestState.Pending(fragment, 1234), new RequestState.Pending(broker, 1235));
         assertEquals(pending, RequestStateCodec.decodeList(RequestStateCodec.encodeList(pending)));
+        byte[] appended = RequestStateCodec.append(RequestStateCodec.append(null, pending.get(0)), pending.get(1));
+        assertArrayEquals(RequestStateCodec.encodeList(pending), appended, "appending is encoding the longer list");
         assertEquals(pending.get(0), RequestStateCodec.decodePending(RequestStateCodec.encode(pending.get(0))));
         RequestState s = new RequestState();
         s.broker = broker;

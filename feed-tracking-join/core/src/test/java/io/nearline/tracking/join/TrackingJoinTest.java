@@ -45,13 +45,14 @@ class TrackingJoinTest {
     }
 
     @Test
-    void completeOnceTheWatermarkPassesTheLastExpectedFragment() {
+    void completeOnceTheWatermarkPassesTheSliceOfTheLastExpectedFragment() {
         LocalJoin h = join(1000, 100);
         h.offer(IN, fragment("r1", "a", 10));
         h.offer(IN, broker("r1", 12, "a", "b"));
         h.offer(IN, fragment("r1", "b", 15));
-        assertTrue(h.joined.isEmpty(), "not before the watermark passes 15");
         h.offer(IN, fragment("other", "x", 116));
+        assertTrue(h.joined.isEmpty(), "the watermark (15) passed the events, not yet the end of their slice (50)");
+        h.offer(IN, fragment("other", "y", 151));
         assertEquals(1, h.joined.size());
         Events.Joined j = h.joined.get(0);
         assertTrue(j.complete());
@@ -60,6 +61,19 @@ class TrackingJoinTest {
                 List.of("a", "b"),
                 j.fragments().stream().map(Events.Fragment::node).toList());
         assertEquals(0, j.joinLatencyMillis());
+    }
+
+    @Test
+    void pendingEventsShareTheTimerAtTheEndOfTheirSlice() {
+        assertEquals(0, TrackingJoin.sliceEnd(0));
+        assertEquals(TrackingJoin.PENDING_SLICE_MILLIS, TrackingJoin.sliceEnd(1));
+        assertEquals(TrackingJoin.PENDING_SLICE_MILLIS, TrackingJoin.sliceEnd(TrackingJoin.PENDING_SLICE_MILLIS));
+        assertEquals(
+                2 * TrackingJoin.PENDING_SLICE_MILLIS, TrackingJoin.sliceEnd(TrackingJoin.PENDING_SLICE_MILLIS + 1));
+        assertEquals(
+                Long.MAX_VALUE - 1,
+                TrackingJoin.sliceEnd(Long.MAX_VALUE - 1),
+                "its own time where the slice would overflow");
     }
 
     @Test

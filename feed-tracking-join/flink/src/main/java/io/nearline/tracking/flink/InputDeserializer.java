@@ -2,6 +2,8 @@ package io.nearline.tracking.flink;
 
 import io.nearline.tracking.join.Events;
 import io.nearline.tracking.join.InputClock;
+import io.nearline.tracking.join.RequestState;
+import io.nearline.tracking.join.RequestStateCodec;
 import io.nearline.tracking.join.TrackingCodec;
 import io.nearline.tracking.join.local.JoinPartitions;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
@@ -13,7 +15,9 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 /**
  * Decodes each record where it is read, so the source's watermarks (per split) use its event time,
  * and judges it against the allowed lateness of its own partition ({@link InputClock}), in the
- * partition's order. One instance per source reader.
+ * partition's order. A valid record goes on in the join's own pending-event format, which the join
+ * stores as it is (the Avro record is decoded once, here); an invalid one keeps its raw bytes and
+ * where it came from, for its dead letter. One instance per source reader.
  */
 final class InputDeserializer implements KafkaRecordDeserializationSchema<TrackingInput> {
 
@@ -34,11 +38,8 @@ final class InputDeserializer implements KafkaRecordDeserializationSchema<Tracki
     @Override
     public void deserialize(ConsumerRecord<byte[], byte[]> r, Collector<TrackingInput> out) {
         TrackingInput in = new TrackingInput();
-        in.topic = r.topic();
         in.partition = r.partition();
         in.offset = r.offset();
-        in.key = r.key();
-        in.value = r.value();
         in.arrivedAt = System.currentTimeMillis();
         boolean broker = r.topic().equals(brokerTopic);
         TrackingCodec.Decoded decoded =
@@ -49,8 +50,12 @@ final class InputDeserializer implements KafkaRecordDeserializationSchema<Tracki
             in.requestId = e.requestId();
             in.ts = e.ts();
             in.inTime = clock.admit(JoinPartitions.input(r.topic(), r.partition()), e.ts(), in.arrivedAt);
+            in.value = RequestStateCodec.encode(new RequestState.Pending(e, in.arrivedAt));
         } else {
             in.kind = TrackingInput.INVALID;
+            in.topic = r.topic();
+            in.key = r.key();
+            in.value = r.value();
             in.ts = Long.MIN_VALUE;
             in.rejectionCode = decoded.rejection().code();
             in.rejectionDetail = decoded.rejection().detail();

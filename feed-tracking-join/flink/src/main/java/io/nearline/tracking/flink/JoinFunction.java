@@ -94,14 +94,10 @@ final class JoinFunction extends KeyedProcessFunction<String, TrackingInput, Kaf
     public void processElement(TrackingInput in, Context ctx, Collector<KafkaOutput> collector) {
         context = ctx;
         out = collector;
-        Events.Input event = (in.kind == TrackingInput.BROKER
-                        ? TrackingCodec.decodeBroker(in.value)
-                        : TrackingCodec.decodeFragment(in.value))
-                .event();
         if (in.inTime) {
-            join.onEvent(event, in.arrivedAt);
+            join.onEncodedEvent(in.requestId, in.ts, in.value);
         } else {
-            join.onLate(event, Events.LateReason.BEHIND_PARTITION);
+            join.onLate(RequestStateCodec.decodePending(in.value).event(), Events.LateReason.BEHIND_PARTITION);
         }
     }
 
@@ -140,6 +136,15 @@ final class JoinFunction extends KeyedProcessFunction<String, TrackingInput, Kaf
     public void add(String requestId, RequestState.Pending event) {
         try {
             pending.add(RequestStateCodec.encode(event)); // a merge on RocksDB: no read
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot add a pending event of " + requestId, e);
+        }
+    }
+
+    @Override
+    public void addEncoded(String requestId, byte[] encoded) {
+        try {
+            pending.add(encoded);
         } catch (Exception e) {
             throw new IllegalStateException("cannot add a pending event of " + requestId, e);
         }

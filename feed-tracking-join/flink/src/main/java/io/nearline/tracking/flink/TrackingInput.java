@@ -2,8 +2,9 @@ package io.nearline.tracking.flink;
 
 /**
  * One record from the index or broker topic as the source decoded it (a Flink POJO): its event
- * time, whether it was in time for its partition, when it arrived, and the raw bytes (the join
- * decodes them again; that keeps Kryo out). Invalid records carry the rejection instead.
+ * time, whether it was in time for its partition, when it arrived, and the event as the join stores
+ * it while it waits ({@link io.nearline.tracking.join.RequestStateCodec}: bytes keep Kryo out).
+ * Invalid records carry the rejection, their topic, key and raw value instead.
  */
 public class TrackingInput {
     public static final int FRAGMENT = 0;

@@ -17,7 +17,6 @@ import io.nearline.tracking.join.TrackingCodec;
 import io.nearline.tracking.join.TrackingJoin;
 import io.nearline.tracking.join.local.JoinPartitions;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -237,10 +236,7 @@ final class JoinTask
 
     @Override
     public void add(String requestId, RequestState.Pending event) {
-        byte[] bytes = store.get(PENDING + requestId);
-        List<RequestState.Pending> all = bytes == null ? new ArrayList<>() : RequestStateCodec.decodeList(bytes);
-        all.add(event);
-        store.put(PENDING + requestId, RequestStateCodec.encodeList(all));
+        store.put(PENDING + requestId, RequestStateCodec.append(store.get(PENDING + requestId), event));
     }
 
     @Override

@@ -89,11 +89,15 @@ public final class LocalJoin implements JoinPorts.State, JoinPorts.Pending, Join
         ended.forEach(clock::end);
     }
 
-    /** The next event of {@code input}, in that input's order. */
+    /**
+     * The next event of {@code input}, in that input's order; handed over in its stored form, as Flink
+     * does (Samza hands over the event: its conformance suite covers that way in).
+     */
     public void offer(String input, Events.Input event) {
         long arrived = now.getAsLong();
         if (clock.admit(input, event.ts(), arrived)) {
-            join.onEvent(event, arrived);
+            join.onEncodedEvent(
+                    event.requestId(), event.ts(), RequestStateCodec.encode(new RequestState.Pending(event, arrived)));
         } else {
             join.onLate(event, Events.LateReason.BEHIND_PARTITION);
         }
