@@ -32,6 +32,9 @@ class AppDescriptorTest {
         assertEquals("3", samza.get("stores.join-state.changelog.replication.factor"));
         assertEquals("true", samza.get("task.transactional.state.restore.enabled"));
         assertEquals("0", samza.get("stores.join-state.object.cache.size"));
+        assertTrue(
+                Integer.parseInt(samza.get("systems.kafka.samza.fetch.threshold")) >= 100_000,
+                "Samza's default fetch threshold (10,000 messages) leaves the tasks waiting for input");
         assertInstanceOf(JoinApp.class, ApplicationUtil.fromConfig(new MapConfig(samza)));
         ApplicationDescriptorImpl<?> app =
                 ApplicationDescriptorUtil.getAppDescriptor(new JoinApp(), new MapConfig(samza));
