@@ -40,13 +40,28 @@ import java.util.TreeSet;
  */
 public final class TrackingJoin {
 
-    /** Same event time: broker first, then fragments by node; identical repeats in any order. */
-    private static final Comparator<RequestState.Pending> EVENT_ORDER = Comparator.comparingLong(
-                    (RequestState.Pending p) -> p.event().ts())
-            .thenComparing(p -> p.event() instanceof Events.Fragment f ? "1" + f.node() : "0")
-            .thenComparing(p -> p.event() instanceof Events.Fragment f
-                    ? TrackingText.format(f)
-                    : TrackingText.format((Events.BrokerEvent) p.event()));
+    /**
+     * Same event time: broker first, then fragments by node; repeats by their whole content (the costly
+     * part, only for repeats), so that identical repeats come in any order.
+     */
+    private static final Comparator<RequestState.Pending> EVENT_ORDER = (a, b) -> {
+        int c = Long.compare(a.event().ts(), b.event().ts());
+        if (c != 0) {
+            return c;
+        }
+        if (a.event() instanceof Events.Fragment fa && b.event() instanceof Events.Fragment fb) {
+            c = fa.node().compareTo(fb.node());
+            return c != 0 ? c : TrackingText.format(fa).compareTo(TrackingText.format(fb));
+        }
+        if (a.event() instanceof Events.Fragment) {
+            return 1;
+        }
+        if (b.event() instanceof Events.Fragment) {
+            return -1;
+        }
+        return TrackingText.format((Events.BrokerEvent) a.event())
+                .compareTo(TrackingText.format((Events.BrokerEvent) b.event()));
+    };
 
     /**
      * Pending events ask to be applied at the end of their slice of this much event time, not at

@@ -6,7 +6,6 @@ import io.nearline.tracking.join.JoinSettings;
 import io.nearline.tracking.join.OutputLimit;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -14,11 +13,14 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * The feed-tracking-join job on Flink.
  *
  * <pre>
- * index topic ──┐ (per-split watermarks: bounded out-of-orderness = allowed lateness, idleness)
- * broker topic ─┴─► union ─► route ─► keyBy(requestId) ─► join ─► joined topic
- *                              │                           ├─► orphans topic
- *                              └─► dead-letter topic       └─► late topic
+ * index topic ──► route ─┐ (per-split watermarks: bounded out-of-orderness = allowed lateness, idleness)
+ * broker topic ─► route ─┴─► union ─► keyBy(requestId) ─► join ─► joined topic
+ *                   │                                      ├─► orphans topic
+ *                   └─► dead-letter topic                  └─► late topic
  * </pre>
+ *
+ * Each source routes its own records (chained to it), so a record crosses the network once, to its
+ * request's join.
  */
 public final class TrackingJoinJob {
 
@@ -34,15 +36,18 @@ public final class TrackingJoinJob {
                         s.allowedLateness())
                 .withTimestampAssigner((in, kafkaTimestamp) -> in.ts)
                 .withIdleness(s.idleTimeout());
-        DataStream<TrackingInput> index =
-                env.fromSource(io.index(), watermarks, "index-source").uid("index-source");
-        DataStream<TrackingInput> broker =
-                env.fromSource(io.broker(), watermarks, "broker-source").uid("broker-source");
-        SingleOutputStreamOperator<TrackingInput> valid = index.union(broker)
+        SingleOutputStreamOperator<TrackingInput> index = env.fromSource(io.index(), watermarks, "index-source")
+                .uid("index-source")
                 .process(new RouteFunction(s.consumerGroup()))
-                .name("route")
-                .uid("route");
-        SingleOutputStreamOperator<KafkaOutput> joined = valid.keyBy(in -> in.requestId, Types.STRING)
+                .name("index-route")
+                .uid("index-route");
+        SingleOutputStreamOperator<TrackingInput> broker = env.fromSource(io.broker(), watermarks, "broker-source")
+                .uid("broker-source")
+                .process(new RouteFunction(s.consumerGroup()))
+                .name("broker-route")
+                .uid("broker-route");
+        SingleOutputStreamOperator<KafkaOutput> joined = index.union(broker)
+                .keyBy(in -> in.requestId, Types.STRING)
                 .process(new JoinFunction(
                         s.window().toMillis(),
                         s.emitComplete(),
@@ -58,8 +63,9 @@ public final class TrackingJoinJob {
                 .name("orphans")
                 .uid("orphans-sink");
         joined.getSideOutput(JoinFunction.LATE).sinkTo(io.late()).name("late").uid("late-sink");
-        valid.getSideOutput(RouteFunction.DEAD_LETTERS)
-                .union(joined.getSideOutput(RouteFunction.DEAD_LETTERS)) // bad input, outputs too large
+        index.getSideOutput(RouteFunction.DEAD_LETTERS)
+                .union(broker.getSideOutput(RouteFunction.DEAD_LETTERS)) // bad input
+                .union(joined.getSideOutput(RouteFunction.DEAD_LETTERS)) // outputs too large
                 .sinkTo(io.deadLetters())
                 .name("dead-letters")
                 .uid("dead-letters-sink");
