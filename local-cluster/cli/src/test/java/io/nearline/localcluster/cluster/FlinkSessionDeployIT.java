@@ -41,7 +41,7 @@ class FlinkSessionDeployIT extends LocalClusterIT {
         assertEquals(2, nearline("deploy", descriptor, "--cluster", cluster.toString()), "no cluster yet");
         assertTrue(err.toString().contains("no cluster in"), err.toString());
 
-        assertEquals(0, nearline("cluster", "up", "--flink", "--dir", cluster.toString()));
+        assertEquals(0, nearline("cluster", "up", "--flink", "--dir", cluster.toString()), err.toString());
         ClusterFile c = ClusterFile.read(cluster);
         try {
             Path misspelt = Files.writeString(

@@ -26,7 +26,7 @@ class FlinkYarnDeployIT extends LocalClusterIT {
     void deployConvergeUpgradeFromASavepointAndDown() throws Exception {
         Path cluster = dir.resolve("cluster");
         String descriptor = descriptor("cache-updater-flink-yarn.yaml");
-        assertEquals(0, nearline("cluster", "up", "--yarn", "--dir", cluster.toString()));
+        assertEquals(0, nearline("cluster", "up", "--yarn", "--dir", cluster.toString()), err.toString());
         ClusterFile c = ClusterFile.read(cluster);
         try {
             assertEquals(0, nearline("deploy", descriptor, "--cluster", cluster.toString()), err.toString());

@@ -37,7 +37,7 @@ class SamzaYarnDeployIT extends LocalClusterIT {
     void deployStopRedeployUpgradeAndDown() throws Exception {
         Path cluster = dir.resolve("cluster");
         String descriptor = descriptor("cache-updater-samza-yarn.yaml");
-        assertEquals(0, nearline("cluster", "up", "--yarn", "--dir", cluster.toString()));
+        assertEquals(0, nearline("cluster", "up", "--yarn", "--dir", cluster.toString()), err.toString());
         ClusterFile c = ClusterFile.read(cluster);
         try {
             assertEquals(2, nearline("deploy", descriptor, "--cluster", cluster.toString(), "--set", "cache.ttl=soon"));

@@ -76,7 +76,7 @@ class TrackingJoinDeployIT extends LocalClusterIT {
         Path index = traffic.resolve("index.jsonl");
         Path broker = traffic.resolve("broker.jsonl");
 
-        assertEquals(0, nearline("cluster", "up", target.clusterFlag(), "--dir", cluster.toString()));
+        assertEquals(0, nearline("cluster", "up", target.clusterFlag(), "--dir", cluster.toString()), err.toString());
         ClusterFile c = ClusterFile.read(cluster);
         try {
             assertEquals(
