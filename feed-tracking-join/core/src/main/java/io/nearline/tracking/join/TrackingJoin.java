@@ -129,8 +129,11 @@ public final class TrackingJoin {
         timers.register(requestId, sliceEnd(ts));
     }
 
-    /** The end of the slice of event time that {@code ts} is in (see {@link #PENDING_SLICE_MILLIS}). */
-    static long sliceEnd(long ts) {
+    /**
+     * The end of the slice of event time that {@code ts} is in (see {@link #PENDING_SLICE_MILLIS}): the
+     * timer a pending event at {@code ts} asks for, also when an engine rebuilds its timers.
+     */
+    public static long sliceEnd(long ts) {
         long rest = Math.floorMod(ts, PENDING_SLICE_MILLIS);
         return rest == 0 || ts > Long.MAX_VALUE - PENDING_SLICE_MILLIS ? ts : ts - rest + PENDING_SLICE_MILLIS;
     }

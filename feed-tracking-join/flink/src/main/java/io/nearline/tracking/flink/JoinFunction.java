@@ -134,17 +134,13 @@ final class JoinFunction extends KeyedProcessFunction<String, TrackingInput, Kaf
 
     @Override
     public void add(String requestId, RequestState.Pending event) {
-        try {
-            pending.add(RequestStateCodec.encode(event)); // a merge on RocksDB: no read
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot add a pending event of " + requestId, e);
-        }
+        addEncoded(requestId, RequestStateCodec.encode(event));
     }
 
     @Override
     public void addEncoded(String requestId, byte[] encoded) {
         try {
-            pending.add(encoded);
+            pending.add(encoded); // a merge on RocksDB: no read
         } catch (Exception e) {
             throw new IllegalStateException("cannot add a pending event of " + requestId, e);
         }

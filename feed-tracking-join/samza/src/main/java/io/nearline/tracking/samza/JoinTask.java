@@ -148,7 +148,8 @@ final class JoinTask
                     register(requestId, RequestStateCodec.decode(e.getValue()).nextTimer(windowMillis));
                 } else {
                     RequestStateCodec.decodeList(e.getValue())
-                            .forEach(p -> register(requestId, p.event().ts()));
+                            .forEach(p -> register(
+                                    requestId, TrackingJoin.sliceEnd(p.event().ts())));
                 }
             }
         } finally {

@@ -82,7 +82,8 @@ public final class LocalJoin implements JoinPorts.State, JoinPorts.Pending, Join
         pending.clear();
         pending.putAll(waiting);
         states.forEach((id, s) -> register(id, s.nextTimer(windowMillis)));
-        pending.forEach((id, list) -> list.forEach(p -> register(id, p.event().ts())));
+        pending.forEach((id, list) ->
+                list.forEach(p -> register(id, TrackingJoin.sliceEnd(p.event().ts()))));
         clock = new InputClock(allowedLatenessMillis, Long.MAX_VALUE);
         watermark = Long.MIN_VALUE;
         inputs.forEach(input -> clock.expect(input, now.getAsLong()));
