@@ -37,6 +37,12 @@ public final class Home {
         return dir().resolve("local-cluster/" + engine + "-runner/target/nearline-" + engine + "-runner.jar");
     }
 
+    /**
+     * An engine's runner that runs out of heap (a job falling behind live traffic keeps growing its
+     * state) ends at once with an error, instead of living on with dead threads and never finishing.
+     */
+    private static final String EXIT_ON_OUT_OF_MEMORY = "-XX:+ExitOnOutOfMemoryError";
+
     /** The broker as its own process, for the Samza side. */
     static Path kafkaJar() {
         return dir().resolve("local-cluster/kafka/target/nearline-kafka.jar");
@@ -50,6 +56,7 @@ public final class Home {
         List<String> command = new ArrayList<>(List.of(
                 java(),
                 "-Xmx2g",
+                EXIT_ON_OUT_OF_MEMORY,
                 couchbaseJarProperty(),
                 "-jar",
                 engineJar(engine).toString(),
@@ -88,8 +95,8 @@ public final class Home {
      */
     static int runBench(String engine, String subcommand, List<String> args) throws IOException, InterruptedException {
         Path jar = engineJar(engine);
-        List<String> command =
-                new ArrayList<>(List.of(java(), "-Xmx3g", couchbaseJarProperty(), "-jar", jar.toString(), subcommand));
+        List<String> command = new ArrayList<>(List.of(
+                java(), "-Xmx3g", EXIT_ON_OUT_OF_MEMORY, couchbaseJarProperty(), "-jar", jar.toString(), subcommand));
         command.addAll(args);
         if (engine.equals("samza")) {
             command.add("--kafka-jar");

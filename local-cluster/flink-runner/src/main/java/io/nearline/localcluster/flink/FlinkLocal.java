@@ -19,8 +19,13 @@ import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.runtime.state.CheckpointStorage;
+import org.apache.flink.runtime.state.CheckpointStorageFactory;
+import org.apache.flink.runtime.state.storage.FileSystemCheckpointStorage;
+import org.apache.flink.runtime.state.storage.JobManagerCheckpointStorage;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
@@ -85,6 +90,7 @@ final class FlinkLocal {
         Configuration flink = new Configuration();
         flink.set(CoreOptions.DEFAULT_PARALLELISM, run.parallelism);
         flink.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, run.checkpointInterval);
+        flink.set(CheckpointingOptions.CHECKPOINT_STORAGE, MemoryCheckpoints.class.getName());
         if (failFast) {
             flink.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
             flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 2);
@@ -105,6 +111,24 @@ final class FlinkLocal {
         }
         flink.addAll(Configuration.fromMap(engine));
         return StreamExecutionEnvironment.createLocalEnvironment(run.parallelism, flink);
+    }
+
+    /**
+     * Where a local run's checkpoints go: the JobManager's memory, as in Flink's default (a replay is
+     * faster so, by a fifth, than with files), but up to {@value #MAX_BYTES} bytes a checkpoint instead of
+     * Flink's 5 MB, which a join's state outgrows at higher rates. With a checkpoint directory (a crash
+     * test's, or {@code --set execution.checkpointing.dir=...}) they go to files, as Flink would put them.
+     */
+    public static final class MemoryCheckpoints implements CheckpointStorageFactory<CheckpointStorage> {
+        static final int MAX_BYTES = 128 << 20;
+
+        @Override
+        public CheckpointStorage createFromConfig(ReadableConfig config, ClassLoader classLoader) {
+            if (config.getOptional(CheckpointingOptions.CHECKPOINTS_DIRECTORY).isPresent()) {
+                return FileSystemCheckpointStorage.createFromConfig(config, classLoader);
+            }
+            return new JobManagerCheckpointStorage(MAX_BYTES).configure(config, classLoader);
+        }
     }
 
     /** The newest complete checkpoint under {@code dir} (JOB_ID/chk-N with its _metadata written), or null. */
