@@ -581,6 +581,18 @@ public final class BenchCommand implements Runnable {
             Path noEvents = Files.writeString(work.resolve("no-events.jsonl"), "");
             ChangeEventGenerator.writeSnapshot(snapshot, rows);
             System.out.printf("bench bootstrap: a snapshot of %,d rows in %s%n", rows, snapshot);
+            // the snapshot's rows are change events: the same ordered writes the bootstrapper makes
+            double ceiling = StoreCeiling.measure(
+                    snapshot,
+                    Config.of(Map.of(
+                            "cache.store",
+                            "rocksdb",
+                            "rocksdb.path",
+                            work.resolve("ceiling-rocksdb").toString())),
+                    parallelism);
+            System.out.printf(
+                    "bench bootstrap: the rocksdb store's ordered-write ceiling, %d threads, no Kafka, no engine: %,.0f rows/s%n",
+                    parallelism, ceiling);
             Map<String, ObjectNode> members = new LinkedHashMap<>();
             for (String engine : engines) {
                 Path summary = work.resolve("summary-" + engine + ".json");
@@ -607,7 +619,10 @@ public final class BenchCommand implements Runnable {
                 }
                 ObjectNode replay = readJson(summary);
                 ObjectNode m = JSON.createObjectNode();
-                m.put("rowsPerSec", replay.path("bootstrapRecordsPerSec").asLong(-1));
+                long rowsPerSec = replay.path("bootstrapRecordsPerSec").asLong(-1);
+                m.put("rowsPerSec", rowsPerSec);
+                m.put("ceilingPerSec", Math.round(ceiling));
+                m.put("rowsPerCeiling", ratio(rowsPerSec, ceiling));
                 boolean complete = replay.path("bootstrapPartitionsComplete").asLong() == partitions;
                 if (!complete) {
                     System.out.println("  " + engine + ": the snapshot did not verify complete on every partition");

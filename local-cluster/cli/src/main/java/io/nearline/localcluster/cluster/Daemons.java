@@ -111,7 +111,6 @@ public final class Daemons {
         }
     }
 
-    /** Whether {@code pid} is a live process of the cluster in {@code dir}. */
     /** Whether something accepts connections at {@code host:port} (2 s to answer). */
     public static boolean listening(String hostPort) {
         int colon = hostPort.lastIndexOf(':');
@@ -126,6 +125,7 @@ public final class Daemons {
         }
     }
 
+    /** Whether {@code pid} is a live process of the cluster in {@code dir}. */
     public static boolean alive(long pid, Path dir) {
         try {
             byte[] cmdline = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline"));
@@ -156,13 +156,19 @@ public final class Daemons {
                 stopped.add(name);
             }
         });
-        long deadline = System.nanoTime() + grace.toNanos();
+        awaitEnd(dir, processes, grace);
+        processes.values().stream().filter(pid -> alive(pid, dir)).forEach(pid -> ProcessHandle.of(pid)
+                .ifPresent(ProcessHandle::destroyForcibly));
+        // until they are gone: a cluster started next binds the same ports
+        awaitEnd(dir, processes, Duration.ofSeconds(10));
+        return stopped;
+    }
+
+    private static void awaitEnd(Path dir, Map<String, Long> processes, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
         while (processes.values().stream().anyMatch(pid -> alive(pid, dir)) && System.nanoTime() < deadline) {
             sleep(200);
         }
-        processes.values().stream().filter(pid -> alive(pid, dir)).forEach(pid -> ProcessHandle.of(pid)
-                .ifPresent(ProcessHandle::destroyForcibly));
-        return stopped;
     }
 
     /**
