@@ -160,8 +160,10 @@ public final class BenchCommand implements Runnable {
             if (!store.equals("rocksdb") && !store.equals("couchbase")) {
                 throw new IllegalArgumentException("--store must be rocksdb or couchbase, got " + store);
             }
-            Path work =
-                    workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("nearline-bench");
+            return WorkDirs.inWorkDir(workDir, "nearline-bench", this::bench);
+        }
+
+        private int bench(Path work) throws Exception {
             Path stream = work.resolve("events.jsonl");
             System.out.printf(
                     "bench cdc: generating %,d events over %,d keys (seed %d) in %s%n", events, keys, seed, stream);
@@ -425,9 +427,11 @@ public final class BenchCommand implements Runnable {
                 spacingMicros = Math.max(1, seconds * 1_000_000 / requests);
             }
             boolean eager = "eager".equalsIgnoreCase(overrides.getOrDefault(JoinSettings.EMIT_COMPLETE.name(), ""));
-            Path work = workDir != null
-                    ? Files.createDirectories(workDir)
-                    : Files.createTempDirectory("nearline-bench-join");
+            long spacing = spacingMicros;
+            return WorkDirs.inWorkDir(workDir, "nearline-bench-join", work -> bench(work, spacing, eager));
+        }
+
+        private int bench(Path work, long spacingMicros, boolean eager) throws Exception {
             Path index = work.resolve("index.jsonl");
             Path broker = work.resolve("broker.jsonl");
             TrackingGenerator.Written w = new TrackingGenerator(
@@ -574,9 +578,10 @@ public final class BenchCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             positive("--rows", rows, "--partitions", partitions, "--parallelism", parallelism);
-            Path work = workDir != null
-                    ? Files.createDirectories(workDir)
-                    : Files.createTempDirectory("nearline-bench-bootstrap");
+            return WorkDirs.inWorkDir(workDir, "nearline-bench-bootstrap", this::bench);
+        }
+
+        private int bench(Path work) throws Exception {
             Path snapshot = work.resolve("snapshot.jsonl");
             Path noEvents = Files.writeString(work.resolve("no-events.jsonl"), "");
             ChangeEventGenerator.writeSnapshot(snapshot, rows);

@@ -6,14 +6,11 @@ import io.nearline.common.console.Progress;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.store.rocksdb.RocksDbCacheStore;
 import io.nearline.store.rocksdb.RocksDbStoreSettings;
-import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -88,7 +85,7 @@ public final class RaceCommand implements Callable<Integer> {
             return ok ? 0 : 1;
         } finally {
             if (temporary) {
-                deleteTree(root);
+                WorkDirs.deleteTree(root);
             }
         }
     }
@@ -141,11 +138,5 @@ public final class RaceCommand implements Callable<Integer> {
         divergent.stream()
                 .limit(3)
                 .forEach(d -> out.printf("    e.g. %s holds %s, newest is %s%n", d.key(), d.holds(), d.newest()));
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        try (Stream<Path> files = Files.walk(root)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
     }
 }
