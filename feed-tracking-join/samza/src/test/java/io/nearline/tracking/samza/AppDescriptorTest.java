@@ -35,6 +35,9 @@ class AppDescriptorTest {
         assertTrue(
                 Integer.parseInt(samza.get("systems.kafka.samza.fetch.threshold")) >= 100_000,
                 "Samza's default fetch threshold (10,000 messages) leaves the tasks waiting for input");
+        assertTrue(
+                Integer.parseInt(samza.get("systems.kafka.producer.linger.ms")) > 0,
+                "without a linger, the changelog goes out in many small requests");
         assertInstanceOf(JoinApp.class, ApplicationUtil.fromConfig(new MapConfig(samza)));
         ApplicationDescriptorImpl<?> app =
                 ApplicationDescriptorUtil.getAppDescriptor(new JoinApp(), new MapConfig(samza));
