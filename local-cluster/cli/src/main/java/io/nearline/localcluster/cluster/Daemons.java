@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -20,6 +22,9 @@ import java.util.function.BooleanSupplier;
  * stops exactly the processes this cluster started, by pid, and never a reused pid.
  */
 public final class Daemons {
+
+    // The processes this JVM started, for their exit status when one dies while starting.
+    private static final Map<Long, Process> LAUNCHED = new ConcurrentHashMap<>();
 
     private Daemons() {}
 
@@ -59,12 +64,28 @@ public final class Daemons {
     }
 
     private static long launch(List<String> command, ProcessBuilder.Redirect log) throws IOException {
-        return new ProcessBuilder(command)
+        Process p = new ProcessBuilder(command)
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()))
                 .redirectOutput(log)
                 .redirectErrorStream(true)
-                .start()
-                .pid();
+                .start();
+        LAUNCHED.put(p.pid(), p);
+        return p.pid();
+    }
+
+    /** How a process this JVM started ended, e.g. " (exit status 137: killed by signal 9)", or "" if unknown. */
+    static String exitStatus(long pid) {
+        Process p = LAUNCHED.get(pid);
+        try {
+            if (p == null || !p.waitFor(1, TimeUnit.SECONDS)) { // gone, but maybe not reaped yet
+                return "";
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "";
+        }
+        int status = p.exitValue();
+        return " (exit status " + status + (status > 128 ? ": killed by signal " + (status - 128) : "") + ")";
     }
 
     public static Path log(Path dir, String name) {
@@ -92,7 +113,8 @@ public final class Daemons {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!ready.getAsBoolean()) {
             if (!alive(pid, dir)) {
-                throw ClusterException.failed(name + " exited while starting; its log ends:\n" + tail(dir, name));
+                throw ClusterException.failed(
+                        name + " exited while starting" + exitStatus(pid) + "; its log ends:\n" + tail(dir, name));
             }
             if (System.nanoTime() > deadline) {
                 throw ClusterException.failed(

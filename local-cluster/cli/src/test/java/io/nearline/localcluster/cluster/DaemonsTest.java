@@ -2,6 +2,7 @@ package io.nearline.localcluster.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -12,6 +13,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class DaemonsTest {
+
+    @Test
+    void aDaemonThatDiesWhileStartingIsReportedWithItsExitStatusAndLog(@TempDir Path dir) {
+        long pid = Daemons.start(dir, "brief", List.of("sh", "-c", "echo cannot bind; exit 3", Daemons.marker(dir)));
+
+        ClusterException e = assertThrows(
+                ClusterException.class, () -> Daemons.await(dir, "brief", pid, Duration.ofSeconds(30), () -> false));
+
+        assertTrue(e.getMessage().contains("brief exited while starting (exit status 3)"), e.getMessage());
+        assertTrue(e.getMessage().contains("cannot bind"), e.getMessage());
+    }
 
     @Test
     void stopKillsWhatIgnoresTermAndReturnsOnlyOnceItIsGone(@TempDir Path dir) {
