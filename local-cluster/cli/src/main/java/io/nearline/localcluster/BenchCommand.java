@@ -185,10 +185,7 @@ public final class BenchCommand implements Runnable {
             if (couchbase != null) {
                 storeSettings.putAll(couchbase.settings());
             }
-            double ceiling = StoreCeiling.measure(stream, Config.of(storeSettings), parallelism);
-            System.out.printf(
-                    "bench cdc: the %s store's ordered-write ceiling, %d threads, no Kafka, no engine: %,.0f writes/s%n",
-                    store, parallelism, ceiling);
+            double ceiling = storeCeiling("cdc", stream, storeSettings, parallelism, "writes/s");
             Path syncStream = work.resolve("events-sync.jsonl");
             if (couchbase != null) {
                 couchbase.restart(); // every run starts from an empty cache
@@ -587,17 +584,16 @@ public final class BenchCommand implements Runnable {
             ChangeEventGenerator.writeSnapshot(snapshot, rows);
             System.out.printf("bench bootstrap: a snapshot of %,d rows in %s%n", rows, snapshot);
             // the snapshot's rows are change events: the same ordered writes the bootstrapper makes
-            double ceiling = StoreCeiling.measure(
+            double ceiling = storeCeiling(
+                    "bootstrap",
                     snapshot,
-                    Config.of(Map.of(
+                    Map.of(
                             "cache.store",
                             "rocksdb",
                             "rocksdb.path",
-                            work.resolve("ceiling-rocksdb").toString())),
-                    parallelism);
-            System.out.printf(
-                    "bench bootstrap: the rocksdb store's ordered-write ceiling, %d threads, no Kafka, no engine: %,.0f rows/s%n",
-                    parallelism, ceiling);
+                            work.resolve("ceiling-rocksdb").toString()),
+                    parallelism,
+                    "rows/s");
             Map<String, ObjectNode> members = new LinkedHashMap<>();
             for (String engine : engines) {
                 Path summary = work.resolve("summary-" + engine + ".json");
@@ -655,6 +651,17 @@ public final class BenchCommand implements Runnable {
 
     private static ObjectNode readJson(Path file) throws IOException {
         return (ObjectNode) JSON.readTree(file.toFile());
+    }
+
+    /** The store's own ordered-write rate for {@code input} ({@link StoreCeiling}), printed once measured. */
+    private static double storeCeiling(
+            String bench, Path input, Map<String, String> storeSettings, int threads, String unit)
+            throws InterruptedException {
+        double ceiling = StoreCeiling.measure(input, Config.of(storeSettings), threads);
+        System.out.printf(
+                "bench %s: the %s store's ordered-write ceiling, %d threads, no Kafka, no engine: %,.0f %s%n",
+                bench, storeSettings.get("cache.store"), threads, ceiling, unit);
+        return ceiling;
     }
 
     private static double ratio(double part, double whole) {

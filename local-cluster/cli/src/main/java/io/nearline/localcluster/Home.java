@@ -43,6 +43,12 @@ public final class Home {
      */
     private static final String EXIT_ON_OUT_OF_MEMORY = "-XX:+ExitOnOutOfMemoryError";
 
+    /** The JVM of an engine's runner, up to its subcommand; the caller adds the arguments. */
+    private static List<String> runnerCommand(String heap, Path jar, String subcommand) {
+        return new ArrayList<>(List.of(
+                java(), heap, EXIT_ON_OUT_OF_MEMORY, couchbaseJarProperty(), "-jar", jar.toString(), subcommand));
+    }
+
     /** The broker as its own process, for the Samza side. */
     static Path kafkaJar() {
         return dir().resolve("local-cluster/kafka/target/nearline-kafka.jar");
@@ -53,14 +59,7 @@ public final class Home {
      * (everything after {@code spec}'s name, {@code --engine} left out), plus the broker jar on Samza.
      */
     static List<String> engineCommand(String engine, String subcommand, CommandSpec spec, boolean kafkaJarGiven) {
-        List<String> command = new ArrayList<>(List.of(
-                java(),
-                "-Xmx2g",
-                EXIT_ON_OUT_OF_MEMORY,
-                couchbaseJarProperty(),
-                "-jar",
-                engineJar(engine).toString(),
-                subcommand));
+        List<String> command = runnerCommand("-Xmx2g", engineJar(engine), subcommand);
         List<String> all = spec.commandLine().getParseResult().originalArgs(); // the whole command line
         List<String> mine = all.subList(all.indexOf(spec.name()) + 1, all.size());
         for (int i = 0; i < mine.size(); i++) {
@@ -95,8 +94,7 @@ public final class Home {
      */
     static int runBench(String engine, String subcommand, List<String> args) throws IOException, InterruptedException {
         Path jar = engineJar(engine);
-        List<String> command = new ArrayList<>(List.of(
-                java(), "-Xmx3g", EXIT_ON_OUT_OF_MEMORY, couchbaseJarProperty(), "-jar", jar.toString(), subcommand));
+        List<String> command = runnerCommand("-Xmx3g", jar, subcommand);
         command.addAll(args);
         if (engine.equals("samza")) {
             command.add("--kafka-jar");

@@ -183,6 +183,7 @@ public final class Daemons {
                 .ifPresent(ProcessHandle::destroyForcibly));
         // until they are gone: a cluster started next binds the same ports
         awaitEnd(dir, processes, Duration.ofSeconds(10));
+        processes.values().forEach(LAUNCHED::remove);
         return stopped;
     }
 
