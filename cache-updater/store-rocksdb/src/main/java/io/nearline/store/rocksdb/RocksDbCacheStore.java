@@ -71,7 +71,15 @@ public final class RocksDbCacheStore implements CacheStore {
         } catch (IOException e) {
             throw new StoreException("cannot create RocksDB directory " + settings.path() + ": " + e.getMessage(), e);
         }
-        this.options = new Options().setCreateIfMissing(true);
+        this.options = new Options()
+                .setCreateIfMissing(true)
+                // A cache overwrites the same keys over and over: a put no larger than the value in the
+                // memtable overwrites it there instead of adding an entry, so the memtable stays one entry
+                // per key and a get searches that. It gives up point-in-time iterators and snapshots, which
+                // this store never uses (the purge re-reads each key under its lock). Needs the memtable
+                // written by one thread at a time.
+                .setInplaceUpdateSupport(true)
+                .setAllowConcurrentMemtableWrite(false);
         this.writeOptions = new WriteOptions().setSync(settings.syncWrites());
         try {
             this.db = RocksDB.open(options, settings.path().toString());
@@ -191,6 +199,11 @@ public final class RocksDbCacheStore implements CacheStore {
             }
             return purged;
         });
+    }
+
+    /** Entries in the memtable being written (for tests: in-place overwrites do not add any). */
+    long activeMemtableEntries() {
+        return guarded(() -> db.getLongProperty("rocksdb.num-entries-active-mem-table"));
     }
 
     /** Records on disk, expired or not (for tests and diagnostics; scans the whole database). */

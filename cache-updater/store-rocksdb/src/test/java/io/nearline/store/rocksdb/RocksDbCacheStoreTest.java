@@ -58,6 +58,37 @@ class RocksDbCacheStoreTest {
     }
 
     @Test
+    void overwritesOfAKeyReuseItsMemtableEntry() {
+        try (RocksDbCacheStore store = RocksDbCacheStore.open(RocksDbStoreSettings.at(dir))) {
+            CacheKey k = CacheKey.of("k");
+            store.upsert(k, bytes("v-0000"), Duration.ofHours(1));
+            long entries = store.activeMemtableEntries();
+            for (int i = 1; i <= 100; i++) {
+                store.upsert(k, bytes("v-" + String.format("%04d", i)), Duration.ofHours(1));
+            }
+            assertEquals(entries, store.activeMemtableEntries(), "100 same-size overwrites added entries");
+            assertEquals("v-0100", new String(store.get(k).orElseThrow().value(), StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
+    void overwritesOfEverySizeReadBackExactlyAndSurviveAReopen() {
+        CacheKey k = CacheKey.of("k");
+        String[] values = {"a-much-longer-value", "short", "", "mid-sized", "mid-sized", "the longest value of them all"
+        };
+        try (RocksDbCacheStore store = RocksDbCacheStore.open(RocksDbStoreSettings.at(dir))) {
+            for (String v : values) {
+                store.upsert(k, bytes(v), Duration.ofHours(1));
+                assertEquals(v, new String(store.get(k).orElseThrow().value(), StandardCharsets.UTF_8));
+            }
+            store.upsert(k, bytes("tiny"), Duration.ofHours(1)); // shrinks in place: the old bytes must not show
+        }
+        try (RocksDbCacheStore store = RocksDbCacheStore.open(RocksDbStoreSettings.at(dir))) {
+            assertEquals("tiny", new String(store.get(k).orElseThrow().value(), StandardCharsets.UTF_8));
+        }
+    }
+
+    @Test
     void casTokensStayUniqueAcrossReopen() {
         CacheKey k = CacheKey.of("k");
         long before;
