@@ -75,8 +75,7 @@ public final class CdcReplay {
     @SuppressWarnings("try") // the mock lives as long as the try block; nothing calls it
     public static int run(ReplayCdcOptions options, Engine engine) throws Exception {
         options.run.validate();
-        Path work = options.run.workDir("nearline-replay");
-        validate(options, work);
+        Path work = options.run.checkedWorkDir("nearline-replay", dir -> validate(options, dir));
         if (options.run.jobProcess != null) {
             return runJobOnly(options, work, engine);
         }

@@ -3,11 +3,13 @@ package io.nearline.localcluster.replay;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ValueType;
 import java.io.IOException;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Consumer;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 
@@ -97,6 +99,27 @@ public final class LocalRunOptions {
     /** The work directory: the one given (created if needed), else a new temporary one. */
     public Path workDir(String prefix) throws IOException {
         return workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory(prefix);
+    }
+
+    /**
+     * {@link #workDir}, handed to {@code check} first: when the check refuses the run, a temporary
+     * directory it was given is removed again (nothing ran in it), and the refusal goes on.
+     */
+    public Path checkedWorkDir(String prefix, Consumer<Path> check) throws IOException {
+        Path dir = workDir(prefix);
+        try {
+            check.accept(dir);
+        } catch (RuntimeException refused) {
+            if (workDir == null) {
+                try {
+                    Files.deleteIfExists(dir);
+                } catch (DirectoryNotEmptyException e) {
+                    // the check wrote into it: leave it as it is
+                }
+            }
+            throw refused;
+        }
+        return dir;
     }
 
     /** Checks what can be checked before anything starts; a mistake is the user's (exit 2). */
