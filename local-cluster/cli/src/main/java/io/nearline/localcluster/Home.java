@@ -69,11 +69,18 @@ public final class Home {
                 command.add(mine.get(i));
             }
         }
-        if (engine.equals("samza") && !kafkaJarGiven) {
+        if (!kafkaJarGiven) {
+            addKafkaJarOnSamza(command, engine);
+        }
+        return command;
+    }
+
+    /** Samza's runner starts the broker as a process of its own, from this jar. */
+    private static void addKafkaJarOnSamza(List<String> command, String engine) {
+        if (engine.equals("samza")) {
             command.add("--kafka-jar");
             command.add(kafkaJar().toString());
         }
-        return command;
     }
 
     /**
@@ -96,10 +103,7 @@ public final class Home {
         Path jar = engineJar(engine);
         List<String> command = runnerCommand("-Xmx3g", jar, subcommand);
         command.addAll(args);
-        if (engine.equals("samza")) {
-            command.add("--kafka-jar");
-            command.add(kafkaJar().toString());
-        }
+        addKafkaJarOnSamza(command, engine);
         System.out.printf("%n== %s ==%n", engine);
         return run(command, jar);
     }
