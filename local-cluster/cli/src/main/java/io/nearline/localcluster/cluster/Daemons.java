@@ -149,12 +149,37 @@ public final class Daemons {
 
     /** Whether {@code pid} is a live process of the cluster in {@code dir}. */
     public static boolean alive(long pid, Path dir) {
+        Path proc = Path.of("/proc", Long.toString(pid));
+        // A daemon execs twice on its way up (setsid, ip netns exec, java). While the kernel loads the
+        // next program, its cmdline reads empty or cut short (no closing NUL): read it again rather
+        // than call a starting daemon dead. Half a second of that, and what is there decides.
+        for (int read = 1; ; read++) {
+            byte[] cmdline;
+            try {
+                cmdline = Files.readAllBytes(proc.resolve("cmdline"));
+            } catch (IOException e) {
+                return false;
+            }
+            boolean whole = cmdline.length > 0 && cmdline[cmdline.length - 1] == 0;
+            if (whole || read == 100) {
+                String args = new String(cmdline, StandardCharsets.UTF_8).replace('\0', ' ');
+                return args.contains(marker(dir) + " ") || args.endsWith(marker(dir));
+            }
+            if (ended(proc)) {
+                return false;
+            }
+            sleep(5);
+        }
+    }
+
+    /** Whether the process has ended (a zombie not yet reaped, or gone): its cmdline reads empty for good. */
+    private static boolean ended(Path proc) {
         try {
-            byte[] cmdline = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline"));
-            String args = new String(cmdline, StandardCharsets.UTF_8).replace('\0', ' ');
-            return args.contains(marker(dir) + " ") || args.endsWith(marker(dir));
-        } catch (IOException e) {
-            return false;
+            String stat = Files.readString(proc.resolve("stat"), StandardCharsets.ISO_8859_1);
+            char state = stat.charAt(stat.lastIndexOf(')') + 2);
+            return state == 'Z' || state == 'X';
+        } catch (IOException | RuntimeException e) {
+            return true;
         }
     }
 

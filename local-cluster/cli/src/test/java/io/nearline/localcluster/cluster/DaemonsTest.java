@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -23,6 +26,28 @@ class DaemonsTest {
 
         assertTrue(e.getMessage().contains("brief exited while starting (exit status 3)"), e.getMessage());
         assertTrue(e.getMessage().contains("cannot bind"), e.getMessage());
+    }
+
+    @Test
+    void aDaemonIsAliveAllTheWayThroughTheProgramsItExecsOnItsWayUp(@TempDir Path dir) throws IOException {
+        // like setsid, then ip netns exec, then java: one pid, one program after another (here 300),
+        // and then it runs until stopped
+        String execAgain =
+                "n=$1; [ \"$n\" -gt 0 ] && exec sh -c \"$0\" \"$0\" $((n - 1)) \"$2\"; while :; do sleep 0.1; done";
+        long pid = Daemons.start(dir, "execs", List.of("sh", "-c", execAgain, execAgain, "300", Daemons.marker(dir)));
+        Path cmdline = Path.of("/proc", Long.toString(pid), "cmdline");
+
+        int looks = 0;
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (!new String(Files.readAllBytes(cmdline), StandardCharsets.UTF_8).contains("\u00000\u0000")
+                && System.nanoTime() < deadline) {
+            assertTrue(Daemons.alive(pid, dir), "alive while it execs its next program (look " + looks + ")");
+            looks++;
+        }
+        assertTrue(looks > 50, "looked often enough to catch it between two programs: " + looks);
+
+        Daemons.stop(dir, Map.of("execs", pid), Duration.ofSeconds(5));
+        assertFalse(Daemons.alive(pid, dir), "no longer alive once stopped");
     }
 
     @Test
