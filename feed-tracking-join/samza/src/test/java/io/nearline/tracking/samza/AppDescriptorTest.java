@@ -38,6 +38,10 @@ class AppDescriptorTest {
         assertTrue(
                 Integer.parseInt(samza.get("systems.kafka.producer.linger.ms")) > 0,
                 "without a linger, the changelog goes out in many small requests");
+        assertEquals(
+                "0",
+                samza.get("job.container.thread.pool.size"),
+                "the tasks run on the run loop thread: a pool costs two thread hand-overs a message");
         assertInstanceOf(JoinApp.class, ApplicationUtil.fromConfig(new MapConfig(samza)));
         ApplicationDescriptorImpl<?> app =
                 ApplicationDescriptorUtil.getAppDescriptor(new JoinApp(), new MapConfig(samza));

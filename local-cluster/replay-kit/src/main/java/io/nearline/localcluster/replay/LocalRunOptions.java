@@ -29,7 +29,8 @@ public final class LocalRunOptions {
             names = "--parallelism",
             defaultValue = "2",
             description =
-                    "Parallel tasks of the job: Flink's parallelism, Samza's container threads (default: ${DEFAULT-VALUE}).")
+                    "Parallel tasks of the job: Flink's parallelism, Samza's container threads (the Samza join runs "
+                            + "its tasks on one thread) (default: ${DEFAULT-VALUE}).")
     public int parallelism;
 
     @Option(

@@ -75,7 +75,10 @@ final class SamzaLocal {
         samza.put("task.name.grouper.factory", "org.apache.samza.container.grouper.task.SingleContainerGrouperFactory");
         samza.put("processor.id", "0");
         samza.put("job.jmx.enabled", "false");
-        samza.put("job.container.thread.pool.size", Integer.toString(run.parallelism));
+        // a job that runs its tasks on the run loop thread (pool size 0, the join) keeps that
+        if (!"0".equals(samza.get("job.container.thread.pool.size"))) {
+            samza.put("job.container.thread.pool.size", Integer.toString(run.parallelism));
+        }
         samza.put("task.commit.ms", Long.toString(run.checkpointInterval.toMillis()));
         samza.put("systems.kafka.consumer.bootstrap.servers", servers);
         samza.put("systems.kafka.producer.bootstrap.servers", servers);

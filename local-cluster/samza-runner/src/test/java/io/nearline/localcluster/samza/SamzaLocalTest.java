@@ -1,0 +1,47 @@
+package io.nearline.localcluster.samza;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.nearline.common.config.Config;
+import io.nearline.localcluster.replay.LocalRunOptions;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SamzaLocalTest {
+
+    private static final Config BROKER = Config.of(Map.of("kafka.bootstrap-servers", "127.0.0.1:9092"));
+
+    @Test
+    void theJoinKeepsItsTasksOnTheRunLoopThreadWhateverTheParallelism(@TempDir Path work) {
+        Map<String, String> samza = SamzaLocal.config("tracking-join.properties", run(3), BROKER, work);
+
+        assertEquals("0", samza.get("job.container.thread.pool.size"));
+    }
+
+    @Test
+    void aJobThatShipsAThreadPoolGetsOneThreadPerParallelTask(@TempDir Path work) {
+        Map<String, String> samza = SamzaLocal.config("cache-updater.properties", run(3), BROKER, work);
+
+        assertEquals("3", samza.get("job.container.thread.pool.size"));
+    }
+
+    @Test
+    void theRunsOwnSettingComesLast(@TempDir Path work) {
+        Config mine =
+                Config.of(Map.of("kafka.bootstrap-servers", "127.0.0.1:9092", "job.container.thread.pool.size", "2"));
+
+        Map<String, String> samza = SamzaLocal.config("tracking-join.properties", run(3), mine, work);
+
+        assertEquals("2", samza.get("job.container.thread.pool.size"));
+    }
+
+    private static LocalRunOptions run(int parallelism) {
+        LocalRunOptions run = new LocalRunOptions();
+        run.parallelism = parallelism;
+        run.checkpointInterval = Duration.ofSeconds(2);
+        return run;
+    }
+}
