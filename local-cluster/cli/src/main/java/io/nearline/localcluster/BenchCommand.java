@@ -145,8 +145,8 @@ public final class BenchCommand implements Runnable {
         @Option(
                 names = "--set",
                 paramLabel = "KEY=VALUE",
-                description = "With --rate: a job setting for every engine's run, e.g. write.batch.max-delay=10ms; "
-                        + "repeatable.")
+                description = "A job setting for every engine's run, e.g. write.batch.max-delay=10ms; repeatable. "
+                        + "The store's ceiling is measured with the store's defaults.")
         Map<String, String> overrides = new LinkedHashMap<>();
 
         @Override
@@ -206,7 +206,7 @@ public final class BenchCommand implements Runnable {
                                 work.resolve("state-" + engine + ".jsonl"),
                                 work.resolve(engine),
                                 summary,
-                                "--raw-consume-baseline"));
+                                withSettings(overrides, "--raw-consume-baseline")));
                 if (code != 0) {
                     return code;
                 }
@@ -225,10 +225,7 @@ public final class BenchCommand implements Runnable {
                                     syncState,
                                     work.resolve(engine + "-sync"),
                                     syncSummary,
-                                    "--set",
-                                    "write.batch.max-keys=1",
-                                    "--set",
-                                    "write.max-in-flight=1"));
+                                    withSettings(oneWritePerEvent())));
                     if (code != 0) {
                         return code;
                     }
@@ -308,10 +305,16 @@ public final class BenchCommand implements Runnable {
                     summaryJson);
         }
 
+        /** This bench's settings, but one write at a time: the comparison run on Couchbase. */
+        Map<String, String> oneWritePerEvent() {
+            Map<String, String> settings = new LinkedHashMap<>(overrides);
+            settings.put("write.batch.max-keys", "1");
+            settings.put("write.max-in-flight", "1");
+            return settings;
+        }
+
         private String[] liveArgs() {
-            List<String> args = new ArrayList<>(List.of("--live-rate", Integer.toString(rate), "--warm-up", warmUp));
-            overrides.forEach((k, v) -> args.addAll(List.of("--set", k + "=" + v)));
-            return args.toArray(String[]::new);
+            return withSettings(overrides, "--live-rate", Integer.toString(rate), "--warm-up", warmUp);
         }
 
         /** The arguments of one engine's {@code replay cdc} run: the store's, this bench's sizes, then {@code more}. */
@@ -469,7 +472,7 @@ public final class BenchCommand implements Runnable {
                 if (rate != null) {
                     args.addAll(List.of("--live", "--warm-up", warmUp));
                 }
-                overrides.forEach((k, v) -> args.addAll(List.of("--set", k + "=" + v)));
+                args.addAll(List.of(withSettings(overrides)));
                 int code = Home.runBench(engine, "replay-join", args);
                 if (code != 0) {
                     return code;
@@ -572,6 +575,13 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--summary-json", paramLabel = "FILE", description = SUMMARY_JSON)
         Path summaryJson;
 
+        @Option(
+                names = "--set",
+                paramLabel = "KEY=VALUE",
+                description = "A job setting for every engine's run, e.g. job.container.thread.pool.size=0; "
+                        + "repeatable. The store's ceiling is measured with the store's defaults.")
+        Map<String, String> overrides = new LinkedHashMap<>();
+
         @Override
         public Integer call() throws Exception {
             positive("--rows", rows, "--partitions", partitions, "--parallelism", parallelism);
@@ -600,7 +610,8 @@ public final class BenchCommand implements Runnable {
                 int code = Home.runBench(
                         engine,
                         "replay-cdc",
-                        List.of(
+                        List.of(withSettings(
+                                overrides,
                                 "--events",
                                 noEvents.toString(),
                                 "--snapshot",
@@ -614,7 +625,7 @@ public final class BenchCommand implements Runnable {
                                 "--parallelism",
                                 Integer.toString(parallelism),
                                 "--summary-json",
-                                summary.toString()));
+                                summary.toString())));
                 if (code != 0) {
                     return code;
                 }
@@ -648,6 +659,13 @@ public final class BenchCommand implements Runnable {
             + "(docs/benchmarks.md lists the fields; \"verified\" is true when the bench's own check passed).";
 
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** An engine run's arguments: {@code args}, then the bench's {@code --set} settings, which the runner applies last. */
+    static String[] withSettings(Map<String, String> settings, String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        settings.forEach((k, v) -> all.addAll(List.of("--set", k + "=" + v)));
+        return all.toArray(String[]::new);
+    }
 
     private static ObjectNode readJson(Path file) throws IOException {
         return (ObjectNode) JSON.readTree(file.toFile());
