@@ -29,6 +29,7 @@ import java.util.concurrent.Callable;
 import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -142,12 +143,8 @@ public final class BenchCommand implements Runnable {
                         + "(default: ${DEFAULT-VALUE}).")
         String warmUp;
 
-        @Option(
-                names = "--set",
-                paramLabel = "KEY=VALUE",
-                description = "A job setting for every engine's run, e.g. write.batch.max-delay=10ms; repeatable. "
-                        + "The store's ceiling is measured with the store's defaults.")
-        Map<String, String> overrides = new LinkedHashMap<>();
+        @Mixin
+        Settings settings = new Settings();
 
         @Override
         public Integer call() throws Exception {
@@ -206,7 +203,7 @@ public final class BenchCommand implements Runnable {
                                 work.resolve("state-" + engine + ".jsonl"),
                                 work.resolve(engine),
                                 summary,
-                                withSettings(overrides, "--raw-consume-baseline")));
+                                withSettings(settings.values, "--raw-consume-baseline")));
                 if (code != 0) {
                     return code;
                 }
@@ -307,14 +304,14 @@ public final class BenchCommand implements Runnable {
 
         /** This bench's settings, but one write at a time: the comparison run on Couchbase. */
         Map<String, String> oneWritePerEvent() {
-            Map<String, String> settings = new LinkedHashMap<>(overrides);
-            settings.put("write.batch.max-keys", "1");
-            settings.put("write.max-in-flight", "1");
-            return settings;
+            Map<String, String> oneWrite = new LinkedHashMap<>(settings.values);
+            oneWrite.put("write.batch.max-keys", "1");
+            oneWrite.put("write.max-in-flight", "1");
+            return oneWrite;
         }
 
         private String[] liveArgs() {
-            return withSettings(overrides, "--live-rate", Integer.toString(rate), "--warm-up", warmUp);
+            return withSettings(settings.values, "--live-rate", Integer.toString(rate), "--warm-up", warmUp);
         }
 
         /** The arguments of one engine's {@code replay cdc} run: the store's, this bench's sizes, then {@code more}. */
@@ -410,11 +407,8 @@ public final class BenchCommand implements Runnable {
                         + "first checkpoints; default: ${DEFAULT-VALUE}).")
         String warmUp;
 
-        @Option(
-                names = "--set",
-                paramLabel = "KEY=VALUE",
-                description = "A job setting for every engine's run, e.g. join.emit-complete=eager; repeatable.")
-        Map<String, String> overrides = new LinkedHashMap<>();
+        @Mixin
+        Settings settings = new Settings();
 
         @Override
         public Integer call() throws Exception {
@@ -426,7 +420,8 @@ public final class BenchCommand implements Runnable {
                 requests = (int) Math.max(1, Math.round(rate * seconds / EVENTS_PER_REQUEST));
                 spacingMicros = Math.max(1, seconds * 1_000_000 / requests);
             }
-            boolean eager = "eager".equalsIgnoreCase(overrides.getOrDefault(JoinSettings.EMIT_COMPLETE.name(), ""));
+            boolean eager =
+                    "eager".equalsIgnoreCase(settings.values.getOrDefault(JoinSettings.EMIT_COMPLETE.name(), ""));
             long spacing = spacingMicros;
             return WorkDirs.inWorkDir(workDir, "nearline-bench-join", work -> bench(work, spacing, eager));
         }
@@ -472,7 +467,7 @@ public final class BenchCommand implements Runnable {
                 if (rate != null) {
                     args.addAll(List.of("--live", "--warm-up", warmUp));
                 }
-                args.addAll(List.of(withSettings(overrides)));
+                args.addAll(List.of(withSettings(settings.values)));
                 int code = Home.runBench(engine, "replay-join", args);
                 if (code != 0) {
                     return code;
@@ -575,12 +570,8 @@ public final class BenchCommand implements Runnable {
         @Option(names = "--summary-json", paramLabel = "FILE", description = SUMMARY_JSON)
         Path summaryJson;
 
-        @Option(
-                names = "--set",
-                paramLabel = "KEY=VALUE",
-                description = "A job setting for every engine's run, e.g. job.container.thread.pool.size=0; "
-                        + "repeatable. The store's ceiling is measured with the store's defaults.")
-        Map<String, String> overrides = new LinkedHashMap<>();
+        @Mixin
+        Settings settings = new Settings();
 
         @Override
         public Integer call() throws Exception {
@@ -611,7 +602,7 @@ public final class BenchCommand implements Runnable {
                         engine,
                         "replay-cdc",
                         List.of(withSettings(
-                                overrides,
+                                settings.values,
                                 "--events",
                                 noEvents.toString(),
                                 "--snapshot",
@@ -659,6 +650,16 @@ public final class BenchCommand implements Runnable {
             + "(docs/benchmarks.md lists the fields; \"verified\" is true when the bench's own check passed).";
 
     private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** {@code --set} of every bench: job and engine settings for each engine's run. */
+    static final class Settings {
+        @Option(
+                names = "--set",
+                paramLabel = "KEY=VALUE",
+                description = "A job or engine setting for every engine's run, e.g. write.batch.max-delay=10ms or "
+                        + "join.emit-complete=eager; repeatable. The store's ceiling is measured with its defaults.")
+        Map<String, String> values = new LinkedHashMap<>();
+    }
 
     /** An engine run's arguments: {@code args}, then the bench's {@code --set} settings, which the runner applies last. */
     static String[] withSettings(Map<String, String> settings, String... args) {

@@ -33,7 +33,7 @@ class BenchSettingsTest {
         BenchCommand.Cdc cdc = new BenchCommand.Cdc();
         new CommandLine(cdc).parseArgs("--set", "write.batch.max-keys=500", "--set", "write.threads=2");
 
-        assertEquals(Map.of("write.batch.max-keys", "500", "write.threads", "2"), cdc.overrides);
+        assertEquals(Map.of("write.batch.max-keys", "500", "write.threads", "2"), cdc.settings.values);
         assertEquals(
                 Map.of("write.batch.max-keys", "1", "write.max-in-flight", "1", "write.threads", "2"),
                 cdc.oneWritePerEvent());
@@ -44,6 +44,6 @@ class BenchSettingsTest {
         BenchCommand.Bootstrap bootstrap = new BenchCommand.Bootstrap();
         new CommandLine(bootstrap).parseArgs("--set", "job.container.thread.pool.size=0");
 
-        assertEquals(Map.of("job.container.thread.pool.size", "0"), bootstrap.overrides);
+        assertEquals(Map.of("job.container.thread.pool.size", "0"), bootstrap.settings.values);
     }
 }
