@@ -657,7 +657,8 @@ public final class BenchCommand implements Runnable {
                 names = "--set",
                 paramLabel = "KEY=VALUE",
                 description = "A job or engine setting for every engine's run, e.g. write.batch.max-delay=10ms or "
-                        + "join.emit-complete=eager; repeatable. The store's ceiling is measured with its defaults.")
+                        + "join.emit-complete=eager; repeatable. (The store's ceiling of bench cdc and bench "
+                        + "bootstrap is measured with the store's defaults.)")
         Map<String, String> values = new LinkedHashMap<>();
     }
 
