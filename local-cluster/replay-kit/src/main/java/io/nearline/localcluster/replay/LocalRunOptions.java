@@ -28,9 +28,8 @@ public final class LocalRunOptions {
     @Option(
             names = "--parallelism",
             defaultValue = "2",
-            description =
-                    "Parallel tasks of the job: Flink's parallelism, Samza's container threads (the Samza join runs "
-                            + "its tasks on one thread) (default: ${DEFAULT-VALUE}).")
+            description = "Parallel tasks of the job: Flink's parallelism, Samza's container threads unless the job's "
+                    + "config runs its tasks on the run loop thread (pool size 0) (default: ${DEFAULT-VALUE}).")
     public int parallelism;
 
     @Option(
