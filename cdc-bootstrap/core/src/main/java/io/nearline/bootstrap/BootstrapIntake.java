@@ -2,11 +2,11 @@ package io.nearline.bootstrap;
 
 import io.nearline.bootstrap.avro.BootstrapKind;
 import io.nearline.bootstrap.avro.BootstrapRecord;
-import io.nearline.cacheupdater.core.events.ChangeEventCodec;
-import io.nearline.cacheupdater.core.events.ChangeEventValidator;
-import io.nearline.cacheupdater.core.events.Decoded;
-import io.nearline.cacheupdater.core.events.Rejection;
 import io.nearline.common.avro.ChangeEvent;
+import io.nearline.common.events.ChangeEventCodec;
+import io.nearline.common.events.ChangeEventValidator;
+import io.nearline.common.events.Decoded;
+import io.nearline.common.events.Rejection;
 import io.nearline.common.metrics.Metrics;
 import java.util.Set;
 import org.slf4j.Logger;

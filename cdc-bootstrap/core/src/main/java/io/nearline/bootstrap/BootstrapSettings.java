@@ -1,6 +1,6 @@
 package io.nearline.bootstrap;
 
-import io.nearline.cacheupdater.core.WriterSettings;
+import io.nearline.common.cache.CacheTtl;
 import io.nearline.common.config.Check;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigDef;
@@ -41,13 +41,13 @@ public record BootstrapSettings(String topic, int chunkRows, Duration period, Du
 
     public static final ConfigDef DEF = ConfigDef.of("cdc-bootstrap", ENABLED, TOPIC, CHUNK_ROWS, PERIOD)
             .withInvariant(
-                    c -> c.get(PERIOD).compareTo(c.get(WriterSettings.TTL)) < 0,
+                    c -> c.get(PERIOD).compareTo(c.get(CacheTtl.KEY)) < 0,
                     "'bootstrap.period' must be shorter than 'cache.ttl': records written by one bootstrap would expire "
                             + "before the next one rewrites them. Shorten bootstrap.period or lengthen cache.ttl.");
 
     public static BootstrapSettings from(Config config) {
-        config.validate(DEF, WriterSettings.DEF);
+        config.validate(DEF, CacheTtl.DEF);
         return new BootstrapSettings(
-                config.get(TOPIC), config.get(CHUNK_ROWS), config.get(PERIOD), config.get(WriterSettings.TTL));
+                config.get(TOPIC), config.get(CHUNK_ROWS), config.get(PERIOD), config.get(CacheTtl.KEY));
     }
 }

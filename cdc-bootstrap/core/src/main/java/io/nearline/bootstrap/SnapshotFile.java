@@ -2,9 +2,9 @@ package io.nearline.bootstrap;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.nearline.cacheupdater.core.events.ChangeEventText;
-import io.nearline.cacheupdater.core.events.Decoded;
 import io.nearline.common.avro.ChangeEvent;
+import io.nearline.common.events.ChangeEventText;
+import io.nearline.common.events.Decoded;
 import io.nearline.common.schema.TrustedAvroClasses;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -2,10 +2,10 @@ package io.nearline.bootstrap;
 
 import io.nearline.bootstrap.avro.BootstrapKind;
 import io.nearline.bootstrap.avro.BootstrapRecord;
-import io.nearline.cacheupdater.core.events.ChangeEventCodec;
-import io.nearline.cacheupdater.core.events.Rejection;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.deadletter.DeadLetters;
+import io.nearline.common.events.ChangeEventCodec;
+import io.nearline.common.events.Rejection;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;

@@ -1,9 +1,9 @@
 package io.nearline.bootstrap;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.nearline.cacheupdater.core.events.ChangeEventText;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.avro.Op;
+import io.nearline.common.events.ChangeEventText;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -1,13 +1,13 @@
 package io.nearline.cacheupdater.core;
 
-import io.nearline.cacheupdater.core.events.ChangeDecoder;
-import io.nearline.cacheupdater.core.events.DebeziumDecoder;
 import io.nearline.common.config.Check;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigDef;
 import io.nearline.common.config.ConfigKey;
 import io.nearline.common.config.JobKeys;
 import io.nearline.common.config.ValueType;
+import io.nearline.common.events.ChangeDecoder;
+import io.nearline.common.events.DebeziumDecoder;
 import io.nearline.common.store.CacheStores;
 import java.nio.file.Files;
 import java.nio.file.Path;

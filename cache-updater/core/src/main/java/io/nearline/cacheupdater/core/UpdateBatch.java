@@ -1,10 +1,10 @@
 package io.nearline.cacheupdater.core;
 
-import io.nearline.cacheupdater.core.events.Rejection;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.deadletter.SourceRecord;
+import io.nearline.common.events.Rejection;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.common.store.StoreUnavailableException;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package io.nearline.cacheupdater.core;
 
+import io.nearline.common.cache.CacheTtl;
 import io.nearline.common.config.Check;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigDef;
@@ -10,13 +11,7 @@ import java.time.Duration;
 /** Settings of the SCN-ordered write, shared by every cache writer (updater, bootstrapper, read-repair). */
 public record WriterSettings(Duration ttl, int maxAttempts, Backoff backoff) {
 
-    public static final ConfigKey<Duration> TTL = ConfigKey.of(
-                    "cache.ttl",
-                    ValueType.DURATION,
-                    Duration.ofDays(7),
-                    "Time-to-live set on every cache write, tombstones included. Finite by design: a delete lost "
-                            + "upstream heals when the record expires; the bootstrap period must stay below it.")
-            .checked(Check.positiveDuration());
+    public static final ConfigKey<Duration> TTL = CacheTtl.KEY;
 
     public static final ConfigKey<Integer> MAX_ATTEMPTS = ConfigKey.of(
                     "write.max-attempts",

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nearline.cacheupdater.core.events.DebeziumDecoder;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigException;
+import io.nearline.common.events.DebeziumDecoder;
 import io.nearline.common.testkit.ConfigDocsCheck;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

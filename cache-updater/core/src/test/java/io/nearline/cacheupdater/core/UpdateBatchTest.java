@@ -3,7 +3,6 @@ package io.nearline.cacheupdater.core;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nearline.cacheupdater.core.events.Rejection;
 import io.nearline.cacheupdater.testkit.FaultyCacheStore;
 import io.nearline.cacheupdater.testkit.InMemoryCacheStore;
 import io.nearline.cacheupdater.testkit.KeyHistory;
@@ -11,6 +10,7 @@ import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.cache.CacheRecordCodec;
 import io.nearline.common.deadletter.SourceRecord;
+import io.nearline.common.events.Rejection;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.version.Version;
 import java.time.Clock;

@@ -1,8 +1,8 @@
 package io.nearline.cacheupdater.flink;
 
 import io.nearline.bootstrap.BootstrapIntake;
-import io.nearline.cacheupdater.core.events.ChangeEventValidator;
 import io.nearline.common.deadletter.DeadLetters;
+import io.nearline.common.events.ChangeEventValidator;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.engine.flink.FlinkMetrics;
 import java.util.ArrayList;

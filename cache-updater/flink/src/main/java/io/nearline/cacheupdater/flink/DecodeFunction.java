@@ -1,12 +1,12 @@
 package io.nearline.cacheupdater.flink;
 
-import io.nearline.cacheupdater.core.events.ChangeDecoder;
-import io.nearline.cacheupdater.core.events.ChangeEventCodec;
-import io.nearline.cacheupdater.core.events.ChangeEventValidator;
-import io.nearline.cacheupdater.core.events.Decoded;
-import io.nearline.cacheupdater.core.events.Rejection;
 import io.nearline.common.deadletter.DeadLetters;
 import io.nearline.common.deadletter.SourceRecord;
+import io.nearline.common.events.ChangeDecoder;
+import io.nearline.common.events.ChangeEventCodec;
+import io.nearline.common.events.ChangeEventValidator;
+import io.nearline.common.events.Decoded;
+import io.nearline.common.events.Rejection;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.engine.flink.FlinkMetrics;
 import org.apache.flink.api.common.functions.OpenContext;

@@ -1,11 +1,11 @@
 package io.nearline.cacheupdater.replay;
 
-import io.nearline.cacheupdater.core.events.ChangeEvents;
-import io.nearline.cacheupdater.core.events.Rejection;
 import io.nearline.cacheupdater.core.replay.ReplayInput;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.deadletter.DeadLetters;
 import io.nearline.common.deadletter.RejectionReason;
+import io.nearline.common.events.ChangeEvents;
+import io.nearline.common.events.Rejection;
 import io.nearline.localcluster.replay.KafkaTopics;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

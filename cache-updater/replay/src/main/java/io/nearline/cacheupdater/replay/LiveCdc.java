@@ -1,10 +1,10 @@
 package io.nearline.cacheupdater.replay;
 
-import io.nearline.cacheupdater.core.events.ChangeEvents;
 import io.nearline.cacheupdater.core.replay.ReplayInput;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.cache.CacheRecordCodec;
+import io.nearline.common.events.ChangeEvents;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.common.store.CacheStore;
 import io.nearline.localcluster.replay.CatchUp;

@@ -1,9 +1,9 @@
 package io.nearline.localcluster.cluster;
 
 import io.nearline.cacheupdater.core.StateDump;
-import io.nearline.cacheupdater.core.events.ChangeEvents;
 import io.nearline.cacheupdater.core.replay.ReplayInput;
 import io.nearline.common.cache.CacheKey;
+import io.nearline.common.events.ChangeEvents;
 import io.nearline.common.store.CacheStore;
 import io.nearline.localcluster.replay.ReplayOutput;
 import java.nio.file.Path;

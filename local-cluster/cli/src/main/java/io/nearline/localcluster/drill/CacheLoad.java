@@ -1,9 +1,9 @@
 package io.nearline.localcluster.drill;
 
-import io.nearline.cacheupdater.core.events.ChangeEventCodec;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
+import io.nearline.common.events.ChangeEventCodec;
 import io.nearline.common.schema.InMemorySchemaRegistry;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.StoreException;

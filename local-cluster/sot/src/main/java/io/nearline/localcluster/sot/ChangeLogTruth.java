@@ -1,12 +1,12 @@
 package io.nearline.localcluster.sot;
 
-import io.nearline.cacheupdater.core.events.ChangeEventValidator;
-import io.nearline.cacheupdater.core.events.ChangeEvents;
 import io.nearline.cacheupdater.core.replay.ReplayInput;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.avro.Op;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
+import io.nearline.common.events.ChangeEventValidator;
+import io.nearline.common.events.ChangeEvents;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.nearline.cacheupdater.core.replay;
 
-import io.nearline.cacheupdater.core.events.ChangeEventText;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.avro.Op;
+import io.nearline.common.events.ChangeEventText;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;

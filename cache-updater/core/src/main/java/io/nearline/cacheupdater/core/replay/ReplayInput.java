@@ -1,13 +1,13 @@
 package io.nearline.cacheupdater.core.replay;
 
-import io.nearline.cacheupdater.core.events.ChangeDecoder;
-import io.nearline.cacheupdater.core.events.ChangeEventCodec;
-import io.nearline.cacheupdater.core.events.ChangeEventText;
-import io.nearline.cacheupdater.core.events.DebeziumDecoder;
-import io.nearline.cacheupdater.core.events.DebeziumText;
-import io.nearline.cacheupdater.core.events.DebeziumText.KafkaRecord;
-import io.nearline.cacheupdater.core.events.Decoded;
-import io.nearline.cacheupdater.core.events.Rejection;
+import io.nearline.common.events.ChangeDecoder;
+import io.nearline.common.events.ChangeEventCodec;
+import io.nearline.common.events.ChangeEventText;
+import io.nearline.common.events.DebeziumDecoder;
+import io.nearline.common.events.DebeziumText;
+import io.nearline.common.events.DebeziumText.KafkaRecord;
+import io.nearline.common.events.Decoded;
+import io.nearline.common.events.Rejection;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,4 +1,4 @@
-package io.nearline.cacheupdater.core.events;
+package io.nearline.common.events;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,4 +1,4 @@
-package io.nearline.cacheupdater.core.events;
+package io.nearline.common.events;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

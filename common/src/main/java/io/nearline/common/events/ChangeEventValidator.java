@@ -1,4 +1,4 @@
-package io.nearline.cacheupdater.core.events;
+package io.nearline.common.events;
 
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.avro.Op;

@@ -1,0 +1,27 @@
+package io.nearline.common.cache;
+
+import io.nearline.common.config.Check;
+import io.nearline.common.config.ConfigDef;
+import io.nearline.common.config.ConfigKey;
+import io.nearline.common.config.ValueType;
+import java.time.Duration;
+
+/**
+ * The expiry every cache write sets. Declared here, not with the ordered write, because the bootstrap's
+ * schedule is checked against it too (its period must stay below the TTL).
+ */
+public final class CacheTtl {
+
+    public static final ConfigKey<Duration> KEY = ConfigKey.of(
+                    "cache.ttl",
+                    ValueType.DURATION,
+                    Duration.ofDays(7),
+                    "Time-to-live set on every cache write, tombstones included. Finite by design: a delete lost "
+                            + "upstream heals when the record expires; the bootstrap period must stay below it.")
+            .checked(Check.positiveDuration());
+
+    /** The key alone, for a component that only checks against the TTL (its docs are the ordered write's). */
+    public static final ConfigDef DEF = ConfigDef.of("cache TTL", KEY);
+
+    private CacheTtl() {}
+}
