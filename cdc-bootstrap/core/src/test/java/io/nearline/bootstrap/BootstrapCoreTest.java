@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.bootstrap.avro.BootstrapKind;
 import io.nearline.bootstrap.avro.BootstrapRecord;
-import io.nearline.cacheupdater.core.replay.ChangeEventGenerator;
+import io.nearline.cacheupdater.reference.ChangeEventGenerator;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigException;
 import io.nearline.common.testkit.ConfigDocsCheck;

@@ -21,9 +21,11 @@ public final class ProductionIsolation {
     /** Packages of local tooling: nothing in a job artifact may depend on them. */
     public static final String[] TOOLS = {
         "io.nearline.localcluster..",
+        "io.nearline.testbed..",
+        "io.nearline.drill..",
+        "io.nearline.cacheupdater.reference..",
+        "io.nearline.tracking.reference..",
         "..testkit..",
-        "io.nearline.cacheupdater.replay..",
-        "io.nearline.tracking.replay..",
         "io.nearline.bench.."
     };
 

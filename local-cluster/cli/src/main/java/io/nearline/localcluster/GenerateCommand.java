@@ -1,6 +1,6 @@
 package io.nearline.localcluster;
 
-import io.nearline.tracking.join.TrackingGenerator;
+import io.nearline.tracking.reference.TrackingGenerator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

@@ -8,7 +8,7 @@ import io.nearline.localcluster.cluster.DumpCommand;
 import io.nearline.localcluster.cluster.JobsCommand;
 import io.nearline.localcluster.cluster.PublishCommand;
 import io.nearline.localcluster.drill.DrillCommand;
-import io.nearline.localcluster.replay.CliErrors;
+import io.nearline.localcluster.kit.CliErrors;
 import io.nearline.localcluster.testbed.TestbedCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

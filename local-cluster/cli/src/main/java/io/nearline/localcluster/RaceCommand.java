@@ -2,8 +2,8 @@ package io.nearline.localcluster;
 
 import io.nearline.cacheupdater.core.ScnOrderedWriter;
 import io.nearline.cacheupdater.core.WriterSettings;
-import io.nearline.common.console.Progress;
 import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.localcluster.console.Progress;
 import io.nearline.store.rocksdb.RocksDbCacheStore;
 import io.nearline.store.rocksdb.RocksDbStoreSettings;
 import java.io.PrintStream;

@@ -1,7 +1,7 @@
 package io.nearline.localcluster;
 
-import io.nearline.cacheupdater.replay.ReplayCdcOptions;
-import io.nearline.tracking.replay.ReplayJoinOptions;
+import io.nearline.localcluster.replay.cdc.ReplayCdcOptions;
+import io.nearline.localcluster.replay.join.ReplayJoinOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

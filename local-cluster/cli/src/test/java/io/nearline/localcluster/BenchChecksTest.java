@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.nearline.tracking.join.local.JoinOutputs;
+import io.nearline.tracking.reference.JoinOutputs;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

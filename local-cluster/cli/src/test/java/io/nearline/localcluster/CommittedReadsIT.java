@@ -3,7 +3,7 @@ package io.nearline.localcluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.nearline.localcluster.kafka.EmbeddedKafka;
-import io.nearline.localcluster.replay.KafkaTopics;
+import io.nearline.localcluster.kit.KafkaTopics;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,10 +2,10 @@ package io.nearline.tracking.flink;
 
 import io.nearline.tracking.join.Events;
 import io.nearline.tracking.join.InputClock;
+import io.nearline.tracking.join.JoinPartitions;
 import io.nearline.tracking.join.RequestState;
 import io.nearline.tracking.join.RequestStateCodec;
 import io.nearline.tracking.join.TrackingCodec;
-import io.nearline.tracking.join.local.JoinPartitions;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;

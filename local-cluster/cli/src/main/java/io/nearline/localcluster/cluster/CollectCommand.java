@@ -1,10 +1,10 @@
 package io.nearline.localcluster.cluster;
 
-import io.nearline.localcluster.replay.LocalRunOptions;
-import io.nearline.localcluster.replay.ReplayOutput;
+import io.nearline.localcluster.kit.LocalRunOptions;
+import io.nearline.localcluster.kit.ReplayOutput;
+import io.nearline.localcluster.replay.join.JoinKafka;
 import io.nearline.tracking.join.JoinSettings;
-import io.nearline.tracking.join.local.JoinOutputs;
-import io.nearline.tracking.replay.JoinKafka;
+import io.nearline.tracking.reference.JoinOutputs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -1,11 +1,11 @@
 package io.nearline.localcluster.cluster;
 
-import io.nearline.cacheupdater.core.StateDump;
-import io.nearline.cacheupdater.core.replay.ReplayInput;
+import io.nearline.cacheupdater.reference.ReplayInput;
+import io.nearline.cacheupdater.reference.StateDump;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.events.ChangeEvents;
 import io.nearline.common.store.CacheStore;
-import io.nearline.localcluster.replay.ReplayOutput;
+import io.nearline.localcluster.kit.ReplayOutput;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;

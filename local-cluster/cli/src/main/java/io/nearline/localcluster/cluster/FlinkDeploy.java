@@ -5,7 +5,7 @@ import io.nearline.bootstrap.BootstrapSettings;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.common.config.Config;
 import io.nearline.localcluster.Home;
-import io.nearline.localcluster.replay.KafkaTopics;
+import io.nearline.localcluster.kit.KafkaTopics;
 import io.nearline.tracking.join.JoinSettings;
 import java.nio.file.Path;
 import java.time.Duration;

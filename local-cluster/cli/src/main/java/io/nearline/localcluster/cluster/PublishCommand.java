@@ -1,16 +1,16 @@
 package io.nearline.localcluster.cluster;
 
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
-import io.nearline.cacheupdater.core.replay.ReplayInput;
-import io.nearline.cacheupdater.replay.KafkaReplay;
+import io.nearline.cacheupdater.reference.ReplayInput;
 import io.nearline.common.config.Config;
-import io.nearline.common.console.Progress;
 import io.nearline.localcluster.BootstrapCommand;
-import io.nearline.localcluster.replay.CliErrors;
-import io.nearline.localcluster.replay.KafkaTopics;
+import io.nearline.localcluster.console.Progress;
+import io.nearline.localcluster.kit.CliErrors;
+import io.nearline.localcluster.kit.KafkaTopics;
+import io.nearline.localcluster.replay.cdc.KafkaReplay;
+import io.nearline.localcluster.replay.join.JoinInputs;
+import io.nearline.localcluster.replay.join.JoinKafka;
 import io.nearline.tracking.join.JoinSettings;
-import io.nearline.tracking.replay.JoinInputs;
-import io.nearline.tracking.replay.JoinKafka;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

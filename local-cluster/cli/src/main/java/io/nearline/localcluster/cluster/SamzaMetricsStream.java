@@ -2,7 +2,7 @@ package io.nearline.localcluster.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.nearline.localcluster.replay.KafkaTopics;
+import io.nearline.localcluster.kit.KafkaTopics;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;

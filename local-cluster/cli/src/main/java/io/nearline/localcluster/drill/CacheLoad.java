@@ -9,7 +9,7 @@ import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.StoreException;
 import io.nearline.common.version.Version;
 import io.nearline.localcluster.cluster.ClusterException;
-import io.nearline.localcluster.replay.KafkaTopics;
+import io.nearline.localcluster.kit.KafkaTopics;
 import io.nearline.localcluster.sot.CacheView;
 import io.nearline.localcluster.sot.DivergenceChecker;
 import io.nearline.localcluster.sot.SourceOfTruth;

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nearline.tracking.join.local.CoreJoinReplay;
-import io.nearline.tracking.join.local.JoinOutputs;
-import io.nearline.tracking.join.local.JoinPartitions;
-import io.nearline.tracking.replay.JoinInputs;
+import io.nearline.localcluster.replay.join.JoinInputs;
+import io.nearline.tracking.join.JoinPartitions;
+import io.nearline.tracking.reference.CoreJoinReplay;
+import io.nearline.tracking.reference.JoinOutputs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

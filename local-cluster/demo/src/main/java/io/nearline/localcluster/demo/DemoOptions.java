@@ -1,7 +1,7 @@
 package io.nearline.localcluster.demo;
 
-import io.nearline.localcluster.replay.LocalRunOptions;
-import io.nearline.localcluster.replay.StoreOptions;
+import io.nearline.localcluster.kit.LocalRunOptions;
+import io.nearline.localcluster.kit.StoreOptions;
 import java.time.Duration;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -1,8 +1,8 @@
 package io.nearline.localcluster.flink;
 
 import io.nearline.common.metrics.InMemoryMetrics;
-import io.nearline.localcluster.replay.LocalBroker;
-import io.nearline.localcluster.replay.LocalEngine;
+import io.nearline.localcluster.kit.LocalBroker;
+import io.nearline.localcluster.kit.LocalEngine;
 import java.nio.file.Path;
 
 /** What every Flink runner command is as an engine: Flink, its mirrored counters, the broker in this JVM. */

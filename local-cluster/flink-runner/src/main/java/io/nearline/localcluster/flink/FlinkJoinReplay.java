@@ -1,11 +1,11 @@
 package io.nearline.localcluster.flink;
 
 import io.nearline.common.config.Config;
+import io.nearline.localcluster.replay.join.JoinReplay;
+import io.nearline.localcluster.replay.join.ReplayJoinOptions;
 import io.nearline.tracking.flink.TrackingJoinIo;
 import io.nearline.tracking.flink.TrackingJoinJob;
 import io.nearline.tracking.join.JoinSettings;
-import io.nearline.tracking.replay.JoinReplay;
-import io.nearline.tracking.replay.ReplayJoinOptions;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;

@@ -1,6 +1,6 @@
 package io.nearline.localcluster.flink;
 
-import io.nearline.localcluster.replay.CliErrors;
+import io.nearline.localcluster.kit.CliErrors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

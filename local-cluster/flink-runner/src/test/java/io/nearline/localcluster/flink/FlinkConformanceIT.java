@@ -1,8 +1,8 @@
 package io.nearline.localcluster.flink;
 
-import io.nearline.cacheupdater.testkit.CdcConformanceSuite;
 import io.nearline.common.metrics.InMemoryMetrics;
-import io.nearline.localcluster.replay.CliErrors;
+import io.nearline.localcluster.kit.CliErrors;
+import io.nearline.localcluster.replay.cdc.CdcConformanceSuite;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine;

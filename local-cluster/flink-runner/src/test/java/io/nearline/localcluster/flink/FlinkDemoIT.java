@@ -1,6 +1,6 @@
 package io.nearline.localcluster.flink;
 
-import io.nearline.cacheupdater.testkit.DemoSuite;
+import io.nearline.localcluster.replay.cdc.DemoSuite;
 import java.util.List;
 import picocli.CommandLine;
 

@@ -1,7 +1,7 @@
 package io.nearline.localcluster.flink;
 
 import io.nearline.common.metrics.InMemoryMetrics;
-import io.nearline.tracking.replay.JoinConformanceSuite;
+import io.nearline.localcluster.replay.join.JoinConformanceSuite;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine;

@@ -4,7 +4,7 @@ import io.nearline.cacheupdater.samza.CacheUpdaterApp;
 import io.nearline.common.config.Config;
 import io.nearline.localcluster.demo.Demo;
 import io.nearline.localcluster.demo.DemoOptions;
-import io.nearline.localcluster.replay.LocalRunOptions;
+import io.nearline.localcluster.kit.LocalRunOptions;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.apache.samza.runtime.LocalApplicationRunner;

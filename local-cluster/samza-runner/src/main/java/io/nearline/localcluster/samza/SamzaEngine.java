@@ -1,9 +1,9 @@
 package io.nearline.localcluster.samza;
 
 import io.nearline.common.metrics.InMemoryMetrics;
-import io.nearline.localcluster.replay.LocalBroker;
-import io.nearline.localcluster.replay.LocalEngine;
-import io.nearline.localcluster.replay.LocalRunOptions;
+import io.nearline.localcluster.kit.LocalBroker;
+import io.nearline.localcluster.kit.LocalEngine;
+import io.nearline.localcluster.kit.LocalRunOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 

@@ -1,12 +1,12 @@
 package io.nearline.localcluster.samza;
 
 import io.nearline.common.config.Config;
-import io.nearline.localcluster.replay.LocalRunOptions;
-import io.nearline.localcluster.replay.LocalRuns;
+import io.nearline.localcluster.kit.LocalRunOptions;
+import io.nearline.localcluster.kit.LocalRuns;
+import io.nearline.localcluster.replay.join.JoinReplay;
+import io.nearline.localcluster.replay.join.ReplayJoinOptions;
 import io.nearline.tracking.join.JoinMetrics;
 import io.nearline.tracking.join.JoinSettings;
-import io.nearline.tracking.replay.JoinReplay;
-import io.nearline.tracking.replay.ReplayJoinOptions;
 import io.nearline.tracking.samza.JoinApp;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -2,13 +2,13 @@ package io.nearline.localcluster.samza;
 
 import io.nearline.bootstrap.BootstrapSettings;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
-import io.nearline.cacheupdater.replay.CdcReplay;
-import io.nearline.cacheupdater.replay.ReplayCdcOptions;
 import io.nearline.cacheupdater.samza.CacheUpdaterApp;
 import io.nearline.common.config.Config;
-import io.nearline.localcluster.replay.KafkaTopics;
-import io.nearline.localcluster.replay.LocalRunOptions;
-import io.nearline.localcluster.replay.LocalRuns;
+import io.nearline.localcluster.kit.KafkaTopics;
+import io.nearline.localcluster.kit.LocalRunOptions;
+import io.nearline.localcluster.kit.LocalRuns;
+import io.nearline.localcluster.replay.cdc.CdcReplay;
+import io.nearline.localcluster.replay.cdc.ReplayCdcOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;

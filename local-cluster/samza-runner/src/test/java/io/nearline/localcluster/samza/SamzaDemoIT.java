@@ -1,6 +1,6 @@
 package io.nearline.localcluster.samza;
 
-import io.nearline.cacheupdater.testkit.DemoSuite;
+import io.nearline.localcluster.replay.cdc.DemoSuite;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine;

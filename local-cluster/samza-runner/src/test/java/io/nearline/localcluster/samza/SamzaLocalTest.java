@@ -3,7 +3,7 @@ package io.nearline.localcluster.samza;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.nearline.common.config.Config;
-import io.nearline.localcluster.replay.LocalRunOptions;
+import io.nearline.localcluster.kit.LocalRunOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

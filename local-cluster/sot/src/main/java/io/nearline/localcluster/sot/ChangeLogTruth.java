@@ -1,6 +1,6 @@
 package io.nearline.localcluster.sot;
 
-import io.nearline.cacheupdater.core.replay.ReplayInput;
+import io.nearline.cacheupdater.reference.ReplayInput;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.avro.Op;
 import io.nearline.common.cache.CacheKey;

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.cacheupdater.core.WriterSettings;
-import io.nearline.cacheupdater.core.replay.CoreReplay;
-import io.nearline.cacheupdater.core.replay.ReplayInput;
+import io.nearline.cacheupdater.reference.CoreReplay;
+import io.nearline.cacheupdater.reference.ReplayInput;
+import io.nearline.cacheupdater.reference.Scenarios;
 import io.nearline.cacheupdater.testkit.InMemoryCacheStore;
-import io.nearline.cacheupdater.testkit.Scenarios;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

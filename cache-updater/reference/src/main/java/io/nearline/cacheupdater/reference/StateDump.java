@@ -1,0 +1,46 @@
+package io.nearline.cacheupdater.reference;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nearline.common.cache.CacheKey;
+import io.nearline.common.cache.CacheRecord;
+import io.nearline.common.cache.CacheRecordCodec;
+import io.nearline.common.store.CacheStore;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.TreeSet;
+
+/**
+ * The cache state as JSON lines sorted by key (the state-dump text form, docs/semantics.md):
+ * {@code {"key","scn","schemaVersion","tombstone","payload"}}, payload (UTF-8 text) absent for
+ * tombstones. Keys without a live record are left out. The store has no scan, so the caller names
+ * the keys (a replay knows every key it sent).
+ */
+public final class StateDump {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private StateDump() {}
+
+    public static List<String> lines(CacheStore store, Collection<CacheKey> keys) {
+        List<String> out = new ArrayList<>();
+        for (CacheKey key : new TreeSet<>(keys)) {
+            store.get(key).ifPresent(stored -> out.add(line(key, CacheRecordCodec.decode(stored.value()))));
+        }
+        return out;
+    }
+
+    public static String line(CacheKey key, CacheRecord record) {
+        ObjectNode node = JSON.createObjectNode();
+        node.put("key", key.value());
+        node.put("scn", record.version().scn().value());
+        node.put("schemaVersion", record.version().schemaVersion());
+        node.put("tombstone", record.tombstone());
+        if (!record.tombstone()) {
+            node.put("payload", new String(record.payload(), StandardCharsets.UTF_8));
+        }
+        return node.toString();
+    }
+}

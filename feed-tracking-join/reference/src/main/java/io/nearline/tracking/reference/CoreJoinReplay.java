@@ -1,0 +1,85 @@
+package io.nearline.tracking.reference;
+
+import io.nearline.tracking.join.Events;
+import io.nearline.tracking.join.JoinPartitions;
+import io.nearline.tracking.join.JoinSettings;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * A replay without an engine: the events split into partitions as a replay sends them (each
+ * partition keeps the files' order), the partitions read in an order {@code interleaving} picks,
+ * the join run on {@link LocalJoin}. Any interleaving must give the same outputs; the engines must
+ * give them too (eager: the same {@link JoinOutputs#repeatsFolded()}).
+ */
+public final class CoreJoinReplay {
+
+    private CoreJoinReplay() {}
+
+    public static JoinOutputs run(
+            List<Events.Fragment> index,
+            List<Events.BrokerEvent> broker,
+            int partitions,
+            long windowMillis,
+            long allowedLatenessMillis,
+            Random interleaving) {
+        return run(
+                index,
+                broker,
+                partitions,
+                windowMillis,
+                allowedLatenessMillis,
+                JoinSettings.EmitComplete.WATERMARK,
+                interleaving);
+    }
+
+    public static JoinOutputs run(
+            List<Events.Fragment> index,
+            List<Events.BrokerEvent> broker,
+            int partitions,
+            long windowMillis,
+            long allowedLatenessMillis,
+            JoinSettings.EmitComplete emitComplete,
+            Random interleaving) {
+        LocalJoin join = new LocalJoin(windowMillis, allowedLatenessMillis, emitComplete, System::currentTimeMillis);
+        List<String> names = new ArrayList<>();
+        List<ArrayDeque<Events.Input>> queues = new ArrayList<>();
+        for (String topic : List.of("index", "broker")) {
+            for (int p = 0; p < partitions; p++) {
+                names.add(JoinPartitions.input(topic, p));
+                queues.add(new ArrayDeque<>());
+                join.expect(names.get(names.size() - 1));
+            }
+        }
+        index.forEach(
+                f -> queues.get(JoinPartitions.of(f.requestId(), partitions)).add(f));
+        broker.forEach(b -> queues.get(partitions + JoinPartitions.of(b.requestId(), partitions))
+                .add(b));
+        for (int i = 0; i < queues.size(); i++) {
+            if (queues.get(i).isEmpty()) {
+                join.end(names.get(i));
+            }
+        }
+        List<Integer> open = new ArrayList<>();
+        for (int i = 0; i < queues.size(); i++) {
+            if (!queues.get(i).isEmpty()) {
+                open.add(i);
+            }
+        }
+        while (!open.isEmpty()) {
+            int pick = interleaving.nextInt(open.size());
+            int q = open.get(pick);
+            join.offer(names.get(q), queues.get(q).poll());
+            if (queues.get(q).isEmpty()) {
+                open.remove(pick);
+                join.end(names.get(q));
+            }
+        }
+        if (join.liveStates() != 0) {
+            throw new IllegalStateException(join.liveStates() + " requests still hold state after the end of input");
+        }
+        return JoinOutputs.of(join.joined, join.orphans, join.late);
+    }
+}

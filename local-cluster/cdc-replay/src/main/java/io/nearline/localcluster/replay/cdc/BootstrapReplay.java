@@ -1,0 +1,61 @@
+package io.nearline.localcluster.replay.cdc;
+
+import io.nearline.bootstrap.BootstrapSettings;
+import io.nearline.bootstrap.SnapshotProducer;
+import io.nearline.bootstrap.SnapshotSource;
+import io.nearline.localcluster.console.Progress;
+import io.nearline.localcluster.kit.KafkaTopics;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.producer.KafkaProducer;
+
+/** The bootstrap side of a replay: the bootstrap topic and the snapshot published to it. */
+final class BootstrapReplay {
+
+    /** Records that reached the bootstrap topic, and the rows that did not. */
+    record Published(long records, List<SnapshotProducer.Refused> refused) {}
+
+    private BootstrapReplay() {}
+
+    /**
+     * Publishes the snapshot (the change stream's current end offsets go into the BEGIN markers). With
+     * {@code crashAfterRows} >= 0 the first producer dies after that many rows and a second one resumes
+     * from the saved progress. Returns the records on the bootstrap topic and the rows it refused (too
+     * large: dead-lettered to {@code deadLetterTopic}).
+     */
+    static Published publish(
+            String bootstrapServers,
+            BootstrapSettings settings,
+            int partitions,
+            String cdcTopic,
+            String deadLetterTopic,
+            SnapshotSource snapshot,
+            Path progressFile,
+            long crashAfterRows) {
+        KafkaTopics.createTopics(bootstrapServers, Map.of(settings.topic(), partitions));
+        Map<Integer, Long> liveOffsets = KafkaTopics.endOffsets(bootstrapServers, cdcTopic);
+        long records = 0;
+        List<SnapshotProducer.Refused> refused = new ArrayList<>();
+        try (Progress progress =
+                new Progress("snapshot rows sent", snapshot.rowCount() + 2L * partitions, System.err)) {
+            // a drill: a first producer dies after crashAfterRows rows, a second one resumes from the saved progress
+            List<Long> stops = crashAfterRows >= 0 ? List.of(crashAfterRows, -1L) : List.of(-1L);
+            for (long stopAfter : stops) {
+                try (KafkaProducer<byte[], byte[]> producer = KafkaTopics.producer(bootstrapServers)) {
+                    SnapshotProducer.Result result = new SnapshotProducer(
+                                    producer, settings.topic(), partitions, settings.chunkRows(), deadLetterTopic)
+                            .publish(snapshot, progressFile, liveOffsets, stopAfter, progress::step);
+                    records += result.recordsOnTopic();
+                    refused.addAll(result.refused());
+                }
+                if (stopAfter >= 0) {
+                    System.err.printf(
+                            "%nsnapshot producer stopped after %,d rows (drill); a new one resumes%n", stopAfter);
+                }
+            }
+        }
+        return new Published(records, refused);
+    }
+}

@@ -1,0 +1,55 @@
+package io.nearline.localcluster.kit;
+
+import java.util.function.LongSupplier;
+
+/**
+ * When a job fed live has caught up with its input, so that what it measures after is its steady
+ * state and not its start: checked at most every half second after the warm-up, it has caught up once
+ * it has done everything that had been sent at the check before.
+ */
+public final class CatchUp {
+
+    private static final long CHECK_EVERY_MILLIS = 500;
+
+    private final long warmUpEndsAt;
+    private final LongSupplier done;
+    private long lastCheckAt = -1;
+    private long sentAtLastCheck;
+    private volatile long caughtUpAt = Long.MAX_VALUE;
+
+    /** {@code done}: the job's count of input events done, comparable to the count sent. */
+    public CatchUp(long warmUpEndsAt, LongSupplier done) {
+        this.warmUpEndsAt = warmUpEndsAt;
+        this.done = done;
+    }
+
+    /** The sender's count after each event (one thread); true the first time the job is found caught up. */
+    public boolean sent(long sent, long nowMillis) {
+        if (caughtUpAt != Long.MAX_VALUE
+                || nowMillis < warmUpEndsAt
+                || (lastCheckAt >= 0 && nowMillis - lastCheckAt < CHECK_EVERY_MILLIS)) {
+            return false;
+        }
+        boolean caughtUp = lastCheckAt >= 0 && done.getAsLong() >= sentAtLastCheck;
+        lastCheckAt = nowMillis;
+        sentAtLastCheck = sent;
+        if (caughtUp) {
+            caughtUpAt = nowMillis;
+        }
+        return caughtUp;
+    }
+
+    /** When the job was first found caught up; {@code Long.MAX_VALUE} if it never was. */
+    public long caughtUpAt() {
+        return caughtUpAt;
+    }
+
+    public boolean caughtUp() {
+        return caughtUpAt != Long.MAX_VALUE;
+    }
+
+    /** Where a measurement starts: once caught up, else (a job that never kept up) at the warm-up's end. */
+    public long measuredFrom() {
+        return caughtUp() ? caughtUpAt : warmUpEndsAt;
+    }
+}

@@ -1,0 +1,40 @@
+package io.nearline.localcluster.kit;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+
+/** What the local tools' own server processes (the broker, CouchbaseMock) share: ports and the ready line. */
+final class ForkedJvm {
+
+    private ForkedJvm() {}
+
+    /** A port free on loopback now, chosen by the tool so that a server started again is found at it. */
+    static int freePort() throws IOException {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        }
+    }
+
+    /**
+     * Reads the process's output until a line starts with {@code prefix}; returns the rest of that line,
+     * or empty if the process ends or {@code timeout} passes first.
+     */
+    static Optional<String> awaitReadyLine(Process process, String prefix, Duration timeout) throws IOException {
+        BufferedReader out =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String line;
+        while ((line = out.readLine()) != null && System.nanoTime() < deadline) {
+            if (line.startsWith(prefix)) {
+                return Optional.of(line.substring(prefix.length()).strip());
+            }
+        }
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,40 @@
+package io.nearline.localcluster.kit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class CatchUpTest {
+
+    @Test
+    void caughtUpOnceTheJobHasDoneWhatWasSentAtTheCheckBeforeAndNotInTheWarmUp() {
+        AtomicLong done = new AtomicLong();
+        CatchUp catchUp = new CatchUp(10_000, done::get);
+        done.set(5_000);
+        assertFalse(catchUp.sent(5_000, 9_000), "in the warm-up");
+        assertFalse(catchUp.sent(6_000, 10_000), "the first check only records what was sent");
+        done.set(5_999);
+        assertFalse(catchUp.sent(7_000, 10_600), "one event of the check before not done yet");
+        done.set(7_000);
+        assertFalse(catchUp.sent(7_500, 10_900), "less than half a second since the last check");
+        assertTrue(catchUp.sent(8_000, 11_200), "everything sent at the check before is done");
+        assertEquals(11_200, catchUp.caughtUpAt());
+        assertEquals(11_200, catchUp.measuredFrom());
+        assertFalse(catchUp.sent(9_000, 12_000), "only the first time");
+    }
+
+    @Test
+    void aJobThatNeverKeepsUpIsNeverCaughtUp() {
+        AtomicLong done = new AtomicLong();
+        CatchUp catchUp = new CatchUp(0, done::get);
+        for (long t = 0; t < 60_000; t += 100) {
+            done.set(t); // always more than a second behind
+            assertFalse(catchUp.sent(t + 1_000, t));
+        }
+        assertEquals(Long.MAX_VALUE, catchUp.caughtUpAt());
+        assertEquals(0, catchUp.measuredFrom(), "measured from the warm-up's end, flagged as never caught up");
+    }
+}
