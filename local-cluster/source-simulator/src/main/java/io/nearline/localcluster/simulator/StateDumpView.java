@@ -1,4 +1,4 @@
-package io.nearline.localcluster.sot;
+package io.nearline.localcluster.simulator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

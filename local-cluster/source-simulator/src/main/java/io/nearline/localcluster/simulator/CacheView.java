@@ -1,4 +1,4 @@
-package io.nearline.localcluster.sot;
+package io.nearline.localcluster.simulator;
 
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;

@@ -1,4 +1,4 @@
-package io.nearline.localcluster.sot;
+package io.nearline.localcluster.simulator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
