@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import io.nearline.common.annotation.VisibleForTesting;
+import io.nearline.common.cyclefixture.lower.CallsUp;
+import io.nearline.common.cyclefixture.lower.Lower;
+import io.nearline.common.cyclefixture.upper.OneWay;
+import io.nearline.common.cyclefixture.upper.Upper;
 import io.nearline.common.testkit.EngineNeutrality;
 import io.nearline.common.testkit.ProductionIsolation;
 import io.nearline.localcluster.fake.FakeTool;
@@ -40,16 +44,33 @@ class ProductionIsolationTest {
     }
 
     @Test
-    void commonKeepsBothRules() {
+    void commonKeepsTheRules() {
         JavaClasses common = EngineNeutrality.productionClasses("io.nearline.common");
         ProductionIsolation.NO_TOOLS_IN_PRODUCTION.check(common);
         ProductionIsolation.NO_TEST_ONLY_CALLS.check(common);
+        ProductionIsolation.JOBS_DO_NOT_USE_LOCAL_TOOLS.check(common);
+        ProductionIsolation.NO_PACKAGE_CYCLES.check(common);
     }
 
     @Test
     void aDependencyOnAToolIsCaught() {
         JavaClasses leaky = new ClassFileImporter().importClasses(CallsATool.class, FakeTool.class);
         assertThrows(AssertionError.class, () -> ProductionIsolation.NO_TOOLS_IN_PRODUCTION.check(leaky));
+    }
+
+    @Test
+    void aJobClassUsingALocalToolIsCaught() {
+        JavaClasses leaky = new ClassFileImporter().importClasses(CallsATool.class, FakeTool.class);
+        assertThrows(AssertionError.class, () -> ProductionIsolation.JOBS_DO_NOT_USE_LOCAL_TOOLS.check(leaky));
+        ProductionIsolation.JOBS_DO_NOT_USE_LOCAL_TOOLS.check(
+                new ClassFileImporter().importClasses(Hook.class, FakeTool.class));
+    }
+
+    @Test
+    void aCycleBetweenTwoPackagesIsCaughtAndAOneWayDependencyIsNot() {
+        JavaClasses cycle = new ClassFileImporter().importClasses(Upper.class, Lower.class, CallsUp.class);
+        assertThrows(AssertionError.class, () -> ProductionIsolation.NO_PACKAGE_CYCLES.check(cycle));
+        ProductionIsolation.NO_PACKAGE_CYCLES.check(new ClassFileImporter().importClasses(OneWay.class, Lower.class));
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.nearline.common.testkit;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaCall;
@@ -13,8 +14,9 @@ import io.nearline.common.annotation.VisibleForTesting;
 /**
  * The rules that keep production code apart from the tools: job code (everything a job artifact
  * carries) depends on no local tool (runners, replays, the demo, benchmarks, the test kits), and never
- * calls a {@link VisibleForTesting} member. Tools may depend on jobs, never the reverse. Each module
- * that can see production code and tools together (the local runners) runs {@link #check}.
+ * calls a {@link VisibleForTesting} member. Tools may depend on jobs, never the reverse, and no two
+ * packages depend on each other. Each module that can see production code and tools together (the
+ * local runners, the front door) runs {@link #check}.
  */
 public final class ProductionIsolation {
 
@@ -51,6 +53,41 @@ public final class ProductionIsolation {
                                     .orElse(false)))
             .because("members marked @VisibleForTesting exist for tests and local runners only");
 
+    /** Packages of the job modules: common, each job's core, its engine adapters and stores, the engine kits. */
+    public static final String[] JOBS = {
+        "io.nearline.common..",
+        "io.nearline.cacheupdater.core..",
+        "io.nearline.cacheupdater.flink..",
+        "io.nearline.cacheupdater.samza..",
+        "io.nearline.store..",
+        "io.nearline.bootstrap..",
+        "io.nearline.tracking.join..",
+        "io.nearline.tracking.flink..",
+        "io.nearline.tracking.samza..",
+        "io.nearline.engine.."
+    };
+
+    /** Packages of local-cluster and lxc-testbed. */
+    public static final String[] LOCAL_TOOLS = {
+        "io.nearline.localcluster..", "io.nearline.testbed..", "io.nearline.drill.."
+    };
+
+    /** The dependency rule of docs/architecture.md, read from the job's side: tools -> jobs -> common, never up. */
+    public static final ArchRule JOBS_DO_NOT_USE_LOCAL_TOOLS = noClasses()
+            .that()
+            .resideInAnyPackage(JOBS)
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(LOCAL_TOOLS)
+            .because("no job module depends on local-cluster or lxc-testbed: those tools depend on the jobs");
+
+    /**
+     * Every package is a slice: a cycle between two packages means neither is the lower layer, and
+     * the layout (one folder, one concern, arrows pointing down) no longer says which to read first.
+     */
+    public static final ArchRule NO_PACKAGE_CYCLES =
+            slices().matching("io.nearline.(**)").should().beFreeOfCycles();
+
     private ProductionIsolation() {}
 
     /** Fails with the offending classes if production code under {@code io.nearline} breaks either rule. */
@@ -61,5 +98,7 @@ public final class ProductionIsolation {
                 .importPackages("io.nearline");
         NO_TOOLS_IN_PRODUCTION.check(classes);
         NO_TEST_ONLY_CALLS.check(classes);
+        JOBS_DO_NOT_USE_LOCAL_TOOLS.check(classes);
+        NO_PACKAGE_CYCLES.check(classes);
     }
 }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nearline.common.store.CacheStore;
 import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.cluster.ClusterOption;
-import io.nearline.localcluster.cluster.LiveStores;
+import io.nearline.localcluster.deploy.LiveStores;
 import io.nearline.localcluster.kit.LocalRunOptions;
 import io.nearline.localcluster.kit.ReplayOutput;
 import io.nearline.localcluster.simulator.CacheView;

@@ -1,6 +1,7 @@
 package io.nearline.localcluster;
 
 import io.nearline.localcluster.demo.DemoOptions;
+import io.nearline.localcluster.kit.Home;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -1,15 +1,18 @@
 package io.nearline.localcluster;
 
+import io.nearline.drill.DrillCommand;
+import io.nearline.localcluster.bench.BenchCommand;
+import io.nearline.localcluster.bench.RaceCommand;
 import io.nearline.localcluster.cluster.ClusterCommand;
 import io.nearline.localcluster.cluster.ClusterException;
-import io.nearline.localcluster.cluster.CollectCommand;
-import io.nearline.localcluster.cluster.DeployCommand;
-import io.nearline.localcluster.cluster.DumpCommand;
-import io.nearline.localcluster.cluster.JobsCommand;
-import io.nearline.localcluster.cluster.PublishCommand;
-import io.nearline.localcluster.drill.DrillCommand;
+import io.nearline.localcluster.deploy.BootstrapCommand;
+import io.nearline.localcluster.deploy.CollectCommand;
+import io.nearline.localcluster.deploy.DeployCommand;
+import io.nearline.localcluster.deploy.DumpCommand;
+import io.nearline.localcluster.deploy.JobsCommand;
+import io.nearline.localcluster.deploy.PublishCommand;
 import io.nearline.localcluster.kit.CliErrors;
-import io.nearline.localcluster.testbed.TestbedCommand;
+import io.nearline.testbed.TestbedCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

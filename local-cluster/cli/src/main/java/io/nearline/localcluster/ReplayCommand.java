@@ -1,5 +1,6 @@
 package io.nearline.localcluster;
 
+import io.nearline.localcluster.kit.Home;
 import io.nearline.localcluster.replay.cdc.ReplayCdcOptions;
 import io.nearline.localcluster.replay.join.ReplayJoinOptions;
 import java.nio.file.Files;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nearline.localcluster.deploy.FlinkDeploy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

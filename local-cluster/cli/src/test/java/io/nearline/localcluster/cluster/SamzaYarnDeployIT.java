@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nearline.localcluster.deploy.SamzaDeploy;
+import io.nearline.localcluster.deploy.SamzaMetricsStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nearline.localcluster.deploy.FlinkDeploy;
+import io.nearline.localcluster.deploy.SamzaDeploy;
 import io.nearline.localcluster.replay.join.JoinInputs;
 import io.nearline.tracking.join.JoinPartitions;
 import io.nearline.tracking.reference.CoreJoinReplay;

@@ -61,7 +61,7 @@ public final class ForkedCouchbase implements AutoCloseable {
     }
 
     private void launch() throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String java = Home.java();
         process = new ProcessBuilder(
                         java,
                         "-Xmx512m",

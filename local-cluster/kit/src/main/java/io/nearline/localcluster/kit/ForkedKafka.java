@@ -49,7 +49,7 @@ public final class ForkedKafka implements LocalBroker {
     }
 
     private void launch() throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        String java = Home.java();
         process = new ProcessBuilder(
                         java,
                         "-Xmx768m",

@@ -137,7 +137,7 @@ public final class JobProcess {
     /** The runner's own command line, this JVM's options and class path, with the job-process options. */
     private static List<String> command(CommandSpec replay, Path work, String bootstrapServers) {
         List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add(Home.java());
         for (String option : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
             if (!option.startsWith("-agentlib") && !option.startsWith("-javaagent")) {
                 command.add(option);

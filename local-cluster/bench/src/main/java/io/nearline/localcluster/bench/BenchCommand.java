@@ -1,0 +1,794 @@
+package io.nearline.localcluster.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nearline.cacheupdater.reference.ChangeEventGenerator;
+import io.nearline.common.config.Config;
+import io.nearline.common.config.ValueType;
+import io.nearline.localcluster.kit.ForkedCouchbase;
+import io.nearline.localcluster.kit.Home;
+import io.nearline.localcluster.kit.ReplayOutput;
+import io.nearline.localcluster.replay.join.JoinInputs;
+import io.nearline.localcluster.simulator.ChangeLogTruth;
+import io.nearline.localcluster.simulator.DivergenceChecker;
+import io.nearline.localcluster.simulator.StateDumpView;
+import io.nearline.tracking.join.JoinSettings;
+import io.nearline.tracking.reference.CoreJoinReplay;
+import io.nearline.tracking.reference.JoinOutputs;
+import io.nearline.tracking.reference.TrackingGenerator;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code nearline bench cdc}: the cache-updater job's throughput on each engine against the raw consume rate;
+ * {@code nearline bench join}: the tracking join's throughput and join latency on each engine.
+ */
+@Command(
+        name = "bench",
+        mixinStandardHelpOptions = true,
+        description = "End-to-end benchmarks of the jobs on this machine.",
+        subcommands = {
+            BenchCommand.Cdc.class,
+            BenchCommand.Join.class,
+            BenchCommand.Bootstrap.class,
+            CommandLine.HelpCommand.class
+        })
+public final class BenchCommand implements Runnable {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    @Command(
+            name = "cdc",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Replay a generated change stream through the cache-updater job into the RocksDB store on "
+                        + "each engine, and report its steady rate next to the raw consume rate of the same topic, "
+                        + "measured in the same run."
+            })
+    public static final class Cdc implements Callable<Integer> {
+
+        @Option(
+                names = "--events",
+                defaultValue = "1000000",
+                description = "Change events (default: ${DEFAULT-VALUE}).")
+        long events;
+
+        @Option(names = "--keys", defaultValue = "100000", description = "Distinct keys (default: ${DEFAULT-VALUE}).")
+        int keys;
+
+        @Option(
+                names = "--engine",
+                split = ",",
+                defaultValue = "flink,samza",
+                description = "Engines, in order (default: ${DEFAULT-VALUE}).")
+        List<String> engines;
+
+        @Option(
+                names = "--partitions",
+                defaultValue = "2",
+                description = "Partitions of the CDC topic (default: ${DEFAULT-VALUE}).")
+        int partitions;
+
+        @Option(
+                names = "--parallelism",
+                defaultValue = "2",
+                description = "Parallel tasks (default: ${DEFAULT-VALUE}).")
+        int parallelism;
+
+        @Option(names = "--seed", defaultValue = "1", description = "Generator seed (default: ${DEFAULT-VALUE}).")
+        long seed;
+
+        @Option(
+                names = "--work-dir",
+                description = "Where the stream, brokers and stores go (default: a temporary directory).")
+        Path workDir;
+
+        @Option(names = "--summary-json", paramLabel = "FILE", description = SUMMARY_JSON)
+        Path summaryJson;
+
+        @Option(
+                names = "--store",
+                defaultValue = "rocksdb",
+                description =
+                        "rocksdb (embedded), or couchbase: CouchbaseMock in a JVM of its own, reached through the "
+                                + "real SDK; each engine also runs with one synchronous write per event, on the first "
+                                + "--sync-events events, and the mock is started afresh before every run (default: ${DEFAULT-VALUE}).")
+        String store;
+
+        @Option(
+                names = "--sync-events",
+                defaultValue = "20000",
+                description = "--store couchbase: events of the one-write-per-event run (default: ${DEFAULT-VALUE}).")
+        long syncEvents;
+
+        @Option(
+                names = "--rate",
+                paramLabel = "EVENTS_PER_SEC",
+                description = "Send the change stream at this steady rate for --duration while the job runs (--events "
+                        + "is then rate x duration), and report the cache's staleness: from the send of each key's "
+                        + "last event to its write into the store, p50/p99/p99.9. No ceiling or raw baseline then.")
+        Integer rate;
+
+        @Option(
+                names = "--duration",
+                defaultValue = "60s",
+                paramLabel = "DURATION",
+                description = "With --rate: how long the stream lasts (default: ${DEFAULT-VALUE}).")
+        String duration;
+
+        @Option(
+                names = "--warm-up",
+                defaultValue = "10s",
+                paramLabel = "DURATION",
+                description = "With --rate: keys last written in this first part are left out of the staleness "
+                        + "(default: ${DEFAULT-VALUE}).")
+        String warmUp;
+
+        @Mixin
+        Settings settings = new Settings();
+
+        @Override
+        public Integer call() throws Exception {
+            if (rate != null) {
+                long seconds = ValueType.DURATION.parse(duration).toSeconds();
+                positive("--rate", rate, "--duration (seconds)", seconds);
+                events = rate * seconds;
+            }
+            positive("--events", events, "--keys", keys, "--partitions", partitions, "--parallelism", parallelism);
+            if (!store.equals("rocksdb") && !store.equals("couchbase")) {
+                throw new IllegalArgumentException("--store must be rocksdb or couchbase, got " + store);
+            }
+            return WorkDirs.inWorkDir(workDir, "nearline-bench", this::bench);
+        }
+
+        private int bench(Path work) throws Exception {
+            Path stream = work.resolve("events.jsonl");
+            System.out.printf(
+                    "bench cdc: generating %,d events over %,d keys (seed %d) in %s%n", events, keys, seed, stream);
+            ChangeEventGenerator.write(stream, events, keys, seed);
+            try (ForkedCouchbase couchbase = store.equals("couchbase")
+                    ? ForkedCouchbase.start(Home.couchbaseJar(Home.dir()), work.resolve("couchbase"))
+                    : null) {
+                return run(work, stream, couchbase);
+            }
+        }
+
+        private int run(Path work, Path stream, ForkedCouchbase couchbase) throws Exception {
+            if (rate != null) {
+                return runLive(work, stream, couchbase);
+            }
+            Map<String, String> storeSettings = new LinkedHashMap<>();
+            storeSettings.put("cache.store", store);
+            storeSettings.put("rocksdb.path", work.resolve("ceiling-rocksdb").toString());
+            if (couchbase != null) {
+                storeSettings.putAll(couchbase.settings());
+            }
+            double ceiling = storeCeiling("cdc", stream, storeSettings, parallelism, "writes/s");
+            Path syncStream = work.resolve("events-sync.jsonl");
+            if (couchbase != null) {
+                couchbase.restart(); // every run starts from an empty cache
+                try (var lines = Files.lines(stream)) {
+                    Files.write(syncStream, lines.limit(syncEvents).toList());
+                }
+            }
+            Map<String, ObjectNode> members = new LinkedHashMap<>();
+            for (String engine : engines) {
+                Path summary = work.resolve("summary-" + engine + ".json");
+                List<String> storeArgs = couchbase == null ? List.of() : couchbaseArgs(couchbase);
+                int code = Home.runBench(
+                        engine,
+                        "replay-cdc",
+                        replayArgs(
+                                storeArgs,
+                                stream,
+                                work.resolve("state-" + engine + ".jsonl"),
+                                work.resolve(engine),
+                                summary,
+                                withSettings(settings.values, "--raw-consume-baseline")));
+                if (code != 0) {
+                    return code;
+                }
+                ObjectNode replay = readJson(summary);
+                ObjectNode sync = null;
+                if (couchbase != null) {
+                    couchbase.restart();
+                    Path syncSummary = work.resolve("summary-" + engine + "-sync.json");
+                    Path syncState = work.resolve("state-" + engine + "-sync.jsonl");
+                    code = Home.runBench(
+                            engine,
+                            "replay-cdc",
+                            replayArgs(
+                                    storeArgs,
+                                    syncStream,
+                                    syncState,
+                                    work.resolve(engine + "-sync"),
+                                    syncSummary,
+                                    withSettings(oneWritePerEvent())));
+                    if (code != 0) {
+                        return code;
+                    }
+                    couchbase.restart();
+                    sync = readJson(syncSummary);
+                    sync.put(
+                            "verified",
+                            stateMatches(engine + " (one write per event)", List.of(syncStream), syncState));
+                }
+                ObjectNode m = JSON.createObjectNode();
+                long written = replay.path("steadyEventsPerSec").asLong(-1);
+                long raw = replay.path("rawConsumePerSec").asLong(-1);
+                m.put("writtenPerSec", written);
+                m.put("rawPerSec", raw);
+                m.put("ceilingPerSec", Math.round(ceiling));
+                m.put("writtenPerRaw", ratio(written, raw));
+                m.put("writtenPerCeiling", ratio(written, ceiling));
+                boolean verified = stateMatches(engine, List.of(stream), work.resolve("state-" + engine + ".jsonl"));
+                if (sync != null) {
+                    long perEvent = sync.path("steadyEventsPerSec").asLong(-1);
+                    m.put("syncPerSec", perEvent);
+                    m.put("writtenPerSync", ratio(written, perEvent));
+                    verified &= sync.path("verified").asBoolean();
+                    m.set("syncReplay", sync);
+                }
+                m.put("verified", verified);
+                m.set("replay", replay);
+                members.put(engine, m);
+            }
+            return finish(
+                    String.format(
+                            "bench cdc (%,d events, %,d keys, %d partitions, parallelism %d, %s)",
+                            events, keys, partitions, parallelism, store),
+                    members,
+                    engine -> work.resolve("state-" + engine + ".jsonl"),
+                    summaryJson);
+        }
+
+        /** {@code --rate}: each engine's job fed at a steady rate; the cache's staleness at that load. */
+        private int runLive(Path work, Path stream, ForkedCouchbase couchbase) throws Exception {
+            Map<String, ObjectNode> members = new LinkedHashMap<>();
+            for (String engine : engines) {
+                if (couchbase != null) {
+                    couchbase.restart(); // every run starts from an empty cache
+                }
+                Path summary = work.resolve("summary-" + engine + ".json");
+                Path state = work.resolve("state-" + engine + ".jsonl");
+                List<String> storeArgs = couchbase == null ? List.of() : couchbaseArgs(couchbase);
+                int code = Home.runBench(
+                        engine,
+                        "replay-cdc",
+                        replayArgs(storeArgs, stream, state, work.resolve(engine), summary, liveArgs()));
+                if (code != 0) {
+                    return code;
+                }
+                ObjectNode replay = readJson(summary);
+                ObjectNode m = JSON.createObjectNode();
+                m.put("writtenPerSec", replay.path("steadyEventsPerSec").asLong(-1));
+                for (String field : List.of(
+                        "offeredEventsPerSec", "stalenessP50Millis", "stalenessP99Millis", "stalenessP999Millis")) {
+                    m.put(field, replay.path(field).asLong(-1));
+                }
+                m.put("caughtUp", replay.path("caughtUp").asBoolean());
+                m.put(
+                        "verified",
+                        replay.path("stalenessUnmatchedKeys").asLong(-1) == 0
+                                && stateMatches(engine, List.of(stream), state));
+                m.set("replay", replay);
+                members.put(engine, m);
+            }
+            return finish(
+                    String.format(
+                            "bench cdc (live at %,d events/s for %s, %,d keys, %d partitions, parallelism %d, %s)",
+                            rate, duration, keys, partitions, parallelism, store),
+                    members,
+                    engine -> work.resolve("state-" + engine + ".jsonl"),
+                    summaryJson);
+        }
+
+        /** This bench's settings, but one write at a time: the comparison run on Couchbase. */
+        Map<String, String> oneWritePerEvent() {
+            Map<String, String> oneWrite = new LinkedHashMap<>(settings.values);
+            oneWrite.put("write.batch.max-keys", "1");
+            oneWrite.put("write.max-in-flight", "1");
+            return oneWrite;
+        }
+
+        private String[] liveArgs() {
+            return withSettings(settings.values, "--live-rate", Integer.toString(rate), "--warm-up", warmUp);
+        }
+
+        /** The arguments of one engine's {@code replay cdc} run: the store's, this bench's sizes, then {@code more}. */
+        private List<String> replayArgs(
+                List<String> storeArgs, Path events, Path state, Path runDir, Path summary, String... more) {
+            List<String> args = new ArrayList<>(storeArgs);
+            args.addAll(List.of(
+                    "--events",
+                    events.toString(),
+                    "--out",
+                    state.toString(),
+                    "--work-dir",
+                    runDir.toString(),
+                    "--partitions",
+                    Integer.toString(partitions),
+                    "--parallelism",
+                    Integer.toString(parallelism),
+                    "--summary-json",
+                    summary.toString()));
+            args.addAll(List.of(more));
+            return args;
+        }
+    }
+
+    @Command(
+            name = "join",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Replay generated feed tracking traffic (fan-out up to 16) through the feed-tracking-join job "
+                        + "on each engine, and report its steady rate and the join latency (processing time from the arrival "
+                        + "of the last event a complete join needed to its emission, p50/p99)."
+            })
+    public static final class Join implements Callable<Integer> {
+
+        @Option(
+                names = "--requests",
+                defaultValue = "105000",
+                description =
+                        "Feed requests; about 9.5 input events each (default: ${DEFAULT-VALUE}, about 1,000,000 events).")
+        int requests;
+
+        @Option(
+                names = "--engine",
+                split = ",",
+                defaultValue = "flink,samza",
+                description = "Engines, in order (default: ${DEFAULT-VALUE}).")
+        List<String> engines;
+
+        @Option(
+                names = "--partitions",
+                defaultValue = "4",
+                description = "Partitions of each input topic (default: ${DEFAULT-VALUE}).")
+        int partitions;
+
+        @Option(
+                names = "--parallelism",
+                defaultValue = "2",
+                description = "Parallel tasks (default: ${DEFAULT-VALUE}).")
+        int parallelism;
+
+        @Option(names = "--seed", defaultValue = "1", description = "Generator seed (default: ${DEFAULT-VALUE}).")
+        long seed;
+
+        @Option(
+                names = "--work-dir",
+                description = "Where the traffic, brokers and state go (default: a temporary directory).")
+        Path workDir;
+
+        @Option(names = "--summary-json", paramLabel = "FILE", description = SUMMARY_JSON)
+        Path summaryJson;
+
+        @Option(
+                names = "--rate",
+                paramLabel = "EVENTS_PER_SEC",
+                description = "Offer the traffic live, at about this many input events per second for --duration, "
+                        + "while the job runs (instead of replaying it as fast as the job reads); --requests is then "
+                        + "derived from the rate. Join latency p50/p99/p99.9 is counted once the job has caught up "
+                        + "with the traffic after its start.")
+        Integer rate;
+
+        @Option(
+                names = "--duration",
+                defaultValue = "60s",
+                paramLabel = "DURATION",
+                description = "With --rate: how long the traffic lasts (default: ${DEFAULT-VALUE}).")
+        String duration;
+
+        @Option(
+                names = "--warm-up",
+                defaultValue = "10s",
+                paramLabel = "DURATION",
+                description = "With --rate: join latency in this first part of the traffic is left out (JIT, the "
+                        + "first checkpoints; default: ${DEFAULT-VALUE}).")
+        String warmUp;
+
+        @Mixin
+        Settings settings = new Settings();
+
+        @Override
+        public Integer call() throws Exception {
+            positive("--requests", requests, "--partitions", partitions, "--parallelism", parallelism);
+            long spacingMicros = 10_000;
+            if (rate != null) {
+                long seconds = ValueType.DURATION.parse(duration).toSeconds();
+                positive("--rate", rate, "--duration (seconds)", seconds);
+                requests = (int) Math.max(1, Math.round(rate * seconds / EVENTS_PER_REQUEST));
+                spacingMicros = Math.max(1, seconds * 1_000_000 / requests);
+            }
+            boolean eager =
+                    "eager".equalsIgnoreCase(settings.values.getOrDefault(JoinSettings.EMIT_COMPLETE.name(), ""));
+            long spacing = spacingMicros;
+            return WorkDirs.inWorkDir(workDir, "nearline-bench-join", work -> bench(work, spacing, eager));
+        }
+
+        private int bench(Path work, long spacingMicros, boolean eager) throws Exception {
+            Path index = work.resolve("index.jsonl");
+            Path broker = work.resolve("broker.jsonl");
+            TrackingGenerator.Written w = new TrackingGenerator(
+                            requests, 64, 16, 0.02, 0.02, 0.01, 500, 0.001, 30_000, seed)
+                    .write(index, broker, spacingMicros);
+            System.out.printf(
+                    "bench join: %,d requests -> %,d fragments + %,d broker events (seed %d) in %s%n",
+                    requests, w.fragments(), w.brokerEvents(), seed, work);
+            JoinInputs inputs = JoinInputs.read(index, broker).valid();
+            JoinOutputs reference = CoreJoinReplay.run(
+                    inputs.fragments(),
+                    inputs.brokers(),
+                    partitions,
+                    JoinSettings.WINDOW.defaultValue().toMillis(),
+                    JoinSettings.ALLOWED_LATENESS.defaultValue().toMillis(),
+                    new Random(0));
+            if (eager) {
+                reference = reference.repeatsFolded();
+            }
+            Map<String, ObjectNode> members = new LinkedHashMap<>();
+            for (String engine : engines) {
+                Path summary = work.resolve("summary-" + engine + ".json");
+                List<String> args = new ArrayList<>(List.of(
+                        "--index",
+                        index.toString(),
+                        "--broker",
+                        broker.toString(),
+                        "--out-dir",
+                        work.resolve("out-" + engine).toString(),
+                        "--work-dir",
+                        work.resolve(engine).toString(),
+                        "--partitions",
+                        Integer.toString(partitions),
+                        "--parallelism",
+                        Integer.toString(parallelism),
+                        "--summary-json",
+                        summary.toString()));
+                if (rate != null) {
+                    args.addAll(List.of("--live", "--warm-up", warmUp));
+                }
+                args.addAll(List.of(withSettings(settings.values)));
+                int code = Home.runBench(engine, "replay-join", args);
+                if (code != 0) {
+                    return code;
+                }
+                ObjectNode replay = readJson(summary);
+                ObjectNode m = JSON.createObjectNode();
+                m.put("eventsPerSec", replay.path("steadyEventsPerSec").asLong(-1));
+                m.put("latencyP50Millis", replay.path("latencyP50Millis").asLong(-1));
+                m.put("latencyP99Millis", replay.path("latencyP99Millis").asLong(-1));
+                m.put("latencyP999Millis", replay.path("latencyP999Millis").asLong(-1));
+                if (rate != null) {
+                    m.put(
+                            "offeredEventsPerSec",
+                            replay.path("offeredEventsPerSec").asLong(-1));
+                    m.put("drainMillis", replay.path("drainMillis").asLong(-1));
+                    m.put("caughtUp", replay.path("caughtUp").asBoolean());
+                }
+                Path out = work.resolve("out-" + engine);
+                if (eager) {
+                    foldRepeats(out);
+                }
+                m.put("verified", outputsMatch(engine, reference, out));
+                m.set("replay", replay);
+                members.put(engine, m);
+            }
+            return finish(
+                    String.format(
+                            "bench join (%,d events, %d partitions, parallelism %d%s%s)",
+                            w.fragments() + w.brokerEvents(),
+                            partitions,
+                            parallelism,
+                            rate == null ? "" : ", live at " + rate + " events/s for " + duration,
+                            eager ? ", eager" : ""),
+                    members,
+                    engine -> work.resolve("out-" + engine).resolve("joined.jsonl"),
+                    summaryJson);
+        }
+
+        /** Input events per request of this bench's traffic: fan-out 8.5 on average, drops, repeats, broker. */
+        private static final double EVENTS_PER_REQUEST = 9.5;
+
+        /**
+         * Eager outputs compared where arrival order cannot change them: repeats folded
+         * ({@code JoinOutputs.repeatsFolded}) in joined.jsonl and late.jsonl, the engine's own lines kept
+         * as {@code *.unfolded.jsonl}.
+         */
+        private static void foldRepeats(Path out) throws IOException {
+            JoinOutputs folded = new JoinOutputs(
+                            Files.readAllLines(out.resolve("joined.jsonl")),
+                            Files.readAllLines(out.resolve("orphans.jsonl")),
+                            Files.readAllLines(out.resolve("late.jsonl")))
+                    .repeatsFolded();
+            for (String file : List.of("joined", "late")) {
+                Files.copy(
+                        out.resolve(file + ".jsonl"),
+                        out.resolve(file + ".unfolded.jsonl"),
+                        StandardCopyOption.REPLACE_EXISTING);
+            }
+            ReplayOutput.write(out.resolve("joined.jsonl"), folded.joined());
+            ReplayOutput.write(out.resolve("late.jsonl"), folded.late());
+        }
+    }
+
+    @Command(
+            name = "bootstrap",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Replay a generated snapshot (one row per key) through the bootstrapper into the RocksDB store "
+                        + "on each engine, with no live stream, and report its steady rate in bootstrap records per second."
+            })
+    public static final class Bootstrap implements Callable<Integer> {
+
+        @Option(names = "--rows", defaultValue = "1000000", description = "Snapshot rows (default: ${DEFAULT-VALUE}).")
+        int rows;
+
+        @Option(
+                names = "--engine",
+                split = ",",
+                defaultValue = "flink,samza",
+                description = "Engines, in order (default: ${DEFAULT-VALUE}).")
+        List<String> engines;
+
+        @Option(
+                names = "--partitions",
+                defaultValue = "2",
+                description = "Partitions of the bootstrap topic (default: ${DEFAULT-VALUE}).")
+        int partitions;
+
+        @Option(
+                names = "--parallelism",
+                defaultValue = "2",
+                description = "Parallel tasks (default: ${DEFAULT-VALUE}).")
+        int parallelism;
+
+        @Option(
+                names = "--work-dir",
+                description = "Where the snapshot, brokers and stores go (default: a temporary directory).")
+        Path workDir;
+
+        @Option(names = "--summary-json", paramLabel = "FILE", description = SUMMARY_JSON)
+        Path summaryJson;
+
+        @Mixin
+        Settings settings = new Settings();
+
+        @Override
+        public Integer call() throws Exception {
+            positive("--rows", rows, "--partitions", partitions, "--parallelism", parallelism);
+            return WorkDirs.inWorkDir(workDir, "nearline-bench-bootstrap", this::bench);
+        }
+
+        private int bench(Path work) throws Exception {
+            Path snapshot = work.resolve("snapshot.jsonl");
+            Path noEvents = Files.writeString(work.resolve("no-events.jsonl"), "");
+            ChangeEventGenerator.writeSnapshot(snapshot, rows);
+            System.out.printf("bench bootstrap: a snapshot of %,d rows in %s%n", rows, snapshot);
+            // the snapshot's rows are change events: the same ordered writes the bootstrapper makes
+            double ceiling = storeCeiling(
+                    "bootstrap",
+                    snapshot,
+                    Map.of(
+                            "cache.store",
+                            "rocksdb",
+                            "rocksdb.path",
+                            work.resolve("ceiling-rocksdb").toString()),
+                    parallelism,
+                    "rows/s");
+            Map<String, ObjectNode> members = new LinkedHashMap<>();
+            for (String engine : engines) {
+                Path summary = work.resolve("summary-" + engine + ".json");
+                int code = Home.runBench(
+                        engine,
+                        "replay-cdc",
+                        List.of(withSettings(
+                                settings.values,
+                                "--events",
+                                noEvents.toString(),
+                                "--snapshot",
+                                snapshot.toString(),
+                                "--out",
+                                work.resolve("state-" + engine + ".jsonl").toString(),
+                                "--work-dir",
+                                work.resolve(engine).toString(),
+                                "--partitions",
+                                Integer.toString(partitions),
+                                "--parallelism",
+                                Integer.toString(parallelism),
+                                "--summary-json",
+                                summary.toString())));
+                if (code != 0) {
+                    return code;
+                }
+                ObjectNode replay = readJson(summary);
+                ObjectNode m = JSON.createObjectNode();
+                long rowsPerSec = replay.path("bootstrapRecordsPerSec").asLong(-1);
+                m.put("rowsPerSec", rowsPerSec);
+                m.put("ceilingPerSec", Math.round(ceiling));
+                m.put("rowsPerCeiling", ratio(rowsPerSec, ceiling));
+                boolean complete = replay.path("bootstrapPartitionsComplete").asLong() == partitions;
+                if (!complete) {
+                    System.out.println("  " + engine + ": the snapshot did not verify complete on every partition");
+                }
+                m.put(
+                        "verified",
+                        complete
+                                && stateMatches(engine, List.of(snapshot), work.resolve("state-" + engine + ".jsonl")));
+                m.set("replay", replay);
+                members.put(engine, m);
+            }
+            return finish(
+                    String.format(
+                            "bench bootstrap (%,d rows, %d partitions, parallelism %d)", rows, partitions, parallelism),
+                    members,
+                    engine -> work.resolve("state-" + engine + ".jsonl"),
+                    summaryJson);
+        }
+    }
+
+    static final String SUMMARY_JSON = "Also write the results as one JSON object with a member per engine "
+            + "(docs/benchmarks.md lists the fields; \"verified\" is true when the bench's own check passed).";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** {@code --set} of every bench: job and engine settings for each engine's run. */
+    static final class Settings {
+        @Option(
+                names = "--set",
+                paramLabel = "KEY=VALUE",
+                description = "A job or engine setting for every engine's run, e.g. write.batch.max-delay=10ms or "
+                        + "join.emit-complete=eager; repeatable. (The store's ceiling of bench cdc and bench "
+                        + "bootstrap is measured with the store's defaults.)")
+        Map<String, String> values = new LinkedHashMap<>();
+    }
+
+    /** An engine run's arguments: {@code args}, then the bench's {@code --set} settings, which the runner applies last. */
+    static String[] withSettings(Map<String, String> settings, String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        settings.forEach((k, v) -> all.addAll(List.of("--set", k + "=" + v)));
+        return all.toArray(String[]::new);
+    }
+
+    private static ObjectNode readJson(Path file) throws IOException {
+        return (ObjectNode) JSON.readTree(file.toFile());
+    }
+
+    /** The store's own ordered-write rate for {@code input} ({@link StoreCeiling}), printed once measured. */
+    private static double storeCeiling(
+            String bench, Path input, Map<String, String> storeSettings, int threads, String unit)
+            throws InterruptedException {
+        double ceiling = StoreCeiling.measure(input, Config.of(storeSettings), threads);
+        System.out.printf(
+                "bench %s: the %s store's ordered-write ceiling, %d threads, no Kafka, no engine: %,.0f %s%n",
+                bench, storeSettings.get("cache.store"), threads, ceiling, unit);
+        return ceiling;
+    }
+
+    private static double ratio(double part, double whole) {
+        return whole > 0 && part >= 0 ? Math.round(part / whole * 1000) / 1000.0 : -1;
+    }
+
+    /** The replay options that point a job at {@code couchbase}. */
+    private static List<String> couchbaseArgs(ForkedCouchbase couchbase) {
+        Map<String, String> s = couchbase.settings();
+        return List.of(
+                "--store",
+                "couchbase",
+                "--couchbase-connection",
+                s.get("couchbase.connection-string"),
+                "--couchbase-bucket",
+                s.get("couchbase.bucket"),
+                "--couchbase-user",
+                s.get("couchbase.username"),
+                "--couchbase-password",
+                s.get("couchbase.password"));
+    }
+
+    /** Whether a state dump holds, key by key, what the change logs say (the divergence checker); printed. */
+    static boolean stateMatches(String engine, List<Path> changeLogs, Path state) {
+        ChangeLogTruth truth = new ChangeLogTruth(changeLogs, Integer.MAX_VALUE);
+        StateDumpView cache = new StateDumpView(state);
+        DivergenceChecker.Report report =
+                DivergenceChecker.check(truth, cache, cache.keys(), System.currentTimeMillis());
+        System.out.println("  check " + engine + ": " + report.summary());
+        return report.converged();
+    }
+
+    /** Whether a join's outputs are the engine-less reference's, line for line; the files that differ printed. */
+    static boolean outputsMatch(String engine, JoinOutputs reference, Path out) throws IOException {
+        boolean same = true;
+        for (String file : List.of("joined.jsonl", "orphans.jsonl", "late.jsonl")) {
+            List<String> want = new ArrayList<>(
+                    file.startsWith("joined")
+                            ? reference.joined()
+                            : file.startsWith("orphans") ? reference.orphans() : reference.late());
+            List<String> got = new ArrayList<>(Files.readAllLines(out.resolve(file)));
+            if (file.startsWith("late")) { // a live run shifts event times: the verdicts are compared
+                want.replaceAll(BenchCommand::withoutEventTime);
+                got.replaceAll(BenchCommand::withoutEventTime);
+            }
+            want.sort(null);
+            got.sort(null);
+            if (!want.equals(got)) {
+                System.out.printf(
+                        "  check %s: %s differs from the reference (%,d lines vs %,d)%n",
+                        engine, file, got.size(), want.size());
+                same = false;
+            }
+        }
+        if (same) {
+            System.out.printf("  check %s: outputs equal the engine-less reference%n", engine);
+        }
+        return same;
+    }
+
+    private static String withoutEventTime(String lateLine) {
+        return lateLine.replaceFirst("\"ts\":-?\\d+,?", "");
+    }
+
+    /**
+     * Ends a bench: the engines' results must also agree with each other ({@code output} of each
+     * engine, byte for byte); prints each engine's figures, writes {@code summaryJson}; 0 when every
+     * run verified, 1 otherwise.
+     */
+    static int finish(String title, Map<String, ObjectNode> members, Function<String, Path> output, Path summaryJson)
+            throws IOException {
+        String first = null;
+        for (String engine : members.keySet()) {
+            if (first == null) {
+                first = engine;
+            } else if (Files.mismatch(output.apply(first), output.apply(engine)) != -1) {
+                System.out.printf("  check: %s and %s ended differently (%s)%n", first, engine, output.apply(engine));
+                members.values().forEach(m -> m.put("verified", false));
+            }
+        }
+        System.out.printf("%n%s:%n", title);
+        boolean verified = true;
+        for (Map.Entry<String, ObjectNode> m : members.entrySet()) {
+            ObjectNode figures = m.getValue().deepCopy();
+            figures.remove("replay");
+            System.out.println("  " + m.getKey() + "  " + figures);
+            verified &= m.getValue().path("verified").asBoolean();
+        }
+        if (summaryJson != null) {
+            ObjectNode all = JSON.createObjectNode();
+            members.forEach(all::set);
+            ReplayOutput.write(summaryJson, List.of(all.toString()));
+        }
+        if (!verified) {
+            System.out.println("bench: a run did not verify: its figures are not to be used");
+            return 1;
+        }
+        return 0;
+    }
+
+    /** Each (option, value) pair must be at least 1: a bench of nothing measures nothing (exit 2 otherwise). */
+    static void positive(Object... optionsAndValues) {
+        for (int i = 0; i < optionsAndValues.length; i += 2) {
+            long value = ((Number) optionsAndValues[i + 1]).longValue();
+            if (value < 1) {
+                throw new IllegalArgumentException(optionsAndValues[i] + " must be at least 1, got " + value);
+            }
+        }
+    }
+}

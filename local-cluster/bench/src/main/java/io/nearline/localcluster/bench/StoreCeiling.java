@@ -1,0 +1,103 @@
+package io.nearline.localcluster.bench;
+
+import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.cacheupdater.core.ScnOrderedWriter;
+import io.nearline.cacheupdater.core.UpdateBatch;
+import io.nearline.cacheupdater.core.WriterSettings;
+import io.nearline.cacheupdater.reference.ReplayInput;
+import io.nearline.common.avro.ChangeEvent;
+import io.nearline.common.config.Config;
+import io.nearline.common.events.ChangeEvents;
+import io.nearline.common.metrics.Metrics;
+import io.nearline.common.store.CacheStore;
+import io.nearline.common.store.CacheStores;
+import io.nearline.localcluster.console.RateMeter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The store's own ceiling for the cache updater's work: the same change events written straight
+ * through the SCN-ordered write into a fresh store with the job's default settings, by {@code threads}
+ * threads, each key's events on one thread in file order (as a job's partitions keep them); no Kafka,
+ * no engine, no decoding from the wire. A store that blocks (RocksDB) gets one write per event; one
+ * that writes asynchronously (Couchbase) gets the job's own batches, {@code write.batch.max-keys} keys
+ * at a time with up to {@code write.max-in-flight} writes in flight per thread: a plain client of the
+ * store doing get and CAS replace as concurrently as the job. What a job could reach at best here:
+ * {@code bench cdc} reports job/ceiling. Rated like the job, between 10 % and 90 % of the writes.
+ */
+final class StoreCeiling {
+
+    private StoreCeiling() {}
+
+    static double measure(Path events, Config config, int threads) throws InterruptedException {
+        List<List<ChangeEvent>> shards = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            shards.add(new ArrayList<>());
+        }
+        long total = 0;
+        for (ReplayInput.Line line : ReplayInput.read(List.of(events))) {
+            if (line.decoded() != null && line.decoded().ok()) {
+                ChangeEvent e = line.decoded().event();
+                shards.get(Math.floorMod(e.getKey().hashCode(), threads)).add(e);
+                total++;
+            }
+        }
+        AtomicLong written = new AtomicLong();
+        try (CacheStore store = CacheStores.open(config);
+                RateMeter meter = new RateMeter(total, written::get)) {
+            ScnOrderedWriter writer = new ScnOrderedWriter(store, WriterSettings.from(config), Metrics.NONE);
+            List<Thread> workers = new ArrayList<>();
+            for (List<ChangeEvent> shard : shards) {
+                Thread worker = new Thread(
+                        () -> {
+                            if (writer.isAsync()) {
+                                writeBatched(writer, config, shard, written);
+                                return;
+                            }
+                            for (ChangeEvent e : shard) {
+                                writer.write(ChangeEvents.cacheKey(e), ChangeEvents.cacheRecord(e));
+                                written.incrementAndGet();
+                            }
+                        },
+                        "ceiling-writer");
+                worker.start();
+                workers.add(worker);
+            }
+            for (Thread worker : workers) {
+                worker.join();
+            }
+            Thread.sleep(20); // the meter samples every 5 ms: let it see the last count
+            return meter.steadyRate();
+        }
+    }
+
+    private static void writeBatched(
+            ScnOrderedWriter writer, Config config, List<ChangeEvent> shard, AtomicLong written) {
+        int batchKeys = config.get(CacheUpdaterSettings.BATCH_MAX_KEYS);
+        try (UpdateBatch batch = new UpdateBatch(
+                writer,
+                Metrics.NONE,
+                config.get(CacheUpdaterSettings.MAX_PAUSE),
+                1,
+                config.get(CacheUpdaterSettings.MAX_IN_FLIGHT))) {
+            long added = 0;
+            for (int i = 0; i < shard.size(); i++) {
+                ChangeEvent e = shard.get(i);
+                batch.add(
+                        ChangeEvents.cacheKey(e), new UpdateBatch.Pending(e, ChangeEvents.cacheRecord(e), null, false));
+                added++;
+                if (batch.size() >= batchKeys || i == shard.size() - 1) {
+                    if (!batch.flush().isEmpty()) {
+                        throw new IllegalStateException("the store refused a write of the ceiling run");
+                    }
+                    written.addAndGet(added);
+                    added = 0;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package io.nearline.localcluster.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nearline.tracking.reference.JoinOutputs;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The checks a bench makes of what it timed: each passes on the right result and fails on a wrong one. */
+class BenchChecksTest {
+
+    @TempDir
+    Path dir;
+
+    private static final String EVENT_1 =
+            "{\"table\":\"profile\",\"key\":\"a\",\"scn\":1,\"op\":\"UPSERT\",\"schemaVersion\":1,\"payload\":\"x\"}";
+    private static final String EVENT_2 =
+            "{\"table\":\"profile\",\"key\":\"a\",\"scn\":2,\"op\":\"UPSERT\",\"schemaVersion\":1,\"payload\":\"y\"}";
+    private static final String STATE_AT_2 =
+            "{\"key\":\"a\",\"scn\":2,\"schemaVersion\":1,\"tombstone\":false,\"payload\":\"y\"}";
+    private static final String STATE_AT_1 =
+            "{\"key\":\"a\",\"scn\":1,\"schemaVersion\":1,\"tombstone\":false,\"payload\":\"x\"}";
+
+    @Test
+    void aStateIsCheckedAgainstTheChangeLog() throws Exception {
+        Path events = Files.write(dir.resolve("events.jsonl"), List.of(EVENT_1, EVENT_2));
+        assertTrue(
+                BenchCommand.stateMatches("e", List.of(events), Files.write(dir.resolve("ok"), List.of(STATE_AT_2))));
+        assertFalse(
+                BenchCommand.stateMatches("e", List.of(events), Files.write(dir.resolve("old"), List.of(STATE_AT_1))),
+                "a key left on an old version");
+        assertFalse(
+                BenchCommand.stateMatches("e", List.of(events), Files.write(dir.resolve("none"), List.of())),
+                "a key missing");
+    }
+
+    @Test
+    void joinOutputsAreCheckedAgainstTheReference() throws Exception {
+        JoinOutputs reference = new JoinOutputs(List.of("j1", "j2"), List.of("o1"), List.of());
+        Path out = Files.createDirectories(dir.resolve("out"));
+        Files.write(out.resolve("joined.jsonl"), List.of("j2", "j1"));
+        Files.write(out.resolve("orphans.jsonl"), List.of("o1"));
+        Files.write(out.resolve("late.jsonl"), List.of());
+        assertTrue(BenchCommand.outputsMatch("e", reference, out), "the same lines in another order");
+        Files.write(out.resolve("joined.jsonl"), List.of("j1"));
+        assertFalse(BenchCommand.outputsMatch("e", reference, out), "a joined event lost");
+    }
+
+    @Test
+    void enginesThatEndDifferentlyFailTheBench() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        Path a = Files.write(dir.resolve("a"), List.of(STATE_AT_2));
+        Path b = Files.write(dir.resolve("b"), List.of(STATE_AT_2));
+        Map<String, ObjectNode> members = new LinkedHashMap<>();
+        members.put("a", json.createObjectNode().put("verified", true));
+        members.put("b", json.createObjectNode().put("verified", true));
+        Path summary = dir.resolve("summary.json");
+        assertEquals(0, BenchCommand.finish("t", members, e -> e.equals("a") ? a : b, summary));
+        assertTrue(json.readTree(summary.toFile()).path("b").path("verified").asBoolean());
+
+        Files.write(b, List.of(STATE_AT_1));
+        assertEquals(1, BenchCommand.finish("t", members, e -> e.equals("a") ? a : b, summary));
+        assertFalse(json.readTree(summary.toFile()).path("a").path("verified").asBoolean(), "both marked");
+    }
+}

@@ -1,0 +1,49 @@
+package io.nearline.localcluster.bench;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** A bench's --set reaches every engine run it times, with or without --rate. */
+class BenchSettingsTest {
+
+    @Test
+    void settingsFollowTheRunsOwnArguments() {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("write.batch.max-delay", "10ms");
+        settings.put("job.container.thread.pool.size", "0");
+
+        assertArrayEquals(
+                new String[] {
+                    "--raw-consume-baseline",
+                    "--set",
+                    "write.batch.max-delay=10ms",
+                    "--set",
+                    "job.container.thread.pool.size=0"
+                },
+                BenchCommand.withSettings(settings, "--raw-consume-baseline"));
+    }
+
+    @Test
+    void benchCdcTakesSettingsWithoutRateAndItsOneWriteRunStaysOneWrite() {
+        BenchCommand.Cdc cdc = new BenchCommand.Cdc();
+        new CommandLine(cdc).parseArgs("--set", "write.batch.max-keys=500", "--set", "write.threads=2");
+
+        assertEquals(Map.of("write.batch.max-keys", "500", "write.threads", "2"), cdc.settings.values);
+        assertEquals(
+                Map.of("write.batch.max-keys", "1", "write.max-in-flight", "1", "write.threads", "2"),
+                cdc.oneWritePerEvent());
+    }
+
+    @Test
+    void benchBootstrapTakesSettings() {
+        BenchCommand.Bootstrap bootstrap = new BenchCommand.Bootstrap();
+        new CommandLine(bootstrap).parseArgs("--set", "job.container.thread.pool.size=0");
+
+        assertEquals(Map.of("job.container.thread.pool.size", "0"), bootstrap.settings.values);
+    }
+}

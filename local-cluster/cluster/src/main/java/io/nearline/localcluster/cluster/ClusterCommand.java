@@ -1,0 +1,418 @@
+package io.nearline.localcluster.cluster;
+
+import io.nearline.localcluster.kit.Home;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code nearline cluster up | status | down}: the whole stack on this machine, to deploy jobs to. */
+@Command(
+        name = "cluster",
+        mixinStandardHelpOptions = true,
+        description = {
+            "A local cluster to deploy the jobs to: a Kafka broker and the networked cache (CouchbaseMock, reached "
+                    + "through the real Couchbase SDK) always; a Flink standalone session cluster with --flink.",
+            "%nEverything runs in a network namespace of its own, joined to this machine by a private link: no "
+                    + "route out, nothing reachable from outside. Needs root and iproute2. Addresses are written to "
+                    + "DIR/cluster.yaml; 'down' stops exactly the processes 'up' started.%n"
+        },
+        subcommands = {ClusterCommand.Up.class, ClusterCommand.Status.class, ClusterCommand.Down.class})
+public final class ClusterCommand implements Runnable {
+
+    public static final String DEFAULT_DIR = ".nearline/cluster";
+    static final int KAFKA_PORT = 9092;
+    static final int KAFKA_CONTROLLER_PORT = 9093;
+    public static final int COUCHBASE_PORT = 8091;
+
+    @Override
+    public void run() {
+        System.out.println("usage: nearline cluster up|status|down [--dir DIR] (see --help)");
+    }
+
+    @Command(name = "up", mixinStandardHelpOptions = true, description = "Start a local cluster in DIR.")
+    static final class Up extends Start {
+
+        @Mixin
+        DirOption where;
+
+        @Option(
+                names = "--flink",
+                description = "Also a Flink standalone session cluster (JobManager + one TaskManager).")
+        boolean flink;
+
+        @Option(
+                names = "--yarn",
+                description = "Also a single-node YARN (ResourceManager + NodeManager, Hadoop 3.4.3) for Samza jobs.")
+        boolean yarn;
+
+        @Override
+        protected Path where() {
+            return where.path();
+        }
+
+        @Override
+        protected boolean flink() {
+            return flink;
+        }
+
+        @Override
+        protected boolean yarn() {
+            return yarn;
+        }
+    }
+
+    /**
+     * Starts a cluster: its network, Kafka and the cache, then Flink and YARN when asked for. The testbed
+     * starts the same on its bridge, with a NodeManager per LXC instance (the hooks below).
+     */
+    public abstract static class Start implements Callable<Integer> {
+
+        protected Path dir;
+
+        /** The cluster's directory. */
+        protected abstract Path where();
+
+        /** Why this machine cannot run the cluster, or null. */
+        protected String unavailableReason() {
+            return PrivateNetwork.unavailableReason();
+        }
+
+        protected ClusterNetwork network() {
+            return PrivateNetwork.of(dir);
+        }
+
+        /** YARN settings beyond the single-node defaults. */
+        protected Map<String, String> yarnSettings() {
+            return Map.of();
+        }
+
+        /**
+         * Starts the NodeManager(s), adding each to {@code pids}; returns how many must register. Here one,
+         * in the namespace, with the cluster's own configuration.
+         */
+        protected int startNodeManagers(ClusterNetwork net, String java, Path lib, Path conf, Map<String, Long> pids) {
+            pids.put(
+                    "nodemanager",
+                    Daemons.start(dir, "nodemanager", net.wrap(YarnCluster.daemon(java, dir, lib, conf, true))));
+            return 1;
+        }
+
+        /** Whether a Flink standalone session cluster starts too. */
+        protected abstract boolean flink();
+
+        /** Whether YARN starts too. */
+        protected abstract boolean yarn();
+
+        /**
+         * Whether a ZooKeeper starts with YARN, for Flink's high availability: with it a Flink job whose
+         * JobManager dies comes back from its last checkpoint; without, it starts again with no state.
+         */
+        protected boolean zookeeper() {
+            return false;
+        }
+
+        /** What the command calls itself: cluster or testbed. */
+        protected String kind() {
+            return "cluster";
+        }
+
+        @Override
+        public Integer call() throws Exception {
+            boolean flink = flink();
+            boolean yarn = yarn();
+            String unavailable = unavailableReason();
+            if (unavailable != null) {
+                throw new ClusterException(unavailable);
+            }
+            dir = where();
+            if (ClusterFile.exists(dir)) {
+                ClusterFile old = ClusterFile.read(dir);
+                if (old.processes().values().stream().anyMatch(pid -> Daemons.alive(pid, dir))) {
+                    throw new ClusterException("a cluster is already up in " + dir
+                            + ": 'bin/nearline cluster status --dir " + dir + "', or take it down first");
+                }
+            }
+            Path home = Home.dir();
+            List<Path> needed = new ArrayList<>(List.of(Home.kafkaJar(home), Home.couchbaseJar(home)));
+            if (flink) {
+                needed.add(FlinkSession.lib(home));
+            }
+            if (yarn) {
+                needed.add(YarnCluster.lib(home));
+            }
+            for (Path p : needed) {
+                if (!Files.exists(p)) {
+                    throw new ClusterException(p + " is missing: build with ./mvnw package -DskipTests");
+                }
+            }
+            Files.createDirectories(dir);
+            ClusterNetwork net = network();
+            long started = System.nanoTime();
+            net.create();
+            Map<String, Long> pids = new LinkedHashMap<>();
+            try {
+                String java = Home.java();
+                Path password = dir.resolve("couchbase.password");
+                if (!Files.exists(password)) {
+                    Files.writeString(
+                            password, HexFormat.of().formatHex(SecureRandom.getSeed(12)), StandardCharsets.UTF_8);
+                }
+                // Kafka and the cache start together; Flink after them
+                pids.put(
+                        "kafka",
+                        Daemons.start(
+                                dir,
+                                "kafka",
+                                net.wrap(List.of(
+                                        java,
+                                        Daemons.marker(dir),
+                                        "-Xmx512m",
+                                        "-jar",
+                                        Home.kafkaJar(home).toString(),
+                                        "--host",
+                                        net.serviceAddress(),
+                                        "--port",
+                                        "" + KAFKA_PORT,
+                                        "--controller-port",
+                                        "" + KAFKA_CONTROLLER_PORT,
+                                        "--detached",
+                                        dir.resolve("kafka").toString()))));
+                pids.put(
+                        "couchbase",
+                        Daemons.start(
+                                dir,
+                                "couchbase",
+                                net.wrap(List.of(
+                                        java,
+                                        Daemons.marker(dir),
+                                        "-Xmx384m",
+                                        "-jar",
+                                        Home.couchbaseJar(home).toString(),
+                                        "--host",
+                                        net.serviceAddress(),
+                                        "--port",
+                                        "" + COUCHBASE_PORT,
+                                        "--bucket",
+                                        "nearline",
+                                        "--password-file",
+                                        password.toString()))));
+                Yarn y = null;
+                writeFile(dir, net, pids, null, y, password, "", ""); // so that 'down' finds them if the rest fails
+                Daemons.await(dir, "kafka", pids.get("kafka"), Duration.ofSeconds(90), () -> Daemons.readyLine(
+                                dir, "kafka", "BOOTSTRAP_SERVERS=")
+                        .isPresent());
+                String kafka =
+                        Daemons.readyLine(dir, "kafka", "BOOTSTRAP_SERVERS=").orElseThrow();
+                step(started, "kafka", kafka);
+                Daemons.await(dir, "couchbase", pids.get("couchbase"), Duration.ofSeconds(60), () -> Daemons.readyLine(
+                                dir, "couchbase", "COUCHBASE=")
+                        .isPresent());
+                String couchbase =
+                        Daemons.readyLine(dir, "couchbase", "COUCHBASE=").orElseThrow();
+                step(started, "couchbase", couchbase + " (CouchbaseMock, bucket nearline)");
+                String rest = null;
+                if (flink) {
+                    Path lib = FlinkSession.lib(home);
+                    Path conf = FlinkSession.writeConfig(
+                            dir, net.serviceAddress(), home.resolve("jobs/flink-conf/config.yaml"));
+                    pids.put(
+                            "jobmanager",
+                            Daemons.start(
+                                    dir, "jobmanager", net.wrap(FlinkSession.daemon(java, dir, lib, conf, false))));
+                    pids.put(
+                            "taskmanager",
+                            Daemons.start(
+                                    dir, "taskmanager", net.wrap(FlinkSession.daemon(java, dir, lib, conf, true))));
+                    rest = "http://" + net.serviceAddress() + ":" + FlinkSession.REST_PORT;
+                    writeFile(dir, net, pids, rest, y, password, kafka, couchbase);
+                    String url = rest;
+                    Daemons.await(
+                            dir,
+                            "jobmanager",
+                            pids.get("jobmanager"),
+                            Duration.ofSeconds(120),
+                            () -> FlinkSession.reachable(url));
+                    Daemons.await(
+                            dir,
+                            "taskmanager",
+                            pids.get("taskmanager"),
+                            Duration.ofSeconds(120),
+                            () -> FlinkSession.taskManagers(url) > 0);
+                    step(started, "flink", rest + " (web UI and REST; one TaskManager, 4 slots)");
+                }
+                if (yarn) {
+                    Path lib = YarnCluster.lib(home);
+                    Path conf =
+                            YarnCluster.writeConfig(dir, net.serviceAddress(), net.serviceAddress(), yarnSettings());
+                    Files.createDirectories(dir.resolve("packages"));
+                    y = new Yarn(
+                            net.serviceAddress() + ":" + YarnCluster.RM_PORT,
+                            "http://" + net.serviceAddress() + ":" + YarnCluster.WEB_PORT,
+                            conf);
+                    if (zookeeper()) {
+                        String quorum = ZooKeeper.quorum(net.serviceAddress());
+                        pids.put(
+                                "zookeeper",
+                                Daemons.start(
+                                        dir,
+                                        "zookeeper",
+                                        net.wrap(ZooKeeper.daemon(java, dir, lib, net.serviceAddress()))));
+                        writeFile(dir, net, pids, rest, y, password, kafka, couchbase);
+                        Daemons.await(
+                                dir,
+                                "zookeeper",
+                                pids.get("zookeeper"),
+                                Duration.ofSeconds(60),
+                                () -> Daemons.listening(quorum));
+                        step(started, "zookeeper", quorum + " (Flink's high availability on YARN)");
+                    }
+                    pids.put(
+                            "resourcemanager",
+                            Daemons.start(
+                                    dir, "resourcemanager", net.wrap(YarnCluster.daemon(java, dir, lib, conf, false))));
+                    int nodes = startNodeManagers(net, java, lib, conf, pids);
+                    writeFile(dir, net, pids, rest, y, password, kafka, couchbase);
+                    String web = y.web();
+                    Daemons.await(
+                            dir,
+                            "resourcemanager",
+                            pids.get("resourcemanager"),
+                            Duration.ofSeconds(120),
+                            () -> YarnCluster.runningNodes(web) >= nodes);
+                    step(
+                            started,
+                            "yarn",
+                            web + " (ResourceManager " + y.rm() + ", " + nodes + " NodeManager(s); packages in "
+                                    + dir.resolve("packages") + ")");
+                }
+                writeFile(dir, net, pids, rest, y, password, kafka, couchbase);
+                System.out.printf(
+                        "%s up in %s (%.0f s): addresses in %s%n",
+                        kind(), dir, seconds(started), dir.resolve(ClusterFile.NAME));
+                System.out.println(
+                        "  deploy:   bin/nearline deploy jobs/deploy/cache-updater-flink-session.yaml --cluster "
+                                + dir);
+                System.out.println("  stop:     bin/nearline " + kind() + " down --dir " + dir);
+                return 0;
+            } catch (RuntimeException | IOException e) {
+                Daemons.stop(dir, pids, Duration.ofSeconds(10));
+                Daemons.stopContainers(dir, Duration.ofSeconds(10));
+                net.delete();
+                throw e;
+            }
+        }
+
+        private static void step(long started, String what, String where) {
+            System.out.printf("  %-10s %s  (%.0f s)%n", what, where, seconds(started));
+        }
+    }
+
+    @Command(
+            name = "status",
+            mixinStandardHelpOptions = true,
+            description = "Show a local cluster's processes and addresses.")
+    static final class Status implements Callable<Integer> {
+
+        @Mixin
+        DirOption where;
+
+        Path dir;
+
+        @Override
+        public Integer call() {
+            dir = where.path();
+            ClusterFile c = ClusterFile.read(dir);
+            System.out.println("cluster in " + dir);
+            boolean allUp = Daemons.report(dir, c.processes());
+            System.out.println("  kafka        " + c.kafkaBootstrapServers() + reach(c.kafkaBootstrapServers()));
+            System.out.println("  couchbase    " + c.couchbaseConnectionString() + " bucket " + c.couchbaseBucket());
+            if (c.yarnWebUrl() != null) {
+                System.out.println("  yarn         " + c.yarnWebUrl() + " (" + YarnCluster.runningNodes(c.yarnWebUrl())
+                        + " NodeManager(s) running), ResourceManager " + c.yarnRmAddress());
+            }
+            if (c.flinkRestUrl() != null) {
+                System.out.println("  flink        " + c.flinkRestUrl()
+                        + (FlinkSession.reachable(c.flinkRestUrl()) ? " (reachable)" : " (UNREACHABLE)"));
+            }
+            return allUp ? 0 : 1;
+        }
+
+        private static String reach(String hostPort) {
+            return Daemons.listening(hostPort) ? " (reachable)" : " (UNREACHABLE)";
+        }
+    }
+
+    @Command(
+            name = "down",
+            mixinStandardHelpOptions = true,
+            description = "Stop a local cluster: exactly the processes 'up' started, and its network.")
+    static final class Down implements Callable<Integer> {
+
+        @Mixin
+        DirOption where;
+
+        Path dir;
+
+        @Override
+        public Integer call() {
+            dir = where.path();
+            ClusterFile c = ClusterFile.read(dir);
+            List<String> stopped = new ArrayList<>(Daemons.stop(dir, c.processes(), Duration.ofSeconds(20)));
+            stopped.addAll(Daemons.stopContainers(dir, Duration.ofSeconds(10)));
+            PrivateNetwork.of(dir).delete();
+            long left = c.processes().values().stream()
+                    .filter(pid -> Daemons.alive(pid, dir))
+                    .count();
+            System.out.println("cluster down: stopped "
+                    + (stopped.isEmpty() ? "nothing (none was running)" : String.join(", ", stopped)) + "; network "
+                    + PrivateNetwork.of(dir).namespace() + " removed");
+            return left == 0 ? 0 : 1;
+        }
+    }
+
+    /** Where a cluster's YARN is: the ResourceManager's RPC address, its web UI and REST, the client config. */
+    private record Yarn(String rm, String web, Path conf) {}
+
+    private static void writeFile(
+            Path dir,
+            ClusterNetwork net,
+            Map<String, Long> pids,
+            String rest,
+            Yarn yarn,
+            Path password,
+            String kafka,
+            String couchbase) {
+        new ClusterFile(
+                        dir,
+                        kafka,
+                        couchbase,
+                        "nearline",
+                        "nearline",
+                        password,
+                        rest,
+                        yarn == null ? null : yarn.rm(),
+                        yarn == null ? null : yarn.web(),
+                        yarn == null ? null : yarn.conf(),
+                        dir.resolve("packages"),
+                        net.name(),
+                        net.serviceAddress(),
+                        pids)
+                .write();
+    }
+
+    static double seconds(long since) {
+        return (System.nanoTime() - since) / 1e9;
+    }
+}

@@ -1,0 +1,231 @@
+package io.nearline.localcluster.deploy;
+
+import io.nearline.bootstrap.BootstrapSchedule;
+import io.nearline.bootstrap.BootstrapSettings;
+import io.nearline.bootstrap.SnapshotFile;
+import io.nearline.bootstrap.SnapshotProducer;
+import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.cacheupdater.core.WriterSettings;
+import io.nearline.common.config.Config;
+import io.nearline.common.config.JobKeys;
+import io.nearline.localcluster.console.Progress;
+import io.nearline.localcluster.kit.KafkaTopics;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code nearline bootstrap ...}: publish a snapshot on demand, and the periodic schedule's state. */
+@Command(
+        name = "bootstrap",
+        mixinStandardHelpOptions = true,
+        description = "Bootstrap the cache from a snapshot: publish one now, or check the periodic schedule.",
+        subcommands = {BootstrapCommand.Run.class, BootstrapCommand.Status.class, CommandLine.HelpCommand.class})
+public final class BootstrapCommand implements Runnable {
+
+    /** Exit code of {@code bootstrap status} when the schedule is overdue (or never ran). */
+    static final int OVERDUE = 3;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    /** Settings common to both commands: the config file, overrides, the schedule's state file. */
+    static class Common {
+        @Option(
+                names = "--config",
+                paramLabel = "FILE",
+                description = "Settings (.properties or .yaml): bootstrap.*, cache.ttl, kafka.bootstrap-servers.")
+        Path config;
+
+        @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Overrides one setting; repeatable.")
+        Map<String, String> overrides = new LinkedHashMap<>();
+
+        @Option(
+                names = "--state",
+                paramLabel = "FILE",
+                defaultValue = "nearline-bootstrap.state",
+                description =
+                        "Where the schedule keeps when the last bootstrap started and completed (default: ${DEFAULT-VALUE}).")
+        Path state;
+
+        /** The settings, typos in Nearline's namespaces refused before anything starts. */
+        Config config() {
+            return (config == null ? Config.empty() : Config.load(config))
+                    .withOverrides(overrides)
+                    .validateComplete(BootstrapSettings.DEF, WriterSettings.DEF);
+        }
+
+        /** The settings, the period checked against the TTL before anything starts (both keys named if not). */
+        BootstrapSettings settings() {
+            return BootstrapSettings.from(config());
+        }
+    }
+
+    @Command(
+            name = "run",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Publish a snapshot to the bootstrap topic now (the on-demand trigger of the periodic bootstrap).",
+                "%nA BEGIN marker on every partition (snapshot id, high-watermarks, row counts, the change stream's "
+                        + "current end offsets), the rows in chunks, an END marker. Progress is saved after each "
+                        + "chunk in --progress: run the same command again after a failure and it resumes.%n"
+            })
+    public static final class Run extends Common implements Callable<Integer> {
+
+        @Option(
+                names = "--snapshot",
+                required = true,
+                paramLabel = "SNAPSHOT.jsonl",
+                description =
+                        "The snapshot: change events with op UPSERT, optionally headed by {\"snapshot\":ID,\"highWatermarks\":{...}}.")
+        Path snapshot;
+
+        @Option(
+                names = "--partitions",
+                defaultValue = "4",
+                description = "Partitions of the bootstrap topic if it must be created (default: ${DEFAULT-VALUE}).")
+        int partitions;
+
+        @Option(
+                names = "--cdc-topic",
+                defaultValue = "nearline.cdc",
+                description =
+                        "The change stream, whose end offsets the BEGIN markers record (default: ${DEFAULT-VALUE}).")
+        String cdcTopic;
+
+        @Option(
+                names = "--progress",
+                paramLabel = "FILE",
+                description = "Where progress is saved (default: SNAPSHOT.jsonl.progress).")
+        Path progress;
+
+        @Override
+        public Integer call() {
+            BootstrapSettings settings = settings();
+            Config config = config();
+            String brokers = config.get(JobKeys.BOOTSTRAP_SERVERS);
+            SnapshotFile rows = SnapshotFile.open(snapshot);
+            Path progressFile =
+                    progress != null ? progress : snapshot.resolveSibling(snapshot.getFileName() + ".progress");
+            Instant started = Instant.now();
+            ScheduleState.save(state, started, ScheduleState.load(state).lastCompleted());
+            KafkaTopics.createTopics(brokers, Map.of(settings.topic(), partitions));
+            int topicPartitions =
+                    KafkaTopics.endOffsets(brokers, settings.topic()).size();
+            Map<Integer, Long> live = KafkaTopics.endOffsets(brokers, cdcTopic);
+            SnapshotProducer.Result result;
+            try (KafkaProducer<byte[], byte[]> producer = KafkaTopics.producer(brokers);
+                    Progress bar =
+                            new Progress("snapshot records sent", rows.rowCount() + 2L * topicPartitions, System.err)) {
+                result = new SnapshotProducer(
+                                producer,
+                                settings.topic(),
+                                topicPartitions,
+                                settings.chunkRows(),
+                                config.get(CacheUpdaterSettings.DEAD_LETTER_TOPIC))
+                        .publish(rows, progressFile, live, -1, bar::step);
+            }
+            Instant done = Instant.now();
+            ScheduleState.save(state, started, done);
+            System.out.printf(
+                    "bootstrap run: snapshot %s published to %s (%d partitions): %,d rows%s in %.1f s%n",
+                    rows.id(),
+                    settings.topic(),
+                    topicPartitions,
+                    rows.rowCount(),
+                    result.resumed() ? " (resumed: " + result.rowsSentNow() + " sent now)" : "",
+                    Duration.between(started, done).toMillis() / 1000.0);
+            System.out.printf(
+                    "  high-watermarks %s; the live stream's offsets at its start %s%n", rows.highWatermarks(), live);
+            System.out.printf(
+                    "  next bootstrap due by %s (bootstrap.period %s, cache.ttl %s)%n",
+                    done.plus(settings.period()), settings.period(), settings.ttl());
+            if (!result.refused().isEmpty()) {
+                System.out.printf(
+                        "bootstrap run: %d rows were too large for %s and went to %s; these partitions will not verify"
+                                + " complete: %s%n",
+                        result.refused().size(),
+                        settings.topic(),
+                        config.get(CacheUpdaterSettings.DEAD_LETTER_TOPIC),
+                        result.refused());
+                return 1;
+            }
+            return 0;
+        }
+    }
+
+    @Command(
+            name = "status",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Show the periodic bootstrap's state: OK, DUE (a period since the last start), OVERDUE (a period "
+                        + "since the last completion: rows only a bootstrap rewrites are getting close to their TTL) or "
+                        + "NEVER_RUN. Exits 3 when OVERDUE or NEVER_RUN, so a cron job or a probe can alert on it."
+            })
+    public static final class Status extends Common implements Callable<Integer> {
+
+        @Override
+        public Integer call() {
+            BootstrapSettings settings = settings();
+            BootstrapSchedule schedule = new BootstrapSchedule(settings.period(), settings.ttl());
+            ScheduleState s = ScheduleState.load(state);
+            Instant now = Instant.now();
+            BootstrapSchedule.State st = schedule.state(s.lastStarted(), s.lastCompleted(), now);
+            System.out.printf("bootstrap status: %s (period %s, ttl %s)%n", st, settings.period(), settings.ttl());
+            System.out.printf("  last started %s, last completed %s%n", s.lastStarted(), s.lastCompleted());
+            if (s.lastCompleted() != null) {
+                System.out.printf(
+                        "  rows only a bootstrap rewrites start to expire in %s%n",
+                        schedule.marginBeforeExpiry(s.lastCompleted(), now));
+            }
+            return st == BootstrapSchedule.State.OVERDUE || st == BootstrapSchedule.State.NEVER_RUN ? OVERDUE : 0;
+        }
+    }
+
+    /** When the last bootstrap started and completed, in a small properties file. */
+    record ScheduleState(Instant lastStarted, Instant lastCompleted) {
+
+        static ScheduleState load(Path file) {
+            if (!Files.exists(file)) {
+                return new ScheduleState(null, null);
+            }
+            Properties p = new Properties();
+            try (var in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+                p.load(in);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+            }
+            return new ScheduleState(instant(p.getProperty("last-started")), instant(p.getProperty("last-completed")));
+        }
+
+        static void save(Path file, Instant started, Instant completed) {
+            String text = "last-started=" + (started == null ? "" : started) + "\nlast-completed="
+                    + (completed == null ? "" : completed) + "\n";
+            try {
+                Files.writeString(file, text, StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write " + file + ": " + e.getMessage(), e);
+            }
+        }
+
+        private static Instant instant(String s) {
+            return s == null || s.isBlank() ? null : Instant.parse(s);
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package io.nearline.localcluster.deploy;
+
+import io.nearline.localcluster.cluster.ClusterException;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * An engine's own client (Flink's CliFrontend, Samza's ApplicationRunnerMain) run to completion with a
+ * time limit: a submission YARN cannot place waits forever otherwise.
+ */
+final class ClientProcess {
+
+    /** What the client printed (stdout and stderr together) and how it ended; exit -1 when it timed out. */
+    record Result(int exit, String output) {
+        boolean timedOut() {
+            return exit == -1;
+        }
+    }
+
+    private ClientProcess() {}
+
+    static Result run(List<String> command, Map<String, String> env, Duration timeout) {
+        try {
+            ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+            pb.environment().putAll(env);
+            Process p = pb.start();
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            Thread reader = new Thread(() -> copy(p.getInputStream(), out), "client-output");
+            reader.start();
+            boolean ended = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            if (!ended) {
+                p.destroyForcibly();
+                p.waitFor(10, TimeUnit.SECONDS);
+            }
+            reader.join(5_000);
+            String text;
+            synchronized (out) {
+                text = out.toString(StandardCharsets.UTF_8);
+            }
+            return new Result(ended ? p.exitValue() : -1, text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClusterException("interrupted");
+        }
+    }
+
+    private static void copy(InputStream in, ByteArrayOutputStream out) {
+        byte[] buffer = new byte[8192];
+        try {
+            for (int n; (n = in.read(buffer)) >= 0; ) {
+                synchronized (out) {
+                    out.write(buffer, 0, n);
+                }
+            }
+        } catch (IOException e) {
+            // the client was ended: what it printed so far is what there is
+        }
+    }
+}

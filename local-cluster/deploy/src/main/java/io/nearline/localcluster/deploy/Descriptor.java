@@ -1,0 +1,167 @@
+package io.nearline.localcluster.deploy;
+
+import io.nearline.common.config.Config;
+import io.nearline.localcluster.cluster.ClusterException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+/**
+ * A deploy descriptor ({@code jobs/deploy/*.yaml}): which job, on which engine and target, from which
+ * artifact, with what parallelism, Nearline settings, engine settings and restore policy. Every key is
+ * checked; a misspelt one fails with the nearest known key.
+ */
+public record Descriptor(
+        Path file,
+        String name,
+        String job,
+        String engine,
+        String target,
+        String artifact,
+        String entryClass,
+        String packageConfig,
+        int parallelism,
+        Restore restore,
+        Map<String, String> settings,
+        Map<String, String> engineSettings) {
+
+    /** What a deploy does about state: start fresh, or from the savepoint a deploy is given (or an upgrade takes). */
+    public enum Restore {
+        NONE,
+        SAVEPOINT
+    }
+
+    static final Set<String> KEYS = Set.of(
+            "name",
+            "job",
+            "engine",
+            "target",
+            "package-config",
+            "artifact",
+            "entry-class",
+            "parallelism",
+            "restore",
+            "settings",
+            "engine-settings");
+    static final Set<String> JOBS = Set.of("cache-updater", "bootstrapper", "tracking-join");
+    /** engine:target pairs this version deploys. */
+    static final Set<String> TARGETS = Set.of("flink:flink-session", "flink:yarn", "samza:yarn");
+
+    public static Descriptor read(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new ClusterException("no descriptor " + file + " (the shipped ones are in jobs/deploy/)");
+        }
+        Map<String, Object> y;
+        try {
+            Object loaded = new Yaml(new SafeConstructor(new LoaderOptions()))
+                    .load(Files.readString(file, StandardCharsets.UTF_8));
+            if (!(loaded instanceof Map<?, ?>)) {
+                throw new ClusterException(
+                        file + ": a descriptor is a YAML mapping (name:, job:, engine:, target:, ...)");
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> m = (Map<String, Object>) loaded;
+            y = m;
+        } catch (IOException | RuntimeException e) {
+            if (e instanceof ClusterException c) {
+                throw c;
+            }
+            throw new ClusterException(file + " is not valid YAML: "
+                    + e.getMessage().lines().findFirst().orElse(""));
+        }
+        for (String key : y.keySet()) {
+            if (!KEYS.contains(key)) {
+                throw new ClusterException(file + ": unknown key '" + key + "'"
+                        + Config.closest(key, KEYS)
+                                .map(k -> " (did you mean '" + k + "'?)")
+                                .orElse("")
+                        + "; a descriptor takes " + String.join(", ", List.copyOf(new TreeSet<>(KEYS))));
+            }
+        }
+        String job = required(file, y, "job");
+        if (!JOBS.contains(job)) {
+            throw new ClusterException(file + ": job '" + job + "' is not one of " + JOBS);
+        }
+        String engine = required(file, y, "engine");
+        String target = required(file, y, "target");
+        if (!TARGETS.contains(engine + ":" + target)) {
+            throw new ClusterException(file + ": engine '" + engine + "' with target '" + target
+                    + "' cannot be deployed by this version; it deploys flink to flink-session or yarn, samza to yarn");
+        }
+        if (engine.equals("samza") && job.equals("bootstrapper")) {
+            throw new ClusterException(file + ": on Samza the bootstrapper runs inside the cache updater: deploy job "
+                    + "cache-updater with bootstrap.enabled: true");
+        }
+        int parallelism;
+        try {
+            parallelism = Integer.parseInt(String.valueOf(y.getOrDefault("parallelism", "1")));
+        } catch (NumberFormatException e) {
+            throw new ClusterException(file + ": parallelism must be a whole number, got " + y.get("parallelism"));
+        }
+        if (parallelism < 1) {
+            throw new ClusterException(file + ": parallelism must be >= 1, got " + parallelism);
+        }
+        Restore restore;
+        try {
+            restore = Restore.valueOf(String.valueOf(y.getOrDefault("restore", "savepoint"))
+                    .toUpperCase()
+                    .replace('-', '_'));
+        } catch (IllegalArgumentException e) {
+            throw new ClusterException(file + ": restore must be none or savepoint, got " + y.get("restore"));
+        }
+        return new Descriptor(
+                file,
+                String.valueOf(y.getOrDefault("name", "nearline-" + job)),
+                job,
+                engine,
+                target,
+                required(file, y, "artifact"),
+                y.get("entry-class") == null ? null : String.valueOf(y.get("entry-class")),
+                String.valueOf(y.getOrDefault("package-config", "config/" + job + ".properties")),
+                parallelism,
+                restore,
+                strings(file, y, "settings"),
+                strings(file, y, "engine-settings"));
+    }
+
+    private static String required(Path file, Map<String, Object> y, String key) {
+        Object v = y.get(key);
+        if (v == null || String.valueOf(v).isBlank()) {
+            throw new ClusterException(file + ": '" + key + "' is required");
+        }
+        return String.valueOf(v);
+    }
+
+    private static Map<String, String> strings(Path file, Map<String, Object> y, String key) {
+        Object v = y.get(key);
+        if (v == null) {
+            return Map.of();
+        }
+        if (!(v instanceof Map<?, ?> m)) {
+            throw new ClusterException(file + ": '" + key + "' must be a mapping of key: value");
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        m.forEach((k, val) -> out.put(String.valueOf(k), String.valueOf(val)));
+        return out;
+    }
+
+    /** The artifact: absolute, or relative to the built artifacts ({@code jobs/target/dist}). */
+    public Path artifactPath(Path home) {
+        Path p = Path.of(artifact);
+        Path resolved = p.isAbsolute() ? p : home.resolve("jobs/target/dist").resolve(p);
+        if (!Files.isRegularFile(resolved)) {
+            throw new ClusterException(
+                    "artifact " + resolved + " is missing: build it with ./mvnw package -DskipTests");
+        }
+        return resolved;
+    }
+}

@@ -1,0 +1,58 @@
+package io.nearline.localcluster.deploy;
+
+import io.nearline.cacheupdater.reference.ReplayInput;
+import io.nearline.cacheupdater.reference.StateDump;
+import io.nearline.common.cache.CacheKey;
+import io.nearline.common.events.ChangeEvents;
+import io.nearline.common.store.CacheStore;
+import io.nearline.localcluster.cluster.ClusterOption;
+import io.nearline.localcluster.kit.ReplayOutput;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code nearline dump}: a live store's records for the keys of a change log, as a state dump. */
+@Command(
+        name = "dump",
+        mixinStandardHelpOptions = true,
+        description = "Write the live store's records for every key of a change log in the state-dump form of "
+                + "'replay cdc --out' (tombstones included, absent keys left out), for check --state or a diff.")
+public final class DumpCommand implements Callable<Integer> {
+
+    @Option(names = "--store", required = true, paramLabel = "STORE", description = "couchbase (the cluster's cache).")
+    String store;
+
+    @Mixin
+    ClusterOption cluster;
+
+    @Option(
+            names = "--keys-from",
+            required = true,
+            paramLabel = "FILE",
+            description = "A change log whose keys to dump; repeatable.")
+    List<Path> keysFrom;
+
+    @Option(names = "--out", required = true, paramLabel = "STATE.jsonl", description = "Where the dump goes.")
+    Path out;
+
+    @Override
+    public Integer call() {
+        Set<CacheKey> keys = new TreeSet<>();
+        for (ReplayInput.Line line : ReplayInput.read(keysFrom)) {
+            if (line.decoded().ok()) {
+                ChangeEvents.validCacheKey(line.decoded().event()).ifPresent(keys::add);
+            }
+        }
+        try (CacheStore cache = LiveStores.open(store, cluster.read())) {
+            List<String> lines = StateDump.lines(cache, keys);
+            ReplayOutput.write(out, lines);
+            System.out.printf("dumped %,d records of %,d keys to %s%n", lines.size(), keys.size(), out);
+        }
+        return 0;
+    }
+}

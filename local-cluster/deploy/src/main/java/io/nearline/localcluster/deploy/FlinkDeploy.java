@@ -1,0 +1,195 @@
+package io.nearline.localcluster.deploy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.nearline.bootstrap.BootstrapSettings;
+import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.common.config.Config;
+import io.nearline.localcluster.cluster.ClusterException;
+import io.nearline.localcluster.cluster.ClusterFile;
+import io.nearline.localcluster.cluster.Daemons;
+import io.nearline.localcluster.cluster.FlinkSession;
+import io.nearline.localcluster.cluster.YarnCluster;
+import io.nearline.localcluster.kit.Home;
+import io.nearline.localcluster.kit.KafkaTopics;
+import io.nearline.tracking.join.JoinSettings;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Deploys to a Flink session with Flink's own client ({@code CliFrontend run -d}), stops jobs with a
+ * savepoint over Flink's REST API, and upgrades: stop with a savepoint, submit again from it.
+ */
+public final class FlinkDeploy {
+
+    private static final Duration SUBMIT_TIMEOUT = Duration.ofMinutes(3);
+    private static final Pattern JOB_ID = Pattern.compile("JobID ([0-9a-f]{32})");
+    private static final Pattern YARN_APP_ID = Pattern.compile("Submitted application (application_\\d+_\\d+)");
+
+    /** What a deploy resolved: the settings the job gets and the exact command that submits it. */
+    public record Plan(
+            Descriptor descriptor,
+            Map<String, String> settings,
+            List<String> command,
+            Map<String, String> env,
+            Pattern submitted) {}
+
+    private FlinkDeploy() {}
+
+    public static Plan plan(Descriptor d, ClusterFile cluster, Map<String, String> overrides, String savepoint) {
+        Path home = Home.dir();
+        Path artifact = d.artifactPath(home);
+        boolean yarn = d.target().equals("yarn");
+        Map<String, String> settings = new LinkedHashMap<>(cluster.jobSettings());
+        settings.putAll(d.settings());
+        settings.putAll(overrides);
+        Path clientConf = cluster.dir().resolve(yarn ? "flink-yarn/conf" : "flink/client-conf");
+        Path lib = yarn ? FlinkYarn.lib(home) : FlinkSession.lib(home);
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("FLINK_CONF_DIR", clientConf.toString());
+        if (yarn) {
+            env.put("FLINK_LIB_DIR", lib.toString()); // what YARN ships to the job's containers
+            env.put("HADOOP_CONF_DIR", cluster.yarnConfDir().toString());
+            FlinkYarn.writeClientConfig(clientConf, cluster, home);
+        } else {
+            FlinkSession.writeClientConfig(clientConf, cluster.flinkRest());
+        }
+        List<String> command = new ArrayList<>(List.of(Home.java()));
+        command.addAll(FlinkSession.JAVA_17_OPTS);
+        command.addAll(List.of(
+                "-Dlog4j.configurationFile=file:" + clientConf.resolve("log4j-cli.properties"),
+                "-cp",
+                (yarn ? cluster.yarnConfDir() + ":" : "") + lib + "/*",
+                "org.apache.flink.client.cli.CliFrontend",
+                "run"));
+        command.addAll(yarn ? List.of("-t", "yarn-application") : List.of("--detached"));
+        command.addAll(List.of("-p", Integer.toString(d.parallelism())));
+        if (d.entryClass() != null) {
+            command.addAll(List.of("-c", d.entryClass()));
+        }
+        if (savepoint != null) {
+            command.addAll(List.of("-s", savepoint));
+        }
+        command.add("-Dpipeline.name=" + d.name());
+        d.engineSettings().forEach((k, v) -> command.add("-D" + k + "=" + v));
+        command.add(artifact.toString());
+        settings.forEach((k, v) -> command.addAll(List.of("--set", k + "=" + v)));
+        return new Plan(d, settings, command, env, yarn ? YARN_APP_ID : JOB_ID);
+    }
+
+    /** Checks the job's settings and creates its topics where missing; returns the topics. */
+    public static List<String> prepareTopics(Plan plan, String bootstrapServers) {
+        return prepareTopics(plan.descriptor(), plan.settings(), bootstrapServers);
+    }
+
+    static List<String> prepareTopics(Descriptor d, Map<String, String> settings, String bootstrapServers) {
+        Config config = Config.of(settings);
+        Map<String, Integer> topics = new LinkedHashMap<>();
+        int partitions = Math.max(d.parallelism(), 1);
+        switch (d.job()) {
+            case "cache-updater", "bootstrapper" -> {
+                CacheUpdaterSettings s = CacheUpdaterSettings.from(config);
+                topics.put(s.cdcTopic(), partitions);
+                topics.put(s.deadLetterTopic(), 1);
+                topics.put(BootstrapSettings.from(config).topic(), partitions);
+            }
+            case "tracking-join" -> {
+                JoinSettings s = JoinSettings.from(config);
+                for (String t : List.of(s.indexTopic(), s.brokerTopic())) {
+                    topics.put(t, partitions);
+                }
+                for (String t : List.of(s.joinedTopic(), s.orphansTopic(), s.lateTopic(), s.deadLetterTopic())) {
+                    topics.put(t, 1);
+                }
+            }
+            default -> throw new ClusterException("unknown job " + d.job());
+        }
+        KafkaTopics.createTopics(bootstrapServers, topics);
+        return List.copyOf(topics.keySet());
+    }
+
+    /**
+     * Submits; returns the Flink job id (session) or the YARN application id (application mode). A bad
+     * setting makes the job's main exit 2 in the client, before anything is submitted.
+     */
+    public static String submit(Plan plan, ClusterFile cluster) {
+        ClientProcess.Result r = ClientProcess.run(plan.command(), plan.env(), SUBMIT_TIMEOUT);
+        Matcher m = plan.submitted().matcher(r.output());
+        boolean found = m.find();
+        if (r.exit() == 0 && found) {
+            return m.group(1);
+        }
+        if (r.timedOut()) {
+            if (found && m.group(1).startsWith("application_")) {
+                YarnCluster.kill(cluster.yarnWeb(), m.group(1)); // nothing half-submitted stays behind
+            }
+            throw ClusterException.failed("the submission did not complete within " + SUBMIT_TIMEOUT.toMinutes()
+                    + " minutes" + (found ? " (" + m.group(1) + " killed)" : "")
+                    + ": is there room for it? 'bin/nearline jobs list --cluster " + cluster.dir() + "'");
+        }
+        String why = r.output()
+                .lines()
+                .filter(l -> l.contains(": ") && !l.startsWith("\tat ") && !l.startsWith("WARN "))
+                .reduce((a, b) -> b)
+                .orElse(r.output().strip());
+        if (r.exit() == 2) {
+            throw new ClusterException(why.strip()); // the job's own one-line config error
+        }
+        throw ClusterException.failed("flink run failed (exit " + r.exit() + "): " + why.strip());
+    }
+
+    /** The running job of that name, if any. */
+    public static Optional<String> runningJob(String rest, String name) {
+        for (JsonNode job : FlinkSession.get(rest, "/jobs/overview").path("jobs")) {
+            if (job.path("name").asText().equals(name)
+                    && job.path("state").asText().equals("RUNNING")) {
+                return Optional.of(job.path("jid").asText());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Stops a job, with a savepoint in {@code savepointDir} when given; returns the savepoint's path (or null). */
+    public static String stop(String rest, String jobId, Path savepointDir) {
+        if (!jobId.matches("[0-9a-f]{32}")) {
+            throw new ClusterException(
+                    "'" + jobId + "' is not a Flink job id (32 hex digits; see 'bin/nearline jobs list')");
+        }
+        FlinkSession.get(rest, "/jobs/" + jobId); // 404: no such job, a usage error
+        if (savepointDir == null) {
+            FlinkSession.patch(rest, "/jobs/" + jobId + "?mode=cancel");
+            return null;
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("targetDirectory", "file://" + savepointDir.toAbsolutePath());
+        body.put("drain", false);
+        String trigger = FlinkSession.post(rest, "/jobs/" + jobId + "/stop", body)
+                .path("request-id")
+                .asText();
+        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+        while (System.nanoTime() < deadline) {
+            JsonNode s = FlinkSession.get(rest, "/jobs/" + jobId + "/savepoints/" + trigger);
+            if (s.path("status").path("id").asText().equals("COMPLETED")) {
+                JsonNode op = s.path("operation");
+                if (op.has("failure-cause")) {
+                    throw ClusterException.failed("the savepoint failed: "
+                            + op.path("failure-cause")
+                                    .path("stack-trace")
+                                    .asText()
+                                    .lines()
+                                    .findFirst()
+                                    .orElse(""));
+                }
+                return op.path("location").asText();
+            }
+            Daemons.sleep(500);
+        }
+        throw ClusterException.failed("the savepoint of " + jobId + " did not complete within 3 minutes");
+    }
+}

@@ -1,0 +1,138 @@
+package io.nearline.localcluster.deploy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.nearline.localcluster.cluster.ClusterException;
+import io.nearline.localcluster.cluster.ClusterFile;
+import io.nearline.localcluster.cluster.FlinkSession;
+import io.nearline.localcluster.cluster.YarnCluster;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Flink's YARN application mode: each job its own Flink cluster in YARN containers, submitted with
+ * Flink's client ({@code run -t yarn-application}) from {@code local-cluster/flink-yarn/target/lib}
+ * (Flink 2.2.0's YARN side with Hadoop 3.4.3's client), which also ships those jars to the containers.
+ * The job's Flink REST API is reached where the application master listens.
+ */
+public final class FlinkYarn {
+
+    private FlinkYarn() {}
+
+    public static Path lib(Path home) {
+        return home.resolve("local-cluster/flink-yarn/target/lib");
+    }
+
+    /**
+     * The application's Flink REST API: where its master listens (YARN's proxy takes no POST, which
+     * stopping with a savepoint needs). The master advertises its host's name: a testbed node's is its
+     * address; the local cluster's one node is this machine, whose name is not known in the cluster's
+     * namespace, at the cluster's address.
+     */
+    public static String rest(ClusterFile cluster, YarnCluster.App app) {
+        int colon = app.amRpcAddress().lastIndexOf(':');
+        String host = app.amRpcAddress().substring(0, colon);
+        String port = app.amRpcAddress().substring(colon + 1);
+        return "http://" + (host.matches("\\d+\\.\\d+\\.\\d+\\.\\d+") ? host : cluster.address()) + ":" + port;
+    }
+
+    /**
+     * The config the client reads and ships: the jobs' expected settings (jobs/flink-conf/config.yaml),
+     * the Java 17 options every Flink JVM needs, memory, and what application mode needs here.
+     */
+    static void writeClientConfig(Path conf, ClusterFile cluster, Path home) {
+        try {
+            Files.createDirectories(conf);
+            String expected = Files.readString(home.resolve("jobs/flink-conf/config.yaml"), StandardCharsets.UTF_8);
+            Path dir = cluster.dir().toAbsolutePath();
+            String config = String.join(
+                    "\n",
+                    "# Written by 'nearline deploy': the settings of jobs/flink-conf/config.yaml, then YARN's.",
+                    expected.strip(),
+                    "",
+                    "env.java.opts.all: " + String.join(" ", FlinkSession.JAVA_17_OPTS),
+                    "jobmanager.memory.process.size: 1024m",
+                    "taskmanager.memory.process.size: 1728m",
+                    "taskmanager.memory.managed.fraction: 0.2",
+                    "taskmanager.numberOfTaskSlots: 2",
+                    // no flink-dist on Maven Central: the YARN module's jar stands in, the lib dir is shipped
+                    "yarn.flink-dist-jar: file://" + lib(home).resolve("flink-yarn-2.2.0.jar"),
+                    // the user jar on the system classpath too breaks the Kafka connector's class loading
+                    "yarn.classpath.include-user-jar: DISABLED",
+                    "yarn.application-attempts: 4",
+                    "state.checkpoints.dir: file://" + dir.resolve("flink-yarn/checkpoints"),
+                    "state.savepoints.dir: file://" + dir.resolve("savepoints"),
+                    highAvailability(cluster),
+                    "");
+            Files.writeString(conf.resolve("config.yaml"), config, StandardCharsets.UTF_8);
+            String log = String.join(
+                    "\n",
+                    "rootLogger.level = INFO",
+                    "rootLogger.appenderRef.main.ref = Main",
+                    "appender.main.name = Main",
+                    "appender.main.type = File",
+                    "appender.main.fileName = ${sys:log.file}",
+                    "appender.main.layout.type = PatternLayout",
+                    "appender.main.layout.pattern = %d{HH:mm:ss,SSS} %-5p %c{1} - %m%n",
+                    "");
+            Files.writeString(conf.resolve("log4j.properties"), log, StandardCharsets.UTF_8); // shipped to containers
+            FlinkSession.writeClientLog(conf);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * ZooKeeper high availability where the cluster runs a ZooKeeper (the testbed): the next application
+     * attempt after a JobManager dies restores the job from its last checkpoint. Without it the attempt
+     * starts the job again with no state from the consumer group's offsets, and the Kafka transactions
+     * of the last checkpoint are never committed: their outputs are lost. The storage directory is seen at
+     * the same path on every node.
+     */
+    private static String highAvailability(ClusterFile cluster) {
+        String quorum = cluster.zookeeperQuorum();
+        if (quorum == null) {
+            return "";
+        }
+        return String.join(
+                "\n",
+                "high-availability.type: zookeeper",
+                "high-availability.zookeeper.quorum: " + quorum,
+                "high-availability.storageDir: file://"
+                        + cluster.dir().toAbsolutePath().resolve("flink-yarn/ha"));
+    }
+
+    /** The running Flink job of that name in a YARN application: the application id and the job id. */
+    public record Running(String appId, String jobId, String rest) {}
+
+    public static Optional<Running> running(ClusterFile cluster, String name) {
+        for (YarnCluster.App app : YarnCluster.apps(cluster.yarnWeb())) {
+            if (!app.type().equals("Apache Flink") || !app.state().equals("RUNNING")) {
+                continue;
+            }
+            String rest = rest(cluster, app);
+            for (JsonNode job : jobs(rest)) {
+                if (job.path("name").asText().equals(name)
+                        && job.path("state").asText().equals("RUNNING")) {
+                    return Optional.of(new Running(app.id(), job.path("jid").asText(), rest));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The jobs of a Flink application on YARN (none while it is still starting). */
+    public static List<JsonNode> jobs(String rest) {
+        try {
+            return FlinkSession.get(rest, "/jobs/overview").path("jobs").findParents("jid").stream()
+                    .collect(Collectors.toList());
+        } catch (ClusterException e) {
+            return List.of();
+        }
+    }
+}

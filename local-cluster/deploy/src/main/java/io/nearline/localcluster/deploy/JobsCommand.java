@@ -1,0 +1,206 @@
+package io.nearline.localcluster.deploy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.nearline.localcluster.cluster.ClusterException;
+import io.nearline.localcluster.cluster.ClusterFile;
+import io.nearline.localcluster.cluster.ClusterOption;
+import io.nearline.localcluster.cluster.FlinkSession;
+import io.nearline.localcluster.cluster.YarnCluster;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code nearline jobs list | stop | upgrade}: the jobs on a cluster. */
+@Command(
+        name = "jobs",
+        mixinStandardHelpOptions = true,
+        description = "The jobs on a cluster: list them (state and events.written), stop one (with a savepoint), "
+                + "upgrade one without losing state.",
+        subcommands = {JobsCommand.ListJobs.class, JobsCommand.Stop.class, JobsCommand.Upgrade.class})
+public final class JobsCommand implements Runnable {
+
+    @Override
+    public void run() {
+        System.out.println("usage: nearline jobs list|stop|upgrade (see --help)");
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "Each job: id, name, state, events.written.")
+    static final class ListJobs implements Callable<Integer> {
+
+        @Mixin
+        ClusterOption cluster;
+
+        @Override
+        public Integer call() {
+            ClusterFile c = cluster.read();
+            System.out.printf(
+                    "%-32s  %-28s  %-10s  %14s  %17s%n", "ID", "NAME", "STATE", "EVENTS.WRITTEN", "BOOTSTRAP.WRITTEN");
+            if (c.flinkRestUrl() != null) {
+                String rest = c.flinkRestUrl();
+                for (JsonNode job : FlinkSession.get(rest, "/jobs/overview").path("jobs")) {
+                    String id = job.path("jid").asText();
+                    String state = job.path("state").asText();
+                    boolean running = state.equals("RUNNING");
+                    System.out.printf(
+                            "%-32s  %-28s  %-10s  %14s  %17s%n",
+                            id,
+                            job.path("name").asText(),
+                            state,
+                            running ? String.format("%,d", FlinkSession.metricSum(rest, id, "events.written")) : "-",
+                            running
+                                    ? String.format("%,d", FlinkSession.metricSum(rest, id, "bootstrap.written"))
+                                    : "-");
+                }
+            }
+            if (c.yarnWebUrl() != null) {
+                for (YarnCluster.App app : YarnCluster.apps(c.yarnWebUrl())) {
+                    if (app.type().equals("Apache Flink") && app.state().equals("RUNNING")) {
+                        // Flink in application mode: its jobs and counters through YARN's proxy
+                        String rest = FlinkYarn.rest(c, app);
+                        for (JsonNode job : FlinkYarn.jobs(rest)) {
+                            String jid = job.path("jid").asText();
+                            boolean running = job.path("state").asText().equals("RUNNING");
+                            System.out.printf(
+                                    "%-32s  %-28s  %-10s  %14s  %17s%n",
+                                    app.id(),
+                                    job.path("name").asText(),
+                                    job.path("state").asText(),
+                                    running
+                                            ? String.format("%,d", FlinkSession.metricSum(rest, jid, "events.written"))
+                                            : "-",
+                                    running
+                                            ? String.format(
+                                                    "%,d", FlinkSession.metricSum(rest, jid, "bootstrap.written"))
+                                            : "-");
+                        }
+                        continue;
+                    }
+                    // a Samza job's counters: from the metrics stream its deploy added
+                    String written = "-";
+                    String bootstrap = "-";
+                    if (app.type().equals("Samza") && app.state().equals("RUNNING")) {
+                        String job =
+                                app.name().substring(0, Math.max(0, app.name().lastIndexOf('_')));
+                        written = count(c, job, "events.written");
+                        bootstrap = count(c, job, "bootstrap.written");
+                    }
+                    System.out.printf(
+                            "%-32s  %-28s  %-10s  %14s  %17s%n", app.id(), app.name(), app.state(), written, bootstrap);
+                }
+            }
+            return 0;
+        }
+    }
+
+    private static String count(ClusterFile c, String job, String counter) {
+        long n = SamzaMetricsStream.count(c.kafkaBootstrapServers(), job, counter);
+        return n < 0 ? "(none yet)" : String.format("%,d", n);
+    }
+
+    @Command(
+            name = "stop",
+            mixinStandardHelpOptions = true,
+            description = "Stop a job; with --savepoint, take a savepoint first and print its path.")
+    static final class Stop implements Callable<Integer> {
+
+        @Parameters(index = "0", paramLabel = "ID", description = "The job id (see jobs list).")
+        String id;
+
+        @Option(names = "--savepoint", paramLabel = "DIR", description = "Where the savepoint goes.")
+        Path savepoint;
+
+        @Mixin
+        ClusterOption cluster;
+
+        @Override
+        public Integer call() {
+            ClusterFile c = cluster.read();
+            if (id.startsWith("application_")
+                    && YarnCluster.app(c.yarnWeb(), id).type().equals("Apache Flink")) {
+                String rest = FlinkYarn.rest(c, YarnCluster.app(c.yarnWeb(), id));
+                List<JsonNode> jobs = FlinkYarn.jobs(rest);
+                if (savepoint == null || jobs.isEmpty()) {
+                    YarnCluster.kill(c.yarnWeb(), id);
+                    System.out.println("killed " + id);
+                    return 0;
+                }
+                String location = FlinkDeploy.stop(rest, jobs.get(0).path("jid").asText(), savepoint);
+                System.out.println("stopped " + id + "; savepoint " + location);
+                return 0;
+            }
+            if (id.startsWith("application_")) {
+                if (savepoint != null) {
+                    throw new ClusterException(
+                            "--savepoint is Flink's: a Samza job keeps its state in checkpoints and " + "changelogs");
+                }
+                YarnCluster.kill(c.yarnWeb(), id);
+                System.out.println("killed " + id + " (its checkpoints and changelogs stay for the next submission)");
+                return 0;
+            }
+            String rest = c.flinkRest();
+            String location = FlinkDeploy.stop(rest, id, savepoint);
+            System.out.println("stopped " + id + (location == null ? " (no savepoint)" : "; savepoint " + location));
+            return 0;
+        }
+    }
+
+    @Command(
+            name = "upgrade",
+            mixinStandardHelpOptions = true,
+            description = "Upgrade the running job of a descriptor: stop it with a savepoint, submit the descriptor's "
+                    + "artifact from that savepoint (state and input positions kept).")
+    static final class Upgrade implements Callable<Integer> {
+
+        @Parameters(index = "0", paramLabel = "DESCRIPTOR", description = "The descriptor of the job.")
+        Path descriptor;
+
+        @Mixin
+        ClusterOption cluster;
+
+        @Mixin
+        SetOptions sets;
+
+        @Override
+        public Integer call() {
+            Descriptor d = Descriptor.read(descriptor);
+            ClusterFile c = cluster.read();
+            if (d.engine().equals("samza")) {
+                String web = c.yarnWeb();
+                YarnCluster.App running = SamzaDeploy.running(web, d.name())
+                        .orElseThrow(() -> new ClusterException("no running application named " + d.name() + " on "
+                                + web + ": deploy it first ('bin/nearline deploy " + descriptor + "')"));
+                SamzaDeploy.Plan plan = SamzaDeploy.plan(d, c, sets.overrides()); // checked before the kill
+                YarnCluster.kill(web, running.id());
+                System.out.println(
+                        "killed " + running.id() + "; resubmitting (state back from checkpoints and changelogs)");
+                return DeployCommand.deploySamza(plan, c, false);
+            }
+            if (d.target().equals("yarn")) {
+                FlinkYarn.Running running = FlinkYarn.running(c, d.name())
+                        .orElseThrow(() -> new ClusterException(
+                                "no running Flink job named " + d.name() + " on YARN at " + c.yarnWeb()
+                                        + ": deploy it first ('bin/nearline deploy " + descriptor + "')"));
+                FlinkDeploy.plan(d, c, sets.overrides(), null);
+                String savepoint = FlinkDeploy.stop(
+                        running.rest(), running.jobId(), c.dir().resolve("savepoints"));
+                System.out.println("stopped " + running.appId() + " with savepoint " + savepoint);
+                String from = d.restore() == Descriptor.Restore.NONE ? null : savepoint;
+                return DeployCommand.deploy(FlinkDeploy.plan(d, c, sets.overrides(), from), c, false);
+            }
+            String rest = c.flinkRest();
+            String running = FlinkDeploy.runningJob(rest, d.name())
+                    .orElseThrow(() -> new ClusterException("no running job named " + d.name() + " on " + rest
+                            + ": deploy it first ('bin/nearline deploy " + descriptor + "')"));
+            // check the new submission before stopping the old job
+            FlinkDeploy.plan(d, c, sets.overrides(), null);
+            String savepoint = FlinkDeploy.stop(rest, running, c.dir().resolve("savepoints"));
+            System.out.println("stopped " + running + " with savepoint " + savepoint);
+            String from = d.restore() == Descriptor.Restore.NONE ? null : savepoint;
+            return DeployCommand.deploy(FlinkDeploy.plan(d, c, sets.overrides(), from), c, false);
+        }
+    }
+}

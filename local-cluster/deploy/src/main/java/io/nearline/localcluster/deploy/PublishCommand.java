@@ -1,0 +1,186 @@
+package io.nearline.localcluster.deploy;
+
+import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.cacheupdater.reference.ReplayInput;
+import io.nearline.common.config.Config;
+import io.nearline.localcluster.cluster.ClusterException;
+import io.nearline.localcluster.cluster.ClusterFile;
+import io.nearline.localcluster.cluster.ClusterOption;
+import io.nearline.localcluster.console.Progress;
+import io.nearline.localcluster.kit.CliErrors;
+import io.nearline.localcluster.kit.KafkaTopics;
+import io.nearline.localcluster.replay.cdc.KafkaReplay;
+import io.nearline.localcluster.replay.join.JoinInputs;
+import io.nearline.localcluster.replay.join.JoinKafka;
+import io.nearline.tracking.join.JoinSettings;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code nearline publish cdc}: JSON-lines input onto a cluster's topics. */
+@Command(
+        name = "publish",
+        mixinStandardHelpOptions = true,
+        description = "Send JSON-lines input to a cluster's topics.",
+        subcommands = {PublishCommand.Cdc.class, PublishCommand.Snapshot.class, PublishCommand.Tracking.class})
+public final class PublishCommand implements Runnable {
+
+    @Override
+    public void run() {
+        System.out.println("usage: nearline publish cdc|snapshot|tracking ... [--cluster DIR] (see --help)");
+    }
+
+    @Command(
+            name = "cdc",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Send a change log (JSON lines, the form replay cdc reads) to the cluster's CDC topic, keyed by the "
+                        + "cache key. A line that is not a change event goes to the dead-letter topic with its "
+                        + "file:line; events that break the rules are sent as they are, for the job to reject."
+            })
+    static final class Cdc implements Callable<Integer> {
+
+        @Option(names = "--events", required = true, paramLabel = "FILE", description = "The change log; repeatable.")
+        List<Path> events;
+
+        @Mixin
+        ClusterOption cluster;
+
+        @Mixin
+        SetOptions sets;
+
+        @Override
+        public Integer call() {
+            ClusterFile c = cluster.read();
+            Map<String, String> settings = new LinkedHashMap<>(c.jobSettings());
+            settings.putAll(sets.overrides());
+            CacheUpdaterSettings s = CacheUpdaterSettings.from(Config.of(settings));
+            List<ReplayInput.Line> lines = ReplayInput.read(events);
+            KafkaReplay.Sent sent;
+            try (Progress progress = new Progress("lines sent", lines.size(), System.err)) {
+                sent = KafkaReplay.send(s.bootstrapServers(), s.cdcTopic(), s.deadLetterTopic(), lines, progress::step);
+            }
+            System.out.printf(
+                    "published %,d change events for %,d keys to %s on %s; %,d bad lines dead-lettered to %s%n",
+                    sent.events(),
+                    sent.keys().size(),
+                    s.cdcTopic(),
+                    s.bootstrapServers(),
+                    sent.deadLettered(),
+                    s.deadLetterTopic());
+            return 0;
+        }
+    }
+
+    @Command(
+            name = "snapshot",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Publish a snapshot to the cluster's bootstrap topic, as 'bootstrap run' does (markers with the "
+                        + "CDC topic's end offsets, rows in verified chunks, resumable from DIR/bootstrap/), for the "
+                        + "bootstrapper or a cache updater with bootstrap.enabled=true."
+            })
+    static final class Snapshot implements Callable<Integer> {
+
+        @Option(names = "--snapshot", required = true, paramLabel = "SNAPSHOT.jsonl", description = "The snapshot.")
+        Path snapshot;
+
+        @Mixin
+        ClusterOption cluster;
+
+        @Mixin
+        SetOptions sets;
+
+        @Override
+        public Integer call() throws Exception {
+            ClusterFile c = cluster.read();
+            Path state = Files.createDirectories(c.dir().resolve("bootstrap"));
+            Map<String, String> settings = new LinkedHashMap<>(c.jobSettings());
+            settings.putAll(sets.overrides());
+            CacheUpdaterSettings s = CacheUpdaterSettings.from(Config.of(settings));
+            int partitions = Math.max(
+                    1,
+                    KafkaTopics.endOffsets(s.bootstrapServers(), s.cdcTopic()).size());
+            List<String> args = new ArrayList<>(List.of(
+                    "run",
+                    "--snapshot",
+                    snapshot.toString(),
+                    "--partitions",
+                    Integer.toString(partitions),
+                    "--cdc-topic",
+                    s.cdcTopic(),
+                    "--state",
+                    state.resolve("schedule.state").toString(),
+                    "--progress",
+                    state.resolve(snapshot.getFileName() + ".progress").toString()));
+            args.addAll(List.of("--set", "kafka.bootstrap-servers=" + s.bootstrapServers()));
+            sets.values().forEach(set -> args.addAll(List.of("--set", set)));
+            return CliErrors.install(new CommandLine(new BootstrapCommand())).execute(args.toArray(String[]::new));
+        }
+    }
+
+    @Command(
+            name = "tracking",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Send feed tracking traffic (the JSON-lines form 'generate tracking' writes) to the join's index and "
+                        + "broker topics, each request to the same partition of both. Bad lines go to the join's "
+                        + "dead-letter topic with their file:line."
+            })
+    static final class Tracking implements Callable<Integer> {
+
+        @Option(names = "--index", required = true, paramLabel = "FILE", description = "Index-node fragments.")
+        Path index;
+
+        @Option(names = "--broker", required = true, paramLabel = "FILE", description = "Broker events.")
+        Path broker;
+
+        @Mixin
+        ClusterOption cluster;
+
+        @Mixin
+        SetOptions sets;
+
+        @Override
+        public Integer call() {
+            ClusterFile c = cluster.read();
+            JoinSettings s = joinSettings(c, sets);
+            JoinInputs inputs = JoinInputs.read(index, broker);
+            // partitioned as the topic is: the job's deploy created it (else one partition per request stream)
+            int partitions =
+                    KafkaTopics.endOffsets(s.bootstrapServers(), s.indexTopic()).size();
+            if (partitions == 0) {
+                throw new ClusterException("topic " + s.indexTopic() + " does not exist on " + s.bootstrapServers()
+                        + ": deploy the join first (jobs/deploy/tracking-join-flink-session.yaml)");
+            }
+            long sent;
+            try (Progress progress = new Progress(
+                    "events sent", inputs.events() + inputs.badLines().size(), System.err)) {
+                sent = JoinKafka.send(s.bootstrapServers(), s, partitions, inputs, progress::step);
+            }
+            System.out.printf(
+                    "published %,d tracking events to %s and %s (%d partitions); %,d bad lines dead-lettered%n",
+                    sent,
+                    s.indexTopic(),
+                    s.brokerTopic(),
+                    partitions,
+                    inputs.badLines().size());
+            return 0;
+        }
+    }
+
+    static JoinSettings joinSettings(ClusterFile c, SetOptions sets) {
+        Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("kafka.bootstrap-servers", c.kafkaBootstrapServers());
+        settings.putAll(sets.overrides());
+        return JoinSettings.from(Config.of(settings));
+    }
+}

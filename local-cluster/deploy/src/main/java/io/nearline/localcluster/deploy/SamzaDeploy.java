@@ -1,0 +1,221 @@
+package io.nearline.localcluster.deploy;
+
+import io.nearline.common.config.Config;
+import io.nearline.common.config.Namespaces;
+import io.nearline.localcluster.cluster.ClusterException;
+import io.nearline.localcluster.cluster.ClusterFile;
+import io.nearline.localcluster.cluster.YarnCluster;
+import io.nearline.localcluster.kit.Home;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Deploys a Samza package to YARN with Samza's own client: the package goes to the cluster's package
+ * directory (what {@code yarn.package.path} names, seen by every node), its shipped config is completed
+ * with the cluster's addresses and the descriptor's settings, and {@code ApplicationRunnerMain} from the
+ * package's own {@code lib/} submits it through {@code YarnJobFactory}.
+ */
+public final class SamzaDeploy {
+
+    private static final Pattern APP_ID = Pattern.compile("Submitted application (application_\\d+_\\d+)");
+
+    /** The resolved job config (Samza's keys and Nearline's) and the submission. */
+    public record Plan(
+            Descriptor descriptor, Map<String, String> config, Path configFile, List<String> command, Path yarnConf) {
+
+        /** Only Nearline's keys: what the job's own settings check and the topics come from. */
+        Map<String, String> nearline() {
+            Map<String, String> out = new LinkedHashMap<>();
+            config.forEach((k, v) -> {
+                if (Namespaces.isNearline(k)) {
+                    out.put(k, v);
+                }
+            });
+            return out;
+        }
+
+        /** This plan with {@code more} over its config (the config file written again; nothing unpacked). */
+        Plan with(Map<String, String> more) {
+            Map<String, String> merged = new LinkedHashMap<>(config);
+            merged.putAll(more);
+            try {
+                write(configFile, merged);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return new Plan(descriptor, merged, configFile, command, yarnConf);
+        }
+    }
+
+    private SamzaDeploy() {}
+
+    /**
+     * Samza settings that give a deploy of {@code plan}'s job a state of its own, named after {@code tag}:
+     * a job id (so new checkpoint and coordinator topics) and a changelog topic per store. Without them a
+     * job deployed again under the same name restores the last one's stores and checkpoints, as Samza
+     * means it to: right for an upgrade, wrong for runs that must not see each other (the drills).
+     */
+    public static Map<String, String> ownState(Plan plan, String tag) {
+        Map<String, String> out = new LinkedHashMap<>();
+        out.put("job.id", tag);
+        plan.config().forEach((k, v) -> {
+            if (k.startsWith("stores.") && k.endsWith(".changelog")) {
+                String store = k.substring("stores.".length(), k.length() - ".changelog".length());
+                String system = v.substring(0, v.indexOf('.')); // "system.topic"
+                out.put(k, system + "." + tag + "-" + store + "-changelog");
+            }
+        });
+        return out;
+    }
+
+    public static Plan plan(Descriptor d, ClusterFile cluster, Map<String, String> overrides) {
+        if (cluster.yarnConfDir() == null) {
+            cluster.yarnWeb(); // the one-line error naming --yarn
+        }
+        Path artifact = d.artifactPath(Home.dir());
+        try {
+            Path packages = Files.createDirectories(cluster.packageDir());
+            Path packaged = packages.resolve(artifact.getFileName());
+            if (!Files.exists(packaged) || Files.mismatch(packaged, artifact) != -1) {
+                Files.copy(artifact, packaged, StandardCopyOption.REPLACE_EXISTING);
+            }
+            Path client = packages.resolve(d.name() + "-client");
+            unpack(packaged, client);
+            Path shipped = client.resolve(d.packageConfig());
+            if (!Files.isRegularFile(shipped)) {
+                throw new ClusterException(
+                        artifact + " has no " + d.packageConfig() + " (set package-config in " + d.file() + ")");
+            }
+            Map<String, String> config = new LinkedHashMap<>(read(shipped));
+            // Samza's side, pointed at this cluster: one broker, its package directory, the descriptor's name
+            config.put("yarn.package.path", "file://" + packaged.toAbsolutePath());
+            config.put("job.name", d.name());
+            config.put("job.container.count", Integer.toString(d.parallelism()));
+            config.put("systems.kafka.consumer.bootstrap.servers", cluster.kafkaBootstrapServers());
+            config.put("systems.kafka.producer.bootstrap.servers", cluster.kafkaBootstrapServers());
+            config.replaceAll((k, v) -> k.endsWith("replication.factor") ? "1" : v);
+            // the metrics stream 'jobs list' reads, beside the package's own reporters
+            config.putAll(SamzaMetricsStream.reporterSettings(config.get("metrics.reporters")));
+            config.putAll(d.engineSettings());
+            // Nearline's side: the cluster's addresses, then the descriptor's settings, then --set
+            config.putAll(cluster.jobSettings());
+            config.putAll(d.settings());
+            config.putAll(overrides);
+            Path configFile =
+                    Files.createDirectories(cluster.dir().resolve("deploys")).resolve(d.name() + ".properties");
+            write(configFile, config);
+            List<String> command = new ArrayList<>(List.of(
+                    Home.java(),
+                    "-Dlog4j.configurationFile=file:" + client.resolve("lib/log4j2.xml"),
+                    "-cp",
+                    cluster.yarnConfDir() + ":" + client.resolve("lib") + "/*",
+                    "org.apache.samza.runtime.ApplicationRunnerMain",
+                    "--config-path=" + configFile,
+                    "--operation=run"));
+            return new Plan(d, config, configFile, command, cluster.yarnConfDir());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Submits; returns the YARN application id. A bad setting fails in the client: nothing is submitted. */
+    public static String submit(Plan plan, ClusterFile cluster) {
+        Config.of(plan.nearline()); // parses; the job's own checks run in the client below
+        ClientProcess.Result r = ClientProcess.run(
+                plan.command(),
+                Map.of("HADOOP_CONF_DIR", plan.yarnConf().toString(), "JAVA_HOME", System.getProperty("java.home")),
+                Duration.ofMinutes(3));
+        Matcher m = APP_ID.matcher(r.output());
+        boolean found = m.find();
+        if (r.exit() == 0 && found) {
+            return m.group(1);
+        }
+        if (r.timedOut()) {
+            if (found) {
+                YarnCluster.kill(cluster.yarnWeb(), m.group(1)); // nothing half-submitted stays behind
+            }
+            throw ClusterException.failed("Samza's submission did not complete within 3 minutes");
+        }
+        Optional<String> configError = r.output()
+                .lines()
+                .filter(l -> l.contains("ConfigException: "))
+                .map(l -> l.substring(l.indexOf("ConfigException: ") + "ConfigException: ".length()))
+                .findFirst();
+        if (configError.isPresent()) {
+            throw new ClusterException(configError.get().strip());
+        }
+        String why = r.output()
+                .lines()
+                .filter(l -> l.contains("Exception") && !l.startsWith("\tat "))
+                .reduce((a, b) -> b)
+                .orElse(r.output().strip());
+        throw ClusterException.failed("Samza's submission failed (exit " + r.exit() + "): " + why.strip());
+    }
+
+    /** The running application of a job name (YARN names it job.name_job.id). */
+    public static Optional<YarnCluster.App> running(String web, String name) {
+        return YarnCluster.apps(web).stream()
+                .filter(a -> a.name().startsWith(name + "_"))
+                .filter(a -> a.state().equals("RUNNING") || a.state().equals("ACCEPTED"))
+                .findFirst();
+    }
+
+    private static void unpack(Path tarball, Path into) throws IOException {
+        if (Files.exists(into)) {
+            try (var files = Files.walk(into)) {
+                for (Path f : files.sorted((a, b) -> b.compareTo(a)).toList()) {
+                    Files.delete(f);
+                }
+            }
+        }
+        Files.createDirectories(into);
+        try {
+            Process p = new ProcessBuilder("tar", "xzf", tarball.toString(), "-C", into.toString())
+                    .redirectErrorStream(true)
+                    .start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (p.waitFor() != 0) {
+                throw ClusterException.failed("cannot unpack " + tarball + ": " + out.strip());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClusterException("interrupted");
+        }
+    }
+
+    static Map<String, String> read(Path file) throws IOException {
+        Properties p = new Properties();
+        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            p.load(r);
+        }
+        Map<String, String> out = new TreeMap<>();
+        p.forEach((k, v) -> out.put(String.valueOf(k), String.valueOf(v)));
+        return out;
+    }
+
+    private static void write(Path file, Map<String, String> config) throws IOException {
+        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            w.write(
+                    "# Written by 'nearline deploy': the package's config, this cluster's addresses, the descriptor's settings.\n");
+            for (Map.Entry<String, String> e : new TreeMap<>(config).entrySet()) {
+                w.write(e.getKey() + "=" + e.getValue() + "\n");
+            }
+        }
+    }
+}

@@ -1,0 +1,175 @@
+package io.nearline.drill;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.nearline.localcluster.cluster.ClusterException;
+import io.nearline.localcluster.kit.Home;
+import io.nearline.testbed.TestbedCommand;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code nearline drill list | run DRILL|all}: failure drills against a job on the testbed. */
+@Command(
+        name = "drill",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Failure drills: a job deployed to the testbed under load while a fault from lxc-testbed/drills/ hits it "
+                    + "(a node killed, frozen or cut off, a container or the AM killed, a slow, lossy or delayed "
+                    + "link, the broker restarted, the store out), then healed, drained and checked.",
+            "%nEach run writes lxc-testbed/store/<drill>/<UTC time>/ (results.json, history.jsonl, faults.jsonl, "
+                    + "timeline.png, report.md); lxc-testbed/store/latest points to the newest. Needs a testbed: "
+                    + "'bin/nearline testbed up'.%n"
+        },
+        subcommands = {DrillCommand.ListDrills.class, DrillCommand.Run.class})
+public final class DrillCommand implements Runnable {
+
+    @Override
+    public void run() {
+        System.out.println("usage: nearline drill list | run DRILL|all [--engine flink|samza] (see --help)");
+    }
+
+    static Path folder() {
+        return Home.dir().resolve(Drill.FOLDER);
+    }
+
+    @Command(name = "list", mixinStandardHelpOptions = true, description = "The drills there are, one line each.")
+    static final class ListDrills implements Callable<Integer> {
+        @Override
+        public Integer call() {
+            for (Drill d : Drill.all(folder())) {
+                System.out.printf("%-16s %s%n", d.name(), d.description());
+            }
+            return 0;
+        }
+    }
+
+    @Command(
+            name = "run",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Run one drill, or all of them (on both engines unless --engine says which). Exit 0 iff every run is "
+                        + "valid: its faults were applied, YARN noticed a lost node within the drill's limit, the job "
+                        + "caught up and the cache matches the source of truth key for key."
+            })
+    static final class Run implements Callable<Integer> {
+
+        @Parameters(index = "0", paramLabel = "DRILL|all", description = "A drill's name (see drill list), or all.")
+        String name;
+
+        @Option(
+                names = "--engine",
+                paramLabel = "flink|samza",
+                description = "The engine (default: samza for one drill, both for all).")
+        String engine;
+
+        @Option(
+                names = "--job",
+                defaultValue = "cache-updater",
+                paramLabel = "JOB",
+                description = "The job under the drill (default: ${DEFAULT-VALUE}).")
+        String job;
+
+        @Option(names = "--seed", defaultValue = "1", description = "The load's seed (default: ${DEFAULT-VALUE}).")
+        long seed;
+
+        @Option(
+                names = "--testbed",
+                defaultValue = TestbedCommand.DEFAULT_DIR,
+                paramLabel = "DIR",
+                description = "The testbed (default: ${DEFAULT-VALUE}).")
+        Path testbed;
+
+        @Option(names = "--summary-json", paramLabel = "FILE", description = "Also write every run's verdict as JSON.")
+        Path summaryJson;
+
+        @Override
+        public Integer call() throws Exception {
+            if (engine != null && !engine.equals("flink") && !engine.equals("samza")) {
+                throw new ClusterException("--engine " + engine + ": give flink or samza");
+            }
+            if (!job.equals("cache-updater") && !job.equals("tracking-join")) {
+                throw new ClusterException("--job " + job + ": give cache-updater or tracking-join");
+            }
+            String why = TestbedCommand.unavailableReason();
+            if (why != null) {
+                throw new ClusterException("drills need the testbed, and " + why);
+            }
+            boolean all = name.equals("all");
+            List<Drill> drills = all ? Drill.all(folder()) : List.of(Drill.named(folder(), name));
+            List<String> engines =
+                    engine != null ? List.of(engine) : all ? List.of("samza", "flink") : List.of("samza");
+            Path home = Home.dir();
+            Path store = home.resolve("lxc-testbed/store");
+            List<DrillRun.Outcome> outcomes = new ArrayList<>();
+            for (Drill d : drills) {
+                if (!d.jobs().contains(job)) {
+                    continue;
+                }
+                for (String e : engines) {
+                    DrillRun run = new DrillRun(
+                            d, e, job, seed, home, testbed.toAbsolutePath().normalize(), store);
+                    DrillRun.Outcome o;
+                    if (all) {
+                        try {
+                            o = run.run();
+                        } catch (ClusterException x) {
+                            // one run that could not start does not stop the others
+                            o = new DrillRun.Outcome(d.name(), e, false, -1, null, null, List.of(x.getMessage()), null);
+                        }
+                    } else {
+                        o = run.run();
+                    }
+                    outcomes.add(o);
+                    System.out.println((o.valid() ? "VALID" : "NOT VALID") + ": " + d.name() + " on " + e
+                            + (o.folder() == null ? "" : " (" + o.folder().resolve("report.md") + ")"));
+                    o.reasons().forEach(r -> System.out.println("  - " + r));
+                }
+            }
+            if (all) {
+                table(outcomes);
+            }
+            if (summaryJson != null) {
+                List<Map<String, Object>> json = new ArrayList<>();
+                for (DrillRun.Outcome o : outcomes) {
+                    Map<String, Object> m = new LinkedHashMap<>();
+                    m.put("drill", o.drill());
+                    m.put("engine", o.engine());
+                    m.put("valid", o.valid());
+                    m.put("divergentKeys", o.divergentKeys());
+                    m.put("detectionSeconds", o.detectionSeconds());
+                    m.put("recoverySeconds", o.recoverySeconds());
+                    m.put("reasons", o.reasons());
+                    m.put("report", o.folder() == null ? null : o.folder().toString());
+                    json.add(m);
+                }
+                new ObjectMapper().writeValue(summaryJson.toFile(), json);
+            }
+            return outcomes.stream().allMatch(DrillRun.Outcome::valid) && !outcomes.isEmpty() ? 0 : 1;
+        }
+
+        private static void table(List<DrillRun.Outcome> outcomes) {
+            System.out.printf(
+                    "%n%-16s %-6s %-9s %9s %9s %9s  %s%n",
+                    "DRILL", "ENGINE", "VALID", "DIVERGENT", "DETECT_S", "RECOVER_S", "WHY NOT");
+            for (DrillRun.Outcome o : outcomes) {
+                System.out.printf(
+                        "%-16s %-6s %-9s %9s %9s %9s  %s%n",
+                        o.drill(),
+                        o.engine(),
+                        o.valid() ? "valid" : "NOT VALID",
+                        o.divergentKeys() < 0 ? "-" : Long.toString(o.divergentKeys()),
+                        o.detectionSeconds() == null ? "-" : String.format("%.1f", o.detectionSeconds()),
+                        o.recoverySeconds() == null ? "-" : String.format("%.1f", o.recoverySeconds()),
+                        o.reasons().isEmpty() ? "" : o.reasons().get(0));
+            }
+            long valid = outcomes.stream().filter(DrillRun.Outcome::valid).count();
+            System.out.printf("%d of %d runs valid%n", valid, outcomes.size());
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package io.nearline.drill;
+
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Predicate;
+
+/** {@code report.md}: what happened in a drill run, in a few lines a person reads first. */
+final class DrillReport {
+
+    private DrillReport() {}
+
+    static String markdown(
+            Drill drill,
+            DrillRun.Outcome o,
+            Verdict.Checks checks,
+            List<Verdict.FaultOutcome> faults,
+            List<Timeline.Second> history,
+            String appId,
+            long seed,
+            String load) {
+        StringBuilder md = new StringBuilder();
+        md.append("# Drill ")
+                .append(drill.name())
+                .append(" on ")
+                .append(o.engine())
+                .append(": ");
+        md.append(o.valid() ? "valid" : "NOT VALID").append("\n\n");
+        md.append(drill.description()).append("\n\n");
+        md.append(load).append(" YARN application ").append(appId).append(".\n");
+        for (Verdict.FaultOutcome f : faults) {
+            md.append(String.format(
+                    "- **%s** at %.0f s on %s: %s%s%s%s%n",
+                    f.kind(),
+                    f.startSeconds(),
+                    f.target(),
+                    f.applied() ? f.detail() : "NOT APPLIED (" + f.detail() + ")",
+                    f.endSeconds() == null ? "" : String.format("; healed at %.0f s", f.endSeconds()),
+                    f.detectionSeconds() == null
+                            ? "; not noticed"
+                            : String.format("; noticed after %.1f s", f.detectionSeconds()),
+                    f.healError() == null ? "" : "; heal failed: " + f.healError()));
+        }
+        md.append('\n');
+        md.append(String.format(
+                "Throughput (done per second, median): %s before the first fault, %s during the faults, %s after.%n",
+                median(history, s -> s.t() < first(faults)),
+                median(history, s -> s.t() >= first(faults) && s.t() < last(faults)),
+                median(history, s -> s.t() >= last(faults) && s.t() < drill.loadSeconds())));
+        md.append(String.format(
+                "Worst backlog: %s%s. Back to the load's pace %s after the last fault ended.%n%n",
+                history.stream()
+                        .map(Timeline.Second::consumerLag)
+                        .filter(Objects::nonNull)
+                        .max(Long::compare)
+                        .map(n -> String.format("%,d", n))
+                        .orElse("unknown"),
+                history.stream()
+                        .map(Timeline.Second::stalenessP99Ms)
+                        .filter(Objects::nonNull)
+                        .max(Long::compare)
+                        .map(ms -> String.format("; worst staleness p99: %.1f s", ms / 1000.0))
+                        .orElse(""),
+                o.recoverySeconds() == null ? "never" : String.format("%.1f s", o.recoverySeconds())));
+        md.append("After the drain: ").append(checks.checked().summary()).append(".\n\n");
+        if (checks.checked().repeatedOutputs() != null) {
+            md.append("The engines deliver output at least once: a join written again by a restarted job is an "
+                    + "identical repeat, removed by request id before counting (as the joined topic's consumers "
+                    + "do). Two different joins of one request would count as duplicates.\n\n");
+        }
+        if (o.valid()) {
+            md.append("Every fault was applied and every invariant held.\n");
+        } else {
+            md.append("Not valid:\n");
+            o.reasons().forEach(r -> md.append("- ").append(r).append('\n'));
+        }
+        md.append("\n![timeline](timeline.png)\n\n");
+        md.append("Again: `bin/nearline drill run ")
+                .append(drill.name())
+                .append(" --engine ")
+                .append(o.engine())
+                .append(" --seed ")
+                .append(seed)
+                .append("`\n");
+        return md.toString();
+    }
+
+    private static double first(List<Verdict.FaultOutcome> faults) {
+        return faults.stream()
+                .mapToDouble(Verdict.FaultOutcome::startSeconds)
+                .min()
+                .orElse(0);
+    }
+
+    private static double last(List<Verdict.FaultOutcome> faults) {
+        return faults.stream()
+                .mapToDouble(f -> f.endSeconds() == null ? f.startSeconds() + 1 : f.endSeconds())
+                .max()
+                .orElse(0);
+    }
+
+    private static String median(List<Timeline.Second> history, Predicate<Timeline.Second> when) {
+        long[] v = history.stream()
+                .filter(when)
+                .map(Timeline.Second::throughput)
+                .filter(Objects::nonNull)
+                .mapToLong(Long::longValue)
+                .sorted()
+                .toArray();
+        return v.length == 0 ? "-" : String.format("%,d", v[v.length / 2]);
+    }
+}

@@ -1,0 +1,504 @@
+package io.nearline.drill;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.nearline.common.config.Config;
+import io.nearline.common.config.ValueType;
+import io.nearline.common.store.CacheStores;
+import io.nearline.localcluster.cluster.ClusterException;
+import io.nearline.localcluster.cluster.ClusterFile;
+import io.nearline.localcluster.cluster.Daemons;
+import io.nearline.localcluster.cluster.YarnCluster;
+import io.nearline.localcluster.deploy.DeployCommand;
+import io.nearline.localcluster.deploy.Descriptor;
+import io.nearline.localcluster.deploy.FlinkYarn;
+import io.nearline.localcluster.deploy.SamzaDeploy;
+import io.nearline.testbed.LxcNode;
+import io.nearline.testbed.TestbedCommand;
+import io.nearline.tracking.join.JoinSettings;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.Collectors;
+
+/**
+ * One drill run: deploy the job to the testbed, run the load, apply the faults on schedule and heal
+ * them, drain, check, and write the run's folder (results.json, history.jsonl, faults.jsonl,
+ * timeline.png, report.md). The job is killed at the end, whatever happened.
+ */
+final class DrillRun {
+
+    /** How the run ended: its verdict and where its report is. */
+    record Outcome(
+            String drill,
+            String engine,
+            boolean valid,
+            long divergentKeys,
+            Double detectionSeconds,
+            Double recoverySeconds,
+            List<String> reasons,
+            Path folder) {}
+
+    private static final DateTimeFormatter UTC =
+            DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper LINE = new ObjectMapper();
+
+    private final Drill drill;
+    private final String engine;
+    private final String job;
+    private final long seed;
+    private final Path home;
+    private final Path testbed;
+    private final Path store;
+
+    /** Faults in place and not healed yet, with how they were applied: what an interrupted run heals. */
+    private final Map<Drill.Fault, Injector.Applied> unhealed = new ConcurrentHashMap<>();
+
+    DrillRun(Drill drill, String engine, String job, long seed, Path home, Path testbed, Path store) {
+        this.drill = drill;
+        this.engine = engine;
+        this.job = job;
+        this.seed = seed;
+        this.home = home;
+        this.testbed = testbed;
+        this.store = store;
+    }
+
+    Outcome run() throws IOException, InterruptedException {
+        ClusterFile c = ClusterFile.read(testbed);
+        requireAllNodesUp(c);
+        Instant started = Instant.now();
+        String stamp = UTC.format(started);
+        Path folder = Files.createDirectories(store.resolve(drill.name()).resolve(stamp));
+        String tag = "drill-" + stamp.toLowerCase();
+        Descriptor d = Descriptor.read(home.resolve("jobs/deploy/" + job + "-" + engine + "-yarn.yaml"));
+        stopLeftovers(c, d);
+        System.out.printf("drill %s on %s (%s), seed %d: %s%n", drill.name(), engine, job, seed, drill.description());
+        Map<String, String> topics = DrillLoad.topics(job, tag);
+        // a fresh job: no state or checkpoint of an earlier run comes back
+        Map<String, String> settings = DeployCommand.submit(d, c, topics, tag);
+        String appId;
+        try {
+            appId = awaitApp(c, d);
+            awaitContainers(appId);
+        } catch (RuntimeException e) {
+            stopLeftovers(c, d); // nothing of a run that could not start stays on the testbed
+            throw e;
+        }
+        System.out.println(
+                "  job " + appId + " running: " + JobContainers.of(appId).size() + " containers");
+
+        // an interrupted run (Ctrl-C, kill) heals what it applied and stops its job: no broker left
+        // stopped, no node left frozen or cut off for the next run
+        Injector injector = new Injector(testbed, c, appId);
+        Thread onInterrupt = new Thread(() -> {
+            unhealed.forEach((f, a) -> {
+                try {
+                    injector.heal(f, a);
+                    System.err.println("  interrupted: " + f.kind().label() + " on " + a.target() + " healed");
+                } catch (RuntimeException e) {
+                    System.err.println("  interrupted: " + f.kind().label() + " on " + a.target() + " NOT healed: "
+                            + e.getMessage());
+                }
+            });
+            YarnCluster.kill(c.yarnWeb(), appId);
+        });
+        Runtime.getRuntime().addShutdownHook(onInterrupt);
+        try {
+            return runApplied(c, d, injector, settings, topics, tag, folder, appId, started);
+        } finally {
+            Runtime.getRuntime().removeShutdownHook(onInterrupt);
+        }
+    }
+
+    /** The run once its job is up: load, faults, drain, check, and the run's folder. */
+    private Outcome runApplied(
+            ClusterFile c,
+            Descriptor d,
+            Injector injector,
+            Map<String, String> settings,
+            Map<String, String> topics,
+            String tag,
+            Path folder,
+            String appId,
+            Instant started)
+            throws IOException, InterruptedException {
+        List<Timeline.Second> history = Collections.synchronizedList(new ArrayList<>());
+        List<Verdict.FaultOutcome> faults = Collections.synchronizedList(new ArrayList<>());
+        Verdict.Checks checks;
+        String state;
+        long steadyBacklog;
+        String describe;
+        ExecutorService threads = Executors.newCachedThreadPool(); // the load and each fault on a thread of its own
+        try (DrillLoad load = load(c, d, settings, topics, tag, folder)) {
+            describe = load.describe(drill.loadRate(), drill.loadSeconds(), seed);
+            long t0 = System.nanoTime();
+            CompletableFuture<Long> commits =
+                    CompletableFuture.supplyAsync(() -> load.run(drill.loadRate(), drill.loadSeconds(), seed), threads);
+            List<CompletableFuture<Void>> scheduled = new ArrayList<>();
+            for (Drill.Fault f : drill.faults()) {
+                scheduled.add(CompletableFuture.runAsync(() -> faults.add(inject(f, injector, c, appId, t0)), threads));
+            }
+            // sample each second while the load runs and the faults play out, then until drained
+            long drainDeadline = Long.MAX_VALUE;
+            Long previous = null;
+            while (true) {
+                long tick = System.nanoTime();
+                DrillLoad.Reading r = load.sample();
+                double t = (tick - t0) / 1e9;
+                Long throughput = r.applied() == null || previous == null ? null : r.applied() - previous;
+                previous = r.applied() == null ? previous : r.applied();
+                history.add(new Timeline.Second(
+                        t,
+                        r.sent(),
+                        r.applied(),
+                        throughput,
+                        r.backlog(),
+                        r.stalenessP99Millis(),
+                        JobContainers.of(appId).size()));
+                if (history.size() % 5 == 0) {
+                    System.err.printf(
+                            "  t=%3.0fs sent %,d applied %s backlog %s stale p99 %s ms%n",
+                            t, r.sent(), r.applied(), r.backlog(), r.stalenessP99Millis());
+                }
+                if (commits.isCompletedExceptionally()) {
+                    commits.join(); // the load failed: the run proves nothing, say why
+                }
+                boolean loadDone = commits.isDone() && scheduled.stream().allMatch(CompletableFuture::isDone);
+                if (loadDone && drainDeadline == Long.MAX_VALUE) {
+                    drainDeadline = System.nanoTime() + drill.drain().toNanos();
+                    System.err.println("  load and faults over: draining");
+                }
+                if (loadDone && r.backlog() != null && r.backlog() == 0 || System.nanoTime() > drainDeadline) {
+                    break;
+                }
+                Thread.sleep(Math.max(0, 1000 - (System.nanoTime() - tick) / 1_000_000));
+            }
+            Verdict.Checked checked = load.check(drainDeadline);
+            System.out.println("  check: " + checked.summary());
+            state = YarnCluster.app(c.yarnWeb(), appId).state();
+            double healedAt = faults.stream()
+                    .mapToDouble(f -> f.endSeconds() == null ? f.startSeconds() : f.endSeconds())
+                    .max()
+                    .orElse(0);
+            List<double[]> backlog = history.stream()
+                    .map(s -> new double[] {s.t(), s.consumerLag() == null ? Double.NaN : s.consumerLag()})
+                    .toList();
+            checks = new Verdict.Checks(
+                    commits.join(),
+                    load.sent(),
+                    load.sendFailures(),
+                    checked,
+                    Verdict.recoverySeconds(
+                            backlog,
+                            faults.stream()
+                                    .mapToDouble(Verdict.FaultOutcome::startSeconds)
+                                    .min()
+                                    .orElse(0),
+                            healedAt,
+                            load.steadyBacklog(drill.loadRate())),
+                    state);
+            steadyBacklog = load.steadyBacklog(drill.loadRate());
+        } finally {
+            threads.shutdownNow();
+            YarnCluster.kill(c.yarnWeb(), appId);
+        }
+        List<Verdict.FaultOutcome> outcomes = faults.stream()
+                .map(f -> f.detectionSeconds() != null || !f.applied() ? f : withBehind(f, history, steadyBacklog))
+                .toList();
+        List<String> reasons = Verdict.reasons(outcomes, drill.detectWithin(), checks);
+        Outcome outcome = new Outcome(
+                drill.name(),
+                engine,
+                reasons.isEmpty(),
+                checks.checked().divergentKeys() != null
+                        ? checks.checked().divergentKeys()
+                        : checks.checked().lostJoins() + checks.checked().duplicateJoins(),
+                outcomes.stream()
+                        .map(Verdict.FaultOutcome::detectionSeconds)
+                        .filter(x -> x != null)
+                        .max(Double::compare)
+                        .orElse(null),
+                checks.recoverySeconds(),
+                reasons,
+                folder);
+        write(folder, outcome, checks, outcomes, history, appId, started, describe);
+        link(store, folder);
+        return outcome;
+    }
+
+    /** Applies {@code f} at its time, watches for YARN or the engine to notice it, heals it at its end. */
+    private Verdict.FaultOutcome inject(Drill.Fault f, Injector injector, ClusterFile c, String appId, long t0) {
+        sleepUntil(t0, f.at());
+        Set<String> before = JobContainers.of(appId).stream()
+                .map(JobContainers.Container::id)
+                .collect(Collectors.toSet());
+        double start = (System.nanoTime() - t0) / 1e9;
+        Injector.Applied a = injector.apply(f);
+        if (a.applied()) {
+            unhealed.put(f, a);
+        }
+        System.out.printf(
+                "  >> t=%.0fs %s on %s: %s%n",
+                start, f.kind().label(), a.target(), a.applied() ? a.detail() : "NOT APPLIED: " + a.detail());
+        Double detected = null;
+        long watchUntil = t0
+                + f.at().plus(f.lasting())
+                        .plusSeconds(f.lasting().isZero() ? 60 : 0)
+                        .toNanos();
+        while (a.applied() && detected == null && System.nanoTime() < watchUntil) {
+            if (noticed(f.kind(), a, c, appId, before)) {
+                detected = (System.nanoTime() - t0) / 1e9 - start;
+                System.out.printf("  >> %s noticed after %.1f s%n", f.kind().label(), detected);
+            }
+            Daemons.sleep(250);
+        }
+        sleepUntil(t0, f.at().plus(f.lasting()));
+        String healError = null;
+        try {
+            injector.heal(f, a);
+        } catch (ClusterException e) {
+            healError = e.getMessage();
+        } finally {
+            unhealed.remove(f);
+        }
+        Double end = f.lasting().isZero() ? null : (System.nanoTime() - t0) / 1e9;
+        if (a.applied() && end != null) {
+            System.out.printf(
+                    "  >> t=%.0fs %s healed%s%n", end, f.kind().label(), healError == null ? "" : ": " + healError);
+        }
+        return new Verdict.FaultOutcome(
+                f.kind().label(), a.target(), a.applied(), a.detail(), start, end, detected, healError);
+    }
+
+    /** YARN's or the engine's notice of a fault: a node LOST, a container replaced. */
+    private boolean noticed(Drill.Kind kind, Injector.Applied a, ClusterFile c, String appId, Set<String> before) {
+        if (kind.losesNode()) {
+            String address = TestbedCommand.nodes(testbed).stream()
+                    .filter(n -> n.name().equals(a.target()))
+                    .map(LxcNode::address)
+                    .findFirst()
+                    .orElse("");
+            return Set.of("LOST", "UNHEALTHY", "SHUTDOWN")
+                    .contains(YarnCluster.nodes(c.yarnWeb()).getOrDefault(address, ""));
+        }
+        if (kind == Drill.Kind.KILL_CONTAINER || kind == Drill.Kind.KILL_AM) {
+            return JobContainers.of(appId).stream().anyMatch(x -> !before.contains(x.id()));
+        }
+        return false; // the others show in the job's lag, after the run
+    }
+
+    /** For faults YARN does not see: noticed when the job first fell behind the load after it began. */
+    private static Verdict.FaultOutcome withBehind(
+            Verdict.FaultOutcome f, List<Timeline.Second> history, long steadyBacklog) {
+        Double behind = history.stream()
+                .filter(s -> s.t() >= f.startSeconds())
+                .filter(s -> s.consumerLag() == null || s.consumerLag() > steadyBacklog)
+                .map(s -> s.t() - f.startSeconds())
+                .findFirst()
+                .orElse(null);
+        return new Verdict.FaultOutcome(
+                f.kind(), f.target(), f.applied(), f.detail(), f.startSeconds(), f.endSeconds(), behind, f.healError());
+    }
+
+    /**
+     * The job's load, on the run's own topics (and, for the cache updater, its own keys in the shared
+     * store). It works from the settings the job was deployed with: the join's end of traffic must close
+     * windows of the job's length, and a Samza package brings its own (30 s, not the default 10 s).
+     */
+    private DrillLoad load(
+            ClusterFile c,
+            Descriptor d,
+            Map<String, String> settings,
+            Map<String, String> topics,
+            String tag,
+            Path folder) {
+        if (job.equals("tracking-join")) {
+            JoinSettings join = JoinSettings.from(Config.of(settings));
+            return new JoinLoad(c.kafkaBootstrapServers(), join, folder.resolve("traffic"), outputDelay(d, join));
+        }
+        return new CacheLoad(
+                tag + ":", c.kafkaBootstrapServers(), topics.get("cdc.topic"), CacheStores.open(Config.of(settings)));
+    }
+
+    /** Flink's exactly-once join outputs are seen when their checkpoint completes: up to an interval late. */
+    private Duration outputDelay(Descriptor d, JoinSettings join) {
+        String interval = d.engineSettings().get("execution.checkpointing.interval");
+        if (!engine.equals("flink")
+                || join.outputDelivery() != JoinSettings.OutputDelivery.EXACTLY_ONCE
+                || interval == null) {
+            return Duration.ZERO;
+        }
+        return ValueType.DURATION.parse(interval);
+    }
+
+    /** Every node RUNNING to YARN, waiting a minute for one that an earlier drill started again. */
+    private void requireAllNodesUp(ClusterFile c) {
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        Map<String, String> yarn = YarnCluster.nodes(c.yarnWeb());
+        while (System.nanoTime() < deadline && yarn.values().stream().anyMatch(s -> !s.equals("RUNNING"))) {
+            Daemons.sleep(1000);
+            yarn = YarnCluster.nodes(c.yarnWeb());
+        }
+        for (LxcNode n : TestbedCommand.nodes(testbed)) {
+            if (!"RUNNING".equals(yarn.get(n.address()))) {
+                throw new ClusterException("the testbed in " + testbed + " is not fully up (" + n.name() + " is "
+                        + yarn.getOrDefault(n.address(), "not registered") + "): 'bin/nearline testbed up --dir "
+                        + testbed + "'");
+            }
+        }
+    }
+
+    /** A drill job left running (by an interrupted run, or one that could not start) holds the testbed's room. */
+    private static void stopLeftovers(ClusterFile c, Descriptor d) {
+        for (String id = runningApp(c, d); id != null; id = runningApp(c, d)) {
+            System.out.println("  stopping " + id + " (" + d.name() + "), left by an earlier or failed run");
+            YarnCluster.kill(c.yarnWeb(), id);
+        }
+    }
+
+    /** The YARN application running the descriptor's job, or null: Samza's by its name, Flink's by its job's. */
+    private static String runningApp(ClusterFile c, Descriptor d) {
+        Optional<String> id = d.engine().equals("flink")
+                ? FlinkYarn.running(c, d.name()).map(FlinkYarn.Running::appId)
+                : SamzaDeploy.running(c.yarnWeb(), d.name()).map(YarnCluster.App::id);
+        return id.orElse(null);
+    }
+
+    private static String awaitApp(ClusterFile c, Descriptor d) {
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (System.nanoTime() < deadline) {
+            String id = runningApp(c, d);
+            if (id != null && YarnCluster.app(c.yarnWeb(), id).state().equals("RUNNING")) {
+                return id;
+            }
+            Daemons.sleep(500);
+        }
+        throw ClusterException.failed(d.name() + " did not reach RUNNING on YARN within 2 minutes");
+    }
+
+    /** Until the job has its application master and at least one worker, and they stay for 5 s. */
+    private static void awaitContainers(String appId) {
+        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+        long steadySince = 0;
+        while (System.nanoTime() < deadline) {
+            List<JobContainers.Container> running = JobContainers.of(appId);
+            boolean ready = running.stream().anyMatch(JobContainers.Container::applicationMaster)
+                    && running.stream().anyMatch(x -> !x.applicationMaster());
+            if (!ready) {
+                steadySince = 0;
+            } else if (steadySince == 0) {
+                steadySince = System.nanoTime();
+            } else if (System.nanoTime() - steadySince > Duration.ofSeconds(5).toNanos()) {
+                return;
+            }
+            Daemons.sleep(500);
+        }
+        throw ClusterException.failed(appId + " did not get its containers within 3 minutes");
+    }
+
+    private void write(
+            Path folder,
+            Outcome o,
+            Verdict.Checks checks,
+            List<Verdict.FaultOutcome> faults,
+            List<Timeline.Second> history,
+            String appId,
+            Instant started,
+            String describe)
+            throws IOException {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("valid", o.valid());
+        r.put("drill", drill.name());
+        r.put("engine", engine);
+        r.put("job", job);
+        r.put("seed", seed);
+        Verdict.Checked checked = checks.checked(); // null where the job has no such figure
+        r.put("keysChecked", checked.keysChecked());
+        r.put("divergentKeys", checked.divergentKeys());
+        r.put("requests", checked.requests());
+        r.put("joinedOnce", checked.joinedOnce());
+        r.put("duplicateJoins", checked.duplicateJoins());
+        r.put("lostJoins", checked.lostJoins());
+        r.put("repeatedOutputs", checked.repeatedOutputs());
+        r.put("faults", faults.size());
+        r.put("detectionSeconds", round(o.detectionSeconds()));
+        r.put("recoverySeconds", round(o.recoverySeconds()));
+        r.put("reasons", o.reasons());
+        r.put("startedAt", started.toString());
+        r.put("application", appId);
+        r.put(job.equals("tracking-join") ? "requestsSent" : "commits", checks.units());
+        r.put("loadRate", drill.loadRate());
+        r.put("jobStateAtEnd", checks.jobStateAtEnd());
+        JSON.writeValue(folder.resolve("results.json").toFile(), r);
+        List<String> lines = new ArrayList<>();
+        for (Timeline.Second s : history) {
+            Map<String, Object> h = new LinkedHashMap<>();
+            h.put("t", Math.round(s.t() * 10) / 10.0);
+            h.put("sent", s.sent());
+            h.put("applied", s.applied());
+            h.put("throughput", s.throughput());
+            h.put("consumerLag", s.consumerLag());
+            h.put("stalenessP99Ms", s.stalenessP99Ms());
+            h.put("containers", s.containers());
+            lines.add(LINE.writeValueAsString(h));
+        }
+        Files.write(folder.resolve("history.jsonl"), lines);
+        List<String> faultLines = new ArrayList<>();
+        for (Verdict.FaultOutcome f : faults) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("kind", f.kind());
+            m.put("target", f.target());
+            m.put("applied", f.applied());
+            m.put("detail", f.detail());
+            m.put("start", round(f.startSeconds()));
+            m.put("end", round(f.endSeconds()));
+            m.put("detectionSeconds", round(f.detectionSeconds()));
+            m.put("healError", f.healError());
+            faultLines.add(LINE.writeValueAsString(m));
+        }
+        Files.write(folder.resolve("faults.jsonl"), faultLines);
+        Timeline.write(
+                folder.resolve("timeline.png"),
+                drill.name() + " on " + engine + " (" + job + "): " + (o.valid() ? "valid" : "NOT VALID"),
+                history,
+                faults);
+        Files.writeString(
+                folder.resolve("report.md"),
+                DrillReport.markdown(drill, o, checks, faults, history, appId, seed, describe));
+    }
+
+    /** {@code STORE/latest} points to the newest run. */
+    private static void link(Path store, Path folder) throws IOException {
+        Path latest = store.resolve("latest");
+        Files.deleteIfExists(latest);
+        Files.createSymbolicLink(latest, store.relativize(folder));
+    }
+
+    private static Double round(Double v) {
+        return v == null ? null : Math.round(v * 10) / 10.0;
+    }
+
+    private static void sleepUntil(long t0, Duration at) {
+        long wait = t0 + at.toNanos() - System.nanoTime();
+        if (wait > 0) {
+            Daemons.sleep(wait / 1_000_000);
+        }
+    }
+}

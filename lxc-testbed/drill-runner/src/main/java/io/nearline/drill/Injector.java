@@ -1,0 +1,209 @@
+package io.nearline.drill;
+
+import io.nearline.drill.Drill.Fault;
+import io.nearline.localcluster.cluster.ClusterException;
+import io.nearline.localcluster.cluster.ClusterFile;
+import io.nearline.localcluster.cluster.Daemons;
+import io.nearline.localcluster.cluster.HostCommand;
+import io.nearline.localcluster.cluster.YarnCluster;
+import io.nearline.localcluster.cluster.ZooKeeper;
+import io.nearline.testbed.LxcNode;
+import io.nearline.testbed.Partition;
+import io.nearline.testbed.Pipe;
+import io.nearline.testbed.TestbedCommand;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Applies and heals the catalogue's faults on a testbed running one job. Each apply says what it hit
+ * and whether the fault is really there (the instance STOPPED, the process gone, the rules loaded):
+ * a fault that could not be applied makes the drill invalid instead of passing vacuously.
+ */
+final class Injector {
+
+    /** What an apply did: whether the fault is in place, on what, and why not when it is not. */
+    record Applied(boolean applied, String target, String detail) {}
+
+    /**
+     * The broker's, YARN's and ZooKeeper's ports, left open when a node is cut off from the store (with
+     * ZooKeeper cut too, Flink's JobManager loses its leadership and restarts the job: another fault).
+     */
+    static final Set<Integer> NOT_THE_STORE = Set.of(
+            9092,
+            YarnCluster.RM_PORT,
+            YarnCluster.WEB_PORT,
+            8030, // YARN's scheduler
+            8031, // and resource tracker
+            ZooKeeper.PORT);
+
+    private final Path dir;
+    private final ClusterFile cluster;
+    private final String appId;
+
+    Injector(Path dir, ClusterFile cluster, String appId) {
+        this.dir = dir;
+        this.cluster = cluster;
+        this.appId = appId;
+    }
+
+    Applied apply(Fault f) {
+        try {
+            return switch (f.kind()) {
+                case KILL_NODE -> {
+                    LxcNode node = jobNode();
+                    node.kill();
+                    yield check(node.state().equals("STOPPED"), node.name(), "instance stopped hard (lxc-stop -k)");
+                }
+                case PAUSE_NODE -> {
+                    LxcNode node = jobNode();
+                    node.freeze();
+                    yield check(node.frozen(), node.name(), "instance frozen (its cgroup's freezer)");
+                }
+                case KILL_CONTAINER -> killContainer(false);
+                case KILL_AM -> killContainer(true);
+                case PARTITION_NODE -> {
+                    LxcNode node = jobNode();
+                    Partition.isolate(node);
+                    yield check(Partition.on(node), node.name(), "cut off from everyone (nftables, both ways)");
+                }
+                case PARTITION_STORE -> {
+                    List<LxcNode> nodes = jobNodes();
+                    nodes.forEach(n -> Partition.cutFrom(n, cluster.address(), NOT_THE_STORE));
+                    yield check(
+                            nodes.stream().allMatch(Partition::on),
+                            names(nodes),
+                            "cut off from the store; broker, YARN and ZooKeeper reachable");
+                }
+                case SLOW_LINK -> pipe(new Pipe(f.bandwidth(), 0, 0, null), "bandwidth " + f.bandwidth());
+                case LOSSY_LINK -> pipe(new Pipe(null, 0, f.lossPercent(), null), f.lossPercent() + "% loss");
+                case DELAYED_LINK ->
+                    pipe(
+                            new Pipe(null, f.delay().toMillis(), 0, null),
+                            "delay " + f.delay().toMillis() + " ms");
+                case BROKER_RESTART -> {
+                    long pid = cluster.processes().get("kafka");
+                    boolean was = Daemons.alive(pid, dir);
+                    Daemons.stop(dir, Map.of("kafka", pid), Duration.ofSeconds(15));
+                    yield check(was && !Daemons.alive(pid, dir), "kafka", "broker stopped (pid " + pid + ")");
+                }
+                case STORE_OUTAGE -> {
+                    long pid = cluster.processes().get("couchbase");
+                    signal("STOP", pid);
+                    yield check(stopped(pid), "couchbase", "store frozen (SIGSTOP, pid " + pid + ")");
+                }
+            };
+        } catch (ClusterException e) {
+            return new Applied(false, "-", e.getMessage());
+        }
+    }
+
+    /** Takes the fault off again; faults that heal themselves (a killed container) need nothing. */
+    void heal(Fault f, Applied applied) {
+        if (!applied.applied()) {
+            return;
+        }
+        switch (f.kind()) {
+            case KILL_NODE -> Daemons.restart(dir, applied.target());
+            case PAUSE_NODE -> node(applied.target()).thaw();
+            case PARTITION_NODE -> Partition.heal(node(applied.target()));
+            case PARTITION_STORE, SLOW_LINK, LOSSY_LINK, DELAYED_LINK -> {
+                for (String name : applied.target().split(",")) {
+                    Partition.heal(node(name));
+                    Pipe.clear(node(name));
+                }
+            }
+            case BROKER_RESTART -> Daemons.restart(dir, "kafka");
+            case STORE_OUTAGE -> signal("CONT", cluster.processes().get("couchbase"));
+            case KILL_CONTAINER, KILL_AM -> {
+                // YARN and the engine replace what was killed
+            }
+        }
+    }
+
+    /** The node to fail: one running a job container, one without the AM when there is such. */
+    LxcNode jobNode() {
+        List<JobContainers.Container> running = JobContainers.of(appId);
+        Set<String> amNodes = new LinkedHashSet<>();
+        running.stream().filter(JobContainers.Container::applicationMaster).forEach(c -> amNodes.add(c.node()));
+        return running.stream()
+                .filter(c -> !c.applicationMaster())
+                .map(JobContainers.Container::node)
+                .sorted((a, b) -> Boolean.compare(amNodes.contains(a), amNodes.contains(b)))
+                .findFirst()
+                .map(this::node)
+                .orElseThrow(() -> new ClusterException("no container of " + appId + " is running"));
+    }
+
+    /** The nodes running the job's containers (the AM's too: it talks to the broker). */
+    List<LxcNode> jobNodes() {
+        List<LxcNode> out = new ArrayList<>();
+        JobContainers.of(appId).stream()
+                .map(JobContainers.Container::node)
+                .distinct()
+                .forEach(n -> out.add(node(n)));
+        if (out.isEmpty()) {
+            throw new ClusterException("no container of " + appId + " is running");
+        }
+        return out;
+    }
+
+    private Applied killContainer(boolean am) {
+        JobContainers.Container c = JobContainers.of(appId).stream()
+                .filter(x -> x.applicationMaster() == am)
+                .findFirst()
+                .orElseThrow(() ->
+                        new ClusterException("no " + (am ? "application master" : "job container") + " of " + appId));
+        ProcessHandle.of(c.pid()).ifPresent(ProcessHandle::destroyForcibly);
+        boolean gone = ProcessHandle.of(c.pid())
+                .map(p -> p.onExit().completeOnTimeout(p, 5, TimeUnit.SECONDS).join())
+                .map(p -> !p.isAlive())
+                .orElse(true);
+        return check(
+                gone,
+                c.node(),
+                (am ? "application master " : "container ") + c.id() + " killed (kill -9, pid " + c.pid() + ")");
+    }
+
+    private Applied pipe(Pipe pipe, String what) {
+        List<LxcNode> nodes = jobNodes();
+        nodes.forEach(pipe::apply);
+        return new Applied(true, names(nodes), what + " each way on the job's nodes");
+    }
+
+    private LxcNode node(String name) {
+        return TestbedCommand.nodes(dir).stream()
+                .filter(n -> n.name().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new ClusterException("no node " + name + " in the testbed in " + dir));
+    }
+
+    private static Applied check(boolean holds, String target, String what) {
+        return new Applied(holds, target, holds ? what : "not in place after the attempt: " + what);
+    }
+
+    private static String names(List<LxcNode> nodes) {
+        return String.join(",", nodes.stream().map(LxcNode::name).toList());
+    }
+
+    private static void signal(String signal, long pid) {
+        HostCommand.run(List.of("kill", "-" + signal, Long.toString(pid)), "");
+    }
+
+    /** Whether {@code pid} is stopped by a signal (state T in /proc/PID/stat). */
+    private static boolean stopped(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            return stat.substring(stat.lastIndexOf(')') + 2).startsWith("T");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+}

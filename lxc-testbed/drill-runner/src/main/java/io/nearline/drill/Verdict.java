@@ -1,0 +1,114 @@
+package io.nearline.drill;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Whether a drill run is valid, and every reason it is not. A run proves something only if its
+ * faults really happened: a fault that was never applied makes the run invalid, however clean the
+ * cache looks afterwards.
+ */
+final class Verdict {
+
+    /** A fault as it went: applied or not (and why), when, and when YARN or the engine noticed it. */
+    record FaultOutcome(
+            String kind,
+            String target,
+            boolean applied,
+            String detail,
+            double startSeconds,
+            Double endSeconds,
+            Double detectionSeconds,
+            String healError) {}
+
+    /**
+     * What a load's check found: the cache updater's keys, or the tracking join's requests (null where
+     * the job has no such figure). {@code repeatedOutputs}: identical join outputs written again after
+     * a restart (at-least-once delivery), removed before counting joins.
+     */
+    record Checked(
+            Long keysChecked,
+            Long divergentKeys,
+            Long requests,
+            Long joinedOnce,
+            Long duplicateJoins,
+            Long lostJoins,
+            Long repeatedOutputs,
+            String summary) {}
+
+    /** What the checks found once the load was over and the job drained. */
+    record Checks(
+            long units, long sent, long sendFailures, Checked checked, Double recoverySeconds, String jobStateAtEnd) {}
+
+    private Verdict() {}
+
+    /** The reasons the run is not valid; empty when it is. */
+    static List<String> reasons(List<FaultOutcome> faults, Duration detectWithin, Checks checks) {
+        List<String> why = new ArrayList<>();
+        if (faults.isEmpty()) {
+            why.add("no fault was scheduled");
+        }
+        for (FaultOutcome f : faults) {
+            if (!f.applied()) {
+                why.add(f.kind() + " was never applied: " + f.detail());
+                continue;
+            }
+            if (f.healError() != null) {
+                why.add(f.kind() + " could not be healed: " + f.healError());
+            }
+            if (detectWithin != null
+                    && (f.detectionSeconds() == null || f.detectionSeconds() > detectWithin.toMillis() / 1000.0)) {
+                why.add(f.kind() + " on " + f.target() + " not noticed within " + detectWithin.toSeconds() + " s ("
+                        + (f.detectionSeconds() == null ? "never" : String.format("%.1f s", f.detectionSeconds()))
+                        + ")");
+            }
+        }
+        if (checks.sendFailures() > 0 || checks.sent() < checks.units()) {
+            why.add("the load was not all delivered: " + checks.sent() + " of " + checks.units() + " sent, "
+                    + checks.sendFailures() + " failed");
+        }
+        Checked c = checks.checked();
+        if (c.keysChecked() != null && c.keysChecked() == 0) {
+            why.add("no key was checked");
+        }
+        if (c.divergentKeys() != null && c.divergentKeys() > 0) {
+            why.add(c.divergentKeys() + " divergent keys after the drain");
+        }
+        if (c.requests() != null && c.requests() == 0) {
+            why.add("no request was checked");
+        }
+        if (c.lostJoins() != null && c.lostJoins() > 0) {
+            why.add(c.lostJoins() + " requests with a broker event never joined");
+        }
+        if (c.duplicateJoins() != null && c.duplicateJoins() > 0) {
+            why.add(c.duplicateJoins() + " requests joined more than once, differently");
+        }
+        if (checks.recoverySeconds() == null) {
+            why.add("the job did not catch up with the load after the faults within the drain time");
+        }
+        if (!"RUNNING".equals(checks.jobStateAtEnd())) {
+            why.add("the job was not running at the end (" + checks.jobStateAtEnd() + ")");
+        }
+        return why;
+    }
+
+    /**
+     * Seconds from {@code healedAt} until the job is back at the load's pace for good: the backlog at
+     * most {@code steadyBacklog} (what keeping pace leaves open, such as a second of load) from then on. From the per-second {@code history} (seconds since the start,
+     * backlog; NaN while the store did not answer); 0 when the job never fell behind, null when it had
+     * not caught up by the end.
+     */
+    static Double recoverySeconds(List<double[]> history, double faultStart, double healedAt, long steadyBacklog) {
+        Double recoveredAt = null;
+        for (double[] h : history) {
+            boolean behind = Double.isNaN(h[1]) || h[1] > steadyBacklog;
+            if (h[0] >= faultStart && behind) {
+                recoveredAt = null;
+            } else if (h[0] >= faultStart && recoveredAt == null) {
+                recoveredAt = h[0];
+            }
+        }
+        return recoveredAt == null ? null : Math.max(0, recoveredAt - healedAt);
+    }
+}

@@ -1,0 +1,139 @@
+package io.nearline.drill;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.nearline.localcluster.cluster.ClusterException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DrillVerdictTest {
+
+    private static final Verdict.Checked NO_DIVERGENCE = keys(500, 0);
+    private static final Verdict.Checks CLEAN = new Verdict.Checks(12_000, 12_000, 0, NO_DIVERGENCE, 20.0, "RUNNING");
+
+    private static Verdict.Checked keys(long checked, long divergent) {
+        return new Verdict.Checked(checked, divergent, null, null, null, null, null, "");
+    }
+
+    private static Verdict.Checked joins(long requests, long once, long twice, long lost) {
+        return new Verdict.Checked(null, null, requests, once, twice, lost, 3L, "");
+    }
+
+    @TempDir
+    Path dir;
+
+    private static Verdict.FaultOutcome applied(Double detection) {
+        return new Verdict.FaultOutcome("kill-node", "node-2", true, "instance stopped", 25, 50.0, detection, null);
+    }
+
+    @Test
+    void aRunWhoseFaultWasAppliedAndWhoseInvariantsHeldIsValid() {
+        assertEquals(List.of(), Verdict.reasons(List.of(applied(9.5)), Duration.ofSeconds(11), CLEAN));
+    }
+
+    @Test
+    void aFaultThatWasNeverAppliedMakesTheRunInvalidHoweverCleanTheCache() {
+        Verdict.FaultOutcome never = new Verdict.FaultOutcome(
+                "delayed-link", "-", false, "--delay needs the kernel's netem scheduler", 25, 50.0, null, null);
+        List<String> why = Verdict.reasons(List.of(never), null, CLEAN);
+        assertEquals(1, why.size(), why.toString());
+        assertTrue(why.get(0).startsWith("delayed-link was never applied: --delay needs"), why.get(0));
+        assertTrue(Verdict.reasons(List.of(), null, CLEAN).contains("no fault was scheduled"));
+    }
+
+    @Test
+    void eachBrokenInvariantIsNamed() {
+        assertTrue(Verdict.reasons(List.of(applied(12.4)), Duration.ofSeconds(11), CLEAN)
+                .get(0)
+                .contains("not noticed within 11 s (12.4 s)"));
+        assertTrue(Verdict.reasons(List.of(applied(null)), Duration.ofSeconds(11), CLEAN)
+                .get(0)
+                .contains("(never)"));
+        Verdict.Checks diverged = new Verdict.Checks(12_000, 12_000, 0, keys(500, 3), 20.0, "RUNNING");
+        assertEquals(
+                List.of("3 divergent keys after the drain"), Verdict.reasons(List.of(applied(9.0)), null, diverged));
+        Verdict.Checks lostLoad = new Verdict.Checks(12_000, 11_990, 10, NO_DIVERGENCE, 20.0, "RUNNING");
+        assertTrue(Verdict.reasons(List.of(applied(9.0)), null, lostLoad).get(0).startsWith("the load was not all"));
+        Verdict.Checks stuck = new Verdict.Checks(12_000, 12_000, 0, NO_DIVERGENCE, null, "FAILED");
+        assertEquals(2, Verdict.reasons(List.of(applied(9.0)), null, stuck).size());
+        Verdict.FaultOutcome unhealed = new Verdict.FaultOutcome("kill-node", "node-2", true, "x", 25, 50.0, 9.0, "no");
+        assertTrue(Verdict.reasons(List.of(unhealed), null, CLEAN).get(0).contains("could not be healed"));
+    }
+
+    @Test
+    void theJoinIsValidOnlyWhenEveryRequestWithABrokerEventIsJoinedExactlyOnce() {
+        Verdict.Checks once = new Verdict.Checks(15_000, 15_000, 0, joins(14_850, 14_850, 0, 0), 12.0, "RUNNING");
+        assertEquals(List.of(), Verdict.reasons(List.of(applied(9.0)), null, once), "identical repeats are removed");
+        Verdict.Checks lost = new Verdict.Checks(15_000, 15_000, 0, joins(14_850, 14_848, 0, 2), 12.0, "RUNNING");
+        assertEquals(
+                List.of("2 requests with a broker event never joined"),
+                Verdict.reasons(List.of(applied(9.0)), null, lost));
+        Verdict.Checks twice = new Verdict.Checks(15_000, 15_000, 0, joins(14_850, 14_849, 1, 0), 12.0, "RUNNING");
+        assertEquals(
+                List.of("1 requests joined more than once, differently"),
+                Verdict.reasons(List.of(applied(9.0)), null, twice));
+    }
+
+    @Test
+    void recoveryIsTimedFromTheHealToWhenTheBacklogStaysUnderOneSecondOfLoad() {
+        List<double[]> history = List.of(
+                new double[] {19, 20}, // steady before the fault at 20 s
+                new double[] {20, 30},
+                new double[] {21, 150}, // still under one second of load (200/s): not behind yet
+                new double[] {22, 400},
+                new double[] {23, Double.NaN}, // the store did not answer: counted as behind
+                new double[] {30, 1500},
+                new double[] {38, 150},
+                new double[] {39, 10});
+        assertEquals(8.0, Verdict.recoverySeconds(history, 20, 30, 200));
+        assertEquals(0.0, Verdict.recoverySeconds(history.subList(0, 3), 20, 20, 200), "never behind");
+        assertNull(Verdict.recoverySeconds(history.subList(0, 6), 20, 30, 200), "still behind at the end");
+    }
+
+    @Test
+    void everyShippedDrillReadsAndTheCatalogueIsComplete() {
+        List<Drill> drills = Drill.all(Path.of("../../" + Drill.FOLDER));
+        assertEquals(
+                List.of(Drill.Kind.values()).stream()
+                        .map(Drill.Kind::label)
+                        .sorted()
+                        .toList(),
+                drills.stream().map(Drill::name).toList());
+        for (Drill d : drills) {
+            assertEquals(d.name(), d.faults().get(0).kind().label(), "each drill is named after its fault");
+            if (d.faults().get(0).kind().losesNode()) {
+                assertEquals(Duration.ofSeconds(11), d.detectWithin(), d.name());
+            }
+        }
+    }
+
+    @Test
+    void aMisspeltKeyOrAFaultOutlastingTheLoadIsRefusedNamingIt() throws IOException {
+        Path typo = Files.writeString(
+                dir.resolve("typo.yaml"),
+                "load: {rate: 10, seconds: 60}\nfaults:\n" + "  - {kind: kill-node, at: 10s, fro: 5s}\n");
+        assertTrue(assertThrows(ClusterException.class, () -> Drill.read(typo))
+                .getMessage()
+                .contains("unknown key 'fro'"));
+        Path late = Files.writeString(
+                dir.resolve("late.yaml"),
+                "load: {rate: 10, seconds: 60}\nfaults:\n" + "  - {kind: kill-node, at: 50s, for: 20s}\n");
+        assertTrue(assertThrows(ClusterException.class, () -> Drill.read(late))
+                .getMessage()
+                .contains("must be over before the load ends"));
+        Path kind = Files.writeString(
+                dir.resolve("kind.yaml"),
+                "load: {rate: 10, seconds: 60}\nfaults:\n" + "  - {kind: kill-everything, at: 10s}\n");
+        assertTrue(assertThrows(ClusterException.class, () -> Drill.read(kind))
+                .getMessage()
+                .contains("no fault kind 'kill-everything'"));
+    }
+}
