@@ -1,17 +1,13 @@
 package io.nearline.tracking.flink;
 
-import io.nearline.common.avro.DeadLetter;
-import io.nearline.common.deadletter.DeadLetters;
-import io.nearline.common.metrics.Metrics;
 import io.nearline.engine.flink.FlinkMetrics;
 import io.nearline.tracking.join.Events;
-import io.nearline.tracking.join.JoinMetrics;
+import io.nearline.tracking.join.JoinOutput;
 import io.nearline.tracking.join.JoinPorts;
 import io.nearline.tracking.join.JoinSettings;
 import io.nearline.tracking.join.OutputLimit;
 import io.nearline.tracking.join.RequestState;
 import io.nearline.tracking.join.RequestStateCodec;
-import io.nearline.tracking.join.TrackingCodec;
 import io.nearline.tracking.join.TrackingJoin;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -33,7 +29,7 @@ import org.apache.flink.util.OutputTag;
  * events as side outputs).
  */
 final class JoinFunction extends KeyedProcessFunction<String, TrackingInput, KafkaOutput>
-        implements JoinPorts.State, JoinPorts.Pending, JoinPorts.Timers, JoinPorts.Output {
+        implements JoinPorts.State, JoinPorts.Pending, JoinPorts.Timers, JoinOutput.Sink {
 
     static final OutputTag<KafkaOutput> ORPHANS = new OutputTag<>("orphans") {};
     static final OutputTag<KafkaOutput> LATE = new OutputTag<>("late") {};
@@ -41,35 +37,19 @@ final class JoinFunction extends KeyedProcessFunction<String, TrackingInput, Kaf
     private final long windowMillis;
     private final JoinSettings.EmitComplete emitComplete;
     private final OutputLimit limit;
-    private final String joinedTopic;
-    private final String orphansTopic;
-    private final String lateTopic;
+    private final JoinOutput.Topics topics;
     private transient ValueState<byte[]> state;
     private transient ListState<byte[]> pending;
     private transient TrackingJoin join;
     private transient Context context;
     private transient Collector<KafkaOutput> out;
-    private transient Metrics.Counter complete;
-    private transient Metrics.Counter partial;
-    private transient Metrics.Counter orphans;
-    private transient Metrics.Counter late;
-    private transient Metrics.Counter duplicates;
-    private transient Metrics.Counter deadLettered;
-    private transient Metrics.Histogram latency;
 
     JoinFunction(
-            long windowMillis,
-            JoinSettings.EmitComplete emitComplete,
-            OutputLimit limit,
-            String joinedTopic,
-            String orphansTopic,
-            String lateTopic) {
+            long windowMillis, JoinSettings.EmitComplete emitComplete, OutputLimit limit, JoinOutput.Topics topics) {
         this.windowMillis = windowMillis;
         this.emitComplete = emitComplete;
         this.limit = limit;
-        this.joinedTopic = joinedTopic;
-        this.orphansTopic = orphansTopic;
-        this.lateTopic = lateTopic;
+        this.topics = topics;
     }
 
     @Override
@@ -79,15 +59,8 @@ final class JoinFunction extends KeyedProcessFunction<String, TrackingInput, Kaf
         pending = getRuntimeContext()
                 .getListState(
                         new ListStateDescriptor<>("pending", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
-        join = new TrackingJoin(windowMillis, emitComplete, this, this, this, this);
-        Metrics metrics = new FlinkMetrics(getRuntimeContext().getMetricGroup());
-        complete = metrics.counter(JoinMetrics.COMPLETE);
-        partial = metrics.counter(JoinMetrics.PARTIAL);
-        orphans = metrics.counter(JoinMetrics.ORPHANS);
-        late = metrics.counter(JoinMetrics.LATE);
-        duplicates = metrics.counter(JoinMetrics.DUPLICATES);
-        deadLettered = metrics.counter(JoinMetrics.DEAD_LETTERED);
-        latency = metrics.histogram(JoinMetrics.LATENCY);
+        JoinOutput output = new JoinOutput(new FlinkMetrics(getRuntimeContext().getMetricGroup()), limit, topics, this);
+        join = new TrackingJoin(windowMillis, emitComplete, this, this, this, output);
     }
 
     @Override
@@ -182,44 +155,17 @@ final class JoinFunction extends KeyedProcessFunction<String, TrackingInput, Kaf
     }
 
     @Override
-    public void joined(Events.Joined j, long lastNeededArrivalMillis) {
-        (j.complete() ? complete : partial).inc();
-        duplicates.inc(j.duplicatesDropped());
-        if (j.complete()) {
-            latency.record(Math.max(0, System.currentTimeMillis() - lastNeededArrivalMillis));
-        }
-        byte[] value = TrackingCodec.encode(j);
-        if (fits(joinedTopic, j.requestId(), value)) {
-            out.collect(new KafkaOutput(j.requestId(), value));
+    public void send(JoinOutput.Kind kind, String requestId, byte[] value) {
+        KafkaOutput record = new KafkaOutput(requestId, value);
+        switch (kind) {
+            case JOINED -> out.collect(record);
+            case ORPHAN -> context.output(ORPHANS, record);
+            case LATE -> context.output(LATE, record);
         }
     }
 
     @Override
-    public void orphan(Events.Orphan o) {
-        orphans.inc();
-        byte[] value = TrackingCodec.encode(o);
-        if (fits(orphansTopic, o.requestId(), value)) {
-            context.output(ORPHANS, new KafkaOutput(o.requestId(), value));
-        }
-    }
-
-    @Override
-    public void late(Events.Late l) {
-        late.inc();
-        byte[] value = TrackingCodec.encode(l);
-        if (fits(lateTopic, l.requestId(), value)) {
-            context.output(LATE, new KafkaOutput(l.requestId(), value));
-        }
-    }
-
-    /** Whether an output fits {@code join.output.max-bytes}; if not, its dead letter is sent instead. */
-    private boolean fits(String topic, String requestId, byte[] value) {
-        DeadLetter tooLarge = limit.check(topic, requestId, value);
-        if (tooLarge == null) {
-            return true;
-        }
-        deadLettered.inc();
-        context.output(RouteFunction.DEAD_LETTERS, new KafkaOutput(null, DeadLetters.encode(tooLarge)));
-        return false;
+    public void deadLetter(byte[] deadLetter) {
+        context.output(RouteFunction.DEAD_LETTERS, new KafkaOutput(null, deadLetter));
     }
 }

@@ -2,6 +2,7 @@ package io.nearline.tracking.flink;
 
 import io.nearline.common.config.ConfigException;
 import io.nearline.engine.flink.FlinkJobMain;
+import io.nearline.tracking.join.JoinOutput;
 import io.nearline.tracking.join.JoinSettings;
 import io.nearline.tracking.join.OutputLimit;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -49,12 +50,7 @@ public final class TrackingJoinJob {
         SingleOutputStreamOperator<KafkaOutput> joined = index.union(broker)
                 .keyBy(in -> in.requestId, Types.STRING)
                 .process(new JoinFunction(
-                        s.window().toMillis(),
-                        s.emitComplete(),
-                        OutputLimit.of(s),
-                        s.joinedTopic(),
-                        s.orphansTopic(),
-                        s.lateTopic()))
+                        s.window().toMillis(), s.emitComplete(), OutputLimit.of(s), JoinOutput.Topics.of(s)))
                 .name("join")
                 .uid("join");
         joined.sinkTo(io.joined()).name("joined").uid("joined-sink");

@@ -1,6 +1,5 @@
 package io.nearline.tracking.samza;
 
-import io.nearline.common.avro.DeadLetter;
 import io.nearline.common.deadletter.DeadLetters;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.engine.samza.SamzaConfig;
@@ -8,6 +7,7 @@ import io.nearline.engine.samza.SamzaMetrics;
 import io.nearline.tracking.join.Events;
 import io.nearline.tracking.join.InputClock;
 import io.nearline.tracking.join.JoinMetrics;
+import io.nearline.tracking.join.JoinOutput;
 import io.nearline.tracking.join.JoinPartitions;
 import io.nearline.tracking.join.JoinPorts;
 import io.nearline.tracking.join.JoinSettings;
@@ -45,7 +45,7 @@ import org.apache.samza.task.TaskCoordinator;
  * advances the watermark when no input comes (an idle partition must not hold results back).
  */
 final class JoinTask
-        implements StreamTask, InitableTask, JoinPorts.State, JoinPorts.Pending, JoinPorts.Timers, JoinPorts.Output {
+        implements StreamTask, InitableTask, JoinPorts.State, JoinPorts.Pending, JoinPorts.Timers, JoinOutput.Sink {
 
     /** One store, two kinds of entry: a request's state, and its events waiting for the watermark. */
     private static final String STATE = "s|";
@@ -66,7 +66,6 @@ final class JoinTask
     private final Map<String, Long> lastOffsets = new HashMap<>();
     private final TreeMap<Long, LinkedHashSet<String>> timers = new TreeMap<>();
     private JoinSettings settings;
-    private OutputLimit outputLimit;
     private KeyValueStore<String, byte[]> store;
     private InputClock clock;
     private TrackingJoin join;
@@ -80,13 +79,7 @@ final class JoinTask
     private SystemStream deadLettersOut;
     private Metrics.Counter received;
     private Metrics.Counter deadLettered;
-    private Metrics.Counter complete;
-    private Metrics.Counter partial;
-    private Metrics.Counter orphans;
-    private Metrics.Counter late;
-    private Metrics.Counter duplicates;
     private Metrics.Counter drainedTasks;
-    private Metrics.Histogram latency;
 
     JoinTask(Map<String, Map<Integer, Long>> endOffsets) {
         this.endOffsets = endOffsets;
@@ -97,25 +90,19 @@ final class JoinTask
     public void init(Context context) {
         settings =
                 JoinSettings.from(SamzaConfig.nearline(context.getJobContext().getConfig()));
-        outputLimit = OutputLimit.of(settings);
         store = (KeyValueStore<String, byte[]>) context.getTaskContext().getStore(JoinApp.STORE);
         Metrics metrics = new SamzaMetrics(context.getTaskContext().getTaskMetricsRegistry());
         received = metrics.counter(JoinMetrics.RECEIVED);
         deadLettered = metrics.counter(JoinMetrics.DEAD_LETTERED);
-        complete = metrics.counter(JoinMetrics.COMPLETE);
-        partial = metrics.counter(JoinMetrics.PARTIAL);
-        orphans = metrics.counter(JoinMetrics.ORPHANS);
-        late = metrics.counter(JoinMetrics.LATE);
-        duplicates = metrics.counter(JoinMetrics.DUPLICATES);
         drainedTasks = metrics.counter(JoinMetrics.TASKS_DRAINED);
-        latency = metrics.histogram(JoinMetrics.LATENCY);
         joinedOut = new SystemStream(JoinApp.SYSTEM, settings.joinedTopic());
         orphansOut = new SystemStream(JoinApp.SYSTEM, settings.orphansTopic());
         lateOut = new SystemStream(JoinApp.SYSTEM, settings.lateTopic());
         deadLettersOut = new SystemStream(JoinApp.SYSTEM, settings.deadLetterTopic());
 
         long windowMillis = settings.window().toMillis();
-        join = new TrackingJoin(windowMillis, settings.emitComplete(), this, this, this, this);
+        JoinOutput output = new JoinOutput(metrics, OutputLimit.of(settings), JoinOutput.Topics.of(settings), this);
+        join = new TrackingJoin(windowMillis, settings.emitComplete(), this, this, this, output);
         clock = new InputClock(
                 settings.allowedLateness().toMillis(), settings.idleTimeout().toMillis());
         long now = System.currentTimeMillis();
@@ -266,34 +253,18 @@ final class JoinTask
     }
 
     @Override
-    public void joined(Events.Joined j, long lastNeededArrivalMillis) {
-        (j.complete() ? complete : partial).inc();
-        duplicates.inc(j.duplicatesDropped());
-        if (j.complete()) {
-            latency.record(Math.max(0, System.currentTimeMillis() - lastNeededArrivalMillis));
-        }
-        send(joinedOut, j.requestId(), TrackingCodec.encode(j));
-    }
-
-    @Override
-    public void orphan(Events.Orphan o) {
-        orphans.inc();
-        send(orphansOut, o.requestId(), TrackingCodec.encode(o));
-    }
-
-    @Override
-    public void late(Events.Late l) {
-        late.inc();
-        send(lateOut, l.requestId(), TrackingCodec.encode(l));
-    }
-
-    private void send(SystemStream stream, String requestId, byte[] value) {
-        DeadLetter tooLarge = outputLimit.check(stream.getStream(), requestId, value);
-        if (tooLarge != null) {
-            deadLettered.inc();
-            collector.send(new OutgoingMessageEnvelope(deadLettersOut, DeadLetters.encode(tooLarge)));
-            return;
-        }
+    public void send(JoinOutput.Kind kind, String requestId, byte[] value) {
+        SystemStream stream =
+                switch (kind) {
+                    case JOINED -> joinedOut;
+                    case ORPHAN -> orphansOut;
+                    case LATE -> lateOut;
+                };
         collector.send(new OutgoingMessageEnvelope(stream, requestId.getBytes(StandardCharsets.UTF_8), value));
+    }
+
+    @Override
+    public void deadLetter(byte[] deadLetter) {
+        collector.send(new OutgoingMessageEnvelope(deadLettersOut, deadLetter));
     }
 }
