@@ -90,15 +90,12 @@ public final class SnapshotProducer {
     /**
      * Publishes {@code snapshot}, resuming from {@code progressFile} when it holds this snapshot's
      * progress. {@code liveOffsets} (the change stream's end offsets now) go into the BEGIN markers.
-     * {@code stopAfterRows} >= 0 stops after sending that many rows in all, before saving the chunk
-     * they are in: a crash, for tests and drills.
+     * {@code onRecord} runs after each record is handed to the producer (the BEGIN markers, one per
+     * partition, come before the rows); what it throws ends the publication before the progress of
+     * the chunk it is in is saved, as a crash would.
      */
     public Result publish(
-            SnapshotSource snapshot,
-            Path progressFile,
-            Map<Integer, Long> liveOffsets,
-            long stopAfterRows,
-            Runnable onRecord) {
+            SnapshotSource snapshot, Path progressFile, Map<Integer, Long> liveOffsets, Runnable onRecord) {
         Progress progress = load(progressFile);
         boolean resumed = progress != null && progress.snapshotId().equals(snapshot.id());
         if (!resumed) {
@@ -149,11 +146,6 @@ public final class SnapshotProducer {
                 sentNow++;
                 records++;
                 onRecord.run();
-                if (stopAfterRows >= 0 && index + 1 >= stopAfterRows) {
-                    producer.flush();
-                    refused.addAll(refused(snapshot.id()));
-                    return new Result(sentNow, records, false, resumed, refused); // "dies" before saving this chunk
-                }
                 if ((index + 1) % chunkRows == 0) {
                     producer.flush();
                     refused.addAll(refused(snapshot.id()));

@@ -22,7 +22,7 @@ public final class SnapshotHeapProbe {
                 new MockProducer<>(true, new ByteArraySerializer(), new ByteArraySerializer());
         long[] records = {0};
         SnapshotProducer.Result result = new SnapshotProducer(producer, "bootstrap", 4, 1000, "dlq")
-                .publish(snapshot, null, Map.of(), -1, () -> {
+                .publish(snapshot, null, Map.of(), () -> {
                     if (++records[0] % 1000 == 0) {
                         producer.clear();
                     }

@@ -290,7 +290,6 @@ public final class Demo {
                             snapshot,
                             work.resolve(progressName + ".properties"),
                             KafkaTopics.endOffsets(bootstrap, settings.cdcTopic()),
-                            -1,
                             () -> {});
         }
         return snapshot;

@@ -139,7 +139,7 @@ public final class BootstrapCommand implements Runnable {
                                 topicPartitions,
                                 settings.chunkRows(),
                                 config.get(CacheUpdaterSettings.DEAD_LETTER_TOPIC))
-                        .publish(rows, progressFile, live, -1, bar::step);
+                        .publish(rows, progressFile, live, bar::step);
             }
             Instant done = Instant.now();
             ScheduleState.save(state, started, done);

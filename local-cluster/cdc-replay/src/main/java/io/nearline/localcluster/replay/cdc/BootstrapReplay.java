@@ -19,6 +19,13 @@ final class BootstrapReplay {
 
     private BootstrapReplay() {}
 
+    /** Ends a producer mid-snapshot from its progress callback, before its chunk's progress is saved: a crash. */
+    private static final class ProducerCrash extends RuntimeException {
+        ProducerCrash() {
+            super("snapshot producer crashed on purpose", null, false, false);
+        }
+    }
+
     /**
      * Publishes the snapshot (the change stream's current end offsets go into the BEGIN markers). With
      * {@code crashAfterRows} >= 0 the first producer dies after that many rows and a second one resumes
@@ -43,14 +50,23 @@ final class BootstrapReplay {
             // a drill: a first producer dies after crashAfterRows rows, a second one resumes from the saved progress
             List<Long> stops = crashAfterRows >= 0 ? List.of(crashAfterRows, -1L) : List.of(-1L);
             for (long stopAfter : stops) {
+                long[] handed = {0};
+                // the BEGIN markers, one per partition, come before the rows
+                long crashAt = stopAfter < 0 ? -1 : partitions + stopAfter;
+                Runnable onRecord = () -> {
+                    progress.step();
+                    if (++handed[0] == crashAt) {
+                        throw new ProducerCrash();
+                    }
+                };
                 try (KafkaProducer<byte[], byte[]> producer = KafkaTopics.producer(bootstrapServers)) {
                     SnapshotProducer.Result result = new SnapshotProducer(
                                     producer, settings.topic(), partitions, settings.chunkRows(), deadLetterTopic)
-                            .publish(snapshot, progressFile, liveOffsets, stopAfter, progress::step);
+                            .publish(snapshot, progressFile, liveOffsets, onRecord);
                     records += result.recordsOnTopic();
                     refused.addAll(result.refused());
-                }
-                if (stopAfter >= 0) {
+                } catch (ProducerCrash crash) {
+                    records += handed[0]; // closing the producer sent what it held: all of it is on the topic
                     System.err.printf(
                             "%nsnapshot producer stopped after %,d rows (drill); a new one resumes%n", stopAfter);
                 }
