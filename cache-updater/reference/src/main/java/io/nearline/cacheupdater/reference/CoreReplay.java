@@ -81,10 +81,7 @@ public final class CoreReplay {
                 state,
                 deadLetters,
                 ReplaySummary.of(
-                        "core",
-                        lines.size(),
-                        deadLetters.size(),
-                        state.size(),
+                        new ReplaySummary.Counts("core", lines.size(), deadLetters.size(), state.size()),
                         metrics,
                         System.currentTimeMillis() - started,
                         Double.NaN,

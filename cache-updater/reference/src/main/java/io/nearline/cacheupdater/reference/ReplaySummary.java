@@ -28,25 +28,26 @@ public record ReplaySummary(
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** What a replay counted itself: its engine, the lines it read, the dead letters and keys it read back. */
+    public record Counts(String engine, long eventsRead, long deadLettered, long keys) {}
+
+    /** The summary of a replay: its own counts, and the job's write outcomes from {@code metrics}. */
     public static ReplaySummary of(
-            String engine,
-            long eventsRead,
-            long deadLettered,
-            long keys,
+            Counts counts,
             InMemoryMetrics metrics,
             long elapsedMillis,
             double steadyEventsPerSec,
             double rawConsumePerSec) {
         return new ReplaySummary(
-                engine,
-                eventsRead,
+                counts.engine(),
+                counts.eventsRead(),
                 metrics.count("write.applied"),
                 metrics.count("write.stale"),
                 metrics.count("write.duplicate"),
                 metrics.count("write.superseded"),
                 metrics.count("events.skipped"),
-                deadLettered,
-                keys,
+                counts.deadLettered(),
+                counts.keys(),
                 elapsedMillis,
                 steadyEventsPerSec,
                 rawConsumePerSec);

@@ -74,6 +74,12 @@ public final class JobProcess {
     }
 
     /**
+     * What a crash test starts: the job of {@code replay} (the replay command, started again in the
+     * job's process), with {@code moreArgs}, the run's options and its work directory.
+     */
+    public record Spec(CommandSpec replay, List<String> moreArgs, LocalRunOptions run, Path work) {}
+
+    /**
      * Runs the job of {@code replay} (the replay command, started again in the job's process) in a
      * process of its own, kills it -9 once {@code taken} (read from {@code counters}, where the job's
      * counters arrive) reaches {@code run.killAt} of the {@code total} input records, starts it again
@@ -82,17 +88,12 @@ public final class JobProcess {
      * address). Throws when a process fails or does not finish in time.
      */
     public static Map<String, Long> runKilledAt(
-            CommandSpec replay,
-            List<String> moreArgs,
-            LocalRunOptions run,
-            Path work,
-            String bootstrapServers,
-            long total,
-            InMemoryMetrics counters,
-            LongSupplier taken)
+            Spec spec, String bootstrapServers, long total, InMemoryMetrics counters, LongSupplier taken)
             throws IOException, InterruptedException {
-        List<String> command = command(replay, work, bootstrapServers);
-        command.addAll(moreArgs);
+        LocalRunOptions run = spec.run();
+        Path work = spec.work();
+        List<String> command = command(spec.replay(), work, bootstrapServers);
+        command.addAll(spec.moreArgs());
         long target = Math.max(1, (long) Math.ceil(run.killAt * total));
         Process first = start(command);
         Thread reader = watch(first, work.resolve("job-process-1.log"), counters, new HashMap<>());

@@ -32,17 +32,21 @@ final class BootstrapReplay {
      * from the saved progress. Returns the records on the bootstrap topic and the rows it refused (too
      * large: dead-lettered to {@code deadLetterTopic}).
      */
-    static Published publish(
+    /** Where a snapshot goes: the broker, the bootstrap topic's settings and partitions, the CDC and dead-letter topics. */
+    record Target(
             String bootstrapServers,
             BootstrapSettings settings,
             int partitions,
             String cdcTopic,
-            String deadLetterTopic,
-            SnapshotSource snapshot,
-            Path progressFile,
-            long crashAfterRows) {
+            String deadLetterTopic) {}
+
+    static Published publish(Target target, SnapshotSource snapshot, Path progressFile, long crashAfterRows) {
+        String bootstrapServers = target.bootstrapServers();
+        BootstrapSettings settings = target.settings();
+        int partitions = target.partitions();
+        String deadLetterTopic = target.deadLetterTopic();
         KafkaTopics.createTopics(bootstrapServers, Map.of(settings.topic(), partitions));
-        Map<Integer, Long> liveOffsets = KafkaTopics.endOffsets(bootstrapServers, cdcTopic);
+        Map<Integer, Long> liveOffsets = KafkaTopics.endOffsets(bootstrapServers, target.cdcTopic());
         long records = 0;
         List<SnapshotProducer.Refused> refused = new ArrayList<>();
         try (Progress progress =

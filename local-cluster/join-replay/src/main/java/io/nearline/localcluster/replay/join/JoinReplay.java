@@ -110,10 +110,7 @@ public final class JoinReplay {
                 RateMeter meter = new RateMeter(sent, () -> metrics.count(JoinMetrics.RECEIVED))) {
             if (options.run.killAt != null) {
                 JobProcess.runKilledAt(
-                        options.command,
-                        List.of(),
-                        options.run,
-                        work,
+                        new JobProcess.Spec(options.command, List.of(), options.run, work),
                         bootstrapServers,
                         sent,
                         metrics,
