@@ -128,176 +128,41 @@ public final class ClusterCommand implements Runnable {
             return "cluster";
         }
 
+        // what one start has learnt so far; written to the cluster file after every step
+        private Path home;
+        private ClusterNetwork net;
+        private final Map<String, Long> pids = new LinkedHashMap<>();
+        private long started;
+        private String java;
+        private Path password;
+        private String kafka = "";
+        private String couchbase = "";
+        private String rest;
+        private Yarn yarn;
+
         @Override
         public Integer call() throws Exception {
-            boolean flink = flink();
-            boolean yarn = yarn();
             String unavailable = unavailableReason();
             if (unavailable != null) {
                 throw new ClusterException(unavailable);
             }
             dir = where();
-            if (ClusterFile.exists(dir)) {
-                ClusterFile old = ClusterFile.read(dir);
-                if (old.processes().values().stream().anyMatch(pid -> Daemons.alive(pid, dir))) {
-                    throw new ClusterException("a cluster is already up in " + dir
-                            + ": 'bin/nearline cluster status --dir " + dir + "', or take it down first");
-                }
-            }
-            Path home = Home.dir();
-            List<Path> needed = new ArrayList<>(List.of(Home.kafkaJar(home), Home.couchbaseJar(home)));
-            if (flink) {
-                needed.add(FlinkSession.lib(home));
-            }
-            if (yarn) {
-                needed.add(YarnCluster.lib(home));
-            }
-            for (Path p : needed) {
-                if (!Files.exists(p)) {
-                    throw new ClusterException(p + " is missing: build with ./mvnw package -DskipTests");
-                }
-            }
+            home = Home.dir();
+            checkNotUpAndBuilt();
             Files.createDirectories(dir);
-            ClusterNetwork net = network();
-            long started = System.nanoTime();
+            net = network();
+            started = System.nanoTime();
             net.create();
-            Map<String, Long> pids = new LinkedHashMap<>();
             try {
-                String java = Home.java();
-                Path password = dir.resolve("couchbase.password");
-                if (!Files.exists(password)) {
-                    Files.writeString(
-                            password, HexFormat.of().formatHex(SecureRandom.getSeed(12)), StandardCharsets.UTF_8);
+                java = Home.java();
+                startKafkaAndCache(); // together; Flink and YARN after them
+                if (flink()) {
+                    startFlink();
                 }
-                // Kafka and the cache start together; Flink after them
-                pids.put(
-                        "kafka",
-                        Daemons.start(
-                                dir,
-                                "kafka",
-                                net.wrap(List.of(
-                                        java,
-                                        Daemons.marker(dir),
-                                        "-Xmx512m",
-                                        "-jar",
-                                        Home.kafkaJar(home).toString(),
-                                        "--host",
-                                        net.serviceAddress(),
-                                        "--port",
-                                        "" + KAFKA_PORT,
-                                        "--controller-port",
-                                        "" + KAFKA_CONTROLLER_PORT,
-                                        "--detached",
-                                        dir.resolve("kafka").toString()))));
-                pids.put(
-                        "couchbase",
-                        Daemons.start(
-                                dir,
-                                "couchbase",
-                                net.wrap(List.of(
-                                        java,
-                                        Daemons.marker(dir),
-                                        "-Xmx384m",
-                                        "-jar",
-                                        Home.couchbaseJar(home).toString(),
-                                        "--host",
-                                        net.serviceAddress(),
-                                        "--port",
-                                        "" + COUCHBASE_PORT,
-                                        "--bucket",
-                                        "nearline",
-                                        "--password-file",
-                                        password.toString()))));
-                Yarn y = null;
-                writeFile(dir, net, pids, null, y, password, "", ""); // so that 'down' finds them if the rest fails
-                Daemons.await(dir, "kafka", pids.get("kafka"), Duration.ofSeconds(90), () -> Daemons.readyLine(
-                                dir, "kafka", "BOOTSTRAP_SERVERS=")
-                        .isPresent());
-                String kafka =
-                        Daemons.readyLine(dir, "kafka", "BOOTSTRAP_SERVERS=").orElseThrow();
-                step(started, "kafka", kafka);
-                Daemons.await(dir, "couchbase", pids.get("couchbase"), Duration.ofSeconds(60), () -> Daemons.readyLine(
-                                dir, "couchbase", "COUCHBASE=")
-                        .isPresent());
-                String couchbase =
-                        Daemons.readyLine(dir, "couchbase", "COUCHBASE=").orElseThrow();
-                step(started, "couchbase", couchbase + " (CouchbaseMock, bucket nearline)");
-                String rest = null;
-                if (flink) {
-                    Path lib = FlinkSession.lib(home);
-                    Path conf = FlinkSession.writeConfig(
-                            dir, net.serviceAddress(), home.resolve("jobs/flink-conf/config.yaml"));
-                    pids.put(
-                            "jobmanager",
-                            Daemons.start(
-                                    dir, "jobmanager", net.wrap(FlinkSession.daemon(java, dir, lib, conf, false))));
-                    pids.put(
-                            "taskmanager",
-                            Daemons.start(
-                                    dir, "taskmanager", net.wrap(FlinkSession.daemon(java, dir, lib, conf, true))));
-                    rest = "http://" + net.serviceAddress() + ":" + FlinkSession.REST_PORT;
-                    writeFile(dir, net, pids, rest, y, password, kafka, couchbase);
-                    String url = rest;
-                    Daemons.await(
-                            dir,
-                            "jobmanager",
-                            pids.get("jobmanager"),
-                            Duration.ofSeconds(120),
-                            () -> FlinkSession.reachable(url));
-                    Daemons.await(
-                            dir,
-                            "taskmanager",
-                            pids.get("taskmanager"),
-                            Duration.ofSeconds(120),
-                            () -> FlinkSession.taskManagers(url) > 0);
-                    step(started, "flink", rest + " (web UI and REST; one TaskManager, 4 slots)");
+                if (yarn()) {
+                    startYarn();
                 }
-                if (yarn) {
-                    Path lib = YarnCluster.lib(home);
-                    Path conf =
-                            YarnCluster.writeConfig(dir, net.serviceAddress(), net.serviceAddress(), yarnSettings());
-                    Files.createDirectories(dir.resolve("packages"));
-                    y = new Yarn(
-                            net.serviceAddress() + ":" + YarnCluster.RM_PORT,
-                            "http://" + net.serviceAddress() + ":" + YarnCluster.WEB_PORT,
-                            conf);
-                    if (zookeeper()) {
-                        String quorum = ZooKeeper.quorum(net.serviceAddress());
-                        pids.put(
-                                "zookeeper",
-                                Daemons.start(
-                                        dir,
-                                        "zookeeper",
-                                        net.wrap(ZooKeeper.daemon(java, dir, lib, net.serviceAddress()))));
-                        writeFile(dir, net, pids, rest, y, password, kafka, couchbase);
-                        Daemons.await(
-                                dir,
-                                "zookeeper",
-                                pids.get("zookeeper"),
-                                Duration.ofSeconds(60),
-                                () -> Daemons.listening(quorum));
-                        step(started, "zookeeper", quorum + " (Flink's high availability on YARN)");
-                    }
-                    pids.put(
-                            "resourcemanager",
-                            Daemons.start(
-                                    dir, "resourcemanager", net.wrap(YarnCluster.daemon(java, dir, lib, conf, false))));
-                    int nodes = startNodeManagers(net, java, lib, conf, pids);
-                    writeFile(dir, net, pids, rest, y, password, kafka, couchbase);
-                    String web = y.web();
-                    Daemons.await(
-                            dir,
-                            "resourcemanager",
-                            pids.get("resourcemanager"),
-                            Duration.ofSeconds(120),
-                            () -> YarnCluster.runningNodes(web) >= nodes);
-                    step(
-                            started,
-                            "yarn",
-                            web + " (ResourceManager " + y.rm() + ", " + nodes + " NodeManager(s); packages in "
-                                    + dir.resolve("packages") + ")");
-                }
-                writeFile(dir, net, pids, rest, y, password, kafka, couchbase);
+                writeFile();
                 System.out.printf(
                         "%s up in %s (%.0f s): addresses in %s%n",
                         kind(), dir, seconds(started), dir.resolve(ClusterFile.NAME));
@@ -312,6 +177,175 @@ public final class ClusterCommand implements Runnable {
                 net.delete();
                 throw e;
             }
+        }
+
+        /** No cluster of ours is up in the directory, and every jar it starts is built. */
+        private void checkNotUpAndBuilt() {
+            if (ClusterFile.exists(dir)) {
+                ClusterFile old = ClusterFile.read(dir);
+                if (old.processes().values().stream().anyMatch(pid -> Daemons.alive(pid, dir))) {
+                    throw new ClusterException("a cluster is already up in " + dir
+                            + ": 'bin/nearline cluster status --dir " + dir + "', or take it down first");
+                }
+            }
+            List<Path> needed = new ArrayList<>(List.of(Home.kafkaJar(home), Home.couchbaseJar(home)));
+            if (flink()) {
+                needed.add(FlinkSession.lib(home));
+            }
+            if (yarn()) {
+                needed.add(YarnCluster.lib(home));
+            }
+            for (Path p : needed) {
+                if (!Files.exists(p)) {
+                    throw new ClusterException(p + " is missing: build with ./mvnw package -DskipTests");
+                }
+            }
+        }
+
+        private void startKafkaAndCache() throws IOException {
+            password = dir.resolve("couchbase.password");
+            if (!Files.exists(password)) {
+                Files.writeString(password, HexFormat.of().formatHex(SecureRandom.getSeed(12)), StandardCharsets.UTF_8);
+            }
+            String host = net.serviceAddress();
+            pids.put(
+                    "kafka",
+                    start(
+                            "kafka",
+                            "-Xmx512m",
+                            Home.kafkaJar(home),
+                            List.of(
+                                    "--host",
+                                    host,
+                                    "--port",
+                                    "" + KAFKA_PORT,
+                                    "--controller-port",
+                                    "" + KAFKA_CONTROLLER_PORT,
+                                    "--detached",
+                                    dir.resolve("kafka").toString())));
+            pids.put(
+                    "couchbase",
+                    start(
+                            "couchbase",
+                            "-Xmx384m",
+                            Home.couchbaseJar(home),
+                            List.of(
+                                    "--host",
+                                    host,
+                                    "--port",
+                                    "" + COUCHBASE_PORT,
+                                    "--bucket",
+                                    "nearline",
+                                    "--password-file",
+                                    password.toString())));
+            writeFile(); // so that 'down' finds them if the rest fails
+            kafka = awaitReadyLine("kafka", "BOOTSTRAP_SERVERS=", Duration.ofSeconds(90));
+            step(started, "kafka", kafka);
+            couchbase = awaitReadyLine("couchbase", "COUCHBASE=", Duration.ofSeconds(60));
+            step(started, "couchbase", couchbase + " (CouchbaseMock, bucket nearline)");
+        }
+
+        /** A daemon of ours from its jar, in the cluster's network. */
+        private long start(String name, String heap, Path jar, List<String> args) {
+            List<String> command = new ArrayList<>(List.of(java, Daemons.marker(dir), heap, "-jar", jar.toString()));
+            command.addAll(args);
+            return Daemons.start(dir, name, net.wrap(command));
+        }
+
+        /** Waits for the line a daemon prints when it is ready, and returns what follows its prefix. */
+        private String awaitReadyLine(String name, String prefix, Duration timeout) {
+            Daemons.await(dir, name, pids.get(name), timeout, () -> Daemons.readyLine(dir, name, prefix)
+                    .isPresent());
+            return Daemons.readyLine(dir, name, prefix).orElseThrow();
+        }
+
+        private void startFlink() throws IOException {
+            Path lib = FlinkSession.lib(home);
+            Path conf =
+                    FlinkSession.writeConfig(dir, net.serviceAddress(), home.resolve("jobs/flink-conf/config.yaml"));
+            pids.put(
+                    "jobmanager",
+                    Daemons.start(dir, "jobmanager", net.wrap(FlinkSession.daemon(java, dir, lib, conf, false))));
+            pids.put(
+                    "taskmanager",
+                    Daemons.start(dir, "taskmanager", net.wrap(FlinkSession.daemon(java, dir, lib, conf, true))));
+            rest = "http://" + net.serviceAddress() + ":" + FlinkSession.REST_PORT;
+            writeFile();
+            String url = rest;
+            Daemons.await(
+                    dir,
+                    "jobmanager",
+                    pids.get("jobmanager"),
+                    Duration.ofSeconds(120),
+                    () -> FlinkSession.reachable(url));
+            Daemons.await(
+                    dir,
+                    "taskmanager",
+                    pids.get("taskmanager"),
+                    Duration.ofSeconds(120),
+                    () -> FlinkSession.taskManagers(url) > 0);
+            step(started, "flink", rest + " (web UI and REST; one TaskManager, 4 slots)");
+        }
+
+        private void startYarn() throws IOException {
+            Path lib = YarnCluster.lib(home);
+            Path conf = YarnCluster.writeConfig(dir, net.serviceAddress(), net.serviceAddress(), yarnSettings());
+            Files.createDirectories(dir.resolve("packages"));
+            yarn = new Yarn(
+                    net.serviceAddress() + ":" + YarnCluster.RM_PORT,
+                    "http://" + net.serviceAddress() + ":" + YarnCluster.WEB_PORT,
+                    conf);
+            if (zookeeper()) {
+                startZooKeeper(lib);
+            }
+            pids.put(
+                    "resourcemanager",
+                    Daemons.start(dir, "resourcemanager", net.wrap(YarnCluster.daemon(java, dir, lib, conf, false))));
+            int nodes = startNodeManagers(net, java, lib, conf, pids);
+            writeFile();
+            String web = yarn.web();
+            Daemons.await(
+                    dir,
+                    "resourcemanager",
+                    pids.get("resourcemanager"),
+                    Duration.ofSeconds(120),
+                    () -> YarnCluster.runningNodes(web) >= nodes);
+            step(
+                    started,
+                    "yarn",
+                    web + " (ResourceManager " + yarn.rm() + ", " + nodes + " NodeManager(s); packages in "
+                            + dir.resolve("packages") + ")");
+        }
+
+        private void startZooKeeper(Path lib) {
+            String quorum = ZooKeeper.quorum(net.serviceAddress());
+            pids.put(
+                    "zookeeper",
+                    Daemons.start(dir, "zookeeper", net.wrap(ZooKeeper.daemon(java, dir, lib, net.serviceAddress()))));
+            writeFile();
+            Daemons.await(
+                    dir, "zookeeper", pids.get("zookeeper"), Duration.ofSeconds(60), () -> Daemons.listening(quorum));
+            step(started, "zookeeper", quorum + " (Flink's high availability on YARN)");
+        }
+
+        /** The cluster file as far as the start has got, so that 'down' finds whatever was started. */
+        private void writeFile() {
+            new ClusterFile(
+                            dir,
+                            kafka,
+                            couchbase,
+                            "nearline",
+                            "nearline",
+                            password,
+                            rest,
+                            yarn == null ? null : yarn.rm(),
+                            yarn == null ? null : yarn.web(),
+                            yarn == null ? null : yarn.conf(),
+                            dir.resolve("packages"),
+                            net.name(),
+                            net.serviceAddress(),
+                            pids)
+                    .write();
         }
 
         private static void step(long started, String what, String where) {
@@ -384,33 +418,6 @@ public final class ClusterCommand implements Runnable {
 
     /** Where a cluster's YARN is: the ResourceManager's RPC address, its web UI and REST, the client config. */
     private record Yarn(String rm, String web, Path conf) {}
-
-    private static void writeFile(
-            Path dir,
-            ClusterNetwork net,
-            Map<String, Long> pids,
-            String rest,
-            Yarn yarn,
-            Path password,
-            String kafka,
-            String couchbase) {
-        new ClusterFile(
-                        dir,
-                        kafka,
-                        couchbase,
-                        "nearline",
-                        "nearline",
-                        password,
-                        rest,
-                        yarn == null ? null : yarn.rm(),
-                        yarn == null ? null : yarn.web(),
-                        yarn == null ? null : yarn.conf(),
-                        dir.resolve("packages"),
-                        net.name(),
-                        net.serviceAddress(),
-                        pids)
-                .write();
-    }
 
     static double seconds(long since) {
         return (System.nanoTime() - since) / 1e9;
