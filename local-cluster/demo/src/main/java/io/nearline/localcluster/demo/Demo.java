@@ -6,24 +6,17 @@ import io.nearline.bootstrap.BootstrapSettings;
 import io.nearline.bootstrap.SnapshotProducer;
 import io.nearline.bootstrap.SnapshotRows;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
-import io.nearline.cacheupdater.core.ScnOrderedWriter;
-import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.avro.Op;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.config.Config;
-import io.nearline.common.events.ChangeEventCodec;
 import io.nearline.common.metrics.InMemoryMetrics;
-import io.nearline.common.schema.InMemorySchemaRegistry;
 import io.nearline.common.store.CacheStore;
-import io.nearline.common.store.CacheStores;
 import io.nearline.common.store.StoreUnavailableException;
-import io.nearline.localcluster.faults.OutageStore;
 import io.nearline.localcluster.kit.ForkedCouchbase;
 import io.nearline.localcluster.kit.KafkaTopics;
 import io.nearline.localcluster.kit.LocalBroker;
 import io.nearline.localcluster.kit.LocalEngine;
-import io.nearline.localcluster.kit.ReplayOutput;
 import io.nearline.localcluster.simulator.CacheView;
 import io.nearline.localcluster.simulator.DivergenceChecker;
 import io.nearline.localcluster.simulator.ReadRepair;
@@ -32,21 +25,16 @@ import io.nearline.localcluster.simulator.Snapshot;
 import io.nearline.localcluster.simulator.SourceOfTruth;
 import io.nearline.localcluster.simulator.Workload;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * {@code bin/nearline demo}, the same on every engine: the source-of-truth simulator commits a skewed
@@ -71,7 +59,7 @@ public final class Demo {
         AutoCloseable start(Config config, Path work) throws Exception;
     }
 
-    private static final Duration OUTAGE = Duration.ofSeconds(3);
+    static final Duration OUTAGE = Duration.ofSeconds(3);
     private static final Duration DRAIN_LIMIT = Duration.ofSeconds(90);
 
     private Demo() {}
@@ -84,188 +72,7 @@ public final class Demo {
                 ForkedCouchbase couchbase = options.store.startsCouchbaseMock(options.run)
                         ? options.store.startCouchbaseMock(work)
                         : null) {
-            return run(options, work, broker.bootstrapServers(), engine, couchbase);
-        }
-    }
-
-    private static int run(DemoOptions options, Path work, String bootstrap, Engine engine, ForkedCouchbase couchbase)
-            throws Exception {
-        long started = System.currentTimeMillis();
-        engine.localMetrics().reset();
-        Map<String, String> choices = new LinkedHashMap<>();
-        choices.put("kafka.bootstrap-servers", bootstrap);
-        choices.put("cdc.consumer-group", "nearline-demo");
-        choices.put("bootstrap.enabled", "true");
-        choices.put("write.outage.max-pause", "1s");
-        options.store.putSettings(choices, work, options.run);
-        if (!options.store.isCouchbase()) {
-            choices.put("cache.store", "outage"); // the embedded store behind the demo's outage switch
-        }
-        Config config = options.run.jobConfig(choices);
-        CacheUpdaterSettings.validateJob(config, BootstrapSettings.DEF);
-        CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
-        BootstrapSettings bootstrapSettings = BootstrapSettings.from(config);
-        KafkaTopics.createTopics(
-                bootstrap,
-                Map.of(
-                        settings.cdcTopic(),
-                        options.run.partitions,
-                        settings.deadLetterTopic(),
-                        1,
-                        bootstrapSettings.topic(),
-                        options.run.partitions));
-        long commits = options.duration.toSeconds() * options.rate;
-        System.out.printf(
-                "demo on %s: %,d keys, %,d commits/s for %s (%,d commits), work dir %s%n",
-                engine.name(), options.keys, options.rate, options.duration, commits, work);
-
-        AtomicLong published = new AtomicLong();
-        InMemoryMetrics readMetrics = new InMemoryMetrics();
-        try (KafkaProducer<byte[], byte[]> producer = KafkaTopics.producer(bootstrap);
-                CacheStore store = CacheStores.open(config)) {
-            SourceOfTruth sot = new SourceOfTruth(8, new InMemorySchemaRegistry(), Clock.systemUTC(), event -> {
-                producer.send(new ProducerRecord<>(
-                        settings.cdcTopic(),
-                        event.getKey().getBytes(StandardCharsets.UTF_8),
-                        ChangeEventCodec.encode(event)));
-                published.incrementAndGet();
-            });
-            ReadRepair reader = new ReadRepair(
-                    sot,
-                    store,
-                    new ScnOrderedWriter(store, WriterSettings.from(config), readMetrics),
-                    Duration.ofSeconds(5),
-                    Clock.systemUTC(),
-                    readMetrics);
-            AutoCloseable job = engine.start(config, work);
-            AtomicBoolean committing = new AtomicBoolean(true);
-            List<Long> staleness = new ArrayList<>();
-
-            Thread source = new Thread(
-                    () -> {
-                        new Workload(options.keys, commits, 0.8, 0.1, 0.5, options.rate)
-                                .run(sot, new Random(options.seed), options.duration.plusSeconds(30));
-                        committing.set(false);
-                    },
-                    "source-of-truth");
-            Thread readers = new Thread(() -> readRepair(reader, options, committing, readMetrics), "read-repair");
-            source.start();
-            readers.start();
-
-            long third = options.duration.toMillis() / 3;
-            boolean restarted = false;
-            boolean outage = false;
-            boolean bootstrapped = false;
-            int storeRestarts = 0;
-            int storePauses = 0;
-            long reseedRows = 0;
-            Random sample = new Random(options.seed + 7);
-            while (committing.get()) {
-                Thread.sleep(1000);
-                long t = System.currentTimeMillis() - started;
-                if (!options.noTrouble && !restarted && t >= third) {
-                    System.out.println("  >> injecting: the job stops and starts again from its last checkpoint");
-                    job.close();
-                    job = engine.start(config, work);
-                    restarted = true;
-                } else if (!options.noTrouble && !bootstrapped && t >= options.duration.toMillis() / 2) {
-                    SnapshotRows snapshot =
-                            publishSnapshot(sot, config, bootstrap, options.run.partitions, work, "snapshot-progress");
-                    System.out.printf(
-                            "  >> bootstrap: a snapshot of the source (%,d rows, high-watermarks %s) published while it commits%n",
-                            snapshot.rows().size(), snapshot.highWatermarks());
-                    bootstrapped = true;
-                } else if (!options.noTrouble && !outage && t >= 2 * third) {
-                    outage = true;
-                    if (!options.store.isCouchbase()) {
-                        System.out.println("  >> injecting: the cache store is down for " + OUTAGE.toSeconds() + " s");
-                        OutageStore.down(OUTAGE);
-                    } else if (couchbase == null) {
-                        System.out.println(
-                                "  >> no store faults: the Couchbase cluster was named, not started, by the demo");
-                    } else {
-                        System.out.println("  >> injecting: CouchbaseMock killed and started again, empty");
-                        couchbase.restart();
-                        storeRestarts++;
-                        SnapshotRows snapshot = publishSnapshot(
-                                sot, config, bootstrap, options.run.partitions, work, "reseed-progress");
-                        reseedRows += snapshot.rows().size();
-                        System.out.printf(
-                                "  >> re-seeding the empty cache: a snapshot of the source (%,d rows) published%n",
-                                snapshot.rows().size());
-                    }
-                } else if (!options.noTrouble && couchbase != null && storePauses == 0 && t >= 5 * third / 2) {
-                    System.out.println("  >> injecting: CouchbaseMock frozen for " + OUTAGE.toSeconds() + " s");
-                    couchbase.pause();
-                    try {
-                        Thread.sleep(OUTAGE.toMillis());
-                    } finally {
-                        couchbase.resume();
-                    }
-                    storePauses++;
-                }
-                long[] lag = sampleStaleness(sot, store, sample);
-                for (long l : lag) {
-                    staleness.add(l);
-                }
-                System.out.printf(
-                        "  t=%3ds committed %,d  consumed %,d  applied %,d  read-repaired %,d  stale p99 %,d ms%n",
-                        t / 1000,
-                        published.get(),
-                        engine.localMetrics().count("events.received"),
-                        engine.localMetrics().count("write.applied"),
-                        readMetrics.count("read.repaired"),
-                        DivergenceChecker.Report.percentile(sortedArray(lag), 99));
-            }
-            source.join();
-            readers.join();
-            producer.flush();
-
-            System.out.println("  source stopped; draining the cache...");
-            DivergenceChecker.Report report = drain(sot, store);
-            job.close();
-
-            long[] lag = sortedArray(staleness);
-            Map<String, Object> summary = new LinkedHashMap<>();
-            summary.put("engine", engine.name());
-            summary.put("store", options.store.store);
-            summary.put("eventsCommitted", published.get());
-            summary.put("eventsConsumed", engine.localMetrics().count("events.received"));
-            summary.put("eventsApplied", engine.localMetrics().count("write.applied"));
-            summary.put("eventsStale", engine.localMetrics().count("write.stale"));
-            summary.put("eventsDuplicate", engine.localMetrics().count("write.duplicate"));
-            summary.put("eventsSuperseded", engine.localMetrics().count("write.superseded"));
-            summary.put(
-                    "retries",
-                    engine.localMetrics().count("write.retries.conflict")
-                            + engine.localMetrics().count("write.retries.unavailable"));
-            long runningMillis = Math.max(1, System.currentTimeMillis() - started);
-            summary.put(
-                    "throughputEventsPerSec", engine.localMetrics().count("events.received") * 1000 / runningMillis);
-            summary.put("readRepairs", readMetrics.count("read.repaired"));
-            summary.put("bootstrapRows", engine.localMetrics().count("bootstrap.rows"));
-            summary.put("bootstrapRefreshed", engine.localMetrics().count("write.refreshed"));
-            summary.put("bootstrapPartitionsComplete", engine.localMetrics().count("bootstrap.partitions-complete"));
-            summary.put("restarts", restarted ? 1 : 0);
-            summary.put("outageRefusedCalls", OutageStore.refusedCalls());
-            summary.put("storeRestarts", storeRestarts);
-            summary.put("storePauses", storePauses);
-            summary.put("reseedRows", reseedRows);
-            summary.put("unavailableRetries", engine.localMetrics().count("write.retries.unavailable"));
-            summary.put("stalenessP50Millis", DivergenceChecker.Report.percentile(lag, 50));
-            summary.put("stalenessP99Millis", DivergenceChecker.Report.percentile(lag, 99));
-            summary.put("keysChecked", report.keysChecked());
-            summary.put("divergentKeys", report.divergent().size());
-            summary.put("elapsedMillis", System.currentTimeMillis() - started);
-            print(summary, report);
-            if (options.run.summaryJson != null) {
-                ReplayOutput.write(options.run.summaryJson, List.of(json(summary)));
-            }
-            return report.converged()
-                            && report.keysChecked() > 0
-                            && engine.localMetrics().count("write.applied") > 0
-                    ? 0
-                    : 1;
+            return new DemoRun(options, work, broker.bootstrapServers(), engine, couchbase).call();
         }
     }
 
@@ -273,7 +80,7 @@ public final class Demo {
      * Publishes a consistent snapshot of the source to the bootstrap topic, its progress in
      * {@code work/<progressName>.properties}; returns it.
      */
-    private static SnapshotRows publishSnapshot(
+    static SnapshotRows publishSnapshot(
             SourceOfTruth sot, Config config, String bootstrap, int partitions, Path work, String progressName)
             throws Exception {
         CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
@@ -320,8 +127,7 @@ public final class Demo {
         return new SnapshotRows("demo-" + System.currentTimeMillis(), hw, rows);
     }
 
-    private static void readRepair(
-            ReadRepair reader, DemoOptions options, AtomicBoolean committing, InMemoryMetrics metrics) {
+    static void readRepair(ReadRepair reader, DemoOptions options, AtomicBoolean committing, InMemoryMetrics metrics) {
         Random random = new Random(options.seed + 3);
         while (committing.get()) {
             try {
@@ -338,7 +144,7 @@ public final class Demo {
     }
 
     /** Milliseconds each of 200 random keys is behind the source (0 when up to date). */
-    private static long[] sampleStaleness(SourceOfTruth sot, CacheStore store, Random random) {
+    static long[] sampleStaleness(SourceOfTruth sot, CacheStore store, Random random) {
         List<CacheKey> keys = new ArrayList<>(sot.keys());
         if (keys.isEmpty()) {
             return new long[0];
@@ -362,22 +168,22 @@ public final class Demo {
     }
 
     /** Waits until the cache equals the source, or the drain limit passes; returns the last check. */
-    private static DivergenceChecker.Report drain(SourceOfTruth sot, CacheStore store) throws InterruptedException {
+    static DivergenceChecker.Report drain(SourceOfTruth sot, CacheStore store) throws InterruptedException {
         return DivergenceChecker.checkUntil(
                 sot, CacheView.of(store), System.nanoTime() + DRAIN_LIMIT.toNanos(), Duration.ofMillis(500), r -> {});
     }
 
-    private static long[] sortedArray(long[] values) {
+    static long[] sortedArray(long[] values) {
         long[] copy = values.clone();
         Arrays.sort(copy);
         return copy;
     }
 
-    private static long[] sortedArray(List<Long> values) {
+    static long[] sortedArray(List<Long> values) {
         return values.stream().mapToLong(Long::longValue).sorted().toArray();
     }
 
-    private static void print(Map<String, Object> s, DivergenceChecker.Report report) {
+    static void print(Map<String, Object> s, DivergenceChecker.Report report) {
         System.out.println();
         System.out.printf(
                 "demo on %s: done in %.0f s%n",
@@ -419,7 +225,7 @@ public final class Demo {
                 report.converged() ? "OK: the cache equals the source of truth." : "DIVERGED: see the keys above.");
     }
 
-    private static String json(Map<String, Object> summary) {
+    static String json(Map<String, Object> summary) {
         try {
             return new ObjectMapper().writeValueAsString(summary);
         } catch (JsonProcessingException e) {
