@@ -7,6 +7,7 @@ import io.nearline.localcluster.cluster.ClusterOption;
 import io.nearline.localcluster.deploy.LiveStores;
 import io.nearline.localcluster.kit.LocalRunOptions;
 import io.nearline.localcluster.kit.ReplayOutput;
+import io.nearline.localcluster.kit.SummaryJsonOption;
 import io.nearline.localcluster.simulator.CacheView;
 import io.nearline.localcluster.simulator.ChangeLogTruth;
 import io.nearline.localcluster.simulator.DivergenceChecker;
@@ -63,8 +64,8 @@ public final class CheckCommand implements Callable<Integer> {
             description = "With --store: check again until the store converges or this time is up, e.g. 120s.")
     Duration waitFor;
 
-    @Option(names = "--summary-json", paramLabel = "FILE", description = "Also write the counts as JSON.")
-    Path summaryJson;
+    @Mixin
+    SummaryJsonOption summaryJson;
 
     @Option(
             names = "--max-payload-bytes",
@@ -87,12 +88,12 @@ public final class CheckCommand implements Callable<Integer> {
             report = checkLiveStore(truth);
         }
         System.out.println("check: " + report.summary());
-        if (summaryJson != null) {
+        if (summaryJson.file != null) {
             Map<String, Object> json = new LinkedHashMap<>();
             json.put("keysChecked", report.keysChecked());
             json.put("divergentKeys", report.divergent().size());
             report.counts().forEach((kind, n) -> json.put(kind.name().toLowerCase(), n));
-            ReplayOutput.write(summaryJson, List.of(new ObjectMapper().writeValueAsString(json)));
+            ReplayOutput.write(summaryJson.file, List.of(new ObjectMapper().writeValueAsString(json)));
         }
         System.out.println(report.converged() ? "OK: the cache matches the source of truth." : "DIVERGED.");
         return report.converged() ? 0 : 1;

@@ -1,11 +1,14 @@
 package io.nearline.localcluster;
 
+import io.nearline.localcluster.kit.CommandGroup;
+import io.nearline.localcluster.kit.SeedOption;
 import io.nearline.tracking.reference.TrackingGenerator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code nearline generate ...}: synthetic input streams for replays and benchmarks. */
@@ -14,15 +17,7 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = "Generate synthetic input streams.",
         subcommands = {GenerateCommand.Tracking.class, CommandLine.HelpCommand.class})
-public final class GenerateCommand implements Runnable {
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(System.out);
-    }
+public final class GenerateCommand extends CommandGroup {
 
     @Command(
             name = "tracking",
@@ -87,8 +82,8 @@ public final class GenerateCommand implements Runnable {
                         "How much later those repeats come: beyond the join's allowed lateness (default: ${DEFAULT-VALUE}).")
         long lateDelay;
 
-        @Option(names = "--seed", defaultValue = "1", description = "Seed (default: ${DEFAULT-VALUE}).")
-        long seed;
+        @Mixin
+        SeedOption seed;
 
         @Option(names = "--out-dir", required = true, description = "Where index.jsonl and broker.jsonl go.")
         Path outDir;
@@ -97,7 +92,16 @@ public final class GenerateCommand implements Runnable {
         public Integer call() throws Exception {
             Files.createDirectories(outDir);
             TrackingGenerator.Written w = new TrackingGenerator(
-                            requests, nodes, maxFanout, drop, duplicate, lostBroker, maxDelay, late, lateDelay, seed)
+                            requests,
+                            nodes,
+                            maxFanout,
+                            drop,
+                            duplicate,
+                            lostBroker,
+                            maxDelay,
+                            late,
+                            lateDelay,
+                            seed.value)
                     .write(outDir.resolve("index.jsonl"), outDir.resolve("broker.jsonl"));
             System.out.printf(
                     "generate tracking: %,d requests -> %,d index fragments (%s), %,d broker events (%s)%n",

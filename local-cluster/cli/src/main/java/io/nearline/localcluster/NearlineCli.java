@@ -12,6 +12,7 @@ import io.nearline.localcluster.deploy.DumpCommand;
 import io.nearline.localcluster.deploy.JobsCommand;
 import io.nearline.localcluster.deploy.PublishCommand;
 import io.nearline.localcluster.kit.CliErrors;
+import io.nearline.localcluster.kit.CommandGroup;
 import io.nearline.testbed.TestbedCommand;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -40,15 +41,7 @@ import picocli.CommandLine.Command;
             CollectCommand.class,
             CommandLine.HelpCommand.class
         })
-public final class NearlineCli implements Runnable {
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(System.out);
-    }
+public final class NearlineCli extends CommandGroup {
 
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));

@@ -1,5 +1,7 @@
 package io.nearline.localcluster;
 
+import io.nearline.localcluster.kit.CommandGroup;
+import io.nearline.localcluster.kit.EngineOption;
 import io.nearline.localcluster.kit.Home;
 import io.nearline.localcluster.replay.cdc.ReplayCdcOptions;
 import io.nearline.localcluster.replay.join.ReplayJoinOptions;
@@ -11,7 +13,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 /** {@code nearline replay ...}: replays captured streams through the real jobs on one machine. */
 @Command(
@@ -19,15 +20,7 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = "Replay captured streams through the real jobs on this machine.",
         subcommands = {ReplayCommand.Cdc.class, ReplayCommand.Join.class, CommandLine.HelpCommand.class})
-public final class ReplayCommand implements Runnable {
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(System.out);
-    }
+public final class ReplayCommand extends CommandGroup {
 
     private static void readable(CommandLine.Model.CommandSpec spec, List<Path> files) {
         for (Path file : files) {
@@ -50,8 +43,8 @@ public final class ReplayCommand implements Runnable {
             })
     public static final class Cdc implements Callable<Integer> {
 
-        @Option(names = "--engine", required = true, description = "flink or samza.")
-        String engine;
+        @Mixin
+        EngineOption engine;
 
         @Mixin
         ReplayCdcOptions options;
@@ -66,7 +59,7 @@ public final class ReplayCommand implements Runnable {
                 files.add(options.snapshot);
             }
             readable(spec, files);
-            return Home.runOnEngine(engine, "replay-cdc", spec, options.run.kafkaJar != null);
+            return Home.runOnEngine(engine.name, "replay-cdc", spec, options.run.kafkaJar != null);
         }
     }
 
@@ -85,8 +78,8 @@ public final class ReplayCommand implements Runnable {
             })
     public static final class Join implements Callable<Integer> {
 
-        @Option(names = "--engine", required = true, description = "flink or samza.")
-        String engine;
+        @Mixin
+        EngineOption engine;
 
         @Mixin
         ReplayJoinOptions options;
@@ -97,7 +90,7 @@ public final class ReplayCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             readable(spec, List.of(options.index, options.broker));
-            return Home.runOnEngine(engine, "replay-join", spec, options.run.kafkaJar != null);
+            return Home.runOnEngine(engine.name, "replay-join", spec, options.run.kafkaJar != null);
         }
     }
 }

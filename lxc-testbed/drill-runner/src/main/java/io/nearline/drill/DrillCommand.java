@@ -3,6 +3,8 @@ package io.nearline.drill;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.kit.Home;
+import io.nearline.localcluster.kit.SeedOption;
+import io.nearline.localcluster.kit.SummaryJsonOption;
 import io.nearline.testbed.TestbedCommand;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -11,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -75,8 +78,8 @@ public final class DrillCommand implements Runnable {
                 description = "The job under the drill (default: ${DEFAULT-VALUE}).")
         String job;
 
-        @Option(names = "--seed", defaultValue = "1", description = "The load's seed (default: ${DEFAULT-VALUE}).")
-        long seed;
+        @Mixin
+        SeedOption seed;
 
         @Option(
                 names = "--testbed",
@@ -85,8 +88,8 @@ public final class DrillCommand implements Runnable {
                 description = "The testbed (default: ${DEFAULT-VALUE}).")
         Path testbed;
 
-        @Option(names = "--summary-json", paramLabel = "FILE", description = "Also write every run's verdict as JSON.")
-        Path summaryJson;
+        @Mixin
+        SummaryJsonOption summaryJson;
 
         @Override
         public Integer call() throws Exception {
@@ -113,7 +116,13 @@ public final class DrillCommand implements Runnable {
                 }
                 for (String e : engines) {
                     DrillRun run = new DrillRun(
-                            d, e, job, seed, home, testbed.toAbsolutePath().normalize(), store);
+                            d,
+                            e,
+                            job,
+                            seed.value,
+                            home,
+                            testbed.toAbsolutePath().normalize(),
+                            store);
                     DrillRun.Outcome o;
                     if (all) {
                         try {
@@ -134,7 +143,7 @@ public final class DrillCommand implements Runnable {
             if (all) {
                 table(outcomes);
             }
-            if (summaryJson != null) {
+            if (summaryJson.file != null) {
                 List<Map<String, Object>> json = new ArrayList<>();
                 for (DrillRun.Outcome o : outcomes) {
                     Map<String, Object> m = new LinkedHashMap<>();
@@ -148,7 +157,7 @@ public final class DrillCommand implements Runnable {
                     m.put("report", o.folder() == null ? null : o.folder().toString());
                     json.add(m);
                 }
-                new ObjectMapper().writeValue(summaryJson.toFile(), json);
+                new ObjectMapper().writeValue(summaryJson.file.toFile(), json);
             }
             return outcomes.stream().allMatch(DrillRun.Outcome::valid) && !outcomes.isEmpty() ? 0 : 1;
         }

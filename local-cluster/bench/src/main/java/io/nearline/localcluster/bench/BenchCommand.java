@@ -5,9 +5,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.cacheupdater.reference.ChangeEventGenerator;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ValueType;
+import io.nearline.localcluster.kit.CommandGroup;
 import io.nearline.localcluster.kit.ForkedCouchbase;
 import io.nearline.localcluster.kit.Home;
 import io.nearline.localcluster.kit.ReplayOutput;
+import io.nearline.localcluster.kit.SeedOption;
 import io.nearline.localcluster.replay.join.JoinInputs;
 import io.nearline.localcluster.simulator.ChangeLogTruth;
 import io.nearline.localcluster.simulator.DivergenceChecker;
@@ -46,15 +48,7 @@ import picocli.CommandLine.Option;
             BenchCommand.Bootstrap.class,
             CommandLine.HelpCommand.class
         })
-public final class BenchCommand implements Runnable {
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(System.out);
-    }
+public final class BenchCommand extends CommandGroup {
 
     @Command(
             name = "cdc",
@@ -66,6 +60,12 @@ public final class BenchCommand implements Runnable {
             })
     public static final class Cdc implements Callable<Integer> {
 
+        @Mixin
+        BenchRunOptions run = new BenchRunOptions(2);
+
+        @Mixin
+        SeedOption seed;
+
         @Option(
                 names = "--events",
                 defaultValue = "1000000",
@@ -74,36 +74,6 @@ public final class BenchCommand implements Runnable {
 
         @Option(names = "--keys", defaultValue = "100000", description = "Distinct keys (default: ${DEFAULT-VALUE}).")
         int keys;
-
-        @Option(
-                names = "--engine",
-                split = ",",
-                defaultValue = "flink,samza",
-                description = "Engines, in order (default: ${DEFAULT-VALUE}).")
-        List<String> engines;
-
-        @Option(
-                names = "--partitions",
-                defaultValue = "2",
-                description = "Partitions of the CDC topic (default: ${DEFAULT-VALUE}).")
-        int partitions;
-
-        @Option(
-                names = "--parallelism",
-                defaultValue = "2",
-                description = "Parallel tasks (default: ${DEFAULT-VALUE}).")
-        int parallelism;
-
-        @Option(names = "--seed", defaultValue = "1", description = "Generator seed (default: ${DEFAULT-VALUE}).")
-        long seed;
-
-        @Option(
-                names = "--work-dir",
-                description = "Where the stream, brokers and stores go (default: a temporary directory).")
-        Path workDir;
-
-        @Option(names = "--summary-json", paramLabel = "FILE", description = SUMMARY_JSON)
-        Path summaryJson;
 
         @Option(
                 names = "--store",
@@ -153,18 +123,27 @@ public final class BenchCommand implements Runnable {
                 positive("--rate", rate, "--duration (seconds)", seconds);
                 events = rate * seconds;
             }
-            positive("--events", events, "--keys", keys, "--partitions", partitions, "--parallelism", parallelism);
+            positive(
+                    "--events",
+                    events,
+                    "--keys",
+                    keys,
+                    "--partitions",
+                    run.partitions,
+                    "--parallelism",
+                    run.parallelism);
             if (!store.equals("rocksdb") && !store.equals("couchbase")) {
                 throw new IllegalArgumentException("--store must be rocksdb or couchbase, got " + store);
             }
-            return WorkDirs.inWorkDir(workDir, "nearline-bench", this::bench);
+            return WorkDirs.inWorkDir(run.workDir, "nearline-bench", this::bench);
         }
 
         private int bench(Path work) throws Exception {
             Path stream = work.resolve("events.jsonl");
             System.out.printf(
-                    "bench cdc: generating %,d events over %,d keys (seed %d) in %s%n", events, keys, seed, stream);
-            ChangeEventGenerator.write(stream, events, keys, seed);
+                    "bench cdc: generating %,d events over %,d keys (seed %d) in %s%n",
+                    events, keys, seed.value, stream);
+            ChangeEventGenerator.write(stream, events, keys, seed.value);
             try (ForkedCouchbase couchbase = store.equals("couchbase")
                     ? ForkedCouchbase.start(Home.couchbaseJar(Home.dir()), work.resolve("couchbase"))
                     : null) {
@@ -182,7 +161,7 @@ public final class BenchCommand implements Runnable {
             if (couchbase != null) {
                 storeSettings.putAll(couchbase.settings());
             }
-            double ceiling = storeCeiling("cdc", stream, storeSettings, parallelism, "writes/s");
+            double ceiling = storeCeiling("cdc", stream, storeSettings, run.parallelism, "writes/s");
             Path syncStream = work.resolve("events-sync.jsonl");
             if (couchbase != null) {
                 couchbase.restart(); // every run starts from an empty cache
@@ -191,7 +170,7 @@ public final class BenchCommand implements Runnable {
                 }
             }
             Map<String, ObjectNode> members = new LinkedHashMap<>();
-            for (String engine : engines) {
+            for (String engine : run.engines) {
                 Path summary = work.resolve("summary-" + engine + ".json");
                 List<String> storeArgs = couchbase == null ? List.of() : couchbaseArgs(couchbase);
                 int code = Home.runBench(
@@ -255,16 +234,16 @@ public final class BenchCommand implements Runnable {
             return finish(
                     String.format(
                             "bench cdc (%,d events, %,d keys, %d partitions, parallelism %d, %s)",
-                            events, keys, partitions, parallelism, store),
+                            events, keys, run.partitions, run.parallelism, store),
                     members,
                     engine -> work.resolve("state-" + engine + ".jsonl"),
-                    summaryJson);
+                    run.summaryJson);
         }
 
         /** {@code --rate}: each engine's job fed at a steady rate; the cache's staleness at that load. */
         private int runLive(Path work, Path stream, ForkedCouchbase couchbase) throws Exception {
             Map<String, ObjectNode> members = new LinkedHashMap<>();
-            for (String engine : engines) {
+            for (String engine : run.engines) {
                 if (couchbase != null) {
                     couchbase.restart(); // every run starts from an empty cache
                 }
@@ -296,10 +275,10 @@ public final class BenchCommand implements Runnable {
             return finish(
                     String.format(
                             "bench cdc (live at %,d events/s for %s, %,d keys, %d partitions, parallelism %d, %s)",
-                            rate, duration, keys, partitions, parallelism, store),
+                            rate, duration, keys, run.partitions, run.parallelism, store),
                     members,
                     engine -> work.resolve("state-" + engine + ".jsonl"),
-                    summaryJson);
+                    run.summaryJson);
         }
 
         /** This bench's settings, but one write at a time: the comparison run on Couchbase. */
@@ -326,9 +305,9 @@ public final class BenchCommand implements Runnable {
                     "--work-dir",
                     runDir.toString(),
                     "--partitions",
-                    Integer.toString(partitions),
+                    Integer.toString(run.partitions),
                     "--parallelism",
-                    Integer.toString(parallelism),
+                    Integer.toString(run.parallelism),
                     "--summary-json",
                     summary.toString()));
             args.addAll(List.of(more));
@@ -346,42 +325,18 @@ public final class BenchCommand implements Runnable {
             })
     public static final class Join implements Callable<Integer> {
 
+        @Mixin
+        BenchRunOptions run = new BenchRunOptions(4);
+
+        @Mixin
+        SeedOption seed;
+
         @Option(
                 names = "--requests",
                 defaultValue = "105000",
                 description =
                         "Feed requests; about 9.5 input events each (default: ${DEFAULT-VALUE}, about 1,000,000 events).")
         int requests;
-
-        @Option(
-                names = "--engine",
-                split = ",",
-                defaultValue = "flink,samza",
-                description = "Engines, in order (default: ${DEFAULT-VALUE}).")
-        List<String> engines;
-
-        @Option(
-                names = "--partitions",
-                defaultValue = "4",
-                description = "Partitions of each input topic (default: ${DEFAULT-VALUE}).")
-        int partitions;
-
-        @Option(
-                names = "--parallelism",
-                defaultValue = "2",
-                description = "Parallel tasks (default: ${DEFAULT-VALUE}).")
-        int parallelism;
-
-        @Option(names = "--seed", defaultValue = "1", description = "Generator seed (default: ${DEFAULT-VALUE}).")
-        long seed;
-
-        @Option(
-                names = "--work-dir",
-                description = "Where the traffic, brokers and state go (default: a temporary directory).")
-        Path workDir;
-
-        @Option(names = "--summary-json", paramLabel = "FILE", description = SUMMARY_JSON)
-        Path summaryJson;
 
         @Option(
                 names = "--rate",
@@ -412,7 +367,7 @@ public final class BenchCommand implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            positive("--requests", requests, "--partitions", partitions, "--parallelism", parallelism);
+            positive("--requests", requests, "--partitions", run.partitions, "--parallelism", run.parallelism);
             long spacingMicros = 10_000;
             if (rate != null) {
                 long seconds = ValueType.DURATION.parse(duration).toSeconds();
@@ -423,23 +378,23 @@ public final class BenchCommand implements Runnable {
             boolean eager =
                     "eager".equalsIgnoreCase(settings.values.getOrDefault(JoinSettings.EMIT_COMPLETE.name(), ""));
             long spacing = spacingMicros;
-            return WorkDirs.inWorkDir(workDir, "nearline-bench-join", work -> bench(work, spacing, eager));
+            return WorkDirs.inWorkDir(run.workDir, "nearline-bench-join", work -> bench(work, spacing, eager));
         }
 
         private int bench(Path work, long spacingMicros, boolean eager) throws Exception {
             Path index = work.resolve("index.jsonl");
             Path broker = work.resolve("broker.jsonl");
             TrackingGenerator.Written w = new TrackingGenerator(
-                            requests, 64, 16, 0.02, 0.02, 0.01, 500, 0.001, 30_000, seed)
+                            requests, 64, 16, 0.02, 0.02, 0.01, 500, 0.001, 30_000, seed.value)
                     .write(index, broker, spacingMicros);
             System.out.printf(
                     "bench join: %,d requests -> %,d fragments + %,d broker events (seed %d) in %s%n",
-                    requests, w.fragments(), w.brokerEvents(), seed, work);
+                    requests, w.fragments(), w.brokerEvents(), seed.value, work);
             JoinInputs inputs = JoinInputs.read(index, broker).valid();
             JoinOutputs reference = CoreJoinReplay.run(
                     inputs.fragments(),
                     inputs.brokers(),
-                    partitions,
+                    run.partitions,
                     JoinSettings.WINDOW.defaultValue().toMillis(),
                     JoinSettings.ALLOWED_LATENESS.defaultValue().toMillis(),
                     new Random(0));
@@ -447,7 +402,7 @@ public final class BenchCommand implements Runnable {
                 reference = reference.repeatsFolded();
             }
             Map<String, ObjectNode> members = new LinkedHashMap<>();
-            for (String engine : engines) {
+            for (String engine : run.engines) {
                 Path summary = work.resolve("summary-" + engine + ".json");
                 List<String> args = new ArrayList<>(List.of(
                         "--index",
@@ -459,9 +414,9 @@ public final class BenchCommand implements Runnable {
                         "--work-dir",
                         work.resolve(engine).toString(),
                         "--partitions",
-                        Integer.toString(partitions),
+                        Integer.toString(run.partitions),
                         "--parallelism",
-                        Integer.toString(parallelism),
+                        Integer.toString(run.parallelism),
                         "--summary-json",
                         summary.toString()));
                 if (rate != null) {
@@ -497,13 +452,13 @@ public final class BenchCommand implements Runnable {
                     String.format(
                             "bench join (%,d events, %d partitions, parallelism %d%s%s)",
                             w.fragments() + w.brokerEvents(),
-                            partitions,
-                            parallelism,
+                            run.partitions,
+                            run.parallelism,
                             rate == null ? "" : ", live at " + rate + " events/s for " + duration,
                             eager ? ", eager" : ""),
                     members,
                     engine -> work.resolve("out-" + engine).resolve("joined.jsonl"),
-                    summaryJson);
+                    run.summaryJson);
         }
 
         /** Input events per request of this bench's traffic: fan-out 8.5 on average, drops, repeats, broker. */
@@ -540,43 +495,19 @@ public final class BenchCommand implements Runnable {
             })
     public static final class Bootstrap implements Callable<Integer> {
 
+        @Mixin
+        BenchRunOptions run = new BenchRunOptions(2);
+
         @Option(names = "--rows", defaultValue = "1000000", description = "Snapshot rows (default: ${DEFAULT-VALUE}).")
         int rows;
-
-        @Option(
-                names = "--engine",
-                split = ",",
-                defaultValue = "flink,samza",
-                description = "Engines, in order (default: ${DEFAULT-VALUE}).")
-        List<String> engines;
-
-        @Option(
-                names = "--partitions",
-                defaultValue = "2",
-                description = "Partitions of the bootstrap topic (default: ${DEFAULT-VALUE}).")
-        int partitions;
-
-        @Option(
-                names = "--parallelism",
-                defaultValue = "2",
-                description = "Parallel tasks (default: ${DEFAULT-VALUE}).")
-        int parallelism;
-
-        @Option(
-                names = "--work-dir",
-                description = "Where the snapshot, brokers and stores go (default: a temporary directory).")
-        Path workDir;
-
-        @Option(names = "--summary-json", paramLabel = "FILE", description = SUMMARY_JSON)
-        Path summaryJson;
 
         @Mixin
         Settings settings = new Settings();
 
         @Override
         public Integer call() throws Exception {
-            positive("--rows", rows, "--partitions", partitions, "--parallelism", parallelism);
-            return WorkDirs.inWorkDir(workDir, "nearline-bench-bootstrap", this::bench);
+            positive("--rows", rows, "--partitions", run.partitions, "--parallelism", run.parallelism);
+            return WorkDirs.inWorkDir(run.workDir, "nearline-bench-bootstrap", this::bench);
         }
 
         private int bench(Path work) throws Exception {
@@ -593,10 +524,10 @@ public final class BenchCommand implements Runnable {
                             "rocksdb",
                             "rocksdb.path",
                             work.resolve("ceiling-rocksdb").toString()),
-                    parallelism,
+                    run.parallelism,
                     "rows/s");
             Map<String, ObjectNode> members = new LinkedHashMap<>();
-            for (String engine : engines) {
+            for (String engine : run.engines) {
                 Path summary = work.resolve("summary-" + engine + ".json");
                 int code = Home.runBench(
                         engine,
@@ -612,9 +543,9 @@ public final class BenchCommand implements Runnable {
                                 "--work-dir",
                                 work.resolve(engine).toString(),
                                 "--partitions",
-                                Integer.toString(partitions),
+                                Integer.toString(run.partitions),
                                 "--parallelism",
-                                Integer.toString(parallelism),
+                                Integer.toString(run.parallelism),
                                 "--summary-json",
                                 summary.toString())));
                 if (code != 0) {
@@ -626,7 +557,7 @@ public final class BenchCommand implements Runnable {
                 m.put("rowsPerSec", rowsPerSec);
                 m.put("ceilingPerSec", Math.round(ceiling));
                 m.put("rowsPerCeiling", ratio(rowsPerSec, ceiling));
-                boolean complete = replay.path("bootstrapPartitionsComplete").asLong() == partitions;
+                boolean complete = replay.path("bootstrapPartitionsComplete").asLong() == run.partitions;
                 if (!complete) {
                     System.out.println("  " + engine + ": the snapshot did not verify complete on every partition");
                 }
@@ -639,10 +570,11 @@ public final class BenchCommand implements Runnable {
             }
             return finish(
                     String.format(
-                            "bench bootstrap (%,d rows, %d partitions, parallelism %d)", rows, partitions, parallelism),
+                            "bench bootstrap (%,d rows, %d partitions, parallelism %d)",
+                            rows, run.partitions, run.parallelism),
                     members,
                     engine -> work.resolve("state-" + engine + ".jsonl"),
-                    summaryJson);
+                    run.summaryJson);
         }
     }
 

@@ -2,8 +2,10 @@ package io.nearline.localcluster.bench;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -45,5 +47,26 @@ class BenchSettingsTest {
         new CommandLine(bootstrap).parseArgs("--set", "job.container.thread.pool.size=0");
 
         assertEquals(Map.of("job.container.thread.pool.size", "0"), bootstrap.settings.values);
+    }
+
+    @Test
+    void theSharedOptionsKeepEachBenchsDefaultsAndTakeNewValues() {
+        BenchCommand.Cdc cdc = new BenchCommand.Cdc();
+        BenchCommand.Join join = new BenchCommand.Join();
+        BenchCommand.Bootstrap bootstrap = new BenchCommand.Bootstrap();
+        new CommandLine(cdc).parseArgs();
+        new CommandLine(join).parseArgs("--partitions", "8", "--engine", "samza", "--seed", "7");
+        new CommandLine(bootstrap).parseArgs("--parallelism", "3");
+
+        assertEquals(2, cdc.run.partitions);
+        assertEquals(List.of("flink", "samza"), cdc.run.engines);
+        assertEquals(1, cdc.seed.value);
+        assertEquals(8, join.run.partitions);
+        assertEquals(List.of("samza"), join.run.engines);
+        assertEquals(7, join.seed.value);
+        assertEquals(2, bootstrap.run.partitions);
+        assertEquals(3, bootstrap.run.parallelism);
+        String help = new CommandLine(new BenchCommand.Join()).getUsageMessage();
+        assertTrue(help.contains("(default: 4)"), help);
     }
 }

@@ -128,7 +128,7 @@ public final class Demo {
     }
 
     static void readRepair(ReadRepair reader, DemoOptions options, AtomicBoolean committing, InMemoryMetrics metrics) {
-        Random random = new Random(options.seed + 3);
+        Random random = new Random(options.seed.value + 3);
         while (committing.get()) {
             try {
                 reader.read(Workload.key(random.nextInt(options.keys)));

@@ -1,6 +1,7 @@
 package io.nearline.localcluster.demo;
 
 import io.nearline.localcluster.kit.LocalRunOptions;
+import io.nearline.localcluster.kit.SeedOption;
 import io.nearline.localcluster.kit.StoreOptions;
 import java.time.Duration;
 import picocli.CommandLine.Mixin;
@@ -29,8 +30,8 @@ public final class DemoOptions {
     @Option(names = "--rate", defaultValue = "2000", description = "Commits per second (default: ${DEFAULT-VALUE}).")
     public int rate;
 
-    @Option(names = "--seed", defaultValue = "1", description = "Workload seed (default: ${DEFAULT-VALUE}).")
-    public long seed;
+    @Mixin
+    public SeedOption seed = new SeedOption();
 
     @Option(names = "--no-trouble", description = "Skip the injected job restart, bootstrap and store faults.")
     public boolean noTrouble;

@@ -96,14 +96,14 @@ final class DemoRun {
             Thread source = new Thread(
                     () -> {
                         new Workload(options.keys, commits, 0.8, 0.1, 0.5, options.rate)
-                                .run(sot, new Random(options.seed), options.duration.plusSeconds(30));
+                                .run(sot, new Random(options.seed.value), options.duration.plusSeconds(30));
                         committing.set(false);
                     },
                     "source-of-truth");
             Thread readers = new Thread(() -> Demo.readRepair(reader, options, committing, readMetrics), "read-repair");
             source.start();
             readers.start();
-            Random sample = new Random(options.seed + 7);
+            Random sample = new Random(options.seed.value + 7);
             while (committing.get()) {
                 Thread.sleep(1000);
                 long t = System.currentTimeMillis() - started;

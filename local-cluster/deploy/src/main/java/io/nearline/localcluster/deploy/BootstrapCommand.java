@@ -9,6 +9,7 @@ import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.JobKeys;
 import io.nearline.localcluster.console.Progress;
+import io.nearline.localcluster.kit.CommandGroup;
 import io.nearline.localcluster.kit.KafkaTopics;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -32,18 +33,10 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = "Bootstrap the cache from a snapshot: publish one now, or check the periodic schedule.",
         subcommands = {BootstrapCommand.Run.class, BootstrapCommand.Status.class, CommandLine.HelpCommand.class})
-public final class BootstrapCommand implements Runnable {
+public final class BootstrapCommand extends CommandGroup {
 
     /** Exit code of {@code bootstrap status} when the schedule is overdue (or never ran). */
     static final int OVERDUE = 3;
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(System.out);
-    }
 
     /** Settings common to both commands: the config file, overrides, the schedule's state file. */
     static class Common {

@@ -1,6 +1,7 @@
 package io.nearline.localcluster.flink;
 
 import io.nearline.localcluster.kit.CliErrors;
+import io.nearline.localcluster.kit.CommandGroup;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,15 +10,7 @@ import picocli.CommandLine.Command;
         name = "nearline-flink-runner",
         mixinStandardHelpOptions = true,
         subcommands = {FlinkReplay.class, FlinkJoinReplay.class, FlinkDemo.class})
-public final class FlinkRunner implements Runnable {
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(System.out);
-    }
+public final class FlinkRunner extends CommandGroup {
 
     public static void main(String[] args) {
         System.exit(CliErrors.install(new CommandLine(new FlinkRunner())).execute(args));

@@ -1,6 +1,7 @@
 package io.nearline.localcluster.samza;
 
 import io.nearline.localcluster.kit.CliErrors;
+import io.nearline.localcluster.kit.CommandGroup;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,15 +10,7 @@ import picocli.CommandLine.Command;
         name = "nearline-samza-runner",
         mixinStandardHelpOptions = true,
         subcommands = {SamzaReplay.class, SamzaJoinReplay.class, SamzaDemo.class})
-public final class SamzaRunner implements Runnable {
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(System.out);
-    }
+public final class SamzaRunner extends CommandGroup {
 
     public static void main(String[] args) {
         System.exit(CliErrors.install(new CommandLine(new SamzaRunner())).execute(args));

@@ -1,0 +1,37 @@
+package io.nearline.localcluster.bench;
+
+import java.nio.file.Path;
+import java.util.List;
+import picocli.CommandLine.Option;
+
+/**
+ * The options every bench shares (a picocli mixin): which engines run, the input topics' partitions
+ * (each bench gives its own default), the job's parallelism, where the work goes, the JSON summary.
+ */
+final class BenchRunOptions {
+
+    @Option(
+            names = "--engine",
+            split = ",",
+            defaultValue = "flink,samza",
+            description = "Engines, in order (default: ${DEFAULT-VALUE}).")
+    List<String> engines;
+
+    @Option(names = "--partitions", description = "Partitions of each input topic (default: ${DEFAULT-VALUE}).")
+    int partitions;
+
+    @Option(names = "--parallelism", defaultValue = "2", description = "Parallel tasks (default: ${DEFAULT-VALUE}).")
+    int parallelism;
+
+    @Option(
+            names = "--work-dir",
+            description = "Where the input, the brokers and the stores go (default: a temporary directory).")
+    Path workDir;
+
+    @Option(names = "--summary-json", paramLabel = "FILE", description = BenchCommand.SUMMARY_JSON)
+    Path summaryJson;
+
+    BenchRunOptions(int defaultPartitions) {
+        this.partitions = defaultPartitions;
+    }
+}
