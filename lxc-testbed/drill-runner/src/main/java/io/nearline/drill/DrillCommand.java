@@ -6,6 +6,7 @@ import io.nearline.localcluster.kit.Home;
 import io.nearline.localcluster.kit.SeedOption;
 import io.nearline.localcluster.kit.SummaryJsonOption;
 import io.nearline.testbed.TestbedCommand;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -108,32 +109,15 @@ public final class DrillCommand implements Runnable {
             List<String> engines =
                     engine != null ? List.of(engine) : all ? List.of("samza", "flink") : List.of("samza");
             Path home = Home.dir();
-            Path store = home.resolve("lxc-testbed/store");
+            DrillRun.Places places =
+                    new DrillRun.Places(home, testbed.toAbsolutePath().normalize(), home.resolve("lxc-testbed/store"));
             List<DrillRun.Outcome> outcomes = new ArrayList<>();
             for (Drill d : drills) {
                 if (!d.jobs().contains(job)) {
                     continue;
                 }
                 for (String e : engines) {
-                    DrillRun run = new DrillRun(
-                            d,
-                            e,
-                            job,
-                            seed.value,
-                            home,
-                            testbed.toAbsolutePath().normalize(),
-                            store);
-                    DrillRun.Outcome o;
-                    if (all) {
-                        try {
-                            o = run.run();
-                        } catch (ClusterException x) {
-                            // one run that could not start does not stop the others
-                            o = new DrillRun.Outcome(d.name(), e, false, -1, null, null, List.of(x.getMessage()), null);
-                        }
-                    } else {
-                        o = run.run();
-                    }
+                    DrillRun.Outcome o = runOne(new DrillRun(d, e, job, seed.value, places), d, e, all);
                     outcomes.add(o);
                     System.out.println((o.valid() ? "VALID" : "NOT VALID") + ": " + d.name() + " on " + e
                             + (o.folder() == null ? "" : " (" + o.folder().resolve("report.md") + ")"));
@@ -144,22 +128,39 @@ public final class DrillCommand implements Runnable {
                 table(outcomes);
             }
             if (summaryJson.file != null) {
-                List<Map<String, Object>> json = new ArrayList<>();
-                for (DrillRun.Outcome o : outcomes) {
-                    Map<String, Object> m = new LinkedHashMap<>();
-                    m.put("drill", o.drill());
-                    m.put("engine", o.engine());
-                    m.put("valid", o.valid());
-                    m.put("divergentKeys", o.divergentKeys());
-                    m.put("detectionSeconds", o.detectionSeconds());
-                    m.put("recoverySeconds", o.recoverySeconds());
-                    m.put("reasons", o.reasons());
-                    m.put("report", o.folder() == null ? null : o.folder().toString());
-                    json.add(m);
-                }
-                new ObjectMapper().writeValue(summaryJson.file.toFile(), json);
+                writeSummary(outcomes);
             }
             return outcomes.stream().allMatch(DrillRun.Outcome::valid) && !outcomes.isEmpty() ? 0 : 1;
+        }
+
+        /** One run; in {@code all}, one that could not start is a run not valid and the others go on. */
+        private static DrillRun.Outcome runOne(DrillRun run, Drill d, String engine, boolean all)
+                throws IOException, InterruptedException {
+            if (!all) {
+                return run.run();
+            }
+            try {
+                return run.run();
+            } catch (ClusterException x) {
+                return new DrillRun.Outcome(d.name(), engine, false, -1, null, null, List.of(x.getMessage()), null);
+            }
+        }
+
+        private void writeSummary(List<DrillRun.Outcome> outcomes) throws IOException {
+            List<Map<String, Object>> json = new ArrayList<>();
+            for (DrillRun.Outcome o : outcomes) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                m.put("drill", o.drill());
+                m.put("engine", o.engine());
+                m.put("valid", o.valid());
+                m.put("divergentKeys", o.divergentKeys());
+                m.put("detectionSeconds", o.detectionSeconds());
+                m.put("recoverySeconds", o.recoverySeconds());
+                m.put("reasons", o.reasons());
+                m.put("report", o.folder() == null ? null : o.folder().toString());
+                json.add(m);
+            }
+            new ObjectMapper().writeValue(summaryJson.file.toFile(), json);
         }
 
         private static void table(List<DrillRun.Outcome> outcomes) {

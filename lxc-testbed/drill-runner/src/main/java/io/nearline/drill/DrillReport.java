@@ -9,15 +9,15 @@ final class DrillReport {
 
     private DrillReport() {}
 
-    static String markdown(
-            Drill drill,
-            DrillRun.Outcome o,
-            Verdict.Checks checks,
-            List<Verdict.FaultOutcome> faults,
-            List<Timeline.Second> history,
-            String appId,
-            long seed,
-            String load) {
+    static String markdown(DrillRun.Ran ran) {
+        Drill drill = ran.drill();
+        DrillRun.Outcome o = ran.outcome();
+        Verdict.Checks checks = ran.checks();
+        List<Verdict.FaultOutcome> faults = ran.faults();
+        List<Timeline.Second> history = ran.history();
+        String appId = ran.appId();
+        long seed = ran.seed();
+        String load = ran.load();
         StringBuilder md = new StringBuilder();
         md.append("# Drill ")
                 .append(drill.name())

@@ -34,6 +34,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 
 /**
@@ -59,6 +60,20 @@ final class DrillRun {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
     private static final ObjectMapper LINE = new ObjectMapper();
 
+    /** Where a run works: the checkout, the testbed's directory, and the store of run folders. */
+    record Places(Path home, Path testbed, Path store) {}
+
+    /** What a run's folder is made of: its report, results, history and timeline. */
+    record Ran(
+            Drill drill,
+            Outcome outcome,
+            Verdict.Checks checks,
+            List<Verdict.FaultOutcome> faults,
+            List<Timeline.Second> history,
+            String appId,
+            long seed,
+            String load) {}
+
     private final Drill drill;
     private final String engine;
     private final String job;
@@ -67,33 +82,45 @@ final class DrillRun {
     private final Path testbed;
     private final Path store;
 
+    // the run once its job is up
+    private ClusterFile c;
+    private Descriptor d;
+    private Injector injector;
+    private Map<String, String> settings;
+    private Map<String, String> topics;
+    private String tag;
+    private Path folder;
+    private String appId;
+    private Instant started;
+    private final List<Timeline.Second> history = Collections.synchronizedList(new ArrayList<>());
+    private final List<Verdict.FaultOutcome> faults = Collections.synchronizedList(new ArrayList<>());
+
     /** Faults in place and not healed yet, with how they were applied: what an interrupted run heals. */
     private final Map<Drill.Fault, Injector.Applied> unhealed = new ConcurrentHashMap<>();
 
-    DrillRun(Drill drill, String engine, String job, long seed, Path home, Path testbed, Path store) {
+    DrillRun(Drill drill, String engine, String job, long seed, Places places) {
         this.drill = drill;
         this.engine = engine;
         this.job = job;
         this.seed = seed;
-        this.home = home;
-        this.testbed = testbed;
-        this.store = store;
+        this.home = places.home();
+        this.testbed = places.testbed();
+        this.store = places.store();
     }
 
     Outcome run() throws IOException, InterruptedException {
-        ClusterFile c = ClusterFile.read(testbed);
+        c = ClusterFile.read(testbed);
         requireAllNodesUp(c);
-        Instant started = Instant.now();
+        started = Instant.now();
         String stamp = UTC.format(started);
-        Path folder = Files.createDirectories(store.resolve(drill.name()).resolve(stamp));
-        String tag = "drill-" + stamp.toLowerCase();
-        Descriptor d = Descriptor.read(home.resolve("jobs/deploy/" + job + "-" + engine + "-yarn.yaml"));
+        folder = Files.createDirectories(store.resolve(drill.name()).resolve(stamp));
+        tag = "drill-" + stamp.toLowerCase();
+        d = Descriptor.read(home.resolve("jobs/deploy/" + job + "-" + engine + "-yarn.yaml"));
         stopLeftovers(c, d);
         System.out.printf("drill %s on %s (%s), seed %d: %s%n", drill.name(), engine, job, seed, drill.description());
-        Map<String, String> topics = DrillLoad.topics(job, tag);
+        topics = DrillLoad.topics(job, tag);
         // a fresh job: no state or checkpoint of an earlier run comes back
-        Map<String, String> settings = DeployCommand.submit(d, c, topics, tag);
-        String appId;
+        settings = DeployCommand.submit(d, c, topics, tag);
         try {
             appId = awaitApp(c, d);
             awaitContainers(appId);
@@ -106,7 +133,7 @@ final class DrillRun {
 
         // an interrupted run (Ctrl-C, kill) heals what it applied and stops its job: no broker left
         // stopped, no node left frozen or cut off for the next run
-        Injector injector = new Injector(testbed, c, appId);
+        injector = new Injector(testbed, c, appId);
         Thread onInterrupt = new Thread(() -> {
             unhealed.forEach((f, a) -> {
                 try {
@@ -121,104 +148,111 @@ final class DrillRun {
         });
         Runtime.getRuntime().addShutdownHook(onInterrupt);
         try {
-            return runApplied(c, d, injector, settings, topics, tag, folder, appId, started);
+            return runApplied();
         } finally {
             Runtime.getRuntime().removeShutdownHook(onInterrupt);
         }
     }
 
     /** The run once its job is up: load, faults, drain, check, and the run's folder. */
-    private Outcome runApplied(
-            ClusterFile c,
-            Descriptor d,
-            Injector injector,
-            Map<String, String> settings,
-            Map<String, String> topics,
-            String tag,
-            Path folder,
-            String appId,
-            Instant started)
-            throws IOException, InterruptedException {
-        List<Timeline.Second> history = Collections.synchronizedList(new ArrayList<>());
-        List<Verdict.FaultOutcome> faults = Collections.synchronizedList(new ArrayList<>());
+    private Outcome runApplied() throws IOException, InterruptedException {
         Verdict.Checks checks;
-        String state;
         long steadyBacklog;
         String describe;
         ExecutorService threads = Executors.newCachedThreadPool(); // the load and each fault on a thread of its own
-        try (DrillLoad load = load(c, d, settings, topics, tag, folder)) {
+        try (DrillLoad load = load()) {
             describe = load.describe(drill.loadRate(), drill.loadSeconds(), seed);
             long t0 = System.nanoTime();
             CompletableFuture<Long> commits =
                     CompletableFuture.supplyAsync(() -> load.run(drill.loadRate(), drill.loadSeconds(), seed), threads);
             List<CompletableFuture<Void>> scheduled = new ArrayList<>();
             for (Drill.Fault f : drill.faults()) {
-                scheduled.add(CompletableFuture.runAsync(() -> faults.add(inject(f, injector, c, appId, t0)), threads));
+                scheduled.add(CompletableFuture.runAsync(() -> faults.add(inject(f, t0)), threads));
             }
-            // sample each second while the load runs and the faults play out, then until drained
-            long drainDeadline = Long.MAX_VALUE;
-            Long previous = null;
-            while (true) {
-                long tick = System.nanoTime();
-                DrillLoad.Reading r = load.sample();
-                double t = (tick - t0) / 1e9;
-                Long throughput = r.applied() == null || previous == null ? null : r.applied() - previous;
-                previous = r.applied() == null ? previous : r.applied();
-                history.add(new Timeline.Second(
-                        t,
-                        r.sent(),
-                        r.applied(),
-                        throughput,
-                        r.backlog(),
-                        r.stalenessP99Millis(),
-                        JobContainers.of(appId).size()));
-                if (history.size() % 5 == 0) {
-                    System.err.printf(
-                            "  t=%3.0fs sent %,d applied %s backlog %s stale p99 %s ms%n",
-                            t, r.sent(), r.applied(), r.backlog(), r.stalenessP99Millis());
-                }
-                if (commits.isCompletedExceptionally()) {
-                    commits.join(); // the load failed: the run proves nothing, say why
-                }
-                boolean loadDone = commits.isDone() && scheduled.stream().allMatch(CompletableFuture::isDone);
-                if (loadDone && drainDeadline == Long.MAX_VALUE) {
-                    drainDeadline = System.nanoTime() + drill.drain().toNanos();
-                    System.err.println("  load and faults over: draining");
-                }
-                if (loadDone && r.backlog() != null && r.backlog() == 0 || System.nanoTime() > drainDeadline) {
-                    break;
-                }
-                Thread.sleep(Math.max(0, 1000 - (System.nanoTime() - tick) / 1_000_000));
-            }
-            Verdict.Checked checked = load.check(drainDeadline);
-            System.out.println("  check: " + checked.summary());
-            state = YarnCluster.app(c.yarnWeb(), appId).state();
-            double healedAt = faults.stream()
-                    .mapToDouble(f -> f.endSeconds() == null ? f.startSeconds() : f.endSeconds())
-                    .max()
-                    .orElse(0);
-            List<double[]> backlog = history.stream()
-                    .map(s -> new double[] {s.t(), s.consumerLag() == null ? Double.NaN : s.consumerLag()})
-                    .toList();
-            checks = new Verdict.Checks(
-                    commits.join(),
-                    load.sent(),
-                    load.sendFailures(),
-                    checked,
-                    Verdict.recoverySeconds(
-                            backlog,
-                            faults.stream()
-                                    .mapToDouble(Verdict.FaultOutcome::startSeconds)
-                                    .min()
-                                    .orElse(0),
-                            healedAt,
-                            load.steadyBacklog(drill.loadRate())),
-                    state);
+            long drainDeadline = sampleUntilDrained(
+                    load,
+                    t0,
+                    () -> commits.isDone() && scheduled.stream().allMatch(CompletableFuture::isDone),
+                    commits);
+            checks = checks(load, commits.join(), drainDeadline);
             steadyBacklog = load.steadyBacklog(drill.loadRate());
         } finally {
             threads.shutdownNow();
             YarnCluster.kill(c.yarnWeb(), appId);
         }
+        return conclude(checks, steadyBacklog, describe);
+    }
+
+    /**
+     * Samples the job each second while the load runs and the faults play out, then until it has
+     * drained or the drain time is up; returns that deadline.
+     */
+    private long sampleUntilDrained(
+            DrillLoad load, long t0, BooleanSupplier loadAndFaultsOver, CompletableFuture<Long> commits)
+            throws InterruptedException {
+        long drainDeadline = Long.MAX_VALUE;
+        Long previous = null;
+        while (true) {
+            long tick = System.nanoTime();
+            DrillLoad.Reading r = load.sample();
+            double t = (tick - t0) / 1e9;
+            Long throughput = r.applied() == null || previous == null ? null : r.applied() - previous;
+            previous = r.applied() == null ? previous : r.applied();
+            history.add(new Timeline.Second(
+                    t,
+                    r.sent(),
+                    r.applied(),
+                    throughput,
+                    r.backlog(),
+                    r.stalenessP99Millis(),
+                    JobContainers.of(appId).size()));
+            if (history.size() % 5 == 0) {
+                System.err.printf(
+                        "  t=%3.0fs sent %,d applied %s backlog %s stale p99 %s ms%n",
+                        t, r.sent(), r.applied(), r.backlog(), r.stalenessP99Millis());
+            }
+            if (commits.isCompletedExceptionally()) {
+                commits.join(); // the load failed: the run proves nothing, say why
+            }
+            boolean loadDone = loadAndFaultsOver.getAsBoolean();
+            if (loadDone && drainDeadline == Long.MAX_VALUE) {
+                drainDeadline = System.nanoTime() + drill.drain().toNanos();
+                System.err.println("  load and faults over: draining");
+            }
+            if (loadDone && r.backlog() != null && r.backlog() == 0 || System.nanoTime() > drainDeadline) {
+                return drainDeadline;
+            }
+            Thread.sleep(Math.max(0, 1000 - (System.nanoTime() - tick) / 1_000_000));
+        }
+    }
+
+    /** The load's check of the output, the job's state at the end, and how long it took to catch up. */
+    private Verdict.Checks checks(DrillLoad load, long units, long drainDeadline) throws InterruptedException {
+        Verdict.Checked checked = load.check(drainDeadline);
+        System.out.println("  check: " + checked.summary());
+        String state = YarnCluster.app(c.yarnWeb(), appId).state();
+        double healedAt = faults.stream()
+                .mapToDouble(f -> f.endSeconds() == null ? f.startSeconds() : f.endSeconds())
+                .max()
+                .orElse(0);
+        List<double[]> backlog = history.stream()
+                .map(s -> new double[] {s.t(), s.consumerLag() == null ? Double.NaN : s.consumerLag()})
+                .toList();
+        double firstFault = faults.stream()
+                .mapToDouble(Verdict.FaultOutcome::startSeconds)
+                .min()
+                .orElse(0);
+        return new Verdict.Checks(
+                units,
+                load.sent(),
+                load.sendFailures(),
+                checked,
+                Verdict.recoverySeconds(backlog, firstFault, healedAt, load.steadyBacklog(drill.loadRate())),
+                state);
+    }
+
+    /** The verdict, the run's folder, and {@code STORE/latest} pointing at it. */
+    private Outcome conclude(Verdict.Checks checks, long steadyBacklog, String describe) throws IOException {
         List<Verdict.FaultOutcome> outcomes = faults.stream()
                 .map(f -> f.detectionSeconds() != null || !f.applied() ? f : withBehind(f, history, steadyBacklog))
                 .toList();
@@ -238,13 +272,13 @@ final class DrillRun {
                 checks.recoverySeconds(),
                 reasons,
                 folder);
-        write(folder, outcome, checks, outcomes, history, appId, started, describe);
+        write(new Ran(drill, outcome, checks, outcomes, List.copyOf(history), appId, seed, describe));
         link(store, folder);
         return outcome;
     }
 
     /** Applies {@code f} at its time, watches for YARN or the engine to notice it, heals it at its end. */
-    private Verdict.FaultOutcome inject(Drill.Fault f, Injector injector, ClusterFile c, String appId, long t0) {
+    private Verdict.FaultOutcome inject(Drill.Fault f, long t0) {
         sleepUntil(t0, f.at());
         Set<String> before = JobContainers.of(appId).stream()
                 .map(JobContainers.Container::id)
@@ -263,7 +297,7 @@ final class DrillRun {
                         .plusSeconds(f.lasting().isZero() ? 60 : 0)
                         .toNanos();
         while (a.applied() && detected == null && System.nanoTime() < watchUntil) {
-            if (noticed(f.kind(), a, c, appId, before)) {
+            if (noticed(f.kind(), a, before)) {
                 detected = (System.nanoTime() - t0) / 1e9 - start;
                 System.out.printf("  >> %s noticed after %.1f s%n", f.kind().label(), detected);
             }
@@ -288,7 +322,7 @@ final class DrillRun {
     }
 
     /** YARN's or the engine's notice of a fault: a node LOST, a container replaced. */
-    private boolean noticed(Drill.Kind kind, Injector.Applied a, ClusterFile c, String appId, Set<String> before) {
+    private boolean noticed(Drill.Kind kind, Injector.Applied a, Set<String> before) {
         if (kind.losesNode()) {
             String address = TestbedCommand.nodes(testbed).stream()
                     .filter(n -> n.name().equals(a.target()))
@@ -322,23 +356,17 @@ final class DrillRun {
      * store). It works from the settings the job was deployed with: the join's end of traffic must close
      * windows of the job's length, and a Samza package brings its own (30 s, not the default 10 s).
      */
-    private DrillLoad load(
-            ClusterFile c,
-            Descriptor d,
-            Map<String, String> settings,
-            Map<String, String> topics,
-            String tag,
-            Path folder) {
+    private DrillLoad load() {
         if (job.equals("tracking-join")) {
             JoinSettings join = JoinSettings.from(Config.of(settings));
-            return new JoinLoad(c.kafkaBootstrapServers(), join, folder.resolve("traffic"), outputDelay(d, join));
+            return new JoinLoad(c.kafkaBootstrapServers(), join, folder.resolve("traffic"), outputDelay(join));
         }
         return new CacheLoad(
                 tag + ":", c.kafkaBootstrapServers(), topics.get("cdc.topic"), CacheStores.open(Config.of(settings)));
     }
 
     /** Flink's exactly-once join outputs are seen when their checkpoint completes: up to an interval late. */
-    private Duration outputDelay(Descriptor d, JoinSettings join) {
+    private Duration outputDelay(JoinSettings join) {
         String interval = d.engineSettings().get("execution.checkpointing.interval");
         if (!engine.equals("flink")
                 || join.outputDelivery() != JoinSettings.OutputDelivery.EXACTLY_ONCE
@@ -413,42 +441,10 @@ final class DrillRun {
         throw ClusterException.failed(appId + " did not get its containers within 3 minutes");
     }
 
-    private void write(
-            Path folder,
-            Outcome o,
-            Verdict.Checks checks,
-            List<Verdict.FaultOutcome> faults,
-            List<Timeline.Second> history,
-            String appId,
-            Instant started,
-            String describe)
-            throws IOException {
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("valid", o.valid());
-        r.put("drill", drill.name());
-        r.put("engine", engine);
-        r.put("job", job);
-        r.put("seed", seed);
-        Verdict.Checked checked = checks.checked(); // null where the job has no such figure
-        r.put("keysChecked", checked.keysChecked());
-        r.put("divergentKeys", checked.divergentKeys());
-        r.put("requests", checked.requests());
-        r.put("joinedOnce", checked.joinedOnce());
-        r.put("duplicateJoins", checked.duplicateJoins());
-        r.put("lostJoins", checked.lostJoins());
-        r.put("repeatedOutputs", checked.repeatedOutputs());
-        r.put("faults", faults.size());
-        r.put("detectionSeconds", round(o.detectionSeconds()));
-        r.put("recoverySeconds", round(o.recoverySeconds()));
-        r.put("reasons", o.reasons());
-        r.put("startedAt", started.toString());
-        r.put("application", appId);
-        r.put(job.equals("tracking-join") ? "requestsSent" : "commits", checks.units());
-        r.put("loadRate", drill.loadRate());
-        r.put("jobStateAtEnd", checks.jobStateAtEnd());
-        JSON.writeValue(folder.resolve("results.json").toFile(), r);
+    private void write(Ran ran) throws IOException {
+        JSON.writeValue(folder.resolve("results.json").toFile(), results(ran));
         List<String> lines = new ArrayList<>();
-        for (Timeline.Second s : history) {
+        for (Timeline.Second s : ran.history()) {
             Map<String, Object> h = new LinkedHashMap<>();
             h.put("t", Math.round(s.t() * 10) / 10.0);
             h.put("sent", s.sent());
@@ -461,7 +457,7 @@ final class DrillRun {
         }
         Files.write(folder.resolve("history.jsonl"), lines);
         List<String> faultLines = new ArrayList<>();
-        for (Verdict.FaultOutcome f : faults) {
+        for (Verdict.FaultOutcome f : ran.faults()) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("kind", f.kind());
             m.put("target", f.target());
@@ -476,12 +472,42 @@ final class DrillRun {
         Files.write(folder.resolve("faults.jsonl"), faultLines);
         Timeline.write(
                 folder.resolve("timeline.png"),
-                drill.name() + " on " + engine + " (" + job + "): " + (o.valid() ? "valid" : "NOT VALID"),
-                history,
-                faults);
-        Files.writeString(
-                folder.resolve("report.md"),
-                DrillReport.markdown(drill, o, checks, faults, history, appId, seed, describe));
+                drill.name() + " on " + engine + " (" + job + "): "
+                        + (ran.outcome().valid() ? "valid" : "NOT VALID"),
+                ran.history(),
+                ran.faults());
+        Files.writeString(folder.resolve("report.md"), DrillReport.markdown(ran));
+    }
+
+    /** {@code results.json}: the verdict and the figures it rests on. */
+    private Map<String, Object> results(Ran ran) {
+        Outcome o = ran.outcome();
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("valid", o.valid());
+        r.put("drill", drill.name());
+        r.put("engine", engine);
+        r.put("job", job);
+        r.put("seed", seed);
+        Verdict.Checked checked = ran.checks().checked(); // null where the job has no such figure
+        r.put("keysChecked", checked.keysChecked());
+        r.put("divergentKeys", checked.divergentKeys());
+        r.put("requests", checked.requests());
+        r.put("joinedOnce", checked.joinedOnce());
+        r.put("duplicateJoins", checked.duplicateJoins());
+        r.put("lostJoins", checked.lostJoins());
+        r.put("repeatedOutputs", checked.repeatedOutputs());
+        r.put("faults", ran.faults().size());
+        r.put("detectionSeconds", round(o.detectionSeconds()));
+        r.put("recoverySeconds", round(o.recoverySeconds()));
+        r.put("reasons", o.reasons());
+        r.put("startedAt", started.toString());
+        r.put("application", appId);
+        r.put(
+                job.equals("tracking-join") ? "requestsSent" : "commits",
+                ran.checks().units());
+        r.put("loadRate", drill.loadRate());
+        r.put("jobStateAtEnd", ran.checks().jobStateAtEnd());
+        return r;
     }
 
     /** {@code STORE/latest} points to the newest run. */
