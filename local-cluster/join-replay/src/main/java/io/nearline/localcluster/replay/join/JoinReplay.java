@@ -69,99 +69,137 @@ public final class JoinReplay {
         JoinSettings.validateJob(options.jobConfig("127.0.0.1:9092"));
     }
 
-    @SuppressWarnings("try") // the progress line lives as long as the try block; nothing calls it
     private static int run(ReplayJoinOptions options, Path work, LocalBroker broker, Engine engine) throws Exception {
-        String bootstrapServers = broker.bootstrapServers();
-        long started = System.currentTimeMillis();
-        InMemoryMetrics metrics = engine.localMetrics();
-        metrics.reset(); // counters are JVM-wide; this run counts from zero
-        JoinInputs inputs = JoinInputs.read(options.index, options.broker);
-        System.out.printf(
-                "replay join on %s: %,d fragments, %,d broker events, %,d bad lines%n",
-                engine.name(),
-                inputs.fragments().size(),
-                inputs.brokers().size(),
-                inputs.badLines().size());
+        return new Run(options, work, broker, engine).call();
+    }
 
-        Config config = options.jobConfig(bootstrapServers);
-        JoinSettings.validateJob(config);
-        JoinSettings settings = JoinSettings.from(config);
-        JoinKafka.createTopics(bootstrapServers, settings, options.run.partitions);
-        long sent;
-        Map<String, Map<Integer, Long>> ends;
-        LiveTraffic live = null;
-        if (options.live) {
-            JoinKafka.send(bootstrapServers, settings, options.run.partitions, inputs.badLinesOnly(), () -> {});
-            sent = inputs.events();
-            ends = JoinKafka.endsAfter(settings, options.run.partitions, inputs);
-            live = new LiveTraffic(
-                    bootstrapServers, settings, options.run.partitions, inputs, metrics, options.warmUp.toMillis());
-        } else {
-            try (Progress progress = new Progress(
-                    "events sent", inputs.events() + inputs.badLines().size(), System.err)) {
-                sent = JoinKafka.send(bootstrapServers, settings, options.run.partitions, inputs, progress::step);
-            }
-            ends = JoinKafka.currentEnds(bootstrapServers, settings);
+    /** One replay on a started broker, stage by stage: send, run the job, read the outputs back, report. */
+    private static final class Run {
+        private final ReplayJoinOptions options;
+        private final Path work;
+        private final LocalBroker broker;
+        private final Engine engine;
+        private final String bootstrapServers;
+        private final InMemoryMetrics metrics;
+        private final long started = System.currentTimeMillis();
+        private Config config;
+        private JoinSettings settings;
+        private long sent;
+        private Map<String, Map<Integer, Long>> ends;
+        private LiveTraffic live;
+        private double steady;
+        private boolean restarted = true;
+
+        Run(ReplayJoinOptions options, Path work, LocalBroker broker, Engine engine) {
+            this.options = options;
+            this.work = work;
+            this.broker = broker;
+            this.engine = engine;
+            this.bootstrapServers = broker.bootstrapServers();
+            this.metrics = engine.localMetrics();
         }
-        double steady;
-        boolean restarted = true;
-        try (Progress progress =
-                        new Progress("events joined", sent, () -> metrics.count(JoinMetrics.RECEIVED), System.err);
-                RateMeter meter = new RateMeter(sent, () -> metrics.count(JoinMetrics.RECEIVED))) {
-            if (options.run.killAt != null) {
-                JobProcess.runKilledAt(
-                        new JobProcess.Spec(options.command, List.of(), options.run, work),
-                        bootstrapServers,
-                        sent,
-                        metrics,
-                        () -> metrics.count(JoinMetrics.RECEIVED));
+
+        int call() throws Exception {
+            metrics.reset(); // counters are JVM-wide; this run counts from zero
+            JoinInputs inputs = JoinInputs.read(options.index, options.broker);
+            System.out.printf(
+                    "replay join on %s: %,d fragments, %,d broker events, %,d bad lines%n",
+                    engine.name(),
+                    inputs.fragments().size(),
+                    inputs.brokers().size(),
+                    inputs.badLines().size());
+            config = options.jobConfig(bootstrapServers);
+            JoinSettings.validateJob(config);
+            settings = JoinSettings.from(config);
+            JoinKafka.createTopics(bootstrapServers, settings, options.run.partitions);
+            send(inputs);
+            runJob();
+            if (live != null) {
+                live.finish();
+            }
+            report();
+            if (!restarted) {
+                System.out.println(
+                        "replay join: the job had finished before the broker restart was due: nothing was tested");
+                return 1;
+            }
+            return 0;
+        }
+
+        /** The inputs onto their topics: all at once, or live (bad lines first) while the job runs. */
+        @SuppressWarnings("try") // the progress line lives as long as the try block; nothing calls it
+        private void send(JoinInputs inputs) {
+            int partitions = options.run.partitions;
+            if (options.live) {
+                JoinKafka.send(bootstrapServers, settings, partitions, inputs.badLinesOnly(), () -> {});
+                sent = inputs.events();
+                ends = JoinKafka.endsAfter(settings, partitions, inputs);
+                live = new LiveTraffic(
+                        bootstrapServers, settings, partitions, inputs, metrics, options.warmUp.toMillis());
             } else {
-                try (BrokerRestart restart =
-                        BrokerRestart.when(options.run, broker, sent, () -> metrics.count(JoinMetrics.RECEIVED))) {
-                    engine.run(config, settings, options.run.partitions, work, ends);
-                    restarted = restart == null || restart.happened();
+                try (Progress progress = new Progress(
+                        "events sent", inputs.events() + inputs.badLines().size(), System.err)) {
+                    sent = JoinKafka.send(bootstrapServers, settings, partitions, inputs, progress::step);
                 }
+                ends = JoinKafka.currentEnds(bootstrapServers, settings);
             }
-            steady = meter.steadyRate();
-        }
-        if (live != null) {
-            live.finish();
         }
 
-        JoinOutputs outputs = JoinKafka.outputs(bootstrapServers, settings);
-        List<String> deadLetters = JoinKafka.deadLetters(bootstrapServers, settings);
-        ReplayOutput.write(options.outDir.resolve("joined.jsonl"), outputs.joined());
-        ReplayOutput.write(options.outDir.resolve("orphans.jsonl"), outputs.orphans());
-        ReplayOutput.write(options.outDir.resolve("late.jsonl"), outputs.late());
-        ReplayOutput.write(options.outDir.resolve("dead-letters.jsonl"), deadLetters);
-        Summary summary = new Summary(
-                engine.name(),
-                sent,
-                outputs.joined().size(),
-                outputs.complete(),
-                outputs.orphans().size(),
-                outputs.late().size(),
-                metrics.count(JoinMetrics.DUPLICATES),
-                deadLetters.size(),
-                System.currentTimeMillis() - started,
-                steady,
-                metrics.percentile(JoinMetrics.LATENCY, 50),
-                metrics.percentile(JoinMetrics.LATENCY, 99),
-                metrics.percentile(JoinMetrics.LATENCY, 99.9),
-                live == null ? Double.NaN : live.offeredPerSec(),
-                live == null ? -1 : live.drainMillis,
-                live != null && live.catchUp.caughtUp());
-        summary.print(System.out);
-        System.out.println("  outputs: " + options.outDir);
-        if (options.run.summaryJson != null) {
-            ReplayOutput.write(options.run.summaryJson, List.of(summary.toJson()));
+        /** The job over everything sent: in this JVM, or killed and restarted in its own (--kill-at). */
+        @SuppressWarnings("try") // the progress line lives as long as the try block; nothing calls it
+        private void runJob() throws Exception {
+            try (Progress progress =
+                            new Progress("events joined", sent, () -> metrics.count(JoinMetrics.RECEIVED), System.err);
+                    RateMeter meter = new RateMeter(sent, () -> metrics.count(JoinMetrics.RECEIVED))) {
+                if (options.run.killAt != null) {
+                    JobProcess.runKilledAt(
+                            new JobProcess.Spec(options.command, List.of(), options.run, work),
+                            bootstrapServers,
+                            sent,
+                            metrics,
+                            () -> metrics.count(JoinMetrics.RECEIVED));
+                } else {
+                    try (BrokerRestart restart =
+                            BrokerRestart.when(options.run, broker, sent, () -> metrics.count(JoinMetrics.RECEIVED))) {
+                        engine.run(config, settings, options.run.partitions, work, ends);
+                        restarted = restart == null || restart.happened();
+                    }
+                }
+                steady = meter.steadyRate();
+            }
         }
-        if (!restarted) {
-            System.out.println(
-                    "replay join: the job had finished before the broker restart was due: nothing was tested");
-            return 1;
+
+        /** The outputs and dead letters read back and written sorted, and the summary. */
+        private void report() throws Exception {
+            JoinOutputs outputs = JoinKafka.outputs(bootstrapServers, settings);
+            List<String> deadLetters = JoinKafka.deadLetters(bootstrapServers, settings);
+            ReplayOutput.write(options.outDir.resolve("joined.jsonl"), outputs.joined());
+            ReplayOutput.write(options.outDir.resolve("orphans.jsonl"), outputs.orphans());
+            ReplayOutput.write(options.outDir.resolve("late.jsonl"), outputs.late());
+            ReplayOutput.write(options.outDir.resolve("dead-letters.jsonl"), deadLetters);
+            Summary summary = new Summary(
+                    engine.name(),
+                    sent,
+                    outputs.joined().size(),
+                    outputs.complete(),
+                    outputs.orphans().size(),
+                    outputs.late().size(),
+                    metrics.count(JoinMetrics.DUPLICATES),
+                    deadLetters.size(),
+                    System.currentTimeMillis() - started,
+                    steady,
+                    metrics.percentile(JoinMetrics.LATENCY, 50),
+                    metrics.percentile(JoinMetrics.LATENCY, 99),
+                    metrics.percentile(JoinMetrics.LATENCY, 99.9),
+                    live == null ? Double.NaN : live.offeredPerSec(),
+                    live == null ? -1 : live.drainMillis,
+                    live != null && live.catchUp.caughtUp());
+            summary.print(System.out);
+            System.out.println("  outputs: " + options.outDir);
+            if (options.run.summaryJson != null) {
+                ReplayOutput.write(options.run.summaryJson, List.of(summary.toJson()));
+            }
         }
-        return 0;
     }
 
     /** The job's own process in a crash test: the job alone, against the replay's broker, reporting progress. */
