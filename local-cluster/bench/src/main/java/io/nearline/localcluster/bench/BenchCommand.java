@@ -186,50 +186,21 @@ public final class BenchCommand extends CommandGroup {
                 if (code != 0) {
                     return code;
                 }
-                ObjectNode replay = readJson(summary);
                 ObjectNode sync = null;
                 if (couchbase != null) {
-                    couchbase.restart();
-                    Path syncSummary = work.resolve("summary-" + engine + "-sync.json");
-                    Path syncState = work.resolve("state-" + engine + "-sync.jsonl");
-                    code = Home.runBench(
-                            engine,
-                            "replay-cdc",
-                            replayArgs(
-                                    storeArgs,
-                                    syncStream,
-                                    syncState,
-                                    work.resolve(engine + "-sync"),
-                                    syncSummary,
-                                    withSettings(oneWritePerEvent())));
+                    code = runOneWritePerEvent(engine, work, syncStream, storeArgs, couchbase);
                     if (code != 0) {
                         return code;
                     }
-                    couchbase.restart();
-                    sync = readJson(syncSummary);
+                    sync = readJson(work.resolve("summary-" + engine + "-sync.json"));
                     sync.put(
                             "verified",
-                            stateMatches(engine + " (one write per event)", List.of(syncStream), syncState));
+                            stateMatches(
+                                    engine + " (one write per event)",
+                                    List.of(syncStream),
+                                    work.resolve("state-" + engine + "-sync.jsonl")));
                 }
-                ObjectNode m = JSON.createObjectNode();
-                long written = replay.path("steadyEventsPerSec").asLong(-1);
-                long raw = replay.path("rawConsumePerSec").asLong(-1);
-                m.put("writtenPerSec", written);
-                m.put("rawPerSec", raw);
-                m.put("ceilingPerSec", Math.round(ceiling));
-                m.put("writtenPerRaw", ratio(written, raw));
-                m.put("writtenPerCeiling", ratio(written, ceiling));
-                boolean verified = stateMatches(engine, List.of(stream), work.resolve("state-" + engine + ".jsonl"));
-                if (sync != null) {
-                    long perEvent = sync.path("steadyEventsPerSec").asLong(-1);
-                    m.put("syncPerSec", perEvent);
-                    m.put("writtenPerSync", ratio(written, perEvent));
-                    verified &= sync.path("verified").asBoolean();
-                    m.set("syncReplay", sync);
-                }
-                m.put("verified", verified);
-                m.set("replay", replay);
-                members.put(engine, m);
+                members.put(engine, member(engine, work, stream, readJson(summary), sync, ceiling));
             }
             return finish(
                     String.format(
@@ -238,6 +209,50 @@ public final class BenchCommand extends CommandGroup {
                     members,
                     engine -> work.resolve("state-" + engine + ".jsonl"),
                     run.summaryJson);
+        }
+
+        /** The Couchbase comparison: the same job writing one event at a time, into an emptied cache. */
+        private int runOneWritePerEvent(
+                String engine, Path work, Path syncStream, List<String> storeArgs, ForkedCouchbase couchbase)
+                throws Exception {
+            couchbase.restart();
+            int code = Home.runBench(
+                    engine,
+                    "replay-cdc",
+                    replayArgs(
+                            storeArgs,
+                            syncStream,
+                            work.resolve("state-" + engine + "-sync.jsonl"),
+                            work.resolve(engine + "-sync"),
+                            work.resolve("summary-" + engine + "-sync.json"),
+                            withSettings(oneWritePerEvent())));
+            couchbase.restart();
+            return code;
+        }
+
+        /** An engine's member of the summary: its rates against the raw consume rate and the store's ceiling. */
+        private ObjectNode member(
+                String engine, Path work, Path stream, ObjectNode replay, ObjectNode sync, double ceiling)
+                throws IOException {
+            ObjectNode m = JSON.createObjectNode();
+            long written = replay.path("steadyEventsPerSec").asLong(-1);
+            long raw = replay.path("rawConsumePerSec").asLong(-1);
+            m.put("writtenPerSec", written);
+            m.put("rawPerSec", raw);
+            m.put("ceilingPerSec", Math.round(ceiling));
+            m.put("writtenPerRaw", ratio(written, raw));
+            m.put("writtenPerCeiling", ratio(written, ceiling));
+            boolean verified = stateMatches(engine, List.of(stream), work.resolve("state-" + engine + ".jsonl"));
+            if (sync != null) {
+                long perEvent = sync.path("steadyEventsPerSec").asLong(-1);
+                m.put("syncPerSec", perEvent);
+                m.put("writtenPerSync", ratio(written, perEvent));
+                verified &= sync.path("verified").asBoolean();
+                m.set("syncReplay", sync);
+            }
+            m.put("verified", verified);
+            m.set("replay", replay);
+            return m;
         }
 
         /** {@code --rate}: each engine's job fed at a steady rate; the cache's staleness at that load. */
