@@ -312,19 +312,8 @@ public final class BenchCommand extends CommandGroup {
         private List<String> replayArgs(
                 List<String> storeArgs, Path events, Path state, Path runDir, Path summary, String... more) {
             List<String> args = new ArrayList<>(storeArgs);
-            args.addAll(List.of(
-                    "--events",
-                    events.toString(),
-                    "--out",
-                    state.toString(),
-                    "--work-dir",
-                    runDir.toString(),
-                    "--partitions",
-                    Integer.toString(run.partitions),
-                    "--parallelism",
-                    Integer.toString(run.parallelism),
-                    "--summary-json",
-                    summary.toString()));
+            args.addAll(List.of("--events", events.toString(), "--out", state.toString()));
+            args.addAll(run.runnerArgs(runDir, summary));
             args.addAll(List.of(more));
             return args;
         }
@@ -419,46 +408,16 @@ public final class BenchCommand extends CommandGroup {
             Map<String, ObjectNode> members = new LinkedHashMap<>();
             for (String engine : run.engines) {
                 Path summary = work.resolve("summary-" + engine + ".json");
-                List<String> args = new ArrayList<>(List.of(
-                        "--index",
-                        index.toString(),
-                        "--broker",
-                        broker.toString(),
-                        "--out-dir",
-                        work.resolve("out-" + engine).toString(),
-                        "--work-dir",
-                        work.resolve(engine).toString(),
-                        "--partitions",
-                        Integer.toString(run.partitions),
-                        "--parallelism",
-                        Integer.toString(run.parallelism),
-                        "--summary-json",
-                        summary.toString()));
-                if (rate != null) {
-                    args.addAll(List.of("--live", "--warm-up", warmUp));
-                }
-                args.addAll(List.of(withSettings(settings.values)));
-                int code = Home.runBench(engine, "replay-join", args);
+                int code = Home.runBench(engine, "replay-join", replayJoinArgs(engine, work, summary));
                 if (code != 0) {
                     return code;
-                }
-                ObjectNode replay = readJson(summary);
-                ObjectNode m = JSON.createObjectNode();
-                m.put("eventsPerSec", replay.path("steadyEventsPerSec").asLong(-1));
-                m.put("latencyP50Millis", replay.path("latencyP50Millis").asLong(-1));
-                m.put("latencyP99Millis", replay.path("latencyP99Millis").asLong(-1));
-                m.put("latencyP999Millis", replay.path("latencyP999Millis").asLong(-1));
-                if (rate != null) {
-                    m.put(
-                            "offeredEventsPerSec",
-                            replay.path("offeredEventsPerSec").asLong(-1));
-                    m.put("drainMillis", replay.path("drainMillis").asLong(-1));
-                    m.put("caughtUp", replay.path("caughtUp").asBoolean());
                 }
                 Path out = work.resolve("out-" + engine);
                 if (eager) {
                     foldRepeats(out);
                 }
+                ObjectNode replay = readJson(summary);
+                ObjectNode m = member(replay);
                 m.put("verified", outputsMatch(engine, reference, out));
                 m.set("replay", replay);
                 members.put(engine, m);
@@ -474,6 +433,37 @@ public final class BenchCommand extends CommandGroup {
                     members,
                     engine -> work.resolve("out-" + engine).resolve("joined.jsonl"),
                     run.summaryJson);
+        }
+
+        private List<String> replayJoinArgs(String engine, Path work, Path summary) {
+            List<String> args = new ArrayList<>(List.of(
+                    "--index",
+                    work.resolve("index.jsonl").toString(),
+                    "--broker",
+                    work.resolve("broker.jsonl").toString(),
+                    "--out-dir",
+                    work.resolve("out-" + engine).toString()));
+            args.addAll(run.runnerArgs(work.resolve(engine), summary));
+            if (rate != null) {
+                args.addAll(List.of("--live", "--warm-up", warmUp));
+            }
+            args.addAll(List.of(withSettings(settings.values)));
+            return args;
+        }
+
+        /** An engine's member of the summary: its rate and join latency (live: what was offered, the drain). */
+        private ObjectNode member(ObjectNode replay) {
+            ObjectNode m = JSON.createObjectNode();
+            m.put("eventsPerSec", replay.path("steadyEventsPerSec").asLong(-1));
+            m.put("latencyP50Millis", replay.path("latencyP50Millis").asLong(-1));
+            m.put("latencyP99Millis", replay.path("latencyP99Millis").asLong(-1));
+            m.put("latencyP999Millis", replay.path("latencyP999Millis").asLong(-1));
+            if (rate != null) {
+                m.put("offeredEventsPerSec", replay.path("offeredEventsPerSec").asLong(-1));
+                m.put("drainMillis", replay.path("drainMillis").asLong(-1));
+                m.put("caughtUp", replay.path("caughtUp").asBoolean());
+            }
+            return m;
         }
 
         /** Input events per request of this bench's traffic: fan-out 8.5 on average, drops, repeats, broker. */
@@ -544,25 +534,16 @@ public final class BenchCommand extends CommandGroup {
             Map<String, ObjectNode> members = new LinkedHashMap<>();
             for (String engine : run.engines) {
                 Path summary = work.resolve("summary-" + engine + ".json");
+                List<String> args = new ArrayList<>(List.of(
+                        "--events",
+                        noEvents.toString(),
+                        "--snapshot",
+                        snapshot.toString(),
+                        "--out",
+                        work.resolve("state-" + engine + ".jsonl").toString()));
+                args.addAll(run.runnerArgs(work.resolve(engine), summary));
                 int code = Home.runBench(
-                        engine,
-                        "replay-cdc",
-                        List.of(withSettings(
-                                settings.values,
-                                "--events",
-                                noEvents.toString(),
-                                "--snapshot",
-                                snapshot.toString(),
-                                "--out",
-                                work.resolve("state-" + engine + ".jsonl").toString(),
-                                "--work-dir",
-                                work.resolve(engine).toString(),
-                                "--partitions",
-                                Integer.toString(run.partitions),
-                                "--parallelism",
-                                Integer.toString(run.parallelism),
-                                "--summary-json",
-                                summary.toString())));
+                        engine, "replay-cdc", List.of(withSettings(settings.values, args.toArray(String[]::new))));
                 if (code != 0) {
                     return code;
                 }

@@ -34,4 +34,17 @@ final class BenchRunOptions {
     BenchRunOptions(int defaultPartitions) {
         this.partitions = defaultPartitions;
     }
+
+    /** What every bench hands an engine's runner: its own work directory, the partitions, the parallelism, the summary file. */
+    List<String> runnerArgs(Path runDir, Path summary) {
+        return List.of(
+                "--work-dir",
+                runDir.toString(),
+                "--partitions",
+                Integer.toString(partitions),
+                "--parallelism",
+                Integer.toString(parallelism),
+                "--summary-json",
+                summary.toString());
+    }
 }
