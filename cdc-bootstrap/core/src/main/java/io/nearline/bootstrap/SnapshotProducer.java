@@ -104,11 +104,7 @@ public final class SnapshotProducer {
         if (progress.ended()) {
             return new Result(0, 0, true, true, List.of());
         }
-        long[] perPartition = new long[partitions];
-        try (Stream<ChangeEvent> rows = snapshot.streamRows()) {
-            // by the raw key: a row whose key cannot be a cache key still goes out, for the job to dead-letter
-            rows.forEach(row -> perPartition[partitionOf(row.getKey(), partitions)]++);
-        }
+        long[] perPartition = rowsPerPartition(snapshot);
         long records = 0;
         if (!progress.begun()) {
             records += markers(BootstrapKind.BEGIN, snapshot, perPartition, liveOffsets, onRecord);
@@ -128,21 +124,7 @@ public final class SnapshotProducer {
                 if (index < progress.rowsSent()) {
                     continue; // sent before the last saved chunk: numbered, not sent again
                 }
-                BootstrapRecord r = record(snapshot.id(), BootstrapKind.ROW, partition);
-                r.setSequence(sequence);
-                r.setRow(ByteBuffer.wrap(ChangeEventCodec.encode(row)));
-                long sent = index;
-                producer.send(
-                        new ProducerRecord<>(
-                                topic,
-                                partition,
-                                row.getKey().getBytes(StandardCharsets.UTF_8),
-                                BootstrapCodec.encode(r)),
-                        (metadata, e) -> {
-                            if (e != null) {
-                                failed.put(sent, new FailedSend(row, partition, sequence, e));
-                            }
-                        });
+                sendRow(snapshot.id(), row, sequence, index);
                 sentNow++;
                 records++;
                 onRecord.run();
@@ -160,6 +142,31 @@ public final class SnapshotProducer {
         producer.flush();
         save(progressFile, new Progress(snapshot.id(), true, index, true));
         return new Result(sentNow, records, true, resumed, refused);
+    }
+
+    /** Rows per bootstrap-topic partition, by the raw key: a row whose key cannot be a cache key still goes out, for the job to dead-letter. */
+    private long[] rowsPerPartition(SnapshotSource snapshot) {
+        long[] perPartition = new long[partitions];
+        try (Stream<ChangeEvent> rows = snapshot.streamRows()) {
+            rows.forEach(row -> perPartition[partitionOf(row.getKey(), partitions)]++);
+        }
+        return perPartition;
+    }
+
+    /** Sends row number {@code index} of the snapshot, the {@code sequence}-th of its partition; a failed send is kept for {@link #refused}. */
+    private void sendRow(String snapshotId, ChangeEvent row, long sequence, long index) {
+        int partition = partitionOf(row.getKey(), partitions);
+        BootstrapRecord r = record(snapshotId, BootstrapKind.ROW, partition);
+        r.setSequence(sequence);
+        r.setRow(ByteBuffer.wrap(ChangeEventCodec.encode(row)));
+        producer.send(
+                new ProducerRecord<>(
+                        topic, partition, row.getKey().getBytes(StandardCharsets.UTF_8), BootstrapCodec.encode(r)),
+                (metadata, e) -> {
+                    if (e != null) {
+                        failed.put(index, new FailedSend(row, partition, sequence, e));
+                    }
+                });
     }
 
     /**
