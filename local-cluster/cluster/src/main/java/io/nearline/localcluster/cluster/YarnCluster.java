@@ -60,38 +60,7 @@ public final class YarnCluster {
                         "file:///",
                         "hadoop.tmp.dir",
                         data.resolve("tmp").toString())));
-        Files.writeString(
-                conf.resolve("yarn-site.xml"),
-                xml(
-                        withMore(
-                                more,
-                                Map.ofEntries(
-                                        Map.entry("yarn.resourcemanager.hostname", rmAddress),
-                                        Map.entry("yarn.resourcemanager.bind-host", rmAddress),
-                                        Map.entry("yarn.nodemanager.hostname", nodeAddress),
-                                        Map.entry("yarn.nodemanager.bind-host", nodeAddress),
-                                        Map.entry("yarn.nodemanager.resource.memory-mb", "6144"),
-                                        Map.entry("yarn.nodemanager.resource.cpu-vcores", "8"),
-                                        Map.entry("yarn.scheduler.minimum-allocation-mb", "128"),
-                                        // containers share this machine's memory with everything else here: no kills
-                                        // for size
-                                        Map.entry("yarn.nodemanager.vmem-check-enabled", "false"),
-                                        Map.entry("yarn.nodemanager.pmem-check-enabled", "false"),
-                                        Map.entry(
-                                                "yarn.nodemanager.local-dirs",
-                                                data.resolve("nm-local").toString()),
-                                        Map.entry(
-                                                "yarn.nodemanager.log-dirs",
-                                                data.resolve("containers").toString()),
-                                        Map.entry("yarn.nodemanager.env-whitelist", "JAVA_HOME,HADOOP_CONF_DIR,PATH"),
-                                        Map.entry(
-                                                "yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage",
-                                                "99"),
-                                        Map.entry("yarn.timeline-service.enabled", "false"),
-                                        Map.entry("yarn.resourcemanager.am.max-attempts", "4"),
-                                        Map.entry(
-                                                "yarn.resourcemanager.scheduler.class",
-                                                "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler")))));
+        Files.writeString(conf.resolve("yarn-site.xml"), xml(withMore(more, yarnSite(rmAddress, nodeAddress, data))));
         Files.writeString(
                 conf.resolve("capacity-scheduler.xml"),
                 xml(Map.of(
@@ -111,6 +80,33 @@ public final class YarnCluster {
                         "appender.c.layout.pattern = %d{HH:mm:ss,SSS} %-5p %c{1} - %m%n",
                         ""));
         return conf;
+    }
+
+    /** The single-node settings of yarn-site.xml, before a caller's own. */
+    private static Map<String, String> yarnSite(String rmAddress, String nodeAddress, Path data) {
+        return Map.ofEntries(
+                Map.entry("yarn.resourcemanager.hostname", rmAddress),
+                Map.entry("yarn.resourcemanager.bind-host", rmAddress),
+                Map.entry("yarn.nodemanager.hostname", nodeAddress),
+                Map.entry("yarn.nodemanager.bind-host", nodeAddress),
+                Map.entry("yarn.nodemanager.resource.memory-mb", "6144"),
+                Map.entry("yarn.nodemanager.resource.cpu-vcores", "8"),
+                Map.entry("yarn.scheduler.minimum-allocation-mb", "128"),
+                // containers share this machine's memory with everything else here: no kills
+                // for size
+                Map.entry("yarn.nodemanager.vmem-check-enabled", "false"),
+                Map.entry("yarn.nodemanager.pmem-check-enabled", "false"),
+                Map.entry(
+                        "yarn.nodemanager.local-dirs", data.resolve("nm-local").toString()),
+                Map.entry(
+                        "yarn.nodemanager.log-dirs", data.resolve("containers").toString()),
+                Map.entry("yarn.nodemanager.env-whitelist", "JAVA_HOME,HADOOP_CONF_DIR,PATH"),
+                Map.entry("yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage", "99"),
+                Map.entry("yarn.timeline-service.enabled", "false"),
+                Map.entry("yarn.resourcemanager.am.max-attempts", "4"),
+                Map.entry(
+                        "yarn.resourcemanager.scheduler.class",
+                        "org.apache.hadoop.yarn.server.resourcemanager.scheduler.capacity.CapacityScheduler"));
     }
 
     private static Map<String, String> withMore(Map<String, String> more, Map<String, String> base) {

@@ -57,27 +57,7 @@ public record Descriptor(
     static final Set<String> TARGETS = Set.of("flink:flink-session", "flink:yarn", "samza:yarn");
 
     public static Descriptor read(Path file) {
-        if (!Files.isRegularFile(file)) {
-            throw new ClusterException("no descriptor " + file + " (the shipped ones are in jobs/deploy/)");
-        }
-        Map<String, Object> y;
-        try {
-            Object loaded = new Yaml(new SafeConstructor(new LoaderOptions()))
-                    .load(Files.readString(file, StandardCharsets.UTF_8));
-            if (!(loaded instanceof Map<?, ?>)) {
-                throw new ClusterException(
-                        file + ": a descriptor is a YAML mapping (name:, job:, engine:, target:, ...)");
-            }
-            @SuppressWarnings("unchecked")
-            Map<String, Object> m = (Map<String, Object>) loaded;
-            y = m;
-        } catch (IOException | RuntimeException e) {
-            if (e instanceof ClusterException c) {
-                throw c;
-            }
-            throw new ClusterException(file + " is not valid YAML: "
-                    + e.getMessage().lines().findFirst().orElse(""));
-        }
+        Map<String, Object> y = yaml(file);
         for (String key : y.keySet()) {
             if (!KEYS.contains(key)) {
                 throw new ClusterException(file + ": unknown key '" + key + "'"
@@ -101,23 +81,6 @@ public record Descriptor(
             throw new ClusterException(file + ": on Samza the bootstrapper runs inside the cache updater: deploy job "
                     + "cache-updater with bootstrap.enabled: true");
         }
-        int parallelism;
-        try {
-            parallelism = Integer.parseInt(String.valueOf(y.getOrDefault("parallelism", "1")));
-        } catch (NumberFormatException e) {
-            throw new ClusterException(file + ": parallelism must be a whole number, got " + y.get("parallelism"));
-        }
-        if (parallelism < 1) {
-            throw new ClusterException(file + ": parallelism must be >= 1, got " + parallelism);
-        }
-        Restore restore;
-        try {
-            restore = Restore.valueOf(String.valueOf(y.getOrDefault("restore", "savepoint"))
-                    .toUpperCase()
-                    .replace('-', '_'));
-        } catch (IllegalArgumentException e) {
-            throw new ClusterException(file + ": restore must be none or savepoint, got " + y.get("restore"));
-        }
         return new Descriptor(
                 file,
                 String.valueOf(y.getOrDefault("name", "nearline-" + job)),
@@ -127,10 +90,54 @@ public record Descriptor(
                 required(file, y, "artifact"),
                 y.get("entry-class") == null ? null : String.valueOf(y.get("entry-class")),
                 String.valueOf(y.getOrDefault("package-config", "config/" + job + ".properties")),
-                parallelism,
-                restore,
+                parallelism(file, y),
+                restore(file, y),
                 strings(file, y, "settings"),
                 strings(file, y, "engine-settings"));
+    }
+
+    /** The descriptor file as a YAML mapping; anything else is the user's mistake, named. */
+    private static Map<String, Object> yaml(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new ClusterException("no descriptor " + file + " (the shipped ones are in jobs/deploy/)");
+        }
+        Object loaded;
+        try {
+            loaded = new Yaml(new SafeConstructor(new LoaderOptions()))
+                    .load(Files.readString(file, StandardCharsets.UTF_8));
+        } catch (IOException | RuntimeException e) {
+            throw new ClusterException(file + " is not valid YAML: "
+                    + e.getMessage().lines().findFirst().orElse(""));
+        }
+        if (!(loaded instanceof Map<?, ?>)) {
+            throw new ClusterException(file + ": a descriptor is a YAML mapping (name:, job:, engine:, target:, ...)");
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> y = (Map<String, Object>) loaded;
+        return y;
+    }
+
+    private static int parallelism(Path file, Map<String, Object> y) {
+        int parallelism;
+        try {
+            parallelism = Integer.parseInt(String.valueOf(y.getOrDefault("parallelism", "1")));
+        } catch (NumberFormatException e) {
+            throw new ClusterException(file + ": parallelism must be a whole number, got " + y.get("parallelism"));
+        }
+        if (parallelism < 1) {
+            throw new ClusterException(file + ": parallelism must be >= 1, got " + parallelism);
+        }
+        return parallelism;
+    }
+
+    private static Restore restore(Path file, Map<String, Object> y) {
+        try {
+            return Restore.valueOf(String.valueOf(y.getOrDefault("restore", "savepoint"))
+                    .toUpperCase()
+                    .replace('-', '_'));
+        } catch (IllegalArgumentException e) {
+            throw new ClusterException(file + ": restore must be none or savepoint, got " + y.get("restore"));
+        }
     }
 
     private static String required(Path file, Map<String, Object> y, String key) {
