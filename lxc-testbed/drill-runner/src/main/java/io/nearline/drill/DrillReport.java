@@ -12,12 +12,6 @@ final class DrillReport {
     static String markdown(DrillRun.Ran ran) {
         Drill drill = ran.drill();
         DrillRun.Outcome o = ran.outcome();
-        Verdict.Checks checks = ran.checks();
-        List<Verdict.FaultOutcome> faults = ran.faults();
-        List<Timeline.Second> history = ran.history();
-        String appId = ran.appId();
-        long seed = ran.seed();
-        String load = ran.load();
         StringBuilder md = new StringBuilder();
         md.append("# Drill ")
                 .append(drill.name())
@@ -26,43 +20,12 @@ final class DrillReport {
                 .append(": ");
         md.append(o.valid() ? "valid" : "NOT VALID").append("\n\n");
         md.append(drill.description()).append("\n\n");
-        md.append(load).append(" YARN application ").append(appId).append(".\n");
-        for (Verdict.FaultOutcome f : faults) {
-            md.append(String.format(
-                    "- **%s** at %.0f s on %s: %s%s%s%s%n",
-                    f.kind(),
-                    f.startSeconds(),
-                    f.target(),
-                    f.applied() ? f.detail() : "NOT APPLIED (" + f.detail() + ")",
-                    f.endSeconds() == null ? "" : String.format("; healed at %.0f s", f.endSeconds()),
-                    f.detectionSeconds() == null
-                            ? "; not noticed"
-                            : String.format("; noticed after %.1f s", f.detectionSeconds()),
-                    f.healError() == null ? "" : "; heal failed: " + f.healError()));
-        }
+        md.append(ran.load()).append(" YARN application ").append(ran.appId()).append(".\n");
+        ran.faults().forEach(f -> md.append(faultLine(f)));
         md.append('\n');
-        md.append(String.format(
-                "Throughput (done per second, median): %s before the first fault, %s during the faults, %s after.%n",
-                median(history, s -> s.t() < first(faults)),
-                median(history, s -> s.t() >= first(faults) && s.t() < last(faults)),
-                median(history, s -> s.t() >= last(faults) && s.t() < drill.loadSeconds())));
-        md.append(String.format(
-                "Worst backlog: %s%s. Back to the load's pace %s after the last fault ended.%n%n",
-                history.stream()
-                        .map(Timeline.Second::consumerLag)
-                        .filter(Objects::nonNull)
-                        .max(Long::compare)
-                        .map(n -> String.format("%,d", n))
-                        .orElse("unknown"),
-                history.stream()
-                        .map(Timeline.Second::stalenessP99Ms)
-                        .filter(Objects::nonNull)
-                        .max(Long::compare)
-                        .map(ms -> String.format("; worst staleness p99: %.1f s", ms / 1000.0))
-                        .orElse(""),
-                o.recoverySeconds() == null ? "never" : String.format("%.1f s", o.recoverySeconds())));
-        md.append("After the drain: ").append(checks.checked().summary()).append(".\n\n");
-        if (checks.checked().repeatedOutputs() != null) {
+        md.append(figures(ran));
+        md.append("After the drain: ").append(ran.checks().checked().summary()).append(".\n\n");
+        if (ran.checks().checked().repeatedOutputs() != null) {
             md.append("The engines deliver output at least once: a join written again by a restarted job is an "
                     + "identical repeat, removed by request id before counting (as the joined topic's consumers "
                     + "do). Two different joins of one request would count as duplicates.\n\n");
@@ -79,9 +42,54 @@ final class DrillReport {
                 .append(" --engine ")
                 .append(o.engine())
                 .append(" --seed ")
-                .append(seed)
+                .append(ran.seed())
                 .append("`\n");
         return md.toString();
+    }
+
+    private static String faultLine(Verdict.FaultOutcome f) {
+        return String.format(
+                "- **%s** at %.0f s on %s: %s%s%s%s%n",
+                f.kind(),
+                f.startSeconds(),
+                f.target(),
+                f.applied() ? f.detail() : "NOT APPLIED (" + f.detail() + ")",
+                f.endSeconds() == null ? "" : String.format("; healed at %.0f s", f.endSeconds()),
+                f.detectionSeconds() == null
+                        ? "; not noticed"
+                        : String.format("; noticed after %.1f s", f.detectionSeconds()),
+                f.healError() == null ? "" : "; heal failed: " + f.healError());
+    }
+
+    /** Throughput before, during and after the faults; the worst backlog and staleness; the recovery. */
+    private static String figures(DrillRun.Ran ran) {
+        List<Verdict.FaultOutcome> faults = ran.faults();
+        List<Timeline.Second> history = ran.history();
+        return String.format(
+                        "Throughput (done per second, median): %s before the first fault, %s during the faults, %s after.%n",
+                        median(history, s -> s.t() < first(faults)),
+                        median(history, s -> s.t() >= first(faults) && s.t() < last(faults)),
+                        median(
+                                history,
+                                s -> s.t() >= last(faults)
+                                        && s.t() < ran.drill().loadSeconds()))
+                + String.format(
+                        "Worst backlog: %s%s. Back to the load's pace %s after the last fault ended.%n%n",
+                        history.stream()
+                                .map(Timeline.Second::consumerLag)
+                                .filter(Objects::nonNull)
+                                .max(Long::compare)
+                                .map(n -> String.format("%,d", n))
+                                .orElse("unknown"),
+                        history.stream()
+                                .map(Timeline.Second::stalenessP99Ms)
+                                .filter(Objects::nonNull)
+                                .max(Long::compare)
+                                .map(ms -> String.format("; worst staleness p99: %.1f s", ms / 1000.0))
+                                .orElse(""),
+                        ran.outcome().recoverySeconds() == null
+                                ? "never"
+                                : String.format("%.1f s", ran.outcome().recoverySeconds()));
     }
 
     private static double first(List<Verdict.FaultOutcome> faults) {

@@ -34,7 +34,20 @@ final class Timeline {
     private static final int TOP = 40;
     private static final Color FAULT = new Color(230, 120, 110, 70);
 
-    private Timeline() {}
+    private final Graphics2D g;
+    private final List<Second> history;
+    private final List<Verdict.FaultOutcome> faults;
+    /** The last second drawn: the x axis runs from 0 to it. */
+    private final double end;
+
+    private Timeline(Graphics2D g, List<Second> history, List<Verdict.FaultOutcome> faults) {
+        this.g = g;
+        this.history = history;
+        this.faults = faults;
+        this.end = history.isEmpty()
+                ? 1
+                : Math.max(1, history.get(history.size() - 1).t());
+    }
 
     static void write(Path png, String title, List<Second> history, List<Verdict.FaultOutcome> faults)
             throws IOException {
@@ -47,14 +60,12 @@ final class Timeline {
         g.setColor(Color.BLACK);
         g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 14));
         g.drawString(title, LEFT, 22);
-        double end = history.isEmpty()
-                ? 1
-                : Math.max(1, history.get(history.size() - 1).t());
-        panel(g, TOP, "throughput (done per second)", history, Second::throughput, end, faults, 1);
+        Timeline timeline = new Timeline(g, history, faults);
+        timeline.panel(TOP, "throughput (done per second)", Second::throughput, 1);
         if (history.stream().anyMatch(s -> s.stalenessP99Ms() != null)) {
-            panel(g, TOP + PANEL + 20, "staleness p99 (s)", history, Second::stalenessP99Ms, end, faults, 1000);
+            timeline.panel(TOP + PANEL + 20, "staleness p99 (s)", Second::stalenessP99Ms, 1000);
         } else { // the join has no per-key staleness: what it has not done yet instead
-            panel(g, TOP + PANEL + 20, "backlog (not done yet)", history, Second::consumerLag, end, faults, 1);
+            timeline.panel(TOP + PANEL + 20, "backlog (not done yet)", Second::consumerLag, 1);
         }
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
         g.setColor(Color.DARK_GRAY);
@@ -63,15 +74,8 @@ final class Timeline {
         ImageIO.write(image, "png", png.toFile());
     }
 
-    private static void panel(
-            Graphics2D g,
-            int y0,
-            String label,
-            List<Second> history,
-            Function<Second, Long> value,
-            double end,
-            List<Verdict.FaultOutcome> faults,
-            double unit) {
+    /** One panel at {@code y0}: the fault windows, the axes, and {@code value} (divided by {@code unit}) over time. */
+    private void panel(int y0, String label, Function<Second, Long> value, double unit) {
         int w = WIDTH - LEFT - 20;
         int h = PANEL - 30;
         double max = 1;
@@ -83,23 +87,7 @@ final class Timeline {
         max = niceCeiling(max);
         for (Verdict.FaultOutcome f : faults) {
             if (f.applied()) {
-                int x1 = LEFT + (int) (w * f.startSeconds() / end);
-                double stop =
-                        f.endSeconds() == null ? f.startSeconds() + 1 : Math.max(f.endSeconds(), f.startSeconds() + 1);
-                int x2 = LEFT + (int) (w * stop / end);
-                g.setColor(FAULT);
-                g.fillRect(x1, y0, Math.max(2, x2 - x1), h);
-                g.setColor(new Color(150, 40, 30));
-                g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
-                g.drawString(f.kind(), x1 + 3, y0 + 12);
-                if (f.detectionSeconds() != null) { // when YARN or the engine noticed it
-                    int xd = LEFT + (int) (w * (f.startSeconds() + f.detectionSeconds()) / end);
-                    g.setStroke(new BasicStroke(
-                            1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 1f, new float[] {4, 3}, 0));
-                    g.drawLine(xd, y0, xd, y0 + h);
-                    g.drawString("noticed", xd + 3, y0 + 25);
-                    g.setStroke(new BasicStroke(1f));
-                }
+                shade(f, y0, w, h);
             }
         }
         g.setColor(Color.GRAY);
@@ -130,6 +118,25 @@ final class Timeline {
             }
             px = x;
             py = y;
+        }
+    }
+
+    /** A fault's window, shaded and named, with a dashed line where it was noticed. */
+    private void shade(Verdict.FaultOutcome f, int y0, int w, int h) {
+        int x1 = LEFT + (int) (w * f.startSeconds() / end);
+        double stop = f.endSeconds() == null ? f.startSeconds() + 1 : Math.max(f.endSeconds(), f.startSeconds() + 1);
+        int x2 = LEFT + (int) (w * stop / end);
+        g.setColor(FAULT);
+        g.fillRect(x1, y0, Math.max(2, x2 - x1), h);
+        g.setColor(new Color(150, 40, 30));
+        g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
+        g.drawString(f.kind(), x1 + 3, y0 + 12);
+        if (f.detectionSeconds() != null) { // when YARN or the engine noticed it
+            int xd = LEFT + (int) (w * (f.startSeconds() + f.detectionSeconds()) / end);
+            g.setStroke(new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 1f, new float[] {4, 3}, 0));
+            g.drawLine(xd, y0, xd, y0 + h);
+            g.drawString("noticed", xd + 3, y0 + 25);
+            g.setStroke(new BasicStroke(1f));
         }
     }
 
