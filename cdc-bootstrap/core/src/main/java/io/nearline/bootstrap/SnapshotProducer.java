@@ -4,6 +4,7 @@ import io.nearline.bootstrap.avro.BootstrapKind;
 import io.nearline.bootstrap.avro.BootstrapRecord;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.deadletter.DeadLetters;
+import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.common.events.ChangeEventCodec;
 import io.nearline.common.events.Rejection;
 import java.io.IOException;
@@ -191,12 +192,13 @@ public final class SnapshotProducer {
                     deadLetterTopic,
                     null,
                     DeadLetters.encode(DeadLetters.of(
-                            "snapshot-producer",
-                            "snapshot " + snapshotId,
-                            r.partition(),
-                            r.sequence(),
-                            key,
-                            DeadLetters.head(value),
+                            new SourceRecord(
+                                    "snapshot-producer",
+                                    "snapshot " + snapshotId,
+                                    r.partition(),
+                                    r.sequence(),
+                                    key,
+                                    DeadLetters.head(value)),
                             Rejection.tooLarge("a snapshot row", r.bytes(), topic),
                             System.currentTimeMillis()))));
             out.add(r);

@@ -44,24 +44,17 @@ public final class DeadLetters {
                 : Arrays.copyOf(value, KEPT_BYTES_OF_TOO_LARGE);
     }
 
-    public static DeadLetter of(
-            String job,
-            String topic,
-            int partition,
-            long offset,
-            byte[] key,
-            byte[] value,
-            RejectionReason rejection,
-            long nowMillis) {
+    /** The dead letter of {@code source}, rejected for {@code rejection} at {@code nowMillis}. */
+    public static DeadLetter of(SourceRecord source, RejectionReason rejection, long nowMillis) {
         return DeadLetter.newBuilder()
-                .setJob(job)
-                .setSourceTopic(topic)
-                .setSourcePartition(partition)
-                .setSourceOffset(offset)
+                .setJob(source.job())
+                .setSourceTopic(source.topic())
+                .setSourcePartition(source.partition())
+                .setSourceOffset(source.offset())
                 .setReason(rejection.code())
                 .setDetail(rejection.detail())
-                .setOriginalKey(key == null ? null : ByteBuffer.wrap(key))
-                .setOriginalValue(value == null ? null : ByteBuffer.wrap(value))
+                .setOriginalKey(source.key() == null ? null : ByteBuffer.wrap(source.key()))
+                .setOriginalValue(source.value() == null ? null : ByteBuffer.wrap(source.value()))
                 .setRejectedAtMillis(nowMillis)
                 .build();
     }

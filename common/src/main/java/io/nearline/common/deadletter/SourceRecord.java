@@ -11,6 +11,6 @@ public record SourceRecord(String job, String topic, int partition, long offset,
 
     /** This record's dead letter, stamped now. */
     public DeadLetter deadLetter(RejectionReason why) {
-        return DeadLetters.of(job, topic, partition, offset, key, value, why, System.currentTimeMillis());
+        return DeadLetters.of(this, why, System.currentTimeMillis());
     }
 }

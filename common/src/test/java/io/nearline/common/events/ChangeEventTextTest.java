@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.avro.Op;
 import io.nearline.common.deadletter.DeadLetters;
+import io.nearline.common.deadletter.SourceRecord;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -113,12 +114,7 @@ class ChangeEventTextTest {
     @Test
     void deadLettersKeepTheBytesAndTheReason() {
         var letter = DeadLetters.of(
-                "job",
-                "cdc",
-                2,
-                99,
-                "k".getBytes(),
-                new byte[] {(byte) 0xff},
+                new SourceRecord("job", "cdc", 2, 99, "k".getBytes(), new byte[] {(byte) 0xff}),
                 Rejection.of(Rejection.Reason.UNDECODABLE, "why"),
                 5);
         var back = DeadLetters.decode(DeadLetters.encode(letter));

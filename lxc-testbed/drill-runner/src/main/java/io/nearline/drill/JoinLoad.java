@@ -156,8 +156,16 @@ final class JoinLoad implements DrillLoad {
             b.forEach(x -> withBroker.add(x.requestId()));
             sent.addAndGet(rate);
         }
-        // the end of the traffic: event time far enough ahead on every partition to close every window
-        // (an event waits for the watermark, and a window closes a lateness after it ends: margin on both)
+        sendEndOfTraffic(newest);
+        return requests;
+    }
+
+    /**
+     * The end of the traffic: one request per partition, with event time far enough past {@code newest}
+     * to close every window (an event waits for the watermark, and a window closes a lateness after it
+     * ends: margin on both).
+     */
+    private void sendEndOfTraffic(long newest) {
         long end = newest
                 + settings.window().toMillis()
                 + 2 * settings.allowedLateness().toMillis()
@@ -173,7 +181,6 @@ final class JoinLoad implements DrillLoad {
             endBrokers.add(new Events.BrokerEvent(id, end, Set.of("index-0"), "drill", List.of(), "end"));
         }
         JoinKafka.send(bootstrap, settings, partitions, new JoinInputs(endFragments, endBrokers, List.of()), () -> {});
-        return requests;
     }
 
     /** The second of the load a generated request ({@code req-N}) goes out in. */

@@ -2,6 +2,7 @@ package io.nearline.tracking.join;
 
 import io.nearline.common.avro.DeadLetter;
 import io.nearline.common.deadletter.DeadLetters;
+import io.nearline.common.deadletter.SourceRecord;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 
@@ -24,12 +25,8 @@ public record OutputLimit(String job, int maxBytes) implements Serializable {
             return null;
         }
         return DeadLetters.of(
-                job,
-                topic,
-                -1,
-                -1,
-                requestId.getBytes(StandardCharsets.UTF_8),
-                DeadLetters.head(value),
+                new SourceRecord(
+                        job, topic, -1, -1, requestId.getBytes(StandardCharsets.UTF_8), DeadLetters.head(value)),
                 new TrackingRejection(
                         TrackingRejection.RECORD_TOO_LARGE,
                         "an output of " + value.length + " bytes for " + topic + " is over join.output.max-bytes ("

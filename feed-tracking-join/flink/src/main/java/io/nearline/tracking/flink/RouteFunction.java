@@ -1,6 +1,7 @@
 package io.nearline.tracking.flink;
 
 import io.nearline.common.deadletter.DeadLetters;
+import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.engine.flink.FlinkMetrics;
 import io.nearline.tracking.join.JoinMetrics;
@@ -43,12 +44,7 @@ final class RouteFunction extends ProcessFunction<TrackingInput, TrackingInput> 
                 new KafkaOutput(
                         null,
                         DeadLetters.encode(DeadLetters.of(
-                                job,
-                                in.topic,
-                                in.partition,
-                                in.offset,
-                                in.key,
-                                in.value,
+                                new SourceRecord(job, in.topic, in.partition, in.offset, in.key, in.value),
                                 new TrackingRejection(in.rejectionCode, in.rejectionDetail),
                                 System.currentTimeMillis()))));
     }

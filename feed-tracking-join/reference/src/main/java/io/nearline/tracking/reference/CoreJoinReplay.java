@@ -29,21 +29,22 @@ public final class CoreJoinReplay {
                 index,
                 broker,
                 partitions,
-                windowMillis,
-                allowedLatenessMillis,
-                JoinSettings.EmitComplete.WATERMARK,
+                new LocalJoin(
+                        windowMillis,
+                        allowedLatenessMillis,
+                        JoinSettings.EmitComplete.WATERMARK,
+                        System::currentTimeMillis),
                 interleaving);
     }
 
+    /** The same run through {@code join}, a {@link LocalJoin} of any window, lateness and emission mode. */
     public static JoinOutputs run(
             List<Events.Fragment> index,
             List<Events.BrokerEvent> broker,
             int partitions,
-            long windowMillis,
-            long allowedLatenessMillis,
-            JoinSettings.EmitComplete emitComplete,
+            LocalJoin join,
             Random interleaving) {
-        LocalJoin join = new LocalJoin(windowMillis, allowedLatenessMillis, emitComplete, System::currentTimeMillis);
+
         List<String> names = new ArrayList<>();
         List<ArrayDeque<Events.Input>> queues = new ArrayList<>();
         for (String topic : List.of("index", "broker")) {

@@ -371,7 +371,11 @@ class TrackingJoinTest {
                     .repeatsFolded();
             for (long order : new long[] {seed, ~seed}) {
                 JoinOutputs eager = CoreJoinReplay.run(
-                                index, brokers, 2, 500, 200, JoinSettings.EmitComplete.EAGER, new Random(order))
+                                index,
+                                brokers,
+                                2,
+                                new LocalJoin(500, 200, JoinSettings.EmitComplete.EAGER, System::currentTimeMillis),
+                                new Random(order))
                         .repeatsFolded();
                 String what = "seed " + seed + ", order " + order;
                 assertSameLines(byDefault.joined(), eager.joined(), what + ", joined");

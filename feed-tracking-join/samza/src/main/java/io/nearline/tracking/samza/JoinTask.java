@@ -1,6 +1,7 @@
 package io.nearline.tracking.samza;
 
 import io.nearline.common.deadletter.DeadLetters;
+import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.engine.samza.SamzaConfig;
 import io.nearline.engine.samza.SamzaMetrics;
@@ -168,12 +169,13 @@ final class JoinTask
             out.send(new OutgoingMessageEnvelope(
                     deadLettersOut,
                     DeadLetters.encode(DeadLetters.of(
-                            settings.consumerGroup(),
-                            ssp.getStream(),
-                            ssp.getPartition().getPartitionId(),
-                            Long.parseLong(envelope.getOffset()),
-                            (byte[]) envelope.getKey(),
-                            value,
+                            new SourceRecord(
+                                    settings.consumerGroup(),
+                                    ssp.getStream(),
+                                    ssp.getPartition().getPartitionId(),
+                                    Long.parseLong(envelope.getOffset()),
+                                    (byte[]) envelope.getKey(),
+                                    value),
                             decoded.rejection(),
                             now))));
         } else if (clock.admit(input, decoded.event().ts(), now)) {

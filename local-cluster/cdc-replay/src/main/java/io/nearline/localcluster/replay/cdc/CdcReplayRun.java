@@ -105,12 +105,10 @@ final class CdcReplayRun {
     private void send() {
         if (options.liveRate != null) {
             live = new LiveCdc(
-                    bootstrapServers,
-                    settings.cdcTopic(),
-                    settings.deadLetterTopic(),
+                    new LiveCdc.Target(
+                            bootstrapServers, settings.cdcTopic(), settings.deadLetterTopic(), options.run.partitions),
                     lines,
                     options.liveRate,
-                    options.run.partitions,
                     options.warmUp.toMillis(),
                     () -> CdcReplay.eventsDone(engine.localMetrics()));
             sent = live.expected;

@@ -4,6 +4,7 @@ import io.nearline.cacheupdater.reference.ReplayInput;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.deadletter.DeadLetters;
 import io.nearline.common.deadletter.RejectionReason;
+import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.common.events.ChangeEvents;
 import io.nearline.common.events.Rejection;
 import io.nearline.localcluster.kit.KafkaTopics;
@@ -105,12 +106,7 @@ public final class KafkaReplay {
     private static byte[] deadLetter(ReplayInput.Line line, RejectionReason why) {
         byte[] text = line.text().getBytes(StandardCharsets.UTF_8);
         return DeadLetters.encode(DeadLetters.of(
-                "replay",
-                line.file(),
-                -1,
-                line.number(),
-                null,
-                DeadLetters.head(text),
+                new SourceRecord("replay", line.file(), -1, line.number(), null, DeadLetters.head(text)),
                 why,
                 System.currentTimeMillis()));
     }

@@ -42,15 +42,14 @@ final class LiveCdc {
     private volatile Exception failed;
     private volatile long sent;
 
-    LiveCdc(
-            String bootstrap,
-            String cdcTopic,
-            String deadLetterTopic,
-            List<ReplayInput.Line> lines,
-            int eventsPerSecond,
-            int partitions,
-            long warmUpMillis,
-            LongSupplier written) {
+    /** Where the live stream goes: the broker, the CDC topic and its partitions, the dead-letter topic. */
+    record Target(String bootstrap, String cdcTopic, String deadLetterTopic, int partitions) {}
+
+    LiveCdc(Target target, List<ReplayInput.Line> lines, int eventsPerSecond, long warmUpMillis, LongSupplier written) {
+        String bootstrap = target.bootstrap();
+        String cdcTopic = target.cdcTopic();
+        String deadLetterTopic = target.deadLetterTopic();
+        int partitions = target.partitions();
         long events = 0;
         Set<CacheKey> keys = new LinkedHashSet<>();
         for (int p = 0; p < partitions; p++) {

@@ -1,6 +1,7 @@
 package io.nearline.localcluster.replay.join;
 
 import io.nearline.common.deadletter.DeadLetters;
+import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.localcluster.kit.KafkaTopics;
 import io.nearline.tracking.join.Events;
 import io.nearline.tracking.join.JoinPartitions;
@@ -65,12 +66,13 @@ public final class JoinKafka {
                         s.deadLetterTopic(),
                         null,
                         DeadLetters.encode(DeadLetters.of(
-                                "replay",
-                                bad.file().toString(),
-                                -1,
-                                bad.number(),
-                                null,
-                                bad.text().getBytes(StandardCharsets.UTF_8),
+                                new SourceRecord(
+                                        "replay",
+                                        bad.file().toString(),
+                                        -1,
+                                        bad.number(),
+                                        null,
+                                        bad.text().getBytes(StandardCharsets.UTF_8)),
                                 new TrackingRejection(TrackingRejection.UNDECODABLE, bad.reason()),
                                 System.currentTimeMillis()))));
                 onEach.run();
