@@ -50,6 +50,7 @@ class ProductionIsolationTest {
         ProductionIsolation.NO_TEST_ONLY_CALLS.check(common);
         ProductionIsolation.JOBS_DO_NOT_USE_LOCAL_TOOLS.check(common);
         ProductionIsolation.NO_PACKAGE_CYCLES.check(common);
+        ProductionIsolation.AT_MOST_SIX_PARAMETERS.check(common);
     }
 
     @Test
@@ -71,6 +72,23 @@ class ProductionIsolationTest {
         JavaClasses cycle = new ClassFileImporter().importClasses(Upper.class, Lower.class, CallsUp.class);
         assertThrows(AssertionError.class, () -> ProductionIsolation.NO_PACKAGE_CYCLES.check(cycle));
         ProductionIsolation.NO_PACKAGE_CYCLES.check(new ClassFileImporter().importClasses(OneWay.class, Lower.class));
+    }
+
+    static final class SevenArguments {
+        static int add(int a, int b, int c, int d, int e, int f, int g) {
+            return a + b + c + d + e + f + g;
+        }
+    }
+
+    record SevenComponents(int a, int b, int c, int d, int e, int f, int g) {}
+
+    @Test
+    void aMethodWithSevenParametersIsCaughtButNotARecordsOwnConstructor() {
+        assertThrows(
+                AssertionError.class,
+                () -> ProductionIsolation.AT_MOST_SIX_PARAMETERS.check(
+                        new ClassFileImporter().importClasses(SevenArguments.class)));
+        ProductionIsolation.AT_MOST_SIX_PARAMETERS.check(new ClassFileImporter().importClasses(SevenComponents.class));
     }
 
     @Test

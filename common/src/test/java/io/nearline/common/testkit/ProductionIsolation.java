@@ -1,14 +1,20 @@
 package io.nearline.common.testkit;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.codeUnits;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaCall;
 import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaCodeUnit;
+import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
 import io.nearline.common.annotation.VisibleForTesting;
 
 /**
@@ -88,6 +94,24 @@ public final class ProductionIsolation {
     public static final ArchRule NO_PACKAGE_CYCLES =
             slices().matching("io.nearline.(**)").should().beFreeOfCycles();
 
+    /** More than six parameters ask for a small record of the ones that belong together. */
+    public static final ArchRule AT_MOST_SIX_PARAMETERS = codeUnits()
+            .that(DescribedPredicate.describe(
+                    "are written by hand (not a record's canonical constructor, generated Avro, or synthetic)",
+                    (JavaCodeUnit u) -> !u.getModifiers().contains(JavaModifier.SYNTHETIC)
+                            && !u.getOwner().getPackageName().contains(".avro")
+                            && !(u.isConstructor() && u.getOwner().isRecord())))
+            .should(new ArchCondition<JavaCodeUnit>("have at most 6 parameters") {
+                @Override
+                public void check(JavaCodeUnit unit, ConditionEvents events) {
+                    int n = unit.getRawParameterTypes().size();
+                    if (n > 6) {
+                        events.add(
+                                SimpleConditionEvent.violated(unit, unit.getFullName() + " has " + n + " parameters"));
+                    }
+                }
+            });
+
     private ProductionIsolation() {}
 
     /** Fails with the offending classes if production code under {@code io.nearline} breaks either rule. */
@@ -100,5 +124,6 @@ public final class ProductionIsolation {
         NO_TEST_ONLY_CALLS.check(classes);
         JOBS_DO_NOT_USE_LOCAL_TOOLS.check(classes);
         NO_PACKAGE_CYCLES.check(classes);
+        AT_MOST_SIX_PARAMETERS.check(classes);
     }
 }
