@@ -5,9 +5,9 @@ import io.nearline.common.store.CacheStore;
 import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.cluster.ClusterOption;
 import io.nearline.localcluster.deploy.LiveStores;
-import io.nearline.localcluster.kit.LocalRunOptions;
 import io.nearline.localcluster.kit.ReplayOutput;
 import io.nearline.localcluster.kit.SummaryJsonOption;
+import io.nearline.localcluster.kit.WaitOption;
 import io.nearline.localcluster.simulator.CacheView;
 import io.nearline.localcluster.simulator.ChangeLogTruth;
 import io.nearline.localcluster.simulator.DivergenceChecker;
@@ -56,13 +56,8 @@ public final class CheckCommand implements Callable<Integer> {
     @Mixin
     ClusterOption cluster;
 
-    @Option(
-            names = "--wait",
-            defaultValue = "0s",
-            paramLabel = "DURATION",
-            converter = LocalRunOptions.DurationConverter.class,
-            description = "With --store: check again until the store converges or this time is up, e.g. 120s.")
-    Duration waitFor;
+    @Mixin
+    WaitOption waitFor;
 
     @Mixin
     SummaryJsonOption summaryJson;
@@ -105,7 +100,7 @@ public final class CheckCommand implements Callable<Integer> {
             return DivergenceChecker.checkUntil(
                     truth,
                     CacheView.of(cache),
-                    System.nanoTime() + waitFor.toNanos(),
+                    waitFor.deadlineNanos(),
                     Duration.ofSeconds(2),
                     report -> System.err.println("  not yet: " + report.summary()));
         } catch (InterruptedException e) {

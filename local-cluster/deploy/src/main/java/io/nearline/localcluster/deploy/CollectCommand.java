@@ -1,8 +1,8 @@
 package io.nearline.localcluster.deploy;
 
 import io.nearline.localcluster.cluster.ClusterOption;
-import io.nearline.localcluster.kit.LocalRunOptions;
 import io.nearline.localcluster.kit.ReplayOutput;
+import io.nearline.localcluster.kit.WaitOption;
 import io.nearline.localcluster.replay.join.JoinKafka;
 import io.nearline.tracking.join.JoinSettings;
 import io.nearline.tracking.reference.JoinOutputs;
@@ -44,13 +44,8 @@ public final class CollectCommand implements Runnable {
         @Mixin
         ClusterOption cluster;
 
-        @Option(
-                names = "--wait",
-                defaultValue = "0s",
-                paramLabel = "DURATION",
-                converter = LocalRunOptions.DurationConverter.class,
-                description = "Wait up to this long for the outputs to settle, e.g. 60s.")
-        Duration waitFor;
+        @Mixin
+        WaitOption waitFor;
 
         @Mixin
         SetOptions sets;
@@ -58,7 +53,7 @@ public final class CollectCommand implements Runnable {
         @Override
         public Integer call() throws InterruptedException {
             JoinSettings s = PublishCommand.joinSettings(cluster.read(), sets);
-            long deadline = System.nanoTime() + waitFor.toNanos();
+            long deadline = waitFor.deadlineNanos();
             JoinOutputs outputs = JoinKafka.outputs(s.bootstrapServers(), s);
             List<String> deadLetters = JoinKafka.deadLetters(s.bootstrapServers(), s);
             long stableSince = System.nanoTime();
