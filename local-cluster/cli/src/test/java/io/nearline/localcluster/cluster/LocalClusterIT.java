@@ -48,7 +48,7 @@ abstract class LocalClusterIT {
 
     /** One of the cache updater's conformance scenarios, e.g. cdc/scrambled.jsonl. */
     static Path scenario(String name) {
-        return Path.of("../../cache-updater/core/src/test/resources/scenarios", name)
+        return Path.of("../../cache-updater/reference/src/test/resources/scenarios", name)
                 .toAbsolutePath();
     }
 }
