@@ -1,6 +1,9 @@
 package io.nearline.localcluster;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.common.config.Config;
+import io.nearline.common.events.ChangeDecoder;
 import io.nearline.common.store.CacheStore;
 import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.cluster.ClusterOption;
@@ -8,6 +11,7 @@ import io.nearline.localcluster.deploy.LiveStores;
 import io.nearline.localcluster.kit.ReplayOutput;
 import io.nearline.localcluster.kit.SummaryJsonOption;
 import io.nearline.localcluster.kit.WaitOption;
+import io.nearline.localcluster.replay.cdc.ReplayCdcOptions;
 import io.nearline.localcluster.simulator.CacheView;
 import io.nearline.localcluster.simulator.ChangeLogTruth;
 import io.nearline.localcluster.simulator.DivergenceChecker;
@@ -30,7 +34,8 @@ import picocli.CommandLine.Option;
             "Compare a cache state dump with the source of truth and report every divergent key by kind: "
                     + "STALE, MISSING, RESURRECTED (a delete lost), EXTRA, AHEAD, CORRUPT.",
             "%nThe source of truth is given as its change log (JSON lines, any order): per key the valid event "
-                    + "with the highest version. Exits 0 when nothing diverges, 1 otherwise.%n"
+                    + "with the highest version. Exits 0 when nothing diverges, 1 otherwise, and 1 when no key "
+                    + "was checked at all (an empty log, or a Debezium log read without --format debezium).%n"
         })
 public final class CheckCommand implements Callable<Integer> {
 
@@ -40,6 +45,13 @@ public final class CheckCommand implements Callable<Integer> {
             paramLabel = "FILE",
             description = "The change log; repeat for several files.")
     List<Path> events;
+
+    @Option(
+            names = "--format",
+            defaultValue = "nearline",
+            description = "Form of the change log: nearline (this project's text form) or debezium (Debezium's "
+                    + "records, as replay cdc --format debezium reads them). Default: ${DEFAULT-VALUE}.")
+    ReplayCdcOptions.Format format;
 
     @Option(
             names = "--state",
@@ -74,7 +86,11 @@ public final class CheckCommand implements Callable<Integer> {
         if ((state == null) == (store == null)) {
             throw new ClusterException("give either --state FILE or --store couchbase (with --cluster DIR)");
         }
-        ChangeLogTruth truth = new ChangeLogTruth(events, maxPayloadBytes);
+        ChangeDecoder decoder = format == ReplayCdcOptions.Format.debezium
+                ? CacheUpdaterSettings.decoder(
+                        Config.of(Map.of(CacheUpdaterSettings.CDC_FORMAT.name(), "debezium-json")))
+                : ChangeDecoder.AVRO;
+        ChangeLogTruth truth = new ChangeLogTruth(events, maxPayloadBytes, decoder);
         DivergenceChecker.Report report;
         if (state != null) {
             StateDumpView cache = new StateDumpView(state);
@@ -89,6 +105,14 @@ public final class CheckCommand implements Callable<Integer> {
             json.put("divergentKeys", report.divergent().size());
             report.counts().forEach((kind, n) -> json.put(kind.name().toLowerCase(), n));
             ReplayOutput.write(summaryJson.file, List.of(new ObjectMapper().writeValueAsString(json)));
+        }
+        if (report.keysChecked() == 0) {
+            // nothing compared is no evidence: never OK
+            System.out.println("NOTHING CHECKED: the change log holds no change event this check can read and the "
+                    + "cache no key"
+                    + (format == ReplayCdcOptions.Format.nearline ? " (a Debezium log needs --format debezium)" : "")
+                    + ".");
+            return 1;
         }
         System.out.println(report.converged() ? "OK: the cache matches the source of truth." : "DIVERGED.");
         return report.converged() ? 0 : 1;

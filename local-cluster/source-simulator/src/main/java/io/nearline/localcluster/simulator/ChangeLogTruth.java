@@ -5,6 +5,7 @@ import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.avro.Op;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
+import io.nearline.common.events.ChangeDecoder;
 import io.nearline.common.events.ChangeEventValidator;
 import io.nearline.common.events.ChangeEvents;
 import java.nio.file.Path;
@@ -15,16 +16,22 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The source of truth as told by its change log (JSON lines): per key, the valid event with the
+ * The source of truth as told by its change log (JSON lines, ours or Debezium's): per key, the valid event with the
  * highest version, whatever order the lines are in. Lines a job would dead-letter are ignored.
  */
 public final class ChangeLogTruth implements TruthView {
 
     private final Map<CacheKey, Row> rows = new HashMap<>();
 
+    /** A change log in this project's text form. */
     public ChangeLogTruth(List<Path> files, int maxPayloadBytes) {
+        this(files, maxPayloadBytes, ChangeDecoder.AVRO);
+    }
+
+    /** A change log whose lines {@code decoder} reads: this project's text form, or Debezium's records. */
+    public ChangeLogTruth(List<Path> files, int maxPayloadBytes, ChangeDecoder decoder) {
         ChangeEventValidator validator = new ChangeEventValidator(maxPayloadBytes, null);
-        for (ReplayInput.Line line : ReplayInput.read(files)) {
+        for (ReplayInput.Line line : ReplayInput.read(files, decoder)) {
             if (!line.decoded().ok() || validator.check(line.decoded().event()) != null) {
                 continue;
             }

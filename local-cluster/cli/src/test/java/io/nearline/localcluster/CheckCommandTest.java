@@ -1,0 +1,95 @@
+package io.nearline.localcluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code check} gives its verdict on evidence only: nothing compared is never OK, and Debezium logs are read. */
+class CheckCommandTest {
+
+    /** Tests run in local-cluster/cli; the scenario files live with the reference run. */
+    private static final Path SCENARIOS = Path.of("../../cache-updater/reference/src/test/resources/scenarios/cdc")
+            .toAbsolutePath();
+
+    @TempDir
+    Path dir;
+
+    private record Run(int exit, String out) {}
+
+    private static Run check(String... args) {
+        PrintStream original = System.out;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+        try {
+            List<String> all = new java.util.ArrayList<>(List.of("check"));
+            all.addAll(List.of(args));
+            int exit = NearlineCli.commandLine().execute(all.toArray(String[]::new));
+            return new Run(exit, out.toString(StandardCharsets.UTF_8));
+        } finally {
+            System.setOut(original);
+        }
+    }
+
+    @Test
+    void anEmptyChangeLogAgainstAnEmptyStateChecksNothingAndFails() throws Exception {
+        Path events = Files.writeString(dir.resolve("events.jsonl"), "");
+        Path state = Files.writeString(dir.resolve("state.jsonl"), "");
+
+        Run run = check("--events", events.toString(), "--state", state.toString());
+
+        assertEquals(1, run.exit(), run.out());
+        assertTrue(run.out().contains("NOTHING CHECKED"), run.out());
+    }
+
+    @Test
+    void aDebeziumLogIsReadWithFormatDebeziumAndMatchesItsState() {
+        Run run = check(
+                "--format",
+                "debezium",
+                "--events",
+                SCENARIOS.resolve("debezium-mixed.jsonl").toString(),
+                "--state",
+                SCENARIOS.resolve("debezium-mixed.state.jsonl").toString());
+
+        assertEquals(0, run.exit(), run.out());
+        assertTrue(run.out().contains("keys checked 6"), run.out());
+    }
+
+    @Test
+    void aDebeziumLogReadAsOurTextFormChecksNothingAndSaysWhy() throws Exception {
+        Path state = Files.writeString(dir.resolve("state.jsonl"), "");
+
+        Run run = check("--events", SCENARIOS.resolve("debezium-mixed.jsonl").toString(), "--state", state.toString());
+
+        assertEquals(1, run.exit(), run.out());
+        assertTrue(run.out().contains("--format debezium"), run.out());
+    }
+
+    @Test
+    void aStateThatLostALiveRowDiverges() throws Exception {
+        List<String> lines = Files.readAllLines(SCENARIOS.resolve("debezium-mixed.state.jsonl"));
+        Path state = Files.write(
+                dir.resolve("state.jsonl"),
+                lines.stream().filter(l -> !l.startsWith("{\"key\":\"1\"")).toList());
+
+        Run run = check(
+                "--format",
+                "debezium",
+                "--events",
+                SCENARIOS.resolve("debezium-mixed.jsonl").toString(),
+                "--state",
+                state.toString());
+
+        assertEquals(1, run.exit(), run.out());
+        assertTrue(run.out().contains("DIVERGED"), run.out());
+        assertTrue(run.out().contains("MISSING"), run.out());
+    }
+}
