@@ -44,6 +44,12 @@ class BenchChecksTest {
     }
 
     @Test
+    void aLiveRunThatNeverCaughtUpDoesNotVerify() {
+        assertFalse(BenchCommand.keptUp("flink", false), "latencies of a job that never caught up measure its backlog");
+        assertTrue(BenchCommand.keptUp("flink", true));
+    }
+
+    @Test
     void joinOutputsAreCheckedAgainstTheReference() throws Exception {
         JoinOutputs reference = new JoinOutputs(List.of("j1", "j2"), List.of("o1"), List.of());
         Path out = Files.createDirectories(dir.resolve("out"));
