@@ -1,9 +1,6 @@
 package io.nearline.localcluster;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.nearline.cacheupdater.core.CacheUpdaterSettings;
-import io.nearline.common.config.Config;
-import io.nearline.common.events.ChangeDecoder;
 import io.nearline.common.store.CacheStore;
 import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.cluster.ClusterOption;
@@ -86,11 +83,7 @@ public final class CheckCommand implements Callable<Integer> {
         if ((state == null) == (store == null)) {
             throw new ClusterException("give either --state FILE or --store couchbase (with --cluster DIR)");
         }
-        ChangeDecoder decoder = format == ReplayCdcOptions.Format.debezium
-                ? CacheUpdaterSettings.decoder(
-                        Config.of(Map.of(CacheUpdaterSettings.CDC_FORMAT.name(), "debezium-json")))
-                : ChangeDecoder.AVRO;
-        ChangeLogTruth truth = new ChangeLogTruth(events, maxPayloadBytes, decoder);
+        ChangeLogTruth truth = new ChangeLogTruth(events, maxPayloadBytes, format.decoder());
         DivergenceChecker.Report report;
         if (state != null) {
             StateDumpView cache = new StateDumpView(state);

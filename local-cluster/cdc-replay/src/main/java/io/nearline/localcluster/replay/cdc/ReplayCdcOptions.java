@@ -4,6 +4,7 @@ import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings.CdcFormat;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigException;
+import io.nearline.common.events.ChangeDecoder;
 import io.nearline.localcluster.kit.LocalRunOptions;
 import io.nearline.localcluster.kit.StoreOptions;
 import java.nio.file.Path;
@@ -38,7 +39,22 @@ public final class ReplayCdcOptions {
         /** This project's change events as JSON lines, sent to the job as Avro. */
         nearline,
         /** Debezium records as JSON lines, sent as they are; the job runs with cdc.format=debezium-json. */
-        debezium
+        debezium;
+
+        /** The job's {@code cdc.format} for events files of this form. */
+        public CdcFormat cdcFormat() {
+            return this == debezium ? CdcFormat.DEBEZIUM_JSON : CdcFormat.AVRO;
+        }
+
+        /** How a tool reads this form's lines with the job's defaults ({@code check}, without a job config). */
+        public ChangeDecoder decoder() {
+            return CacheUpdaterSettings.decoder(
+                    Config.of(Map.of(CacheUpdaterSettings.CDC_FORMAT.name(), configValue())));
+        }
+
+        private String configValue() {
+            return this == debezium ? "debezium-json" : "avro";
+        }
     }
 
     @Option(
@@ -104,10 +120,9 @@ public final class ReplayCdcOptions {
         Map<String, String> replay = new LinkedHashMap<>();
         replay.put("kafka.bootstrap-servers", bootstrapServers);
         store.putSettings(replay, work, run);
-        replay.put(CacheUpdaterSettings.CDC_FORMAT.name(), format == Format.debezium ? "debezium-json" : "avro");
+        replay.put(CacheUpdaterSettings.CDC_FORMAT.name(), format.configValue());
         Config config = run.jobConfig(replay);
-        if (config.get(CacheUpdaterSettings.CDC_FORMAT)
-                != (format == Format.debezium ? CdcFormat.DEBEZIUM_JSON : CdcFormat.AVRO)) {
+        if (config.get(CacheUpdaterSettings.CDC_FORMAT) != format.cdcFormat()) {
             throw new ConfigException("cdc.format does not match --format " + format
                     + ": leave cdc.format out, the replay sets it from --format");
         }
