@@ -202,6 +202,8 @@ class BadInputTest {
     void aShippedConfigMadeBadEndsWithOneLineAndExitTwo(String what, String named, List<String> args) throws Exception {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                // as bin/nearline does: the checkout named, whichever jar the kit comes from
+                "-Dnearline.home=" + Path.of("../..").toAbsolutePath().normalize(),
                 "-cp",
                 System.getProperty("java.class.path"),
                 NearlineCli.class.getName()));

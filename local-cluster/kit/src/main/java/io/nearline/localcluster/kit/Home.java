@@ -13,22 +13,32 @@ public final class Home {
 
     private Home() {}
 
-    /** The checkout: {@code -Dnearline.home} (bin/nearline sets it), else found from this jar's location. */
+    /**
+     * The checkout: {@code -Dnearline.home} (bin/nearline sets it), else the nearest folder above this
+     * class's jar or classes folder that holds {@code bin/nearline} (the front door's jar, or a module's
+     * target in a build).
+     */
     public static Path dir() {
         String home = System.getProperty("nearline.home");
         if (home != null) {
             return Path.of(home);
         }
         try {
-            Path jar = Path.of(Home.class
+            Path here = Path.of(Home.class
                     .getProtectionDomain()
                     .getCodeSource()
                     .getLocation()
                     .toURI());
-            return jar.getParent().getParent().getParent().getParent(); // local-cluster/cli/target/x.jar
+            for (Path p = here; p != null; p = p.getParent()) {
+                if (Files.isRegularFile(p.resolve("bin/nearline"))) {
+                    return p;
+                }
+            }
         } catch (Exception e) {
             throw new IllegalStateException("cannot tell where Nearline is; set -Dnearline.home", e);
         }
+        throw new IllegalStateException("cannot tell where Nearline is (no bin/nearline above "
+                + Home.class.getProtectionDomain().getCodeSource().getLocation() + "); set -Dnearline.home");
     }
 
     /** The local runner of every job on an engine (flink or samza): what replays, the demo and benches start. */
