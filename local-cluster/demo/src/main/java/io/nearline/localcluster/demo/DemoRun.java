@@ -237,30 +237,30 @@ final class DemoRun {
     }
 
     private Map<String, Object> summary(DivergenceChecker.Report report) throws JsonProcessingException {
-        InMemoryMetrics job = engine.localMetrics();
+        InMemoryMetrics counters = engine.localMetrics(); // the job's
         long[] lag = Demo.sortedArray(staleness);
         Map<String, Object> summary = new LinkedHashMap<>();
         summary.put("engine", engine.name());
         summary.put("store", options.store.store);
         summary.put("eventsCommitted", published.get());
-        summary.put("eventsConsumed", job.count("events.received"));
-        summary.put("eventsApplied", job.count("write.applied"));
-        summary.put("eventsStale", job.count("write.stale"));
-        summary.put("eventsDuplicate", job.count("write.duplicate"));
-        summary.put("eventsSuperseded", job.count("write.superseded"));
-        summary.put("retries", job.count("write.retries.conflict") + job.count("write.retries.unavailable"));
+        summary.put("eventsConsumed", counters.count("events.received"));
+        summary.put("eventsApplied", counters.count("write.applied"));
+        summary.put("eventsStale", counters.count("write.stale"));
+        summary.put("eventsDuplicate", counters.count("write.duplicate"));
+        summary.put("eventsSuperseded", counters.count("write.superseded"));
+        summary.put("retries", counters.count("write.retries.conflict") + counters.count("write.retries.unavailable"));
         long runningMillis = Math.max(1, System.currentTimeMillis() - started);
-        summary.put("throughputEventsPerSec", job.count("events.received") * 1000 / runningMillis);
+        summary.put("throughputEventsPerSec", counters.count("events.received") * 1000 / runningMillis);
         summary.put("readRepairs", readMetrics.count("read.repaired"));
-        summary.put("bootstrapRows", job.count("bootstrap.rows"));
-        summary.put("bootstrapRefreshed", job.count("write.refreshed"));
-        summary.put("bootstrapPartitionsComplete", job.count("bootstrap.partitions-complete"));
+        summary.put("bootstrapRows", counters.count("bootstrap.rows"));
+        summary.put("bootstrapRefreshed", counters.count("write.refreshed"));
+        summary.put("bootstrapPartitionsComplete", counters.count("bootstrap.partitions-complete"));
         summary.put("restarts", restarted ? 1 : 0);
         summary.put("outageRefusedCalls", OutageStore.refusedCalls());
         summary.put("storeRestarts", storeRestarts);
         summary.put("storePauses", storePauses);
         summary.put("reseedRows", reseedRows);
-        summary.put("unavailableRetries", job.count("write.retries.unavailable"));
+        summary.put("unavailableRetries", counters.count("write.retries.unavailable"));
         summary.put("stalenessP50Millis", DivergenceChecker.Report.percentile(lag, 50));
         summary.put("stalenessP99Millis", DivergenceChecker.Report.percentile(lag, 99));
         summary.put("keysChecked", report.keysChecked());
