@@ -85,6 +85,14 @@ public interface CacheStore extends AutoCloseable {
         return false;
     }
 
+    /**
+     * The version-ordered write done by the store itself in one step, where the store can (Redis);
+     * empty where the writer must read, decide and write with compare-and-swap.
+     */
+    default Optional<StoreOrderedWrite> orderedWrite() {
+        return Optional.empty();
+    }
+
     /** Whether the store can take traffic now; jobs stop pulling input while it cannot. */
     Health health();
 

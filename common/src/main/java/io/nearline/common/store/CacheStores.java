@@ -15,7 +15,7 @@ public final class CacheStores {
             "cache.store",
             ValueType.STRING,
             "rocksdb",
-            "Which cache store the job writes to: rocksdb (embedded, one process) or couchbase.");
+            "Which cache store the job writes to: rocksdb (embedded, one process), couchbase or redis.");
 
     private CacheStores() {}
 

@@ -102,6 +102,12 @@ public final class SharedStores {
         }
 
         @Override
+        public Optional<StoreOrderedWrite> orderedWrite() {
+            check();
+            return store.orderedWrite();
+        }
+
+        @Override
         public Health health() {
             return released ? Health.down("released") : store.health();
         }

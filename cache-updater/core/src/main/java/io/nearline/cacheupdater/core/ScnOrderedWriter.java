@@ -7,6 +7,7 @@ import io.nearline.common.cache.CorruptCacheRecordException;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.StoreException;
+import io.nearline.common.store.StoreOrderedWrite;
 import io.nearline.common.store.StoreUnavailableException;
 import io.nearline.common.version.Version;
 import java.time.Clock;
@@ -30,7 +31,9 @@ import java.util.random.RandomGenerator;
  *
  * The read, the comparison and the write are one {@link CacheStore#writeDecided} call: a store that
  * can lock the key does all three under the lock with one read; others read, then write guarded by
- * the CAS token they read, and a conflict comes back here to decide again.
+ * the CAS token they read, and a conflict comes back here to decide again. A store that compares
+ * versions itself ({@link CacheStore#orderedWrite}, Redis) gets the record and does all three in one
+ * step on its side.
  *
  * A write never replaces a newer or equal version, so replays, reordering and racing writers all
  * converge on the maximum version per key. Deletes are written as tombstones. Every mutation sets
@@ -42,6 +45,7 @@ import java.util.random.RandomGenerator;
 public final class ScnOrderedWriter {
 
     private final CacheStore store;
+    private final StoreOrderedWrite storeOrdered; // null: decide here, write with compare-and-swap
     private final WriterSettings settings;
     private final Clock clock;
     private final Sleeper sleeper;
@@ -68,6 +72,7 @@ public final class ScnOrderedWriter {
             Sleeper sleeper,
             RandomGenerator random) {
         this.store = store;
+        this.storeOrdered = store.orderedWrite().orElse(null);
         this.settings = settings;
         this.clock = clock;
         this.sleeper = sleeper;
@@ -106,7 +111,7 @@ public final class ScnOrderedWriter {
         for (int attempt = 1; attempt <= settings.maxAttempts(); attempt++) {
             WriteResult done;
             try {
-                done = settle(decision, attempt, store.writeDecided(key, settings.ttl(), decision::decide), null);
+                done = settle(decision, attempt, attempt(decision), null);
             } catch (StoreException | CorruptCacheRecordException e) {
                 done = settle(decision, attempt, null, e);
             }
@@ -135,7 +140,7 @@ public final class ScnOrderedWriter {
 
     private void attemptAsync(
             Decision decision, int attempt, ScheduledExecutorService timer, CompletableFuture<WriteResult> done) {
-        store.writeDecidedAsync(decision.key, settings.ttl(), decision::decide).whenComplete((result, error) -> {
+        attemptAsync(decision).whenComplete((result, error) -> {
             try {
                 Throwable cause =
                         error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
@@ -159,6 +164,27 @@ public final class ScnOrderedWriter {
                 done.completeExceptionally(e);
             }
         });
+    }
+
+    /** One try at the write: the store's result, or null where nothing was to be written (the decision says why). */
+    private CacheStore.WriteResult attempt(Decision decision) {
+        if (storeOrdered == null) {
+            return store.writeDecided(decision.key, settings.ttl(), decision::decide);
+        }
+        try {
+            return attemptAsync(decision).join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+    }
+
+    private CompletableFuture<CacheStore.WriteResult> attemptAsync(Decision decision) {
+        if (storeOrdered == null) {
+            return store.writeDecidedAsync(decision.key, settings.ttl(), decision::decide);
+        }
+        return storeOrdered
+                .writeIfNewer(decision.key, decision.encoded(), decision.refreshTtl, settings.ttl())
+                .thenApply(decision::decidedByStore);
     }
 
     /**
@@ -235,10 +261,27 @@ public final class ScnOrderedWriter {
                     return null;
                 }
             }
+            return encoded();
+        }
+
+        byte[] encoded() {
             if (encoded == null) {
                 encoded = CacheRecordCodec.encode(record.withWriteTime(clock.millis()));
             }
             return encoded;
+        }
+
+        /** The store compared and wrote (or did not): the same result as {@link #decide} would have led to. */
+        CacheStore.WriteResult decidedByStore(StoreOrderedWrite.Result result) {
+            stored = result.before();
+            order = switch (result.outcome()) {
+                case APPLIED -> 1;
+                case REFRESHED, DUPLICATE -> 0;
+                case STALE -> -1;
+            };
+            boolean written = result.outcome() == StoreOrderedWrite.Outcome.APPLIED
+                    || result.outcome() == StoreOrderedWrite.Outcome.REFRESHED;
+            return written ? CacheStore.WriteResult.ok(0L) : null;
         }
     }
 

@@ -1,0 +1,69 @@
+package io.nearline.store.redis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.nearline.common.config.Config;
+import io.nearline.common.config.ConfigException;
+import io.nearline.common.testkit.ConfigDocsCheck;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class RedisStoreSettingsTest {
+
+    private static String refusal(Map<String, String> values) {
+        return assertThrows(ConfigException.class, () -> RedisStoreSettings.from(Config.of(values)))
+                .getMessage();
+    }
+
+    @Test
+    void defaultsReachALocalServer() {
+        RedisStoreSettings s = RedisStoreSettings.from(Config.of(Map.of()));
+        assertEquals("redis://127.0.0.1:6379", s.servers().get(0).toString());
+        assertFalse(s.cluster());
+        assertFalse(s.tls());
+    }
+
+    @Test
+    void aPasswordInTheAddressIsRefusedSoItIsNeverPrinted() {
+        assertTrue(refusal(Map.of("redis.servers", "redis://u:secret@127.0.0.1:6379"))
+                .contains("redis.servers"));
+    }
+
+    @Test
+    void severalServersAreACluster() {
+        String message = refusal(Map.of("redis.servers", "redis://a:1,redis://b:2"));
+        assertTrue(message.contains("redis.cluster=true"), message);
+        RedisStoreSettings s = RedisStoreSettings.from(
+                Config.of(Map.of("redis.servers", "redis://a:1, redis://b:2", "redis.cluster", "true")));
+        assertEquals(2, s.servers().size());
+    }
+
+    @Test
+    void tlsIsAllOrNothingAndTheCertificateNeedsIt() {
+        assertTrue(refusal(Map.of("redis.servers", "rediss://a:1,redis://b:2", "redis.cluster", "true"))
+                .contains("mixes"));
+        assertTrue(refusal(Map.of("redis.tls.trust-certificate", "/etc/hosts")).contains("rediss://"));
+        assertTrue(RedisStoreSettings.from(Config.of(Map.of("redis.servers", "rediss://a:1")))
+                .tls());
+    }
+
+    @Test
+    void aPasswordIsOnlyTakenByReference() {
+        assertThrows(
+                ConfigException.class, () -> RedisStoreSettings.from(Config.of(Map.of("redis.password", "hunter2"))));
+    }
+
+    @Test
+    void docsListEveryKey() {
+        ConfigDocsCheck.assertInSync("store-redis", RedisStoreSettings.DEF);
+    }
+
+    @Test
+    void thePasswordIsNeverPrinted() {
+        RedisStoreSettings s = RedisStoreSettings.from(Config.of(Map.of("redis.password", "env:REDIS_PW")));
+        assertFalse(s.toString().contains("REDIS_PW"));
+    }
+}

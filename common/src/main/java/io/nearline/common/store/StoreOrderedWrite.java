@@ -1,0 +1,42 @@
+package io.nearline.common.store;
+
+import io.nearline.common.cache.CacheKey;
+import io.nearline.common.version.Version;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The version-ordered write made by the store itself, next to the data (Redis: a function on the
+ * server): the stored version is compared with the record's and the record written only if newer, all
+ * in one step, so a write costs one round trip and cannot race another writer between read and write.
+ * A store offers it through {@link CacheStore#orderedWrite}; the writer uses it where offered and
+ * otherwise reads, decides and writes with compare-and-swap.
+ *
+ * <p>It must order exactly as {@link Version#compareTo} does on the record's header (SCN, then schema
+ * version), refuse a stored value it cannot read (failing with
+ * {@link io.nearline.common.cache.CorruptCacheRecordException}) rather than overwrite it, and set the
+ * expiry on every write.
+ */
+public interface StoreOrderedWrite {
+
+    /**
+     * Writes {@code record} (a cache-record envelope) under {@code key} if the stored version is older
+     * or absent; with {@code rewriteEqual}, an equal version is written again too (its expiry restarts).
+     * Completes with what happened, or exceptionally as {@link CacheStore}'s operations fail.
+     */
+    CompletableFuture<Result> writeIfNewer(CacheKey key, byte[] record, boolean rewriteEqual, Duration expiry);
+
+    enum Outcome {
+        /** Written over an older version or where nothing was stored. */
+        APPLIED,
+        /** An equal version written again ({@code rewriteEqual}). */
+        REFRESHED,
+        /** An equal version is stored; nothing written. */
+        DUPLICATE,
+        /** A newer version is stored; nothing written. */
+        STALE
+    }
+
+    /** What the write did, and the version stored before it ({@link Version#NONE} where absent). */
+    record Result(Outcome outcome, Version before) {}
+}
