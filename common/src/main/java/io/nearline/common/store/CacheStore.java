@@ -47,6 +47,19 @@ public interface CacheStore extends AutoCloseable {
     WriteResult upsert(CacheKey key, byte[] value, Duration expiry);
 
     /**
+     * {@link #upsert} without waiting, for baselines that keep many blind writes in flight (a
+     * benchmark's blind ceiling). The default runs it on the calling thread; a networked store
+     * overrides it.
+     */
+    default CompletableFuture<WriteResult> upsertAsync(CacheKey key, byte[] value, Duration expiry) {
+        try {
+            return CompletableFuture.completedFuture(upsert(key, value, expiry));
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
      * Reads the key and writes what {@code decide} makes of its current value (empty when absent or
      * expired), with no other writer of this store in between; when {@code decide} returns null
      * nothing is written and this returns null. The default reads, then writes guarded by what it

@@ -84,6 +84,12 @@ public final class SharedStores {
         }
 
         @Override
+        public CompletableFuture<WriteResult> upsertAsync(CacheKey key, byte[] value, Duration expiry) {
+            check();
+            return store.upsertAsync(key, value, expiry);
+        }
+
+        @Override
         public WriteResult writeDecided(CacheKey key, Duration expiry, Function<Optional<byte[]>, byte[]> decide) {
             check();
             return store.writeDecided(key, expiry, decide);

@@ -161,6 +161,17 @@ public abstract class CacheStoreContract {
     }
 
     @Test
+    void upsertAsyncWritesWhateverIsThere() throws Exception {
+        CacheKey k = key("a");
+        store().insertIfAbsent(k, bytes("one"), LONG_TTL);
+        CacheStore.WriteResult r =
+                store().upsertAsync(k, bytes("two"), LONG_TTL).get(30, TimeUnit.SECONDS);
+        assertEquals(Status.OK, r.status());
+        assertArrayEquals(bytes("two"), store().get(k).orElseThrow().value());
+        assertEquals(r.cas(), store().get(k).orElseThrow().cas());
+    }
+
+    @Test
     void everyMutationNeedsAPositiveExpiry() {
         CacheKey k = key("a");
         assertThrows(IllegalArgumentException.class, () -> store().insertIfAbsent(k, bytes("x"), Duration.ZERO));

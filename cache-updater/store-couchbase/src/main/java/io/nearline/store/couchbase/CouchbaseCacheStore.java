@@ -179,6 +179,26 @@ public final class CouchbaseCacheStore implements CacheStore {
                         .cas()));
     }
 
+    /** A blind upsert through the SDK's async API: the baseline the ordered write is measured against. */
+    @Override
+    public CompletableFuture<WriteResult> upsertAsync(CacheKey key, byte[] value, Duration expiry) {
+        CacheStore.requireFiniteExpiry(expiry);
+        if (closed) {
+            return CompletableFuture.failedFuture(new StoreException("Couchbase store " + settings + " is closed"));
+        }
+        return collection
+                .async()
+                .upsert(key.value(), value, upsertOptions().expiry(expiry).transcoder(RawBinaryTranscoder.INSTANCE))
+                .thenApply(m -> WriteResult.ok(m.cas()))
+                .handle((result, e) -> {
+                    if (e == null) {
+                        health.success();
+                        return result;
+                    }
+                    throw new CompletionException(classify("upsert", key, cause(e)));
+                });
+    }
+
     @Override
     public boolean isAsync() {
         return true;

@@ -260,11 +260,24 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
     @Override
     public WriteResult upsert(CacheKey key, byte[] value, Duration expiry) {
         CacheStore.requireFiniteExpiry(expiry);
+        return call("upsert", key, () -> setAsync(key, value, expiry));
+    }
+
+    /** A blind {@code SET … PX}: the baseline the ordered write is measured against. */
+    @Override
+    public CompletableFuture<WriteResult> upsertAsync(CacheKey key, byte[] value, Duration expiry) {
+        CacheStore.requireFiniteExpiry(expiry);
+        if (closed) {
+            return CompletableFuture.failedFuture(closedError());
+        }
+        return settled("upsert", key, setAsync(key, value, expiry));
+    }
+
+    private CompletableFuture<WriteResult> setAsync(CacheKey key, byte[] value, Duration expiry) {
         long token = newToken();
-        return call("upsert", key, () -> commands.set(
-                        bytes(key), frame(token, value), SetArgs.Builder.px(expiry.toMillis()))
+        return commands.set(bytes(key), frame(token, value), SetArgs.Builder.px(expiry.toMillis()))
                 .toCompletableFuture()
-                .thenApply(reply -> WriteResult.ok(token)));
+                .thenApply(reply -> WriteResult.ok(token));
     }
 
     @Override

@@ -6,7 +6,7 @@ import io.nearline.cacheupdater.reference.ChangeEventGenerator;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ValueType;
 import io.nearline.localcluster.kit.CommandGroup;
-import io.nearline.localcluster.kit.ForkedCouchbase;
+import io.nearline.localcluster.kit.ForkedStore;
 import io.nearline.localcluster.kit.Home;
 import io.nearline.localcluster.kit.ReplayOutput;
 import io.nearline.localcluster.kit.SeedOption;
@@ -78,16 +78,18 @@ public final class BenchCommand extends CommandGroup {
         @Option(
                 names = "--store",
                 defaultValue = "rocksdb",
-                description =
-                        "rocksdb (embedded), or couchbase: CouchbaseMock in a JVM of its own, reached through the "
-                                + "real SDK; each engine also runs with one synchronous write per event, on the first "
-                                + "--sync-events events, and the mock is started afresh before every run (default: ${DEFAULT-VALUE}).")
+                description = "rocksdb (embedded), couchbase (CouchbaseMock in a JVM of its own, reached through the "
+                        + "real SDK) or redis (a redis-server of its own): for these two the store's blind-write "
+                        + "ceiling is measured beside its ordered-write one, each engine also runs with one "
+                        + "synchronous write per event on the first --sync-events events, and the server is "
+                        + "started afresh before every run (default: ${DEFAULT-VALUE}).")
         String store;
 
         @Option(
                 names = "--sync-events",
                 defaultValue = "20000",
-                description = "--store couchbase: events of the one-write-per-event run (default: ${DEFAULT-VALUE}).")
+                description =
+                        "--store couchbase or redis: events of the one-write-per-event run (default: ${DEFAULT-VALUE}).")
         long syncEvents;
 
         @Option(
@@ -132,8 +134,8 @@ public final class BenchCommand extends CommandGroup {
                     run.partitions,
                     "--parallelism",
                     run.parallelism);
-            if (!store.equals("rocksdb") && !store.equals("couchbase")) {
-                throw new IllegalArgumentException("--store must be rocksdb or couchbase, got " + store);
+            if (!List.of("rocksdb", "couchbase", "redis").contains(store)) {
+                throw new IllegalArgumentException("--store must be rocksdb, couchbase or redis, got " + store);
             }
             return WorkDirs.inWorkDir(run.workDir, "nearline-bench", this::bench);
         }
@@ -144,27 +146,28 @@ public final class BenchCommand extends CommandGroup {
                     "bench cdc: generating %,d events over %,d keys (seed %d) in %s%n",
                     events, keys, seed.value, stream);
             ChangeEventGenerator.write(stream, events, keys, seed.value);
-            try (ForkedCouchbase couchbase = store.equals("couchbase")
-                    ? ForkedCouchbase.start(Home.couchbaseJar(Home.dir()), work.resolve("couchbase"))
-                    : null) {
-                return run(work, stream, couchbase);
+            try (ForkedStore server = store.equals("rocksdb") ? null : ForkedStore.start(store, work)) {
+                return run(work, stream, server);
             }
         }
 
-        private int run(Path work, Path stream, ForkedCouchbase couchbase) throws Exception {
+        private int run(Path work, Path stream, ForkedStore server) throws Exception {
             if (rate != null) {
-                return runLive(work, stream, couchbase);
+                return runLive(work, stream, server);
             }
             Map<String, String> storeSettings = new LinkedHashMap<>();
             storeSettings.put("cache.store", store);
             storeSettings.put("rocksdb.path", work.resolve("ceiling-rocksdb").toString());
-            if (couchbase != null) {
-                storeSettings.putAll(couchbase.settings());
+            if (server != null) {
+                storeSettings.putAll(server.settings());
             }
             double ceiling = storeCeiling("cdc", stream, storeSettings, run.parallelism, "writes/s");
+            double blindCeiling = -1;
             Path syncStream = work.resolve("events-sync.jsonl");
-            if (couchbase != null) {
-                couchbase.restart(); // every run starts from an empty cache
+            if (server != null) {
+                server.restart(); // every run starts from an empty cache
+                blindCeiling = blindCeiling(stream, storeSettings, run.parallelism, ceiling);
+                server.restart();
                 try (var lines = Files.lines(stream)) {
                     Files.write(syncStream, lines.limit(syncEvents).toList());
                 }
@@ -172,7 +175,7 @@ public final class BenchCommand extends CommandGroup {
             Map<String, ObjectNode> members = new LinkedHashMap<>();
             for (String engine : run.engines) {
                 Path summary = work.resolve("summary-" + engine + ".json");
-                List<String> storeArgs = couchbase == null ? List.of() : couchbaseArgs(couchbase);
+                List<String> storeArgs = storeArgs(server);
                 int code = Home.runBench(
                         engine,
                         "replay-cdc",
@@ -187,8 +190,8 @@ public final class BenchCommand extends CommandGroup {
                     return code;
                 }
                 ObjectNode sync = null;
-                if (couchbase != null) {
-                    code = runOneWritePerEvent(engine, work, syncStream, storeArgs, couchbase);
+                if (server != null) {
+                    code = runOneWritePerEvent(engine, work, syncStream, storeArgs, server);
                     if (code != 0) {
                         return code;
                     }
@@ -200,7 +203,7 @@ public final class BenchCommand extends CommandGroup {
                                     List.of(syncStream),
                                     work.resolve("state-" + engine + "-sync.jsonl")));
                 }
-                members.put(engine, member(engine, work, stream, readJson(summary), sync, ceiling));
+                members.put(engine, member(engine, work, stream, readJson(summary), sync, ceiling, blindCeiling));
             }
             return finish(
                     String.format(
@@ -213,9 +216,9 @@ public final class BenchCommand extends CommandGroup {
 
         /** The Couchbase comparison: the same job writing one event at a time, into an emptied cache. */
         private int runOneWritePerEvent(
-                String engine, Path work, Path syncStream, List<String> storeArgs, ForkedCouchbase couchbase)
+                String engine, Path work, Path syncStream, List<String> storeArgs, ForkedStore server)
                 throws Exception {
-            couchbase.restart();
+            server.restart();
             int code = Home.runBench(
                     engine,
                     "replay-cdc",
@@ -226,13 +229,19 @@ public final class BenchCommand extends CommandGroup {
                             work.resolve(engine + "-sync"),
                             work.resolve("summary-" + engine + "-sync.json"),
                             withSettings(oneWritePerEvent())));
-            couchbase.restart();
+            server.restart();
             return code;
         }
 
         /** An engine's member of the summary: its rates against the raw consume rate and the store's ceiling. */
         private ObjectNode member(
-                String engine, Path work, Path stream, ObjectNode replay, ObjectNode sync, double ceiling)
+                String engine,
+                Path work,
+                Path stream,
+                ObjectNode replay,
+                ObjectNode sync,
+                double ceiling,
+                double blindCeiling)
                 throws IOException {
             ObjectNode m = JSON.createObjectNode();
             long written = replay.path("steadyEventsPerSec").asLong(-1);
@@ -242,6 +251,10 @@ public final class BenchCommand extends CommandGroup {
             m.put("ceilingPerSec", Math.round(ceiling));
             m.put("writtenPerRaw", ratio(written, raw));
             m.put("writtenPerCeiling", ratio(written, ceiling));
+            if (blindCeiling > 0) {
+                m.put("blindCeilingPerSec", Math.round(blindCeiling));
+                m.put("ceilingPerBlind", ratio(ceiling, blindCeiling));
+            }
             boolean verified = stateMatches(engine, List.of(stream), work.resolve("state-" + engine + ".jsonl"));
             if (sync != null) {
                 long perEvent = sync.path("steadyEventsPerSec").asLong(-1);
@@ -256,15 +269,15 @@ public final class BenchCommand extends CommandGroup {
         }
 
         /** {@code --rate}: each engine's job fed at a steady rate; the cache's staleness at that load. */
-        private int runLive(Path work, Path stream, ForkedCouchbase couchbase) throws Exception {
+        private int runLive(Path work, Path stream, ForkedStore server) throws Exception {
             Map<String, ObjectNode> members = new LinkedHashMap<>();
             for (String engine : run.engines) {
-                if (couchbase != null) {
-                    couchbase.restart(); // every run starts from an empty cache
+                if (server != null) {
+                    server.restart(); // every run starts from an empty cache
                 }
                 Path summary = work.resolve("summary-" + engine + ".json");
                 Path state = work.resolve("state-" + engine + ".jsonl");
-                List<String> storeArgs = couchbase == null ? List.of() : couchbaseArgs(couchbase);
+                List<String> storeArgs = storeArgs(server);
                 int code = Home.runBench(
                         engine,
                         "replay-cdc",
@@ -617,24 +630,30 @@ public final class BenchCommand extends CommandGroup {
         return ceiling;
     }
 
-    private static double ratio(double part, double whole) {
-        return whole > 0 && part >= 0 ? Math.round(part / whole * 1000) / 1000.0 : -1;
+    /** The replay options that point a job at the bench's store. */
+    private static List<String> storeArgs(ForkedStore server) {
+        if (server == null) {
+            return List.of();
+        }
+        List<String> args = new ArrayList<>(List.of("--store", server.settings().get("cache.store")));
+        args.addAll(server.replayArgs());
+        return args;
     }
 
-    /** The replay options that point a job at {@code couchbase}. */
-    private static List<String> couchbaseArgs(ForkedCouchbase couchbase) {
-        Map<String, String> s = couchbase.settings();
-        return List.of(
-                "--store",
-                "couchbase",
-                "--couchbase-connection",
-                s.get("couchbase.connection-string"),
-                "--couchbase-bucket",
-                s.get("couchbase.bucket"),
-                "--couchbase-user",
-                s.get("couchbase.username"),
-                "--couchbase-password",
-                s.get("couchbase.password"));
+    /** The same writes as the ceiling's, blind (no version check): the store's physical limit; printed. */
+    private static double blindCeiling(
+            Path input, Map<String, String> storeSettings, int threads, double orderedCeiling)
+            throws InterruptedException {
+        double blind = StoreCeiling.measureBlind(input, Config.of(storeSettings), threads);
+        System.out.printf(
+                "bench cdc: the %s store's blind-write ceiling, same writes and client: %,.0f writes/s "
+                        + "(ordered/blind %.2f)%n",
+                storeSettings.get("cache.store"), blind, orderedCeiling / blind);
+        return blind;
+    }
+
+    private static double ratio(double part, double whole) {
+        return whole > 0 && part >= 0 ? Math.round(part / whole * 1000) / 1000.0 : -1;
     }
 
     /** Whether a state dump holds, key by key, what the change logs say (the divergence checker); printed. */

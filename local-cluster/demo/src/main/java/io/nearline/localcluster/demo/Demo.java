@@ -13,7 +13,7 @@ import io.nearline.common.config.Config;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.StoreUnavailableException;
-import io.nearline.localcluster.kit.ForkedCouchbase;
+import io.nearline.localcluster.kit.ForkedStore;
 import io.nearline.localcluster.kit.KafkaTopics;
 import io.nearline.localcluster.kit.LocalBroker;
 import io.nearline.localcluster.kit.LocalEngine;
@@ -42,8 +42,8 @@ import org.apache.kafka.clients.producer.KafkaProducer;
  * read-repair reads the cache and writes back what it misses; the bootstrapper runs beside the job.
  * A third of the way in, the job is stopped and started again from its last checkpoint; half-way, a
  * consistent snapshot of the source is published to the bootstrap topic and applied while the
- * stream goes on; two thirds in, the store goes down for three seconds. On Couchbase (a CouchbaseMock
- * the demo started) the store's process is killed and started again empty instead, and re-seeded from
+ * stream goes on; two thirds in, the store goes down for three seconds. On a networked store whose
+ * server the demo started (CouchbaseMock, redis-server) the server's process is killed and started again empty instead, and re-seeded from
  * a fresh snapshot as a restarted cache is re-warmed; five sixths in it is frozen for three seconds, so
  * that calls time out rather than being refused. Then the source stops, the cache drains, and the
  * divergence checker gives its verdict.
@@ -69,10 +69,8 @@ public final class Demo {
         options.run.validate();
         Path work = options.run.workDir("nearline-demo");
         try (LocalBroker broker = engine.startBroker(work.resolve("kafka"));
-                ForkedCouchbase couchbase = options.store.startsCouchbaseMock(options.run)
-                        ? options.store.startCouchbaseMock(work)
-                        : null) {
-            return new DemoRun(options, work, broker.bootstrapServers(), engine, couchbase).call();
+                ForkedStore storeServer = options.store.startServerIfNeeded(work, options.run)) {
+            return new DemoRun(options, work, broker.bootstrapServers(), engine, storeServer).call();
         }
     }
 
@@ -203,11 +201,12 @@ public final class Demo {
         System.out.printf(
                 "  bootstrap        %,d snapshot rows applied (%,d only refreshed their TTL), %,d partitions verified complete%n",
                 s.get("bootstrapRows"), s.get("bootstrapRefreshed"), s.get("bootstrapPartitionsComplete"));
-        if ("couchbase".equals(s.get("store"))) {
+        if (!"rocksdb".equals(s.get("store"))) {
             System.out.printf(
-                    "  trouble          %d job restart(s); CouchbaseMock restarted empty %d time(s) (re-seeded with %,d "
+                    "  trouble          %d job restart(s); the %s server restarted empty %d time(s) (re-seeded with %,d "
                             + "snapshot rows) and frozen %d time(s); %,d writes retried while it was away%n",
                     s.get("restarts"),
+                    s.get("store"),
                     s.get("storeRestarts"),
                     s.get("reseedRows"),
                     s.get("storePauses"),

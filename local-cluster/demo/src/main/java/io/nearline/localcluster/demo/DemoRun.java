@@ -13,7 +13,7 @@ import io.nearline.common.schema.InMemorySchemaRegistry;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.CacheStores;
 import io.nearline.localcluster.faults.OutageStore;
-import io.nearline.localcluster.kit.ForkedCouchbase;
+import io.nearline.localcluster.kit.ForkedStore;
 import io.nearline.localcluster.kit.KafkaTopics;
 import io.nearline.localcluster.kit.ReplayOutput;
 import io.nearline.localcluster.simulator.DivergenceChecker;
@@ -44,7 +44,7 @@ final class DemoRun {
     private final Path work;
     private final String bootstrap;
     private final Demo.Engine engine;
-    private final ForkedCouchbase couchbase;
+    private final ForkedStore storeServer; // null: embedded, or named by the user
     private final long started = System.currentTimeMillis();
     private final AtomicLong published = new AtomicLong();
     private final InMemoryMetrics readMetrics = new InMemoryMetrics();
@@ -62,12 +62,12 @@ final class DemoRun {
     private int storePauses;
     private long reseedRows;
 
-    DemoRun(DemoOptions options, Path work, String bootstrap, Demo.Engine engine, ForkedCouchbase couchbase) {
+    DemoRun(DemoOptions options, Path work, String bootstrap, Demo.Engine engine, ForkedStore storeServer) {
         this.options = options;
         this.work = work;
         this.bootstrap = bootstrap;
         this.engine = engine;
-        this.couchbase = couchbase;
+        this.storeServer = storeServer;
     }
 
     /** Exit code 0 iff the cache converged on the source, with keys checked and writes applied. */
@@ -127,7 +127,7 @@ final class DemoRun {
         choices.put("bootstrap.enabled", "true");
         choices.put("write.outage.max-pause", "1s");
         options.store.putSettings(choices, work, options.run);
-        if (!options.store.isCouchbase()) {
+        if (!options.store.isNetworked()) {
             choices.put("cache.store", "outage"); // the embedded store behind the demo's outage switch
         }
         config = options.run.jobConfig(choices);
@@ -150,8 +150,8 @@ final class DemoRun {
 
     /**
      * At most one piece of trouble a second, each once, at its point of the run: the job restarted
-     * (a third in), a snapshot published (half-way), the store down (two thirds in; CouchbaseMock
-     * killed and re-seeded instead), CouchbaseMock frozen (five sixths in).
+     * (a third in), a snapshot published (half-way), the store down (two thirds in; a networked store's
+     * server killed and re-seeded instead), that server frozen (five sixths in).
      */
     private void injectTroubleDue(long t) throws Exception {
         long third = options.duration.toMillis() / 3;
@@ -169,28 +169,31 @@ final class DemoRun {
         } else if (!outage && t >= 2 * third) {
             outage = true;
             storeDown();
-        } else if (couchbase != null && storePauses == 0 && t >= 5 * third / 2) {
-            System.out.println("  >> injecting: CouchbaseMock frozen for " + Demo.OUTAGE.toSeconds() + " s");
-            couchbase.pause();
+        } else if (storeServer != null && storePauses == 0 && t >= 5 * third / 2) {
+            System.out.println("  >> injecting: " + options.store.store + " server frozen (SIGSTOP) for "
+                    + Demo.OUTAGE.toSeconds() + " s");
+            storeServer.pause();
             try {
                 Thread.sleep(Demo.OUTAGE.toMillis());
             } finally {
-                couchbase.resume();
+                storeServer.resume();
             }
             storePauses++;
         }
     }
 
-    /** The embedded store refuses calls for a while; CouchbaseMock is killed, started empty and re-seeded. */
+    /** The embedded store refuses calls for a while; a networked store's server is killed, started empty and re-seeded. */
     private void storeDown() throws Exception {
-        if (!options.store.isCouchbase()) {
+        if (!options.store.isNetworked()) {
             System.out.println("  >> injecting: the cache store is down for " + Demo.OUTAGE.toSeconds() + " s");
             OutageStore.down(Demo.OUTAGE);
-        } else if (couchbase == null) {
-            System.out.println("  >> no store faults: the Couchbase cluster was named, not started, by the demo");
+        } else if (storeServer == null) {
+            System.out.println("  >> no store faults: the " + options.store.store + " server was named, not started, "
+                    + "by the demo");
         } else {
-            System.out.println("  >> injecting: CouchbaseMock killed and started again, empty");
-            couchbase.restart();
+            System.out.println(
+                    "  >> injecting: the " + options.store.store + " server killed and started again, empty");
+            storeServer.restart();
             storeRestarts++;
             SnapshotRows snapshot = publishSnapshot("reseed-progress");
             reseedRows += snapshot.rows().size();

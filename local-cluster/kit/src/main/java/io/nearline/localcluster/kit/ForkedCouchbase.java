@@ -8,6 +8,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -19,7 +20,7 @@ import java.util.concurrent.TimeUnit;
  * started here is ever stopped. The mock's HTTP port binds every interface (it has no setting for it); clients
  * use 127.0.0.1 only.
  */
-public final class ForkedCouchbase implements AutoCloseable {
+public final class ForkedCouchbase implements ForkedStore {
 
     private static final String READY_PREFIX = "COUCHBASE="; // CouchbaseMockMain.READY_PREFIX
     public static final String BUCKET = "nearline";
@@ -89,9 +90,16 @@ public final class ForkedCouchbase implements AutoCloseable {
         throw new IllegalStateException("CouchbaseMock did not start; see " + dir.resolve("couchbase.log"));
     }
 
+    @Override
+    public String describe() {
+        return "CouchbaseMock at " + connectionString + ", bucket " + BUCKET;
+    }
+
     /** The job settings that reach this mock (the password by reference to its file). */
+    @Override
     public Map<String, String> settings() {
         Map<String, String> settings = new LinkedHashMap<>();
+        settings.put("cache.store", "couchbase");
         settings.put("couchbase.connection-string", connectionString);
         settings.put("couchbase.username", BUCKET); // the mock authenticates a bucket by its name
         settings.put("couchbase.bucket", BUCKET);
@@ -99,18 +107,34 @@ public final class ForkedCouchbase implements AutoCloseable {
         return settings;
     }
 
+    @Override
+    public List<String> replayArgs() {
+        return List.of(
+                "--couchbase-connection",
+                connectionString,
+                "--couchbase-bucket",
+                BUCKET,
+                "--couchbase-user",
+                BUCKET,
+                "--couchbase-password",
+                "file:" + passwordFile.toAbsolutePath());
+    }
+
     /** Stops the mock hard (its data is lost, as a cache node's without persistence) and starts it again. */
+    @Override
     public void restart() throws IOException {
         stop();
         launch();
     }
 
     /** Freezes the mock (SIGSTOP): its connections stay open, so calls time out instead of being refused. */
+    @Override
     public void pause() throws IOException, InterruptedException {
         signal("STOP");
     }
 
     /** Lets a {@linkplain #pause paused} mock go on (SIGCONT). */
+    @Override
     public void resume() throws IOException, InterruptedException {
         signal("CONT");
     }

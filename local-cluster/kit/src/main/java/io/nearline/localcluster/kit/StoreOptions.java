@@ -7,9 +7,9 @@ import java.util.Map;
 import picocli.CommandLine.Option;
 
 /**
- * The cache store of a local run ({@code replay cdc}, {@code demo}): the embedded RocksDB store, or
- * Couchbase, either a CouchbaseMock the tool starts for the run or a cluster the user names. A picocli
- * mixin.
+ * The cache store of a local run ({@code replay cdc}, {@code demo}): the embedded RocksDB store, or a
+ * networked one (Couchbase, Redis), either a server the tool starts for the run or one the user
+ * names. A picocli mixin.
  */
 public final class StoreOptions {
 
@@ -17,9 +17,10 @@ public final class StoreOptions {
             names = "--store",
             defaultValue = "rocksdb",
             description =
-                    "Cache store: rocksdb (embedded, in --work-dir) or couchbase (CouchbaseMock started for the run, "
-                            + "in a JVM of its own on 127.0.0.1, unless --couchbase-connection or couchbase.connection-string names "
-                            + "a server). Default: ${DEFAULT-VALUE}.")
+                    "Cache store: rocksdb (embedded, in --work-dir), couchbase (CouchbaseMock started for the run, "
+                            + "in a JVM of its own on 127.0.0.1, unless --couchbase-connection or couchbase.connection-string "
+                            + "names a server) or redis (a redis-server started for the run on 127.0.0.1, unless "
+                            + "--redis-servers or redis.servers names one). Default: ${DEFAULT-VALUE}.")
     public String store;
 
     @Option(
@@ -40,36 +41,77 @@ public final class StoreOptions {
             description = "That user's password, by reference: env:VARIABLE or file:/path.")
     public String couchbasePassword;
 
-    /** Set once this run has started CouchbaseMock and pointed the job at it. */
-    private boolean mockStarted;
+    @Option(
+            names = "--redis-servers",
+            paramLabel = "URIS",
+            description = "--store redis: a Redis server to write instead of starting one (redis://host:port; "
+                    + "several, comma-separated, with --set redis.cluster=true for a Redis Cluster).")
+    public String redisServers;
+
+    @Option(names = "--redis-user", paramLabel = "USER", description = "ACL user on that server.")
+    public String redisUser;
+
+    @Option(
+            names = "--redis-password",
+            paramLabel = "REF",
+            description = "That user's password, by reference: env:VARIABLE or file:/path.")
+    public String redisPassword;
+
+    /** The server this run started, if it started one. */
+    private ForkedStore started;
 
     public boolean isCouchbase() {
         return "couchbase".equals(store);
     }
 
-    /** Whether this run starts CouchbaseMock: --store couchbase and no server named, here or in the job settings. */
-    public boolean startsCouchbaseMock(LocalRunOptions run) {
-        return isCouchbase()
-                && couchbaseConnection == null
-                && run.jobConfig(Map.of()).raw("couchbase.connection-string").isEmpty();
+    public boolean isRedis() {
+        return "redis".equals(store);
     }
 
-    /** Starts CouchbaseMock in a JVM of its own, with its files under {@code work}, and points the job at it. */
-    public ForkedCouchbase startCouchbaseMock(Path work) throws IOException {
-        ForkedCouchbase couchbase = ForkedCouchbase.start(ForkedCouchbase.mockJar(), work.resolve("couchbase"));
-        Map<String, String> settings = couchbase.settings();
-        mockStarted = true;
-        couchbaseConnection = settings.get("couchbase.connection-string");
-        couchbaseBucket = settings.get("couchbase.bucket");
-        couchbaseUser = settings.get("couchbase.username");
-        couchbasePassword = settings.get("couchbase.password");
-        System.out.printf("couchbase: CouchbaseMock at %s, bucket %s%n", couchbaseConnection, couchbaseBucket);
-        return couchbase;
+    /** A store over the network, whose server can be killed, frozen and restarted (not the embedded one). */
+    public boolean isNetworked() {
+        return isCouchbase() || isRedis();
+    }
+
+    /** Whether this run starts the store's server: a networked store and no server named, here or in the job settings. */
+    public boolean startsServer(LocalRunOptions run) {
+        Map<String, String> none = Map.of();
+        return (isCouchbase()
+                        && couchbaseConnection == null
+                        && run.jobConfig(none)
+                                .raw("couchbase.connection-string")
+                                .isEmpty())
+                || (isRedis()
+                        && redisServers == null
+                        && run.jobConfig(none).raw("redis.servers").isEmpty());
+    }
+
+    /** Starts the store's server (CouchbaseMock, redis-server) with its files under {@code work}, and points the job at it. */
+    public ForkedStore startServer(Path work) throws IOException {
+        started = ForkedStore.start(store, work);
+        Map<String, String> settings = started.settings();
+        if (isCouchbase()) {
+            couchbaseConnection = settings.get("couchbase.connection-string");
+            couchbaseBucket = settings.get("couchbase.bucket");
+            couchbaseUser = settings.get("couchbase.username");
+            couchbasePassword = settings.get("couchbase.password");
+        } else {
+            redisServers = settings.get("redis.servers");
+            redisUser = settings.get("redis.username");
+            redisPassword = settings.get("redis.password");
+        }
+        System.out.printf("%s: %s%n", store, started.describe());
+        return started;
+    }
+
+    /** The server this run starts, or null where it names one or the store is embedded. */
+    public ForkedStore startServerIfNeeded(Path work, LocalRunOptions run) throws IOException {
+        return startsServer(run) ? startServer(work) : null;
     }
 
     /**
      * The store's job settings: {@code cache.store}, the RocksDB directory under {@code work}, and the
-     * Couchbase cluster's address and credentials where named or started (a mock not started yet gets
+     * networked store's address and credentials where named or started (a mock not started yet gets
      * its bucket and user, its address to follow).
      */
     public void putSettings(Map<String, String> settings, Path work, LocalRunOptions run) {
@@ -80,28 +122,22 @@ public final class StoreOptions {
             putIfSet(settings, "couchbase.bucket", couchbaseBucket);
             putIfSet(settings, "couchbase.username", couchbaseUser);
             putIfSet(settings, "couchbase.password", couchbasePassword);
-        } else if (startsCouchbaseMock(run)) {
+        } else if (isCouchbase() && startsServer(run)) {
             settings.put("couchbase.bucket", ForkedCouchbase.BUCKET);
             settings.put("couchbase.username", ForkedCouchbase.BUCKET);
+        } else if (isRedis() && redisServers != null) {
+            settings.put("redis.servers", redisServers);
+            putIfSet(settings, "redis.username", redisUser);
+            putIfSet(settings, "redis.password", redisPassword);
         }
     }
 
     /**
      * What a job's own process (a crash test) needs beyond the run's own arguments, which it gets too:
-     * the address of the mock this run started, if it started one.
+     * the address of the server this run started, if it started one.
      */
-    public List<String> couchbaseArgs() {
-        return mockStarted
-                ? List.of(
-                        "--couchbase-connection",
-                        couchbaseConnection,
-                        "--couchbase-bucket",
-                        couchbaseBucket,
-                        "--couchbase-user",
-                        couchbaseUser,
-                        "--couchbase-password",
-                        couchbasePassword)
-                : List.of();
+    public List<String> serverArgs() {
+        return started == null ? List.of() : started.replayArgs();
     }
 
     private static void putIfSet(Map<String, String> settings, String key, String value) {

@@ -5,7 +5,7 @@ import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.cacheupdater.core.UpdateBatch;
 import io.nearline.common.config.Config;
 import io.nearline.common.metrics.InMemoryMetrics;
-import io.nearline.localcluster.kit.ForkedCouchbase;
+import io.nearline.localcluster.kit.ForkedStore;
 import io.nearline.localcluster.kit.JobProcess;
 import io.nearline.localcluster.kit.LocalBroker;
 import io.nearline.localcluster.kit.LocalEngine;
@@ -49,7 +49,7 @@ public final class CdcReplay {
     private CdcReplay() {}
 
     /** The replay on {@code engine}: options checked, its broker (and cache) started, the run, the summary. */
-    @SuppressWarnings("try") // the mock lives as long as the try block; nothing calls it
+    @SuppressWarnings("try") // the store's server lives as long as the try block; nothing calls it
     public static int run(ReplayCdcOptions options, Engine engine) throws Exception {
         options.run.validate();
         Path work = options.run.checkedWorkDir("nearline-replay", dir -> validate(options, dir));
@@ -57,9 +57,7 @@ public final class CdcReplay {
             return runJobOnly(options, work, engine);
         }
         try (LocalBroker broker = engine.startBroker(work.resolve("kafka"));
-                ForkedCouchbase couchbase = options.store.startsCouchbaseMock(options.run)
-                        ? options.store.startCouchbaseMock(work)
-                        : null) {
+                ForkedStore storeServer = options.store.startServerIfNeeded(work, options.run)) {
             return run(options, work, broker, engine);
         }
     }

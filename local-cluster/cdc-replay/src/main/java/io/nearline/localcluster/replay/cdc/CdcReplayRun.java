@@ -154,7 +154,7 @@ final class CdcReplayRun {
                 RateMeter bootstrapMeter = new RateMeter(bootstrapRecords, () -> CdcReplay.bootstrapDone(counters))) {
             if (options.run.killAt != null) {
                 restartedCounts = JobProcess.runKilledAt(
-                        new JobProcess.Spec(options.command, options.store.couchbaseArgs(), options.run, work),
+                        new JobProcess.Spec(options.command, options.store.serverArgs(), options.run, work),
                         bootstrapServers,
                         sent.events() + bootstrapRecords,
                         counters,

@@ -16,6 +16,7 @@ import io.nearline.common.events.DebeziumDecoder;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.testkit.Seeds;
 import io.nearline.localcluster.faults.OutageStore;
+import io.nearline.localcluster.redis.RedisServerProcess;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,6 +26,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericDatumReader;
@@ -33,6 +35,7 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -88,6 +91,33 @@ public abstract class CdcConformanceSuite {
         assertEquals(core, Files.readAllLines(out), "engine vs core");
         assertEquals(
                 Scenarios.expectedDeadLetters(events), Files.readAllLines(dlq).size(), "dead letters");
+    }
+
+    /**
+     * The same scenarios into Redis: a redis-server started by the replay, reached through Lettuce, the
+     * ordered write done on the server. The final state and the dead letters must be the core's.
+     */
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    @ParameterizedTest
+    @MethodSource("io.nearline.localcluster.replay.cdc.CdcConformanceSuite#scenarios")
+    void onRedisEngineEndsWhereTheCoreEnds(String scenario) throws Exception {
+        assumeRedis();
+        Path events = Scenarios.copy(scenario, dir);
+        Path out = dir.resolve("state.jsonl");
+        Path dlq = dir.resolve("dlq.jsonl");
+        assertEquals(0, replay(events, out, "--dlq-out", dlq.toString(), "--store", "redis"));
+        assertEquals(coreState(events), Files.readAllLines(out), "engine on Redis vs core");
+        assertEquals(
+                Scenarios.expectedDeadLetters(events), Files.readAllLines(dlq).size(), "dead letters");
+    }
+
+    /** Runs a Redis test only where redis-server is installed; CI sets -Dnearline.requireRedis=true to fail instead. */
+    static void assumeRedis() {
+        Optional<String> whyNot = RedisServerProcess.unavailableReason();
+        if (whyNot.isPresent() && Boolean.getBoolean("nearline.requireRedis")) {
+            throw new IllegalStateException("-Dnearline.requireRedis=true but " + whyNot.get());
+        }
+        Assumptions.assumeTrue(whyNot.isEmpty(), () -> "skipped: " + whyNot.orElse(""));
     }
 
     /**
@@ -369,6 +399,15 @@ public abstract class CdcConformanceSuite {
     void onCouchbaseAJobKilledMidRunEndsAtTheNewestVersions() throws Exception {
         JsonNode summary = replayWithFault("--kill-at", "0.6", "--store", "couchbase");
         assertTrue(summary.get("eventsApplied").asLong() > 0, "nothing was written to Couchbase: " + summary);
+    }
+
+    /** The crash test into Redis: the job killed -9 with writes in flight to the server ends at the oracle. */
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    @Test
+    void onRedisAJobKilledMidRunEndsAtTheNewestVersions() throws Exception {
+        assumeRedis();
+        JsonNode summary = replayWithFault("--kill-at", "0.6", "--store", "redis");
+        assertTrue(summary.get("eventsApplied").asLong() > 0, "nothing was written to Redis: " + summary);
     }
 
     /**
