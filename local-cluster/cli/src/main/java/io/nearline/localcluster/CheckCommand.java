@@ -59,7 +59,8 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(
             names = "--store",
             paramLabel = "STORE",
-            description = "Check a live store instead of a dump: couchbase (the cluster's cache).")
+            description =
+                    "Check a live store instead of a dump: couchbase or redis, the cluster's cache as its cluster file names it.")
     String store;
 
     @Mixin

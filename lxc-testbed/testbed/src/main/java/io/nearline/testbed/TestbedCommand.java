@@ -256,8 +256,7 @@ public final class TestbedCommand implements Runnable {
                         "  %-16s %-14s instance %-8s NodeManager %s%n", node.name(), node.address(), instance, nm);
             }
             System.out.println("  kafka            " + c.kafkaBootstrapServers());
-            System.out.println(
-                    "  couchbase        " + c.couchbaseConnectionString() + " bucket " + c.couchbaseBucket());
+            System.out.println("  cache            " + c.describeStore());
             System.out.println("  yarn             " + c.yarnWebUrl() + ", ResourceManager " + c.yarnRmAddress());
             return allUp ? 0 : 1;
         }

@@ -1,7 +1,6 @@
 package io.nearline.store.redis;
 
 import io.nearline.localcluster.redis.RedisServerProcess;
-import java.util.Optional;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -13,17 +12,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class RequiresRedis implements ExecutionCondition {
 
-    static final String REQUIRE = "nearline.requireRedis";
-
     @Override
     public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
-        Optional<String> whyNot = RedisServerProcess.unavailableReason();
-        if (whyNot.isEmpty()) {
-            return ConditionEvaluationResult.enabled("redis-server is installed");
-        }
-        if (Boolean.getBoolean(REQUIRE)) {
-            throw new IllegalStateException("-D" + REQUIRE + "=true but " + whyNot.get());
-        }
-        return ConditionEvaluationResult.disabled("skipped: " + whyNot.get());
+        return RedisServerProcess.skipReason()
+                .map(ConditionEvaluationResult::disabled)
+                .orElse(ConditionEvaluationResult.enabled("redis-server is installed"));
     }
 }

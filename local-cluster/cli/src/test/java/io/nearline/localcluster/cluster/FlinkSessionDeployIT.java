@@ -6,10 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.localcluster.deploy.FlinkDeploy;
+import io.nearline.localcluster.redis.RedisServerProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -168,6 +171,87 @@ class FlinkSessionDeployIT extends LocalClusterIT {
         }
         for (Map.Entry<String, Long> p : c.processes().entrySet()) {
             assertFalse(Daemons.alive(p.getValue(), cluster), p.getKey() + " is still running");
+        }
+        assertFalse(PrivateNetwork.of(cluster).exists(), "the cluster's network is still there");
+    }
+
+    /**
+     * The same path into Redis: a cluster whose cache is Debian's redis-server, the Redis descriptor
+     * deployed, a change log published, check converging on the live Redis. A descriptor naming Redis
+     * on a Couchbase cluster, or a check of the wrong store, fails with exit 2 and one line.
+     */
+    @Test
+    @Timeout(value = 6, unit = TimeUnit.MINUTES)
+    void onRedisDeployPublishConvergeAndDown() throws Exception {
+        Optional<String> skip = RedisServerProcess.skipReason();
+        Assumptions.assumeTrue(skip.isEmpty(), () -> skip.orElse(""));
+        Path cluster = dir.resolve("cluster-redis");
+        assertEquals(
+                0,
+                nearline("cluster", "up", "--flink", "--store", "redis", "--dir", cluster.toString()),
+                err.toString());
+        ClusterFile c = ClusterFile.read(cluster);
+        try {
+            assertEquals("redis", c.store());
+            assertTrue(
+                    c.jobSettings().get("redis.password").startsWith("file:"),
+                    c.jobSettings().toString());
+            String descriptor = descriptor("cache-updater-flink-session-redis.yaml");
+            assertEquals(0, nearline("deploy", descriptor, "--cluster", cluster.toString()), err.toString());
+            Path scrambled = scenario("cdc/scrambled.jsonl");
+            assertEquals(
+                    0, nearline("publish", "cdc", "--events", scrambled.toString(), "--cluster", cluster.toString()));
+            assertEquals(
+                    0,
+                    nearline(
+                            "check",
+                            "--events",
+                            scrambled.toString(),
+                            "--store",
+                            "redis",
+                            "--cluster",
+                            cluster.toString(),
+                            "--wait",
+                            "120s"),
+                    err.toString());
+            assertEquals(
+                    2,
+                    nearline(
+                            "check",
+                            "--events",
+                            scrambled.toString(),
+                            "--store",
+                            "couchbase",
+                            "--cluster",
+                            cluster.toString()));
+            assertTrue(err.toString().contains("pass --store redis"), err.toString());
+            Path dump = dir.resolve("redis-state.jsonl");
+            assertEquals(
+                    0,
+                    nearline(
+                            "dump",
+                            "--store",
+                            "redis",
+                            "--cluster",
+                            cluster.toString(),
+                            "--keys-from",
+                            scrambled.toString(),
+                            "--out",
+                            dump.toString()));
+            assertFalse(Files.readAllLines(dump).isEmpty());
+            // a descriptor naming a store the cluster does not run is refused before anything starts
+            assertEquals(
+                    2,
+                    nearline(
+                            "deploy",
+                            descriptor("cache-updater-flink-session.yaml"),
+                            "--cluster",
+                            cluster.toString(),
+                            "--set",
+                            "cache.store=couchbase"));
+            assertTrue(err.toString().contains("cache.store=couchbase"), err.toString());
+        } finally {
+            assertEquals(0, nearline("cluster", "down", "--dir", cluster.toString()));
         }
         assertFalse(PrivateNetwork.of(cluster).exists(), "the cluster's network is still there");
     }

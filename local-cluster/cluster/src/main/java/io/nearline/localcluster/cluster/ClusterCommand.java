@@ -1,6 +1,7 @@
 package io.nearline.localcluster.cluster;
 
 import io.nearline.localcluster.kit.Home;
+import io.nearline.localcluster.redis.RedisServerProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,7 +24,8 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {
             "A local cluster to deploy the jobs to: a Kafka broker and the networked cache (CouchbaseMock, reached "
-                    + "through the real Couchbase SDK) always; a Flink standalone session cluster with --flink.",
+                    + "through the real Couchbase SDK, or a redis-server with --store redis) always; a Flink "
+                    + "standalone session cluster with --flink.",
             "%nEverything runs in a network namespace of its own, joined to this machine by a private link: no "
                     + "route out, nothing reachable from outside. Needs root and iproute2. Addresses are written to "
                     + "DIR/cluster.yaml; 'down' stops exactly the processes 'up' started.%n"
@@ -35,6 +37,7 @@ public final class ClusterCommand implements Runnable {
     static final int KAFKA_PORT = 9092;
     static final int KAFKA_CONTROLLER_PORT = 9093;
     public static final int COUCHBASE_PORT = 8091;
+    public static final int REDIS_PORT = 6379;
 
     @Override
     public void run() {
@@ -56,6 +59,18 @@ public final class ClusterCommand implements Runnable {
                 names = "--yarn",
                 description = "Also a single-node YARN (ResourceManager + NodeManager, Hadoop 3.4.3) for Samza jobs.")
         boolean yarn;
+
+        @Option(
+                names = "--store",
+                defaultValue = "couchbase",
+                description = "The cluster's cache: couchbase (CouchbaseMock) or redis (Debian's redis-server, an ACL "
+                        + "user and its password in a file). Default: ${DEFAULT-VALUE}.")
+        String store;
+
+        @Override
+        protected String store() {
+            return store;
+        }
 
         @Override
         protected Path where() {
@@ -123,6 +138,11 @@ public final class ClusterCommand implements Runnable {
             return false;
         }
 
+        /** The cache the cluster runs: couchbase or redis. */
+        protected String store() {
+            return "couchbase";
+        }
+
         /** What the command calls itself: cluster or testbed. */
         protected String kind() {
             return "cluster";
@@ -134,9 +154,8 @@ public final class ClusterCommand implements Runnable {
         private final Map<String, Long> pids = new LinkedHashMap<>();
         private long started;
         private String java;
-        private Path password;
         private String kafka = "";
-        private String couchbase = "";
+        private Map<String, String> storeAddress = new LinkedHashMap<>();
         private String rest;
         private Yarn yarn;
 
@@ -188,7 +207,18 @@ public final class ClusterCommand implements Runnable {
                             + ": 'bin/nearline cluster status --dir " + dir + "', or take it down first");
                 }
             }
-            List<Path> needed = new ArrayList<>(List.of(Home.kafkaJar(home), Home.couchbaseJar(home)));
+            if (!List.of("couchbase", "redis").contains(store())) {
+                throw new ClusterException("--store must be couchbase or redis, got " + store());
+            }
+            if (store().equals("redis")
+                    && RedisServerProcess.unavailableReason().isPresent()) {
+                throw new ClusterException("--store redis: "
+                        + RedisServerProcess.unavailableReason().get());
+            }
+            List<Path> needed = new ArrayList<>(List.of(Home.kafkaJar(home)));
+            if (store().equals("couchbase")) {
+                needed.add(Home.couchbaseJar(home));
+            }
             if (flink()) {
                 needed.add(FlinkSession.lib(home));
             }
@@ -203,10 +233,6 @@ public final class ClusterCommand implements Runnable {
         }
 
         private void startKafkaAndCache() throws IOException {
-            password = dir.resolve("couchbase.password");
-            if (!Files.exists(password)) {
-                Files.writeString(password, HexFormat.of().formatHex(SecureRandom.getSeed(12)), StandardCharsets.UTF_8);
-            }
             String host = net.serviceAddress();
             pids.put(
                     "kafka",
@@ -223,6 +249,36 @@ public final class ClusterCommand implements Runnable {
                                     "" + KAFKA_CONTROLLER_PORT,
                                     "--detached",
                                     dir.resolve("kafka").toString())));
+            if (store().equals("redis")) {
+                startRedis(host);
+            } else {
+                startCouchbase(host);
+            }
+            writeFile(); // so that 'down' finds them if the rest fails
+            kafka = awaitReadyLine("kafka", "BOOTSTRAP_SERVERS=", Duration.ofSeconds(90));
+            step(started, "kafka", kafka);
+            if (store().equals("redis")) {
+                String address = host + ":" + REDIS_PORT;
+                Daemons.await(
+                        dir, "redis", pids.get("redis"), Duration.ofSeconds(60), () -> Daemons.listening(address));
+                storeAddress.put("servers", "redis://" + address);
+                step(started, "redis", "redis://" + address + " (redis-server, user " + RedisServerProcess.USER + ")");
+            } else {
+                String couchbase = awaitReadyLine("couchbase", "COUCHBASE=", Duration.ofSeconds(60));
+                storeAddress.put("connection-string", couchbase);
+                step(started, "couchbase", couchbase + " (CouchbaseMock, bucket nearline)");
+            }
+        }
+
+        private void startCouchbase(String host) throws IOException {
+            Path password = dir.resolve("couchbase.password");
+            if (!Files.exists(password)) {
+                Files.writeString(password, HexFormat.of().formatHex(SecureRandom.getSeed(12)), StandardCharsets.UTF_8);
+            }
+            storeAddress.put("connection-string", "");
+            storeAddress.put("bucket", "nearline");
+            storeAddress.put("username", "nearline");
+            storeAddress.put("password-file", password.toString());
             pids.put(
                     "couchbase",
                     start(
@@ -238,11 +294,19 @@ public final class ClusterCommand implements Runnable {
                                     "nearline",
                                     "--password-file",
                                     password.toString())));
-            writeFile(); // so that 'down' finds them if the rest fails
-            kafka = awaitReadyLine("kafka", "BOOTSTRAP_SERVERS=", Duration.ofSeconds(90));
-            step(started, "kafka", kafka);
-            couchbase = awaitReadyLine("couchbase", "COUCHBASE=", Duration.ofSeconds(60));
-            step(started, "couchbase", couchbase + " (CouchbaseMock, bucket nearline)");
+        }
+
+        /** Debian's redis-server on the cluster's address: no persistence, an ACL user whose password is in a file. */
+        private void startRedis(String host) throws IOException {
+            Path redisDir = dir.resolve("redis");
+            Path config = RedisServerProcess.writeConfig(redisDir, host, REDIS_PORT, List.of());
+            storeAddress.put("servers", "");
+            storeAddress.put("username", RedisServerProcess.USER);
+            storeAddress.put(
+                    "password-file",
+                    redisDir.resolve(RedisServerProcess.PASSWORD_FILE).toString());
+            String binary = RedisServerProcess.binary().orElseThrow().toString();
+            pids.put("redis", Daemons.start(dir, "redis", net.wrap(List.of(binary, config.toString()))));
         }
 
         /** A daemon of ours from its jar, in the cluster's network. */
@@ -333,10 +397,8 @@ public final class ClusterCommand implements Runnable {
             new ClusterFile(
                             dir,
                             kafka,
-                            couchbase,
-                            "nearline",
-                            "nearline",
-                            password,
+                            store(),
+                            storeAddress,
                             rest,
                             yarn == null ? null : yarn.rm(),
                             yarn == null ? null : yarn.web(),
@@ -371,7 +433,7 @@ public final class ClusterCommand implements Runnable {
             System.out.println("cluster in " + dir);
             boolean allUp = Daemons.report(dir, c.processes());
             System.out.println("  kafka        " + c.kafkaBootstrapServers() + reach(c.kafkaBootstrapServers()));
-            System.out.println("  couchbase    " + c.couchbaseConnectionString() + " bucket " + c.couchbaseBucket());
+            System.out.println("  cache        " + c.describeStore());
             if (c.yarnWebUrl() != null) {
                 System.out.println("  yarn         " + c.yarnWebUrl() + " (" + YarnCluster.runningNodes(c.yarnWebUrl())
                         + " NodeManager(s) running), ResourceManager " + c.yarnRmAddress());

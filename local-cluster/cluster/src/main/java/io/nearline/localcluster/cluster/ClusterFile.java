@@ -15,14 +15,16 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
 /**
  * {@code DIR/cluster.yaml}: every address of a local cluster (what deploys, publishes and checks
  * connect to) and the processes {@code cluster up} started, by name and pid.
+ *
+ * <p>The cache is {@code store} (couchbase or redis), its address in the section of that name: each
+ * key there is the store's setting of the same name ({@code couchbase.bucket}, {@code redis.servers},
+ * ...), except {@code password-file}, which becomes the password by reference to that file.
  */
 public record ClusterFile(
         Path dir,
         String kafkaBootstrapServers,
-        String couchbaseConnectionString,
-        String couchbaseBucket,
-        String couchbaseUsername,
-        Path couchbasePasswordFile,
+        String store,
+        Map<String, String> storeAddress,
         String flinkRestUrl,
         String yarnRmAddress,
         String yarnWebUrl,
@@ -49,7 +51,9 @@ public record ClusterFile(
             Map<String, Object> y = new Yaml(new SafeConstructor(new LoaderOptions()))
                     .load(Files.readString(file, StandardCharsets.UTF_8));
             Map<String, Object> kafka = section(y, "kafka");
-            Map<String, Object> couchbase = section(y, "couchbase");
+            String store = String.valueOf(y.getOrDefault("store", "couchbase"));
+            Map<String, String> storeAddress = new LinkedHashMap<>();
+            section(y, store).forEach((k, v) -> storeAddress.put(k, String.valueOf(v)));
             Map<String, Object> flink = section(y, "flink");
             Map<String, Object> network = section(y, "network");
             Map<String, Object> yarn = section(y, "yarn");
@@ -58,10 +62,8 @@ public record ClusterFile(
             return new ClusterFile(
                     dir,
                     (String) kafka.get("bootstrap-servers"),
-                    (String) couchbase.get("connection-string"),
-                    (String) couchbase.get("bucket"),
-                    (String) couchbase.get("username"),
-                    Path.of((String) couchbase.get("password-file")),
+                    store,
+                    storeAddress,
                     (String) flink.get("rest-url"),
                     (String) yarn.get("rm-address"),
                     (String) yarn.get("web-url"),
@@ -90,10 +92,8 @@ public record ClusterFile(
         return new ClusterFile(
                 dir,
                 kafkaBootstrapServers,
-                couchbaseConnectionString,
-                couchbaseBucket,
-                couchbaseUsername,
-                couchbasePasswordFile,
+                store,
+                storeAddress,
                 flinkRestUrl,
                 yarnRmAddress,
                 yarnWebUrl,
@@ -107,12 +107,8 @@ public record ClusterFile(
     public void write() {
         Map<String, Object> y = new LinkedHashMap<>();
         y.put("kafka", Map.of("bootstrap-servers", kafkaBootstrapServers));
-        Map<String, Object> couchbase = new LinkedHashMap<>();
-        couchbase.put("connection-string", couchbaseConnectionString);
-        couchbase.put("bucket", couchbaseBucket);
-        couchbase.put("username", couchbaseUsername);
-        couchbase.put("password-file", couchbasePasswordFile.toString());
-        y.put("couchbase", couchbase);
+        y.put("store", store);
+        y.put(store, new LinkedHashMap<>(storeAddress));
         if (flinkRestUrl != null) {
             y.put("flink", Map.of("rest-url", flinkRestUrl));
         }
@@ -144,12 +140,40 @@ public record ClusterFile(
     public Map<String, String> jobSettings() {
         Map<String, String> s = new LinkedHashMap<>();
         s.put("kafka.bootstrap-servers", kafkaBootstrapServers);
-        s.put("cache.store", "couchbase");
-        s.put("couchbase.connection-string", couchbaseConnectionString);
-        s.put("couchbase.bucket", couchbaseBucket);
-        s.put("couchbase.username", couchbaseUsername);
-        s.put("couchbase.password", "file:" + couchbasePasswordFile);
+        s.put("cache.store", store);
+        storeAddress.forEach((key, value) -> {
+            if (key.equals("password-file")) {
+                s.put(store + ".password", "file:" + value);
+            } else {
+                s.put(store + "." + key, value);
+            }
+        });
         return s;
+    }
+
+    /**
+     * The job settings a deploy gives: this cluster's, then the descriptor's, then the command line's.
+     * A descriptor or {@code --set} that names another cache than the cluster runs is refused here,
+     * before anything starts, rather than left to fail on the nodes.
+     */
+    public Map<String, String> jobSettings(Map<String, String> descriptor, Map<String, String> overrides) {
+        Map<String, String> s = jobSettings();
+        s.putAll(descriptor);
+        s.putAll(overrides);
+        String wanted = s.get("cache.store");
+        if (!store.equals(wanted) && s.keySet().stream().noneMatch(k -> k.startsWith(wanted + "."))) {
+            throw new ClusterException("cache.store=" + wanted + " but the cluster in " + dir + " runs " + store
+                    + " and the settings name no " + wanted + " server: deploy to a cluster with that cache "
+                    + "('cluster up --store " + wanted + "'), or give its address (" + wanted + ".*)");
+        }
+        return s;
+    }
+
+    /** One line naming the cache and where it is, for status output. */
+    public String describeStore() {
+        Map<String, String> shown = new LinkedHashMap<>(storeAddress);
+        shown.remove("password-file");
+        return store + " " + shown;
     }
 
     public String yarnWeb() {

@@ -24,7 +24,11 @@ import picocli.CommandLine.Option;
                 + "'replay cdc --out' (tombstones included, absent keys left out), for check --state or a diff.")
 public final class DumpCommand implements Callable<Integer> {
 
-    @Option(names = "--store", required = true, paramLabel = "STORE", description = "couchbase (the cluster's cache).")
+    @Option(
+            names = "--store",
+            required = true,
+            paramLabel = "STORE",
+            description = "couchbase or redis: the cluster's cache, as its cluster file names it.")
     String store;
 
     @Mixin

@@ -46,9 +46,7 @@ public final class FlinkDeploy {
         Path home = Home.dir();
         Path artifact = d.artifactPath(home);
         boolean yarn = d.target().equals("yarn");
-        Map<String, String> settings = new LinkedHashMap<>(cluster.jobSettings());
-        settings.putAll(d.settings());
-        settings.putAll(overrides);
+        Map<String, String> settings = cluster.jobSettings(d.settings(), overrides);
         Path clientConf = cluster.dir().resolve(yarn ? "flink-yarn/conf" : "flink/client-conf");
         Path lib = yarn ? FlinkYarn.lib(home) : FlinkSession.lib(home);
         Map<String, String> env = new LinkedHashMap<>();

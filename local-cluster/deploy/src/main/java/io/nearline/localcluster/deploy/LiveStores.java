@@ -12,8 +12,9 @@ public final class LiveStores {
     private LiveStores() {}
 
     public static CacheStore open(String store, ClusterFile cluster) {
-        if (!"couchbase".equals(store)) {
-            throw new ClusterException("--store must be couchbase (the cluster's cache), got " + store);
+        if (!store.equals(cluster.store())) {
+            throw new ClusterException("--store " + store + ": the cluster's cache is " + cluster.store() + " ("
+                    + cluster.dir().resolve(ClusterFile.NAME) + "); pass --store " + cluster.store());
         }
         return CacheStores.open(Config.of(cluster.jobSettings()));
     }

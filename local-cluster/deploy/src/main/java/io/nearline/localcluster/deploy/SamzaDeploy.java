@@ -114,9 +114,7 @@ public final class SamzaDeploy {
             config.putAll(SamzaMetricsStream.reporterSettings(config.get("metrics.reporters")));
             config.putAll(d.engineSettings());
             // Nearline's side: the cluster's addresses, then the descriptor's settings, then --set
-            config.putAll(cluster.jobSettings());
-            config.putAll(d.settings());
-            config.putAll(overrides);
+            config.putAll(cluster.jobSettings(d.settings(), overrides));
             Path configFile =
                     Files.createDirectories(cluster.dir().resolve("deploys")).resolve(d.name() + ".properties");
             write(configFile, config);

@@ -13,6 +13,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The whole local stack on an engine with a random workload: the source commits while the job,
@@ -40,16 +42,21 @@ public abstract class DemoSuite {
     }
 
     /**
-     * The networked cache: CouchbaseMock in a JVM of its own, killed and started again empty (re-seeded
-     * from a snapshot), then frozen so that calls time out.
+     * The networked caches, each a server of the demo's own (CouchbaseMock in a JVM of its own, a
+     * redis-server): killed and started again empty (re-seeded from a snapshot), then frozen so that
+     * calls time out.
      */
     @Timeout(value = 6, unit = TimeUnit.MINUTES)
-    @Test
-    void onCouchbaseARestartedAndAFrozenStoreLeaveNoDivergence() throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"couchbase", "redis"})
+    void onANetworkedStoreARestartedAndAFrozenServerLeaveNoDivergence(String store) throws Exception {
+        if (store.equals("redis")) {
+            CdcConformanceSuite.assumeRedis();
+        }
         long seed = Seeds.seed();
-        JsonNode s = runDemo(seed, "24s", "--store", "couchbase");
+        JsonNode s = runDemo(seed, "24s", "--store", store);
         String where = s + " " + Seeds.replay(seed);
-        assertEquals("couchbase", s.get("store").asText(), where);
+        assertEquals(store, s.get("store").asText(), where);
         assertEquals(1, s.get("storeRestarts").asInt(), where);
         assertEquals(1, s.get("storePauses").asInt(), where);
         assertTrue(s.get("reseedRows").asLong() > 0, "nothing re-seeded the restarted store: " + where);
