@@ -27,14 +27,18 @@ local function stored_head(key)
     return head
 end
 
--- -1, 0 or 1 as the version in head a is below, equal to or above the one in head b.
--- Byte by byte rather than with '<': Lua compares strings by the server's locale.
+-- -1, 0 or 1 as the version in head a is below, equal to or above the one in head b. The 12
+-- bytes are read as three unsigned 32-bit big-endian numbers (exact in Lua's doubles, where a 64-bit
+-- SCN would not be) and compared in order; not with '<' on strings, which follows the server's locale.
 local function compare_versions(a, b)
-    for i = CAS + 3, HEAD do
-        local x, y = string.byte(a, i), string.byte(b, i)
-        if x ~= y then
-            return x < y and -1 or 1
-        end
+    local a1, a2, a3 = struct.unpack('>I4I4I4', a, CAS + 3)
+    local b1, b2, b3 = struct.unpack('>I4I4I4', b, CAS + 3)
+    if a1 ~= b1 then
+        return a1 < b1 and -1 or 1
+    elseif a2 ~= b2 then
+        return a2 < b2 and -1 or 1
+    elseif a3 ~= b3 then
+        return a3 < b3 and -1 or 1
     end
     return 0
 end

@@ -7,8 +7,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Runs a test class only where {@code redis-server} is installed; elsewhere the class is reported as
- * skipped with the reason, never as passed. With {@code -Dnearline.requireRedis=true} (CI sets it) a
- * missing server fails the class instead.
+ * skipped with the reason, never as passed. Where CI requires Redis ({@link RedisServerProcess#skipReason})
+ * a missing server fails the class instead.
  */
 public final class RequiresRedis implements ExecutionCondition {
 

@@ -28,6 +28,7 @@ public final class RedisServerProcess implements AutoCloseable {
     public static final String USER = "nearline";
     public static final String PASSWORD_FILE = "redis.password";
     public static final String REQUIRE = "nearline.requireRedis";
+    public static final String REQUIRE_ENV = "NEARLINE_REQUIRE_REDIS";
     private static final String READY = "Ready to accept connections";
 
     private final Path dir;
@@ -64,12 +65,14 @@ public final class RedisServerProcess implements AutoCloseable {
 
     /**
      * For tests: why a Redis test should be skipped here, or empty when it can run. Where the system
-     * property {@value #REQUIRE} is true (CI sets it, having installed the package) a missing server is
-     * an error instead, so that a suite cannot pass by skipping.
+     * property {@value #REQUIRE} or the environment variable {@value #REQUIRE_ENV} is true (CI sets it,
+     * having installed the package) a missing server is an error instead, so that a suite cannot pass
+     * by skipping.
      */
     public static Optional<String> skipReason() {
         Optional<String> whyNot = unavailableReason();
-        if (whyNot.isPresent() && Boolean.getBoolean(REQUIRE)) {
+        boolean required = Boolean.getBoolean(REQUIRE) || "true".equals(System.getenv(REQUIRE_ENV));
+        if (whyNot.isPresent() && required) {
             throw new IllegalStateException("-D" + REQUIRE + "=true but " + whyNot.get());
         }
         return whyNot.map(reason -> "skipped: " + reason);
