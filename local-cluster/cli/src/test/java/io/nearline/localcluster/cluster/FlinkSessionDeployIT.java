@@ -253,6 +253,10 @@ class FlinkSessionDeployIT extends LocalClusterIT {
         } finally {
             assertEquals(0, nearline("cluster", "down", "--dir", cluster.toString()));
         }
+        assertTrue(c.processes().containsKey("redis"), c.processes().toString());
+        for (Map.Entry<String, Long> p : c.processes().entrySet()) {
+            assertFalse(Daemons.alive(p.getValue(), cluster), p.getKey() + " is still running");
+        }
         assertFalse(PrivateNetwork.of(cluster).exists(), "the cluster's network is still there");
     }
 }

@@ -299,7 +299,13 @@ public final class ClusterCommand implements Runnable {
         /** Debian's redis-server on the cluster's address: no persistence, an ACL user whose password is in a file. */
         private void startRedis(String host) throws IOException {
             Path redisDir = dir.resolve("redis");
-            Path config = RedisServerProcess.writeConfig(redisDir, host, REDIS_PORT, List.of());
+            // redis-server rewrites its process title: the template keeps the cluster's marker in it, so
+            // that 'down' (which ends only processes that carry the marker) recognises it as ours
+            Path config = RedisServerProcess.writeConfig(
+                    redisDir,
+                    host,
+                    REDIS_PORT,
+                    List.of("proc-title-template \"{title} {listen-addr} " + Daemons.marker(dir) + " \""));
             storeAddress.put("servers", "");
             storeAddress.put("username", RedisServerProcess.USER);
             storeAddress.put(
