@@ -17,7 +17,7 @@ import io.nearline.common.store.StoreException;
 import io.nearline.common.store.StoreUnavailableException;
 import io.nearline.common.testkit.Seeds;
 import io.nearline.common.version.Version;
-import io.nearline.localcluster.redis.RedisServerProcess;
+import io.nearline.store.redis.testkit.RedisServerProcess;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.HashMap;

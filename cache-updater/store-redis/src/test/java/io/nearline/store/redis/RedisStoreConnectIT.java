@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.nearline.common.config.Config;
 import io.nearline.common.store.CacheStores;
 import io.nearline.common.store.StoreException;
-import io.nearline.localcluster.redis.RedisServerProcess;
+import io.nearline.store.redis.testkit.RedisServerProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;

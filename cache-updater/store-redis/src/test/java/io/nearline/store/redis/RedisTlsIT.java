@@ -14,7 +14,7 @@ import io.nearline.common.config.Config;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.store.StoreException;
 import io.nearline.common.version.Version;
-import io.nearline.localcluster.redis.RedisServerProcess;
+import io.nearline.store.redis.testkit.RedisServerProcess;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

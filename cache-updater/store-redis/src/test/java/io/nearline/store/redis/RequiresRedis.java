@@ -1,6 +1,6 @@
 package io.nearline.store.redis;
 
-import io.nearline.localcluster.redis.RedisServerProcess;
+import io.nearline.store.redis.testkit.RedisServerProcess;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;

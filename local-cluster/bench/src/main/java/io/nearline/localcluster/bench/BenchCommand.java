@@ -209,7 +209,9 @@ public final class BenchCommand extends CommandGroup {
                                     List.of(syncStream),
                                     work.resolve("state-" + engine + "-sync.jsonl")));
                 }
-                members.put(engine, member(engine, work, stream, readJson(summary), sync, ceiling, blindCeiling));
+                members.put(
+                        engine,
+                        member(engine, work, stream, readJson(summary), sync, new Ceilings(ceiling, blindCeiling)));
             }
             return finish(
                     String.format(
@@ -241,14 +243,10 @@ public final class BenchCommand extends CommandGroup {
 
         /** An engine's member of the summary: its rates against the raw consume rate and the store's ceiling. */
         private ObjectNode member(
-                String engine,
-                Path work,
-                Path stream,
-                ObjectNode replay,
-                ObjectNode sync,
-                double ceiling,
-                double blindCeiling)
+                String engine, Path work, Path stream, ObjectNode replay, ObjectNode sync, Ceilings ceilings)
                 throws IOException {
+            double ceiling = ceilings.ordered();
+            double blindCeiling = ceilings.blind();
             ObjectNode m = JSON.createObjectNode();
             long written = replay.path("steadyEventsPerSec").asLong(-1);
             long raw = replay.path("rawConsumePerSec").asLong(-1);
@@ -635,6 +633,9 @@ public final class BenchCommand extends CommandGroup {
                 bench, storeSettings.get("cache.store"), threads, ceiling, unit);
         return ceiling;
     }
+
+    /** The store's ordered-write and blind-write rates for the bench's writes; blind is -1 where not measured. */
+    private record Ceilings(double ordered, double blind) {}
 
     /** The replay options that point a job at the bench's store. */
     private static List<String> storeArgs(ForkedStore server) {

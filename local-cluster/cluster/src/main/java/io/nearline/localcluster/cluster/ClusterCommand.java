@@ -1,7 +1,7 @@
 package io.nearline.localcluster.cluster;
 
 import io.nearline.localcluster.kit.Home;
-import io.nearline.localcluster.redis.RedisServerProcess;
+import io.nearline.store.redis.testkit.RedisServerProcess;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

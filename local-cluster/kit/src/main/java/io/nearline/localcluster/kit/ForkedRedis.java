@@ -1,6 +1,6 @@
 package io.nearline.localcluster.kit;
 
-import io.nearline.localcluster.redis.RedisServerProcess;
+import io.nearline.store.redis.testkit.RedisServerProcess;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

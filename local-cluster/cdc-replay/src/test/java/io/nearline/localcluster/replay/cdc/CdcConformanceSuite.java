@@ -16,7 +16,7 @@ import io.nearline.common.events.DebeziumDecoder;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.testkit.Seeds;
 import io.nearline.localcluster.faults.OutageStore;
-import io.nearline.localcluster.redis.RedisServerProcess;
+import io.nearline.store.redis.testkit.RedisServerProcess;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

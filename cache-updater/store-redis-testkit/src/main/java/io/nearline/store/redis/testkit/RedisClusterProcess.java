@@ -1,4 +1,4 @@
-package io.nearline.localcluster.redis;
+package io.nearline.store.redis.testkit;
 
 import java.io.IOException;
 import java.nio.file.Files;
