@@ -94,10 +94,10 @@ final class Injector {
                     Daemons.stop(dir, Map.of("kafka", pid), Duration.ofSeconds(15));
                     yield check(was && !Daemons.alive(pid, dir), "kafka", "broker stopped (pid " + pid + ")");
                 }
-                case STORE_OUTAGE -> {
-                    long pid = cluster.processes().get("couchbase");
+                case STORE_OUTAGE -> { // the cache's own process: CouchbaseMock or redis-server
+                    long pid = cluster.processes().get(cluster.store());
                     signal("STOP", pid);
-                    yield check(stopped(pid), "couchbase", "store frozen (SIGSTOP, pid " + pid + ")");
+                    yield check(stopped(pid), cluster.store(), "store frozen (SIGSTOP, pid " + pid + ")");
                 }
             };
         } catch (ClusterException e) {
@@ -121,7 +121,7 @@ final class Injector {
                 }
             }
             case BROKER_RESTART -> Daemons.restart(dir, "kafka");
-            case STORE_OUTAGE -> signal("CONT", cluster.processes().get("couchbase"));
+            case STORE_OUTAGE -> signal("CONT", cluster.processes().get(cluster.store()));
             case KILL_CONTAINER, KILL_AM -> {
                 // YARN and the engine replace what was killed
             }

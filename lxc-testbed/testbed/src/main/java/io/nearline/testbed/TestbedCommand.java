@@ -127,6 +127,18 @@ public final class TestbedCommand implements Runnable {
                 description = "LXC instances, one NodeManager each (default: ${DEFAULT-VALUE}).")
         int nodes;
 
+        @Option(
+                names = "--store",
+                defaultValue = "couchbase",
+                description = "The testbed's cache: couchbase (CouchbaseMock) or redis (Debian's redis-server), on "
+                        + "the bridge's address beside the broker. Default: ${DEFAULT-VALUE}.")
+        String store;
+
+        @Override
+        protected String store() {
+            return store;
+        }
+
         @Override
         public Integer call() throws Exception {
             if (nodes < 1 || nodes > 16) {
