@@ -193,6 +193,11 @@ class BadInputTest {
                     c[3],
                     name.startsWith("cache-updater") ? replayCdc("flink", config) : replayJoin("flink", config)));
         }
+        // a store that cannot be reached is found before the run starts, by the engine's runner
+        all.add(mistake(
+                "a Redis server that does not answer",
+                "redis.servers",
+                replayCdc("flink", "--store", "redis", "--redis-servers", "redis://127.0.0.1:1")));
         return all.stream();
     }
 

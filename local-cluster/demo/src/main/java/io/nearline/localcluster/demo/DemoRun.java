@@ -74,6 +74,7 @@ final class DemoRun {
     int call() throws Exception {
         engine.localMetrics().reset();
         long commits = configure();
+        options.store.probe(config);
         try (KafkaProducer<byte[], byte[]> producer = KafkaTopics.producer(bootstrap);
                 CacheStore opened = CacheStores.open(config)) {
             store = opened;

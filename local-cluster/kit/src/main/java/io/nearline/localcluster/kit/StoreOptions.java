@@ -1,5 +1,10 @@
 package io.nearline.localcluster.kit;
 
+import io.nearline.common.config.Config;
+import io.nearline.common.config.ConfigException;
+import io.nearline.common.store.CacheStore;
+import io.nearline.common.store.CacheStores;
+import io.nearline.common.store.StoreException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -138,6 +143,22 @@ public final class StoreOptions {
      */
     public List<String> serverArgs() {
         return started == null ? List.of() : started.replayArgs();
+    }
+
+    /**
+     * Opens a networked store once before a run starts and lets it go: an unreachable server, a wrong
+     * password or a server too old then ends the run with the store's one-line reason (exit 2), not
+     * with a job failing on its tasks. The embedded store is opened by the job itself.
+     */
+    public void probe(Config config) {
+        if (!isNetworked()) {
+            return;
+        }
+        try (CacheStore store = CacheStores.open(config)) {
+            store.health(); // opened is what counts
+        } catch (StoreException e) {
+            throw new ConfigException(e.getMessage());
+        }
     }
 
     private static void putIfSet(Map<String, String> settings, String key, String value) {

@@ -56,9 +56,12 @@ public final class CdcReplay {
         if (options.run.jobProcess != null) {
             return runJobOnly(options, work, engine);
         }
-        try (LocalBroker broker = engine.startBroker(work.resolve("kafka"));
-                ForkedStore storeServer = options.store.startServerIfNeeded(work, options.run)) {
-            return run(options, work, broker, engine);
+        try (ForkedStore storeServer = options.store.startServerIfNeeded(work, options.run)) {
+            options.store.probe(
+                    options.jobConfig("127.0.0.1:9092", work)); // before the broker: a bad store is one line
+            try (LocalBroker broker = engine.startBroker(work.resolve("kafka"))) {
+                return run(options, work, broker, engine);
+            }
         }
     }
 
