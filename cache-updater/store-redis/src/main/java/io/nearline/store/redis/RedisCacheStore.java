@@ -522,7 +522,7 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
                 && all.toUpperCase(java.util.Locale.ROOT).contains("FUNCTION")) {
             return "this server has no Redis Functions: Nearline needs Redis 7.0 or later";
         }
-        if (all.contains("SSL") || all.contains("certificate")) {
+        if (all.contains("SSL") || all.contains("PKIX") || all.contains("certific") || all.contains("handshake")) {
             return "check redis.servers' scheme and redis.tls.*";
         }
         return "check redis.servers and that the server is up";
