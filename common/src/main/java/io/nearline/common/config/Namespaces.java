@@ -17,6 +17,7 @@ public final class Namespaces {
             "cache",
             "write",
             "couchbase",
+            "redis",
             "rocksdb",
             "bootstrap",
             "tracking",

@@ -198,12 +198,30 @@ final class Injector {
     }
 
     /** Whether {@code pid} is stopped by a signal (state T in /proc/PID/stat). */
+    /**
+     * Whether the process is stopped (state T), looked at for up to two seconds: a stop signal reaches
+     * every thread of a process, and its state shows it only once the kernel has got to them.
+     */
     private static boolean stopped(long pid) {
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            return stat.substring(stat.lastIndexOf(')') + 2).startsWith("T");
-        } catch (IOException e) {
-            return false;
+        long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+        while (true) {
+            try {
+                String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+                if (stat.substring(stat.lastIndexOf(')') + 2).startsWith("T")) {
+                    return true;
+                }
+            } catch (IOException e) {
+                return false; // gone
+            }
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
         }
     }
 }
