@@ -29,7 +29,6 @@ import io.nearline.common.store.ErrorRateHealth;
 import io.nearline.common.store.StoreException;
 import io.nearline.common.store.StoreUnavailableException;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -69,11 +68,7 @@ public final class CouchbaseCacheStore implements CacheStore {
         this.settings = settings;
         this.cluster = cluster;
         this.collection = collection;
-        this.health = new ErrorRateHealth(
-                Clock.systemUTC(),
-                settings.healthWindow().toMillis(),
-                settings.healthMinSamples(),
-                settings.healthMaxErrorRate());
+        this.health = settings.health().newHealth();
     }
 
     public static CouchbaseCacheStore connect(CouchbaseStoreSettings settings) {

@@ -7,6 +7,7 @@ import io.nearline.common.config.ConfigException;
 import io.nearline.common.config.ConfigKey;
 import io.nearline.common.config.Secret;
 import io.nearline.common.config.ValueType;
+import io.nearline.common.store.HealthSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,9 +24,7 @@ public record CouchbaseStoreSettings(
         boolean tlsVerifyHostname,
         Duration kvTimeout,
         Duration connectTimeout,
-        Duration healthWindow,
-        int healthMinSamples,
-        double healthMaxErrorRate) {
+        HealthSettings health) {
 
     public static final ConfigKey<String> CONNECTION_STRING = ConfigKey.of(
                     "couchbase.connection-string",
@@ -76,25 +75,7 @@ public record CouchbaseStoreSettings(
                     Duration.ofSeconds(10),
                     "How long opening the bucket may take before start fails.")
             .checked(Check.positiveDuration());
-    public static final ConfigKey<Duration> HEALTH_WINDOW = ConfigKey.of(
-                    "couchbase.health.window",
-                    ValueType.DURATION,
-                    Duration.ofSeconds(30),
-                    "Sliding window over which the transient error rate is measured.")
-            .checked(new Check<>("must be >= 10ms", d -> d.toMillis() >= 10));
-    public static final ConfigKey<Integer> HEALTH_MIN_SAMPLES = ConfigKey.of(
-                    "couchbase.health.min-samples",
-                    ValueType.INT,
-                    20,
-                    "Operations needed in the window before the store can be judged unhealthy.")
-            .checked(Check.atLeast(1));
-    public static final ConfigKey<Double> HEALTH_MAX_ERROR_RATE = ConfigKey.of(
-                    "couchbase.health.max-error-rate",
-                    ValueType.DOUBLE,
-                    0.5,
-                    "Share of operations failing transiently above which the store reports unhealthy "
-                            + "and jobs stop pulling input.")
-            .checked(Check.fraction());
+    public static final HealthSettings.Keys HEALTH = HealthSettings.keys("couchbase");
 
     public static final ConfigDef DEF = ConfigDef.of(
             "Couchbase store",
@@ -108,9 +89,9 @@ public record CouchbaseStoreSettings(
             TLS_VERIFY_HOSTNAME,
             KV_TIMEOUT,
             CONNECT_TIMEOUT,
-            HEALTH_WINDOW,
-            HEALTH_MIN_SAMPLES,
-            HEALTH_MAX_ERROR_RATE);
+            HEALTH.window(),
+            HEALTH.minSamples(),
+            HEALTH.maxErrorRate());
 
     public static CouchbaseStoreSettings from(Config config) {
         config.validate(DEF);
@@ -134,9 +115,7 @@ public record CouchbaseStoreSettings(
                 config.get(TLS_VERIFY_HOSTNAME),
                 config.get(KV_TIMEOUT),
                 config.get(CONNECT_TIMEOUT),
-                config.get(HEALTH_WINDOW),
-                config.get(HEALTH_MIN_SAMPLES),
-                config.get(HEALTH_MAX_ERROR_RATE));
+                HEALTH.from(config));
     }
 
     /** Whether the connection string asks for TLS. */

@@ -36,7 +36,6 @@ import java.io.InputStream;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -102,11 +101,7 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
         this.connection = connection;
         this.commands = commands;
         this.functions = functions;
-        this.health = new ErrorRateHealth(
-                Clock.systemUTC(),
-                settings.healthWindow().toMillis(),
-                settings.healthMinSamples(),
-                settings.healthMaxErrorRate());
+        this.health = settings.health().newHealth();
     }
 
     /** Connects, authenticates and loads the functions; fails with the reason and the setting to check. */

@@ -7,6 +7,7 @@ import io.nearline.common.config.ConfigException;
 import io.nearline.common.config.ConfigKey;
 import io.nearline.common.config.Secret;
 import io.nearline.common.config.ValueType;
+import io.nearline.common.store.HealthSettings;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,9 +25,7 @@ public record RedisStoreSettings(
         boolean tlsVerifyHostname,
         Duration commandTimeout,
         Duration connectTimeout,
-        Duration healthWindow,
-        int healthMinSamples,
-        double healthMaxErrorRate) {
+        HealthSettings health) {
 
     public static final ConfigKey<String> SERVERS = ConfigKey.of(
                     "redis.servers",
@@ -76,25 +75,7 @@ public record RedisStoreSettings(
                     Duration.ofSeconds(10),
                     "How long connecting may take before start fails.")
             .checked(Check.positiveDuration());
-    public static final ConfigKey<Duration> HEALTH_WINDOW = ConfigKey.of(
-                    "redis.health.window",
-                    ValueType.DURATION,
-                    Duration.ofSeconds(30),
-                    "Sliding window over which the transient error rate is measured.")
-            .checked(new Check<>("must be >= 10ms", d -> d.toMillis() >= 10));
-    public static final ConfigKey<Integer> HEALTH_MIN_SAMPLES = ConfigKey.of(
-                    "redis.health.min-samples",
-                    ValueType.INT,
-                    20,
-                    "Operations needed in the window before the store can be judged unhealthy.")
-            .checked(Check.atLeast(1));
-    public static final ConfigKey<Double> HEALTH_MAX_ERROR_RATE = ConfigKey.of(
-                    "redis.health.max-error-rate",
-                    ValueType.DOUBLE,
-                    0.5,
-                    "Share of operations failing transiently above which the store reports unhealthy "
-                            + "and jobs stop pulling input.")
-            .checked(Check.fraction());
+    public static final HealthSettings.Keys HEALTH = HealthSettings.keys("redis");
 
     public static final ConfigDef DEF = ConfigDef.of(
             "Redis store",
@@ -106,9 +87,9 @@ public record RedisStoreSettings(
             TLS_VERIFY_HOSTNAME,
             COMMAND_TIMEOUT,
             CONNECT_TIMEOUT,
-            HEALTH_WINDOW,
-            HEALTH_MIN_SAMPLES,
-            HEALTH_MAX_ERROR_RATE);
+            HEALTH.window(),
+            HEALTH.minSamples(),
+            HEALTH.maxErrorRate());
 
     public static RedisStoreSettings from(Config config) {
         config.validate(DEF);
@@ -140,9 +121,7 @@ public record RedisStoreSettings(
                 config.get(TLS_VERIFY_HOSTNAME),
                 config.get(COMMAND_TIMEOUT),
                 config.get(CONNECT_TIMEOUT),
-                config.get(HEALTH_WINDOW),
-                config.get(HEALTH_MIN_SAMPLES),
-                config.get(HEALTH_MAX_ERROR_RATE));
+                HEALTH.from(config));
     }
 
     /** The servers of {@code text}, or null where one is not redis://host:port or rediss://host:port. */
