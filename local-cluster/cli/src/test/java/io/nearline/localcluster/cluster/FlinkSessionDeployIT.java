@@ -67,18 +67,7 @@ class FlinkSessionDeployIT extends LocalClusterIT {
             Path scrambled = scenario("cdc/scrambled.jsonl");
             assertEquals(
                     0, nearline("publish", "cdc", "--events", scrambled.toString(), "--cluster", cluster.toString()));
-            assertEquals(
-                    0,
-                    nearline(
-                            "check",
-                            "--events",
-                            scrambled.toString(),
-                            "--store",
-                            "couchbase",
-                            "--cluster",
-                            cluster.toString(),
-                            "--wait",
-                            "120s"));
+            assertEquals(0, checkLive(cluster, "couchbase", "120s", scrambled));
             long writtenBefore = awaitWritten(c, first);
 
             // negative control: a change the cluster never saw is reported, exit 1
@@ -106,20 +95,7 @@ class FlinkSessionDeployIT extends LocalClusterIT {
 
             Path edge = scenario("cdc/edge-cases.jsonl");
             assertEquals(0, nearline("publish", "cdc", "--events", edge.toString(), "--cluster", cluster.toString()));
-            assertEquals(
-                    0,
-                    nearline(
-                            "check",
-                            "--events",
-                            scrambled.toString(),
-                            "--events",
-                            edge.toString(),
-                            "--store",
-                            "couchbase",
-                            "--cluster",
-                            cluster.toString(),
-                            "--wait",
-                            "120s"));
+            assertEquals(0, checkLive(cluster, "couchbase", "120s", scrambled, edge));
             // resumed from the savepoint's offsets: only the new events are written again
             long writtenAfter = awaitWritten(c, second);
             assertTrue(
@@ -135,22 +111,7 @@ class FlinkSessionDeployIT extends LocalClusterIT {
                     0,
                     nearline(
                             "publish", "snapshot", "--snapshot", snapshot.toString(), "--cluster", cluster.toString()));
-            assertEquals(
-                    0,
-                    nearline(
-                            "check",
-                            "--events",
-                            scrambled.toString(),
-                            "--events",
-                            edge.toString(),
-                            "--events",
-                            snapshot.toString(),
-                            "--store",
-                            "couchbase",
-                            "--cluster",
-                            cluster.toString(),
-                            "--wait",
-                            "120s"));
+            assertEquals(0, checkLive(cluster, "couchbase", "120s", scrambled, edge, snapshot));
 
             Path dump = dir.resolve("state.jsonl");
             assertEquals(
@@ -201,19 +162,7 @@ class FlinkSessionDeployIT extends LocalClusterIT {
             Path scrambled = scenario("cdc/scrambled.jsonl");
             assertEquals(
                     0, nearline("publish", "cdc", "--events", scrambled.toString(), "--cluster", cluster.toString()));
-            assertEquals(
-                    0,
-                    nearline(
-                            "check",
-                            "--events",
-                            scrambled.toString(),
-                            "--store",
-                            "redis",
-                            "--cluster",
-                            cluster.toString(),
-                            "--wait",
-                            "120s"),
-                    err.toString());
+            assertEquals(0, checkLive(cluster, "redis", "120s", scrambled), err.toString());
             assertEquals(
                     2,
                     nearline(

@@ -34,18 +34,7 @@ class FlinkYarnDeployIT extends LocalClusterIT {
             Path scrambled = scenario("cdc/scrambled.jsonl");
             assertEquals(
                     0, nearline("publish", "cdc", "--events", scrambled.toString(), "--cluster", cluster.toString()));
-            assertEquals(
-                    0,
-                    nearline(
-                            "check",
-                            "--events",
-                            scrambled.toString(),
-                            "--store",
-                            "couchbase",
-                            "--cluster",
-                            cluster.toString(),
-                            "--wait",
-                            "180s"));
+            assertEquals(0, checkLive(cluster, "couchbase", "180s", scrambled));
             FlinkYarn.Running first = FlinkYarn.running(c, NAME).orElseThrow();
 
             assertEquals(0, nearline("jobs", "upgrade", descriptor, "--cluster", cluster.toString()));
@@ -57,20 +46,7 @@ class FlinkYarnDeployIT extends LocalClusterIT {
                     "{\"table\": \"profile\", \"key\": \"after-upgrade\", \"partition\": 0, \"scn\": 3, \"op\": \"UPSERT\","
                             + " \"schemaVersion\": 1, \"payload\": \"after the upgrade\"}\n");
             assertEquals(0, nearline("publish", "cdc", "--events", after.toString(), "--cluster", cluster.toString()));
-            assertEquals(
-                    0,
-                    nearline(
-                            "check",
-                            "--events",
-                            scrambled.toString(),
-                            "--events",
-                            after.toString(),
-                            "--store",
-                            "couchbase",
-                            "--cluster",
-                            cluster.toString(),
-                            "--wait",
-                            "180s"));
+            assertEquals(0, checkLive(cluster, "couchbase", "180s", scrambled, after));
             // resumed from the savepoint's offsets: the new application wrote the one new event, not the old ones
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             long written;

@@ -4,6 +4,8 @@ import io.nearline.localcluster.NearlineCli;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.CleanupMode;
@@ -39,6 +41,16 @@ abstract class LocalClusterIT {
         CommandLine cli = NearlineCli.commandLine();
         cli.setErr(new PrintWriter(err, true));
         return cli.execute(args);
+    }
+
+    /** {@code check} of the cluster's live cache against change logs, waiting up to {@code wait}: its exit code. */
+    int checkLive(Path cluster, String store, String wait, Path... events) {
+        List<String> args = new ArrayList<>(List.of("check"));
+        for (Path e : events) {
+            args.addAll(List.of("--events", e.toString()));
+        }
+        args.addAll(List.of("--store", store, "--cluster", cluster.toString(), "--wait", wait));
+        return nearline(args.toArray(String[]::new));
     }
 
     /** A file of the shipped descriptors. */
