@@ -37,7 +37,7 @@ class RedisCacheStoreIT extends RedisStoreContract {
     }
 
     @Override
-    protected void stopServers() {
+    protected void stopServer() {
         if (server != null) {
             server.close();
         }
@@ -209,10 +209,5 @@ class RedisCacheStoreIT extends RedisStoreContract {
 
     private static int schema(Random random) {
         return random.nextBoolean() ? EDGE_SCHEMAS[random.nextInt(EDGE_SCHEMAS.length)] : random.nextInt(1000);
-    }
-
-    @Override
-    protected Duration shortTtl() {
-        return Duration.ofMillis(500);
     }
 }

@@ -29,15 +29,10 @@ class RedisClusterCacheStoreIT extends RedisStoreContract {
     }
 
     @Override
-    protected void stopServers() {
+    protected void stopServer() {
         if (cluster != null) {
             cluster.close();
         }
-    }
-
-    @Override
-    protected Duration shortTtl() {
-        return Duration.ofMillis(500);
     }
 
     @Test
