@@ -353,16 +353,6 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
         }
     }
 
-    /** The Redis server version, as INFO reports it (for tools and messages). */
-    public String serverVersion() {
-        String info = call("info", CacheKey.of("-"), () -> commands.info("server"));
-        return info.lines()
-                .filter(l -> l.startsWith("redis_version:"))
-                .map(l -> l.substring("redis_version:".length()).trim())
-                .findFirst()
-                .orElse("unknown");
-    }
-
     // ---- framing and errors ---------------------------------------------------------------------
 
     private static byte[] bytes(CacheKey key) {

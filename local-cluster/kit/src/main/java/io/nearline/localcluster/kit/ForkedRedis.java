@@ -23,10 +23,6 @@ public final class ForkedRedis implements ForkedStore {
         return new ForkedRedis(RedisServerProcess.start(dir));
     }
 
-    public RedisServerProcess server() {
-        return server;
-    }
-
     @Override
     public String describe() {
         return "redis-server " + server.uri() + ", user " + RedisServerProcess.USER;

@@ -158,14 +158,6 @@ public final class RedisServerProcess implements AutoCloseable {
         return passwordFile;
     }
 
-    public Path dir() {
-        return dir;
-    }
-
-    public long pid() {
-        return process.pid();
-    }
-
     /** The job settings that reach this server (the password by reference to its file). */
     public Map<String, String> settings() {
         Map<String, String> settings = new LinkedHashMap<>();
@@ -202,10 +194,6 @@ public final class RedisServerProcess implements AutoCloseable {
         signal("CONT");
     }
 
-    public boolean isAlive() {
-        return process != null && process.isAlive();
-    }
-
     /** Runs {@code redis-cli} against this server as {@value #USER}; returns what it printed. */
     public String cli(String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(
@@ -237,12 +225,7 @@ public final class RedisServerProcess implements AutoCloseable {
     @Override
     public void close() {
         if (process != null && process.isAlive()) {
-            try {
-                resume(); // a frozen process cannot act on SIGKILL's cleanup until thawed
-            } catch (IOException e) {
-                // it goes anyway
-            }
-            kill();
+            kill(); // SIGKILL ends a frozen process too
         }
     }
 
