@@ -2,7 +2,6 @@ package io.nearline.common.cache;
 
 import io.nearline.common.version.Scn;
 import io.nearline.common.version.Version;
-import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 
 /**
@@ -10,16 +9,21 @@ import java.nio.ByteBuffer;
  * layout is documented in {@code docs/cache-record-format.md}; all integers are big-endian.
  *
  * <pre>
- * offset size field
- *  0      1   format          0x01
- *  1      1   flags           bit 0 = tombstone, bits 1-7 reserved (0)
- *  2      8   scn             int64, >= 0
- * 10      4   schemaVersion   int32, >= 0
- * 14      4   sourcePartition int32, >= 0
- * 18      8   writeTimeMillis int64, epoch milliseconds
- * 26      4   payloadLength   int32, 0 for a tombstone
- * 30      n   payload         the source of truth's bytes, untouched
+ * format 1 (a version without a sequence)    format 2 (a version with one)
+ * offset size field                          offset size field
+ *  0      1   format          0x01            0      1   format          0x02
+ *  1      1   flags (bit 0 = tombstone)       1      1   flags
+ *  2      8   scn             int64, >= 0     2      8   scn
+ *                                            10      8   seq             int64, >= 1
+ * 10      4   schemaVersion   int32, >= 0    18      4   schemaVersion
+ * 14      4   sourcePartition int32, >= 0    22      4   sourcePartition
+ * 18      8   writeTimeMillis epoch millis   26      8   writeTimeMillis
+ * 26      4   payloadLength   0 = tombstone  34      4   payloadLength
+ * 30      n   payload                        38      n   payload
  * </pre>
+ *
+ * The writer picks format 1 whenever the sequence is 0, so records written before format 2 existed
+ * and records of sources without a sequence stay byte for byte what they were.
  *
  * A reader that meets an unknown format byte or reserved flag refuses the record rather than guess:
  * a newer writer may have changed the meaning of the bytes.
@@ -27,8 +31,11 @@ import java.nio.ByteBuffer;
 public final class CacheRecordCodec {
 
     public static final byte FORMAT_V1 = 0x01;
+    public static final byte FORMAT_V2 = 0x02;
+    /** Header bytes of format 1; format 2 has {@link #SEQ_BYTES} more. */
     public static final int HEADER_BYTES = 30;
 
+    private static final int SEQ_BYTES = 8;
     private static final int FLAG_TOMBSTONE = 0x01;
     private static final int KNOWN_FLAGS = FLAG_TOMBSTONE;
 
@@ -36,11 +43,16 @@ public final class CacheRecordCodec {
 
     public static byte[] encode(CacheRecord record) {
         byte[] payload = record.payload();
-        ByteBuffer out = ByteBuffer.allocate(HEADER_BYTES + payload.length);
-        out.put(FORMAT_V1);
+        Version version = record.version();
+        boolean withSeq = version.seq() != 0;
+        ByteBuffer out = ByteBuffer.allocate(HEADER_BYTES + (withSeq ? SEQ_BYTES : 0) + payload.length);
+        out.put(withSeq ? FORMAT_V2 : FORMAT_V1);
         out.put((byte) (record.tombstone() ? FLAG_TOMBSTONE : 0));
-        out.putLong(record.version().scn().value());
-        out.putInt(record.version().schemaVersion());
+        out.putLong(version.scn().value());
+        if (withSeq) {
+            out.putLong(version.seq());
+        }
+        out.putInt(version.schemaVersion());
         out.putInt(record.sourcePartition());
         out.putLong(record.writeTimeMillis());
         out.putInt(payload.length);
@@ -50,20 +62,22 @@ public final class CacheRecordCodec {
 
     public static CacheRecord decode(byte[] bytes) {
         ByteBuffer in = header(bytes);
+        int shift = seqBytes(bytes);
+        int headerBytes = HEADER_BYTES + shift;
         boolean tombstone = (in.get(1) & FLAG_TOMBSTONE) != 0;
-        Version version = readVersion(in);
-        int partition = in.getInt(14);
-        long writeTime = in.getLong(18);
-        int length = in.getInt(26);
-        if (length < 0 || HEADER_BYTES + length != bytes.length) {
+        Version version = readVersion(in, shift);
+        int partition = in.getInt(14 + shift);
+        long writeTime = in.getLong(18 + shift);
+        int length = in.getInt(26 + shift);
+        if (length < 0 || headerBytes + length != bytes.length) {
             throw new CorruptCacheRecordException("payload length " + length + " does not match the "
-                    + (bytes.length - HEADER_BYTES) + " bytes after the header");
+                    + (bytes.length - headerBytes) + " bytes after the header");
         }
         if (tombstone && length != 0) {
             throw new CorruptCacheRecordException("tombstone with a " + length + "-byte payload");
         }
         byte[] payload = new byte[length];
-        System.arraycopy(bytes, HEADER_BYTES, payload, 0, length);
+        System.arraycopy(bytes, headerBytes, payload, 0, length);
         try {
             return new CacheRecord(version, tombstone, partition, writeTime, payload);
         } catch (IllegalArgumentException e) {
@@ -73,7 +87,7 @@ public final class CacheRecordCodec {
 
     /** The version alone, without copying the payload: all the SCN-ordered write needs to compare. */
     public static Version decodeVersion(byte[] bytes) {
-        return readVersion(header(bytes));
+        return readVersion(header(bytes), seqBytes(bytes));
     }
 
     private static ByteBuffer header(byte[] bytes) {
@@ -81,9 +95,14 @@ public final class CacheRecordCodec {
             throw new CorruptCacheRecordException("record of " + (bytes == null ? 0 : bytes.length)
                     + " bytes is shorter than the " + HEADER_BYTES + "-byte header");
         }
-        if (bytes[0] != FORMAT_V1) {
+        if (bytes[0] != FORMAT_V1 && bytes[0] != FORMAT_V2) {
             throw new CorruptCacheRecordException(String.format(
-                    "unknown cache record format 0x%02x (this reader knows 0x%02x)", bytes[0], FORMAT_V1));
+                    "unknown cache record format 0x%02x (this reader knows 0x%02x and 0x%02x)",
+                    bytes[0], FORMAT_V1, FORMAT_V2));
+        }
+        if (bytes[0] == FORMAT_V2 && bytes.length < HEADER_BYTES + SEQ_BYTES) {
+            throw new CorruptCacheRecordException("format 2 record of " + bytes.length + " bytes is shorter than its "
+                    + (HEADER_BYTES + SEQ_BYTES) + "-byte header");
         }
         int flags = bytes[1] & 0xff;
         if ((flags & ~KNOWN_FLAGS) != 0) {
@@ -92,16 +111,19 @@ public final class CacheRecordCodec {
         return ByteBuffer.wrap(bytes);
     }
 
-    private static Version readVersion(ByteBuffer in) {
-        try {
-            long scn = in.getLong(2);
-            int schemaVersion = in.getInt(10);
-            if (scn < 0 || schemaVersion < 0) {
-                throw new CorruptCacheRecordException("negative version " + scn + "/v" + schemaVersion);
-            }
-            return new Version(Scn.of(scn), schemaVersion);
-        } catch (BufferUnderflowException e) {
-            throw new CorruptCacheRecordException("truncated header");
+    /** How far format 2 moves the fields after the SCN: the sequence's bytes. */
+    private static int seqBytes(byte[] bytes) {
+        return bytes[0] == FORMAT_V2 ? SEQ_BYTES : 0;
+    }
+
+    private static Version readVersion(ByteBuffer in, int shift) {
+        long scn = in.getLong(2);
+        long seq = shift == 0 ? 0 : in.getLong(10);
+        int schemaVersion = in.getInt(10 + shift);
+        if (scn < 0 || seq < 0 || schemaVersion < 0 || (shift != 0 && seq == 0)) {
+            throw new CorruptCacheRecordException(
+                    "bad version " + scn + (shift == 0 ? "" : "." + seq) + "/v" + schemaVersion);
         }
+        return new Version(Scn.of(scn), seq, schemaVersion);
     }
 }

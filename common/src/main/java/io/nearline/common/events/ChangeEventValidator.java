@@ -54,6 +54,10 @@ public final class ChangeEventValidator {
             return Rejection.of(
                     Rejection.Reason.BAD_SCN, "negative SCN " + e.getScn() + " for key '" + e.getKey() + "'");
         }
+        if (e.getSeq() < 0) {
+            return Rejection.of(
+                    Rejection.Reason.BAD_SCN, "negative seq " + e.getSeq() + " for key '" + e.getKey() + "'");
+        }
         if (e.getPartition() < 0) {
             return Rejection.of(Rejection.Reason.BAD_PARTITION, "negative partition " + e.getPartition());
         }

@@ -28,7 +28,7 @@ public final class ChangeEvents {
 
     /** An upsert becomes a record with the payload; a delete becomes a tombstone of the same version. */
     public static CacheRecord cacheRecord(ChangeEvent e) {
-        Version version = Version.of(e.getScn(), e.getSchemaVersion());
+        Version version = Version.of(e.getScn(), e.getSeq(), e.getSchemaVersion());
         if (e.getOp() == Op.DELETE) {
             return CacheRecord.tombstone(version, e.getPartition());
         }

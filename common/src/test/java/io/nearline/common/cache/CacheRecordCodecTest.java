@@ -20,15 +20,17 @@ class CacheRecordCodecTest {
     @Property
     void upsertsRoundTrip(
             @ForAll @LongRange(max = Long.MAX_VALUE) long scn,
+            @ForAll @LongRange(max = Long.MAX_VALUE) long seq,
             @ForAll @IntRange(max = 1000) int schema,
             @ForAll @IntRange(max = 4096) int partition,
             @ForAll long writeTime,
             @ForAll @Size(max = 300) byte[] payload) {
-        CacheRecord record = new CacheRecord(Version.of(scn, schema), false, partition, writeTime, payload);
+        CacheRecord record = new CacheRecord(Version.of(scn, seq, schema), false, partition, writeTime, payload);
         byte[] bytes = CacheRecordCodec.encode(record);
         assertEquals(record, CacheRecordCodec.decode(bytes));
         assertEquals(record.version(), CacheRecordCodec.decodeVersion(bytes));
-        assertEquals(CacheRecordCodec.HEADER_BYTES + payload.length, bytes.length);
+        assertEquals(seq == 0 ? 1 : 2, bytes[0], "format 1 unless the version has a sequence");
+        assertEquals(CacheRecordCodec.HEADER_BYTES + (seq == 0 ? 0 : 8) + payload.length, bytes.length);
     }
 
     @Test
@@ -54,13 +56,35 @@ class CacheRecordCodecTest {
         assertEquals("0101" + "0000000000000001" + "00000000" + "00000000" + "0000000000000000" + "00000000", tomb);
     }
 
+    /** Format 2 (docs/cache-record-format.md): the sequence follows the SCN, the rest moves 8 bytes on. */
+    @Test
+    void formatTwoLayoutMatchesTheDocumentedBytes() {
+        CacheRecord record = new CacheRecord(
+                Version.of(0x0102030405060708L, 0x1112131415161718L, 9), false, 5, 0x1122334455667788L, new byte[] {
+                    (byte) 0xCA, (byte) 0xFE
+                });
+        String hex = HexFormat.of().formatHex(CacheRecordCodec.encode(record));
+        assertEquals(
+                "02" + "00" + "0102030405060708" + "1112131415161718" + "00000009" + "00000005" + "1122334455667788"
+                        + "00000002" + "cafe",
+                hex);
+    }
+
+    @Test
+    void formatTwoWithoutASequenceIsRefused() {
+        byte[] bytes = CacheRecordCodec.encode(CacheRecord.tombstone(Version.of(5, 7, 1), 0));
+        Arrays.fill(bytes, 10, 18, (byte) 0);
+        assertThrows(CorruptCacheRecordException.class, () -> CacheRecordCodec.decode(bytes));
+        assertThrows(CorruptCacheRecordException.class, () -> CacheRecordCodec.decodeVersion(Arrays.copyOf(bytes, 34)));
+    }
+
     @Test
     void unknownFormatIsRefused() {
         byte[] bytes = CacheRecordCodec.encode(CacheRecord.upsert(Version.of(1, 1), 0, new byte[] {1}));
-        bytes[0] = 0x02;
+        bytes[0] = 0x03;
         CorruptCacheRecordException e =
                 assertThrows(CorruptCacheRecordException.class, () -> CacheRecordCodec.decode(bytes));
-        assertTrue(e.getMessage().contains("unknown cache record format 0x02"), e.getMessage());
+        assertTrue(e.getMessage().contains("unknown cache record format 0x03"), e.getMessage());
         assertThrows(CorruptCacheRecordException.class, () -> CacheRecordCodec.decodeVersion(bytes));
     }
 

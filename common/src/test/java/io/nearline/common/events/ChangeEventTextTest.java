@@ -111,6 +111,21 @@ class ChangeEventTextTest {
                 ChangeEventCodec.decode(padded).rejection().reason());
     }
 
+    /** An event without a sequence keeps the wire form it had before seq existed; one with it appends it. */
+    @Test
+    void theSequenceIsWrittenOnlyWhenItIsNotZero() {
+        ChangeEvent plain = ChangeEventText.parse("{\"key\":\"k\",\"scn\":7,\"op\":\"DELETE\"}")
+                .event();
+        byte[] shortForm = ChangeEventCodec.encode(plain);
+        ChangeEvent withSeq = ChangeEvent.newBuilder(plain).setSeq(5).build();
+        byte[] longForm = ChangeEventCodec.encode(withSeq);
+        assertEquals(shortForm.length + 1, longForm.length);
+        assertTrue(Arrays.equals(shortForm, Arrays.copyOf(longForm, shortForm.length)), "same bytes up to seq");
+        assertEquals(0x0a, longForm[shortForm.length], "seq 5 as Avro's zig-zag varint");
+        assertEquals(plain, ChangeEventCodec.decode(shortForm).event());
+        assertEquals(withSeq, ChangeEventCodec.decode(longForm).event());
+    }
+
     @Test
     void deadLettersKeepTheBytesAndTheReason() {
         var letter = DeadLetters.of(

@@ -29,6 +29,15 @@ class VersionTest {
     }
 
     @Test
+    void sequenceDecidesBetweenScnAndSchemaVersion() {
+        assertTrue(Version.of(10, 5, 0).isNewerThan(Version.of(10, 4, 9)));
+        assertTrue(Version.of(10, 1, 0).isNewerThan(Version.of(10, 9)), "a sequence beats none at one SCN");
+        assertTrue(Version.of(11, 0).isNewerThan(Version.of(10, Long.MAX_VALUE, 9)), "the SCN decides first");
+        assertEquals(Version.of(10, 0, 3), Version.of(10, 3));
+        assertThrows(IllegalArgumentException.class, () -> Version.of(1, -1L, 0));
+    }
+
+    @Test
     void equalVersionsAreEqual() {
         assertEquals(0, Version.of(10, 2).compareTo(Version.of(10, 2)));
         assertEquals(Version.of(10, 2), Version.of(10, 2));

@@ -388,6 +388,31 @@ public abstract class CacheStoreContract {
         assertEquals(1, metrics.count("write.duplicate"));
     }
 
+    /** Debezium versions carry a sequence (record format 2); it decides between writes of one SCN. */
+    @Test
+    void aSequenceOrdersWritesThatShareAnScn() {
+        CacheKey k = key("sequenced");
+        ScnOrderedWriter w = writer(new InMemoryMetrics());
+        assertEquals(
+                WriteOutcome.APPLIED,
+                w.write(k, KeyHistory.record(k, Version.of(5, 1), false)).outcome());
+        assertEquals(
+                WriteOutcome.APPLIED,
+                w.write(k, KeyHistory.record(k, Version.of(5, 640, 0), true)).outcome(),
+                "a format-2 tombstone over a format-1 record of one SCN");
+        assertEquals(
+                WriteOutcome.STALE,
+                w.write(k, KeyHistory.record(k, Version.of(5, 610, 0), false)).outcome());
+        assertEquals(
+                WriteOutcome.DUPLICATE,
+                w.write(k, KeyHistory.record(k, Version.of(5, 640, 0), true)).outcome());
+        assertEquals(
+                WriteOutcome.APPLIED,
+                w.write(k, KeyHistory.record(k, Version.of(6, 1), false)).outcome(),
+                "a format-1 record of a later SCN over a format-2 one");
+        assertEquals(Version.of(6, 1), stored(k).version());
+    }
+
     @Test
     void tombstonesBlockOlderUpsertsAndYieldToNewerOnes() {
         CacheKey k = key("deleted");

@@ -14,7 +14,7 @@ import java.util.TreeSet;
 
 /**
  * The cache state as JSON lines sorted by key (the state-dump text form, docs/semantics.md):
- * {@code {"key","scn","schemaVersion","tombstone","payload"}}, payload (UTF-8 text) absent for
+ * {@code {"key","scn","seq","schemaVersion","tombstone","payload"}} (seq only where not 0), payload (UTF-8 text) absent for
  * tombstones. Keys without a live record are left out. The store has no scan, so the caller names
  * the keys (a replay knows every key it sent).
  */
@@ -36,6 +36,9 @@ public final class StateDump {
         ObjectNode node = JSON.createObjectNode();
         node.put("key", key.value());
         node.put("scn", record.version().scn().value());
+        if (record.version().seq() != 0) {
+            node.put("seq", record.version().seq()); // only a Debezium source's versions have one
+        }
         node.put("schemaVersion", record.version().schemaVersion());
         node.put("tombstone", record.tombstone());
         if (!record.tombstone()) {

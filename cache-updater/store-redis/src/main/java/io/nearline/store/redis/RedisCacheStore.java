@@ -23,6 +23,7 @@ import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.nearline.common.cache.CacheKey;
+import io.nearline.common.cache.CacheRecordCodec;
 import io.nearline.common.cache.CorruptCacheRecordException;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.ErrorRateHealth;
@@ -327,7 +328,8 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
 
     /**
      * The function's reply {@code [outcome, stored head]} as a result. The head is the token and the
-     * envelope's first 14 bytes (format, flags, SCN, schema version), empty where nothing was stored.
+     * envelope's first bytes up to the version's end (format, flags, SCN, [sequence,] schema version),
+     * empty where nothing was stored.
      */
     static Result result(List<Object> reply) {
         Outcome outcome = Outcome.valueOf(new String((byte[]) reply.get(0), StandardCharsets.US_ASCII));
@@ -336,7 +338,10 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
             return new Result(outcome, Version.NONE);
         }
         ByteBuffer in = ByteBuffer.wrap(head);
-        return new Result(outcome, Version.of(in.getLong(TOKEN_BYTES + 2), in.getInt(TOKEN_BYTES + 10)));
+        long scn = in.getLong(TOKEN_BYTES + 2);
+        return head[TOKEN_BYTES] == CacheRecordCodec.FORMAT_V2
+                ? new Result(outcome, Version.of(scn, in.getLong(TOKEN_BYTES + 10), in.getInt(TOKEN_BYTES + 18)))
+                : new Result(outcome, Version.of(scn, in.getInt(TOKEN_BYTES + 10)));
     }
 
     @Override

@@ -3,42 +3,53 @@
 -- The Redis side of Nearline's cache store (docs/cache-record-format.md, "Redis").
 --
 -- Every key holds one Redis string: an 8-byte CAS token, then the cache record's envelope.
--- The version a write is ordered by is bytes 2..13 of the envelope (SCN then schema version, both
--- big-endian and never negative), so it sits at bytes 10..21 of the string. GETRANGE reads those
--- bytes without copying the payload, and comparing them byte by byte is comparing versions.
+-- The version a write is ordered by sits right after the envelope's format and flags bytes:
+--   format 1: SCN (8 bytes), schema version (4)                -> bytes 10..21 of the string
+--   format 2: SCN (8 bytes), sequence (8), schema version (4)   -> bytes 10..29 of the string
+-- all big-endian and never negative; format 1 is a version whose sequence is 0. GETRANGE reads
+-- those bytes without copying the payload.
 --
 -- Each function touches only the key it is given, so it runs unchanged on Redis Cluster.
 -- Errors start with a word the client maps: NEARLINE_CORRUPT (a value this library did not write).
 
 local CAS = 8                -- bytes of the CAS token in front of the envelope
-local HEAD = CAS + 14        -- token, format, flags, scn, schema version
-local FORMAT_V1 = 1
+local HEAD_V1 = CAS + 14     -- token, format, flags, scn, schema version
+local HEAD_V2 = CAS + 22     -- token, format, flags, scn, sequence, schema version
 
--- The stored head of a key, '' when the key is absent (or expired); an error for a value that is
--- not a cache record of a format this library knows: it is never overwritten.
+-- The stored head of a key (up to HEAD_V2 bytes), '' when the key is absent (or expired); an error
+-- for a value that is not a cache record of a format this library knows: it is never overwritten.
 local function stored_head(key)
-    local head = redis.call('GETRANGE', key, 0, HEAD - 1)
+    local head = redis.call('GETRANGE', key, 0, HEAD_V2 - 1)
     if head == '' and redis.call('EXISTS', key) == 0 then
         return ''
     end
-    if #head < HEAD or string.byte(head, CAS + 1) ~= FORMAT_V1 or string.byte(head, CAS + 2) > 1 then
-        return redis.error_reply('NEARLINE_CORRUPT the value at this key is not a cache record of format 1')
+    local format = string.byte(head, CAS + 1)
+    local complete = (format == 1 and #head >= HEAD_V1) or (format == 2 and #head >= HEAD_V2)
+    if not complete or string.byte(head, CAS + 2) > 1 then
+        return redis.error_reply('NEARLINE_CORRUPT the value at this key is not a cache record of format 1 or 2')
     end
     return head
 end
 
--- -1, 0 or 1 as the version in head a is below, equal to or above the one in head b. The 12
--- bytes are read as three unsigned 32-bit big-endian numbers (exact in Lua's doubles, where a 64-bit
--- SCN would not be) and compared in order; not with '<' on strings, which follows the server's locale.
+-- The version in a head as five unsigned 32-bit numbers: SCN (high, low), sequence (high, low),
+-- schema version. 32-bit pieces are exact in Lua's doubles, where a 64-bit number would not be.
+local function version_words(head)
+    if string.byte(head, CAS + 1) == 1 then
+        local s1, s2, v = struct.unpack('>I4I4I4', head, CAS + 3)
+        return {s1, s2, 0, 0, v}
+    end
+    local s1, s2, q1, q2, v = struct.unpack('>I4I4I4I4I4', head, CAS + 3)
+    return {s1, s2, q1, q2, v}
+end
+
+-- -1, 0 or 1 as the version in head a is below, equal to or above the one in head b, compared as
+-- numbers piece by piece; not with '<' on strings, which follows the server's locale.
 local function compare_versions(a, b)
-    local a1, a2, a3 = struct.unpack('>I4I4I4', a, CAS + 3)
-    local b1, b2, b3 = struct.unpack('>I4I4I4', b, CAS + 3)
-    if a1 ~= b1 then
-        return a1 < b1 and -1 or 1
-    elseif a2 ~= b2 then
-        return a2 < b2 and -1 or 1
-    elseif a3 ~= b3 then
-        return a3 < b3 and -1 or 1
+    local x, y = version_words(a), version_words(b)
+    for i = 1, 5 do
+        if x[i] ~= y[i] then
+            return x[i] < y[i] and -1 or 1
+        end
     end
     return 0
 end

@@ -91,6 +91,16 @@ class RedisCacheStoreIT extends RedisStoreContract {
     }
 
     @Test
+    void aVersionWithASequenceIsReadableToo() throws Exception {
+        CacheKey k = key("readable-v2");
+        writer().write(k, KeyHistory.record(k, Version.of(7, 0x0102030405060708L, 9), false));
+        // format 2, bytes 10..29: SCN, sequence, schema version
+        assertEquals(
+                "\"\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\a\\x01\\x02\\x03\\x04\\x05\\x06\\a\\b\\x00\\x00\\x00\\t\"",
+                server.cli("--no-raw", "GETRANGE", k.value(), "10", "29"));
+    }
+
+    @Test
     void aKeyHoldingAnotherTypeIsRefusedAndLeftAlone() throws Exception {
         CacheKey k = key("a-list");
         server.cli("RPUSH", k.value(), "someone else's");
@@ -160,7 +170,8 @@ class RedisCacheStoreIT extends RedisStoreContract {
     }
 
     /**
-     * The function compares versions byte by byte; Java compares {@link Version}s. Over random pairs,
+     * The function compares versions piece by piece; Java compares {@link Version}s. Over random pairs
+     * (half of them sharing an SCN, so the sequence decides; format 1 and 2 records mixed),
      * weighted to the values where a byte or sign boundary would show (and beyond 2^53, where a Lua
      * number would lose precision), both must order alike.
      */
@@ -170,8 +181,10 @@ class RedisCacheStoreIT extends RedisStoreContract {
         Random random = new Random(seed);
         ScnOrderedWriter w = writer();
         for (int i = 0; i < 2000; i++) {
-            Version first = Version.of(scn(random), schema(random));
-            Version second = random.nextInt(4) == 0 ? first : Version.of(scn(random), schema(random));
+            Version first = Version.of(scn(random), seq(random), schema(random));
+            Version second = random.nextInt(4) == 0
+                    ? first
+                    : Version.of(random.nextBoolean() ? first.scn().value() : scn(random), seq(random), schema(random));
             CacheKey k = key("order-" + i);
             w.write(k, KeyHistory.record(k, first, false));
             int order = second.compareTo(first);
@@ -205,6 +218,11 @@ class RedisCacheStoreIT extends RedisStoreContract {
 
     private static long scn(Random random) {
         return random.nextBoolean() ? EDGE_SCNS[random.nextInt(EDGE_SCNS.length)] : random.nextLong(Long.MAX_VALUE);
+    }
+
+    /** 0 (a format 1 record) half the time. */
+    private static long seq(Random random) {
+        return random.nextBoolean() ? 0 : scn(random);
     }
 
     private static int schema(Random random) {

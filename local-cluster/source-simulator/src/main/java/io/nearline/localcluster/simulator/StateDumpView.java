@@ -40,7 +40,9 @@ public final class StateDumpView implements CacheView {
                     throw new IllegalArgumentException(file + " line " + number + " is not a state-dump line: " + line);
                 }
                 Version version = Version.of(
-                        n.get("scn").asLong(), n.path("schemaVersion").asInt(0));
+                        n.get("scn").asLong(),
+                        n.path("seq").asLong(0),
+                        n.path("schemaVersion").asInt(0));
                 CacheRecord record = n.path("tombstone").asBoolean(false)
                         ? CacheRecord.tombstone(version, 0)
                         : CacheRecord.upsert(
