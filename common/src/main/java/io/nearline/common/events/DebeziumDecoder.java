@@ -2,29 +2,38 @@ package io.nearline.common.events;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.avro.Op;
 import java.io.IOException;
-import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.Iterator;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.Map;
 
 /**
  * Debezium's JSON change events (Kafka Connect's JsonConverter, with or without its
  * {@code schema}/{@code payload} wrapper) as change events: op {@code c}, {@code u} and {@code r}
- * upsert the {@code after} image (as compact JSON), {@code d} writes a tombstone. The cache key is
- * {@code keyPrefix} + the key fields' values joined by {@code :}, taken from the record key, or from
- * the row image when the record has none. The version comes from the {@code source} block (see
- * {@link #versionField}). The null-value record Debezium writes after each delete is skipped: the
- * delete before it already wrote the tombstone, with a version.
+ * upsert the {@code after} image (as compact JSON), {@code d} writes a tombstone. The output of
+ * Debezium's {@code ExtractNewRecordState} ("unwrap") transform is read too: the row itself, with the
+ * {@code __op}, {@code __deleted}, {@code __lsn} and {@code __source_*} fields the transform adds.
+ *
+ * <p>The cache key is {@code keyPrefix} + the key fields' values joined by {@code :}, taken from the
+ * record key, or from the row image when the record has none or it is not JSON. Decimal columns (base64
+ * in Debezium's JSON) are read as numbers, by the schema where the record carries it. The version is in
+ * the source's commit order ({@link DebeziumVersion}). The null-value record Debezium writes after each
+ * delete is skipped: the delete before it already wrote the tombstone, with a version.
+ *
+ * <p>Refused with a reason: a row image holding Debezium's placeholder for a column it did not capture
+ * (an unchanged TOAST or LOB value: storing it would replace the real value), {@code PARTIAL_IMAGE};
+ * a {@code TRUNCATE}, which names no keys, {@code TRUNCATE}; any other op, {@code UNKNOWN_OP}.
  *
  * @param keyFields    fields of the record key (or the row image) that make the cache key
  * @param keyPrefix    put before the joined key values (may be empty)
- * @param versionField {@value #AUTO} (by {@code source.connector}: Oracle {@code source.scn}, PostgreSQL
- *     {@code source.lsn}, MySQL the binlog position), {@value #MYSQL_BINLOG}, or a dotted path into the
+ * @param versionField {@value #AUTO} (by {@code source.connector}, or the fields of the source block when
+ *     it names none: see {@link DebeziumVersion}), {@value #MYSQL_BINLOG}, or a dotted path into the
  *     event such as {@code source.commit_lsn}. A numeric string counts as a number.
  */
 public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String versionField) implements ChangeDecoder {
@@ -32,10 +41,15 @@ public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String v
     public static final String AUTO = "auto";
     /** MySQL's binlog position: file number, position in the file and row in the event, packed in 20 + 32 + 11 bits. */
     public static final String MYSQL_BINLOG = "mysql-binlog";
+    /** What Debezium writes for a column value it did not capture ({@code unavailable.value.placeholder}). */
+    public static final String UNAVAILABLE_PLACEHOLDER = "__debezium_unavailable_value";
 
     private static final long serialVersionUID = 1L;
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Pattern BINLOG_FILE = Pattern.compile(".*\\.(\\d+)");
+    private static final String UNAVAILABLE_PLACEHOLDER_BASE64 =
+            Base64.getEncoder().encodeToString(UNAVAILABLE_PLACEHOLDER.getBytes(StandardCharsets.UTF_8));
+    /** Fields the unwrap transform adds to the row; {@code __source_x} becomes {@code source.x}. */
+    private static final String ADDED = "__";
 
     public DebeziumDecoder {
         keyFields = List.copyOf(keyFields);
@@ -49,51 +63,88 @@ public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String v
         if (value == null || value.length == 0) {
             return Decoded.skip("Debezium tombstone (a record without a value) after a delete");
         }
-        JsonNode envelope;
+        JsonNode root;
         try {
-            envelope = unwrap(JSON.readTree(value));
+            root = JSON.readTree(value);
         } catch (IOException e) {
             return Decoded.rejected(
                     Rejection.Reason.UNDECODABLE, "not JSON: " + ChangeEventText.firstLine(e.getMessage()));
         }
+        JsonNode envelope = unwrap(root);
         if (envelope == null || envelope.isNull()) {
             return Decoded.skip("Debezium tombstone (a null payload) after a delete");
         }
-        if (!envelope.isObject() || !envelope.hasNonNull("op")) {
+        if (!envelope.isObject()) {
+            return Decoded.rejected(
+                    Rejection.Reason.UNDECODABLE, "not a Debezium change event: a JSON object expected");
+        }
+        JsonNode schema = envelope == root ? null : root.get("schema");
+        boolean flattened = !envelope.has("op") && !envelope.has("after") && !envelope.has("before");
+        if (flattened && !envelope.has(ADDED + "op") && !envelope.has(ADDED + "deleted")) {
+            return Decoded.rejected(
+                    Rejection.Reason.UNDECODABLE,
+                    "not a Debezium change event: neither an envelope (\"op\", \"before\", \"after\") nor a row "
+                            + "from the unwrap transform with the fields it adds (\"__op\" or \"__deleted\", "
+                            + "\"__source_*\"; docs/debezium.md#unwrap)");
+        }
+        if (flattened) {
+            envelope = fromFlattened((ObjectNode) envelope);
+        }
+        if (!envelope.hasNonNull("op")) {
             return Decoded.rejected(
                     Rejection.Reason.UNDECODABLE, "not a Debezium change event: a JSON object with \"op\" expected");
         }
         String opCode = envelope.get("op").asText();
+        JsonNode source = envelope.path("source");
         Op op =
                 switch (opCode) {
                     case "c", "u", "r" -> Op.UPSERT;
                     case "d" -> Op.DELETE;
                     default -> null;
                 };
+        if (opCode.equals("t")) {
+            return Decoded.rejected(
+                    Rejection.Reason.TRUNCATE,
+                    "TRUNCATE of table " + source.path("table").asText("?") + " names no keys: the cache keeps that "
+                            + "table's entries until their TTL or a bootstrap (docs/debezium.md#truncate)");
+        }
         if (op == null) {
             return Decoded.rejected(
                     Rejection.Reason.UNKNOWN_OP,
                     "Debezium op '" + opCode + "' is not applied to the cache (c, u, r and d are)");
         }
-        JsonNode image = envelope.get(op == Op.UPSERT ? "after" : "before");
+        String imageName = op == Op.UPSERT ? "after" : "before";
+        JsonNode rowSchema = flattened ? schema : DebeziumValues.rowSchema(schema, imageName);
+        JsonNode image = DebeziumValues.decodedRow(envelope.get(imageName), rowSchema);
         if (op == Op.UPSERT && (image == null || !image.isObject())) {
             return Decoded.rejected(
                     Rejection.Reason.MISSING_PAYLOAD, "Debezium op '" + opCode + "' without an \"after\" image");
         }
-        Object cacheKey = cacheKey(key, image);
+        if (op == Op.UPSERT) {
+            String missing = uncapturedColumn(image);
+            if (missing != null) {
+                return Decoded.rejected(
+                        Rejection.Reason.PARTIAL_IMAGE,
+                        "column '" + missing + "' holds Debezium's placeholder for a value it did not capture (an "
+                                + "unchanged TOAST or LOB column); storing the row would replace the real value: "
+                                + "set REPLICA IDENTITY FULL on the table (docs/debezium.md#partial-images)");
+            }
+        }
+        Object cacheKey = cacheKey(key, image, DebeziumValues.fieldSchemas(rowSchema));
         if (cacheKey instanceof Rejection r) {
             return new Decoded(null, r, null);
         }
-        JsonNode source = envelope.path("source");
-        Object version = version(envelope, source);
+        Object version = DebeziumVersion.of(versionField, opCode.equals("r"), envelope, source);
         if (version instanceof Rejection r) {
             return new Decoded(null, r, null);
         }
+        DebeziumVersion.Position position = (DebeziumVersion.Position) version;
         return Decoded.ok(ChangeEvent.newBuilder()
                 .setTable(source.path("table").asText(""))
                 .setKey((String) cacheKey)
                 .setPartition(0)
-                .setScn((Long) version)
+                .setScn(position.scn())
+                .setSeq(position.seq())
                 .setOp(op)
                 .setSchemaVersion(0)
                 .setPayload(op == Op.UPSERT ? ByteBuffer.wrap(image.toString().getBytes(StandardCharsets.UTF_8)) : null)
@@ -102,16 +153,20 @@ public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String v
                 .build());
     }
 
-    /** The cache key as a String, or a Rejection. Each field is looked up in the record key, then in the row image. */
-    private Object cacheKey(byte[] key, JsonNode image) {
+    /**
+     * The cache key as a String, or a Rejection. Each field is looked up in the record key, then in the
+     * row image. A record key that is not JSON (a string converter's) is left aside for the row image.
+     */
+    private Object cacheKey(byte[] key, JsonNode image, Map<String, JsonNode> rowFieldSchemas) {
         JsonNode recordKey = null;
+        Map<String, JsonNode> keyFieldSchemas = Map.of();
         if (key != null && key.length > 0) {
             try {
-                recordKey = unwrap(JSON.readTree(key));
-            } catch (IOException e) {
-                return Rejection.of(
-                        Rejection.Reason.MISSING_KEY,
-                        "the record key is not JSON: " + ChangeEventText.firstLine(e.getMessage()));
+                JsonNode root = JSON.readTree(key);
+                recordKey = unwrap(root);
+                keyFieldSchemas = recordKey == root ? Map.of() : DebeziumValues.fieldSchemas(root.get("schema"));
+            } catch (IOException notJson) {
+                recordKey = null;
             }
             if (recordKey != null && recordKey.isValueNode() && !recordKey.isNull() && keyFields.size() == 1) {
                 return keyPrefix + recordKey.asText(); // a plain key, not a struct
@@ -119,84 +174,69 @@ public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String v
         }
         StringBuilder out = new StringBuilder(keyPrefix);
         for (int i = 0; i < keyFields.size(); i++) {
-            JsonNode v = recordKey == null ? null : recordKey.get(keyFields.get(i));
-            if ((v == null || v.isNull()) && image != null) {
-                v = image.get(keyFields.get(i));
+            String field = keyFields.get(i);
+            JsonNode v = recordKey == null ? null : recordKey.get(field);
+            if (v != null && !v.isNull()) {
+                v = DebeziumValues.decoded(v, keyFieldSchemas.getOrDefault(field, rowFieldSchemas.get(field)));
+            } else if (image != null) {
+                v = image.get(field);
             }
             if (v == null || v.isNull() || !v.isValueNode()) {
                 return Rejection.of(
                         Rejection.Reason.MISSING_KEY,
-                        "no value for key field '" + keyFields.get(i) + "' in the record key or the row image"
+                        "no value for key field '" + field + "' in the record key or the row image"
                                 + " (cdc.debezium.key-fields = " + String.join(",", keyFields) + ")");
             }
-            out.append(i == 0 ? "" : ":").append(v.asText());
+            out.append(i == 0 ? "" : ":").append(DebeziumValues.keyText(v));
         }
         return out.toString();
     }
 
-    /** The version as a Long, or a Rejection. */
-    private Object version(JsonNode envelope, JsonNode source) {
-        String field = versionField;
-        if (field.equals(AUTO)) {
-            String connector = source.path("connector").asText("");
-            field = switch (connector) {
-                case "oracle" -> "source.scn";
-                case "postgresql" -> "source.lsn";
-                case "mysql" -> MYSQL_BINLOG;
-                default -> null;
-            };
-            if (field == null) {
-                return Rejection.of(
-                        Rejection.Reason.BAD_SCN,
-                        (connector.isEmpty()
-                                        ? "no source.connector"
-                                        : "connector '" + connector + "' has no default version")
-                                + ": set cdc.debezium.version-field to the source field that orders its changes");
+    /** The first column holding Debezium's placeholder for an uncaptured value, or null. */
+    private static String uncapturedColumn(JsonNode image) {
+        for (Iterator<String> names = image.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            JsonNode v = image.get(name);
+            if (isPlaceholder(v) || (v.isArray() && v.size() > 0 && isPlaceholder(v.get(0)))) {
+                return name;
             }
         }
-        if (field.equals(MYSQL_BINLOG)) {
-            return binlogPosition(source);
-        }
-        JsonNode v = envelope;
-        for (String part : field.split("\\.")) {
-            v = v.path(part);
-        }
-        Long n = wholeNumber(v);
-        return n != null
-                ? n
-                : Rejection.of(
-                        Rejection.Reason.BAD_SCN, field + " must be a whole number (the version), got " + shown(v));
-    }
-
-    private static Object binlogPosition(JsonNode source) {
-        Matcher file = BINLOG_FILE.matcher(source.path("file").asText(""));
-        Long pos = wholeNumber(source.path("pos"));
-        Long row = source.has("row") ? wholeNumber(source.get("row")) : Long.valueOf(0);
-        if (!file.matches() || pos == null || row == null) {
-            return Rejection.of(
-                    Rejection.Reason.BAD_SCN,
-                    "a MySQL binlog position needs source.file (name.NNNNNN) and source.pos, got file "
-                            + shown(source.path("file")) + ", pos " + shown(source.path("pos")));
-        }
-        long fileNumber = Long.parseLong(file.group(1));
-        if (fileNumber >= 1L << 20 || pos >= 1L << 32 || row >= 1L << 11) {
-            return Rejection.of(
-                    Rejection.Reason.BAD_SCN,
-                    "binlog position " + source.path("file").asText() + ":" + pos + " row " + row
-                            + " does not fit a version (file number < 2^20, pos < 2^32, row < 2^11)");
-        }
-        return fileNumber << 43 | pos << 11 | row;
-    }
-
-    private static Long wholeNumber(JsonNode v) {
-        if (v.isIntegralNumber() && v.canConvertToLong()) {
-            return v.asLong();
-        }
-        if (v.isTextual() && v.asText().matches("-?\\d{1,30}")) {
-            BigInteger b = new BigInteger(v.asText());
-            return b.bitLength() < 64 ? b.longValue() : null;
-        }
         return null;
+    }
+
+    private static boolean isPlaceholder(JsonNode v) {
+        return v.isTextual()
+                && (v.asText().equals(UNAVAILABLE_PLACEHOLDER) || v.asText().equals(UNAVAILABLE_PLACEHOLDER_BASE64));
+    }
+
+    /**
+     * The unwrap transform's row as an envelope: {@code __op} (or {@code __deleted}) gives the op, the
+     * added {@code __source_*} and {@code __lsn} fields the source block, the other fields the image.
+     */
+    private static ObjectNode fromFlattened(ObjectNode row) {
+        ObjectNode image = JSON.createObjectNode();
+        ObjectNode source = JSON.createObjectNode();
+        // fieldNames(), not properties(): a Samza JVM runs this with an older Jackson
+        for (Iterator<String> names = row.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (name.startsWith(ADDED + "source_")) {
+                source.set(name.substring((ADDED + "source_").length()), row.get(name));
+            } else if (name.equals(ADDED + "lsn") || name.equals(ADDED + "table")) {
+                source.set(name.substring(ADDED.length()), row.get(name));
+            } else if (!name.startsWith(ADDED)) {
+                image.set(name, row.get(name));
+            }
+        }
+        boolean deleted = row.path(ADDED + "deleted").asText("false").equals("true");
+        String op = deleted ? "d" : row.path(ADDED + "op").asText("u");
+        ObjectNode envelope = JSON.createObjectNode();
+        envelope.put("op", op);
+        envelope.set(op.equals("d") ? "before" : "after", image);
+        envelope.set("source", source);
+        if (row.has(ADDED + "ts_ms")) {
+            envelope.set("ts_ms", row.get(ADDED + "ts_ms"));
+        }
+        return envelope;
     }
 
     /** The event inside Kafka Connect's {"schema","payload"} wrapper, or the node itself. */
@@ -205,9 +245,5 @@ public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String v
             return node.get("payload");
         }
         return node;
-    }
-
-    private static String shown(JsonNode v) {
-        return v.isMissingNode() ? "nothing" : v.toString();
     }
 }

@@ -33,7 +33,11 @@ public record Rejection(Reason reason, String detail) implements RejectionReason
         /** A record larger than its topic accepts: a tool or producer could not send it (its value cut in the dead letter). */
         RECORD_TOO_LARGE,
         /** A valid event the store refused for good (e.g. it holds bytes this version cannot read). */
-        STORE_REJECTED
+        STORE_REJECTED,
+        /** A Debezium row image with a column the connector did not capture (its placeholder in place of the value). */
+        PARTIAL_IMAGE,
+        /** A Debezium TRUNCATE: it names no keys, so the cache cannot apply it. */
+        TRUNCATE
     }
 
     @Override

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.avro.Op;
+import io.nearline.common.version.Version;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import net.jqwik.api.ForAll;
@@ -178,9 +179,15 @@ class DebeziumDecoderTest {
                 "after",
                 BY_ID.decode(null, b("{\"after\":null,\"op\":\"c\",\"source\":{\"connector\":\"oracle\",\"scn\":1}}")));
         assertReason(
+                Rejection.Reason.TRUNCATE,
+                "TRUNCATE of table orders",
+                BY_ID.decode(
+                        null,
+                        b("{\"op\":\"t\",\"source\":{\"connector\":\"postgresql\",\"lsn\":1,\"table\":\"orders\"}}")));
+        assertReason(
                 Rejection.Reason.UNKNOWN_OP,
-                "'t'",
-                BY_ID.decode(null, b("{\"op\":\"t\",\"source\":{\"connector\":\"postgresql\",\"lsn\":1}}")));
+                "'m'",
+                BY_ID.decode(null, b("{\"op\":\"m\",\"source\":{\"connector\":\"postgresql\",\"lsn\":1}}")));
         assertReason(Rejection.Reason.UNDECODABLE, "not JSON", BY_ID.decode(null, b("{oops")));
         assertReason(Rejection.Reason.UNDECODABLE, "\"op\"", BY_ID.decode(null, b("{\"id\":1}")));
     }
@@ -197,6 +204,169 @@ class DebeziumDecoderTest {
         assertArrayEquals(b(envelope), alone.value());
         assertNull(DebeziumText.record("[1,2]", BY_ID));
         assertNull(DebeziumText.record("not json", BY_ID));
+    }
+
+    /**
+     * The race a real capture showed (docs/debezium.md#postgresql): an INSERT that waited on the key's
+     * unique index for a transaction deleting the key commits after that delete, with a lower change LSN.
+     * By the change's LSN the delete wins and the cache keeps a tombstone the table does not have.
+     */
+    @Test
+    void postgresChangesAreOrderedByCommitNotByTheirOwnLsn() {
+        ChangeEvent insert = ok(BY_ID.decode(null, pg("c", 22682100, 22682192, false)));
+        ChangeEvent delete = ok(BY_ID.decode(null, pg("d", 22682250, 22682464, false)));
+        ChangeEvent waitedInsert = ok(BY_ID.decode(null, pg("c", 22682520, 22682360, false)));
+        assertTrue(waitedInsert.getSeq() < delete.getSeq(), "the fixture has the race: a lower change LSN");
+        assertTrue(version(delete).isNewerThan(version(insert)));
+        assertTrue(version(waitedInsert).isNewerThan(version(delete)), "the insert committed last, so it wins");
+    }
+
+    /** A transaction open while the slot was made commits after the snapshot with an LSN below the reads'. */
+    @Test
+    void postgresSnapshotReadsRankBelowEveryStreamedChange() {
+        ChangeEvent read = ok(BY_ID.decode(null, pg("r", -1, 22272176, true)));
+        ChangeEvent firstStreamed = ok(BY_ID.decode(null, pg("u", -1, 22267768, false)));
+        assertTrue(version(firstStreamed).isNewerThan(version(read)));
+        assertEquals(0, read.getScn());
+    }
+
+    /** A transaction's changes share the commit position; their own LSNs order them within it. */
+    @Test
+    void postgresChangesOfOneTransactionFollowTheirLsn() {
+        Version first = version(ok(BY_ID.decode(null, pg("u", 500, 610, false))));
+        Version second = version(ok(BY_ID.decode(null, pg("u", 500, 640, false))));
+        assertTrue(second.isNewerThan(first));
+        assertEquals(500, second.scn().value());
+    }
+
+    @Test
+    void oracleOrdersByCommitScnThenTheTransactionSequence() {
+        Version early = version(ok(BY_ID.decode(null, oracle("900", "1000", 2))));
+        Version sameScnLater = version(ok(BY_ID.decode(null, oracle("900", "1000", 3))));
+        Version laterCommit = version(ok(BY_ID.decode(null, oracle("850", "1001", 1))));
+        assertTrue(sameScnLater.isNewerThan(early), "two changes of one row can share an SCN");
+        assertTrue(laterCommit.isNewerThan(sameScnLater), "commit order beats the change's own SCN");
+    }
+
+    @Test
+    void mariadbEventsUseTheBinlogPosition() {
+        ChangeEvent e = ok(BY_ID.decode(
+                null,
+                b("{\"after\":{\"id\":1},\"op\":\"c\",\"source\":{\"connector\":\"mariadb\","
+                        + "\"file\":\"mariadb-bin.000003\",\"pos\":154,\"row\":0}}")));
+        assertEquals(3L << 43 | 154L << 11, e.getScn());
+    }
+
+    /** Kafka Connect writes a DECIMAL as base64 of its unscaled bytes; the schema gives the scale. */
+    @Test
+    void decimalKeysAndValuesAreReadAsNumbersByTheirSchema() {
+        String decimal = "{\"type\":\"bytes\",\"name\":\"org.apache.kafka.connect.data.Decimal\","
+                + "\"parameters\":{\"scale\":\"%d\"},\"field\":\"%s\"}";
+        String rowSchema = "{\"type\":\"struct\",\"fields\":[" + String.format(decimal, 0, "id") + ","
+                + String.format(decimal, 2, "price") + "]}";
+        String value =
+                "{\"schema\":{\"type\":\"struct\",\"fields\":[" + rowSchema.replace("}]}", "}],\"field\":\"after\"}")
+                        + "]},\"payload\":{\"after\":{\"id\":\"A+k=\",\"price\":\"BOI=\"},\"op\":\"c\","
+                        + "\"source\":{\"connector\":\"postgresql\",\"lsn\":5}}}";
+        String key = "{\"schema\":{\"type\":\"struct\",\"fields\":[" + String.format(decimal, 0, "id")
+                + "]},\"payload\":{\"id\":\"A+k=\"}}";
+        ChangeEvent e = ok(BY_ID.decode(b(key), b(value)));
+        assertEquals("1001", e.getKey());
+        assertEquals("{\"id\":1001,\"price\":12.50}", payload(e));
+        // the record key without its schema: the row's schema decodes the key field
+        assertEquals("1001", ok(BY_ID.decode(b("{\"id\":\"A+k=\"}"), b(value))).getKey());
+    }
+
+    /** Oracle NUMBER without precision (and NUMERIC without one) is a struct of scale and base64 value. */
+    @Test
+    void variableScaleDecimalKeysAreReadAsNumbers() {
+        ChangeEvent e = ok(BY_ID.decode(
+                b("{\"id\":{\"scale\":0,\"value\":\"A+k=\"}}"),
+                b("{\"after\":{\"id\":{\"scale\":0,\"value\":\"A+k=\"},\"n\":1},\"op\":\"c\","
+                        + "\"source\":{\"connector\":\"oracle\",\"scn\":\"7\"}}")));
+        assertEquals("1001", e.getKey());
+        assertEquals("{\"id\":1001,\"n\":1}", payload(e));
+    }
+
+    @Test
+    void anUncapturedColumnIsNeverStored() {
+        for (String placeholder : new String[] {
+            "\"__debezium_unavailable_value\"",
+            "\"X19kZWJleml1bV91bmF2YWlsYWJsZV92YWx1ZQ==\"",
+            "[\"__debezium_unavailable_value\"]"
+        }) {
+            assertReason(
+                    Rejection.Reason.PARTIAL_IMAGE,
+                    "'bio'",
+                    BY_ID.decode(
+                            null,
+                            b("{\"after\":{\"id\":1,\"bio\":" + placeholder + "},\"op\":\"u\","
+                                    + "\"source\":{\"connector\":\"postgresql\",\"lsn\":9}}")));
+        }
+        // a delete's before image with placeholders is fine: only its key is used
+        assertEquals(
+                Op.DELETE,
+                ok(BY_ID.decode(
+                                null,
+                                b("{\"before\":{\"id\":1,\"bio\":\"__debezium_unavailable_value\"},\"op\":\"d\","
+                                        + "\"source\":{\"connector\":\"postgresql\",\"lsn\":9}}")))
+                        .getOp());
+    }
+
+    /** ExtractNewRecordState's row with add.fields=op,lsn,source.sequence and delete.handling.mode=rewrite. */
+    @Test
+    void theUnwrapTransformsRowsAreRead() {
+        ChangeEvent upsert = ok(BY_ID.decode(
+                b("{\"id\":4}"),
+                b("{\"id\":4,\"name\":\"Ada\",\"__op\":\"u\",\"__lsn\":700,"
+                        + "\"__source_sequence\":\"[\\\"650\\\",\\\"700\\\"]\",\"__source_connector\":\"postgresql\","
+                        + "\"__source_ts_ms\":12,\"__deleted\":\"false\"}")));
+        assertEquals(Op.UPSERT, upsert.getOp());
+        assertEquals("{\"id\":4,\"name\":\"Ada\"}", payload(upsert), "the added fields are not the row");
+        assertEquals(Version.of(650, 700, 0), version(upsert));
+        assertEquals(12L, upsert.getCommitTimeMillis());
+        ChangeEvent delete = ok(BY_ID.decode(
+                b("{\"id\":4}"),
+                b("{\"id\":4,\"name\":\"Ada\",\"__op\":\"d\",\"__lsn\":800,"
+                        + "\"__source_sequence\":\"[\\\"760\\\",\\\"800\\\"]\",\"__deleted\":\"true\"}")));
+        assertEquals(Op.DELETE, delete.getOp());
+        assertTrue(version(delete).isNewerThan(version(upsert)));
+        assertReason(
+                Rejection.Reason.UNDECODABLE,
+                "unwrap",
+                BY_ID.decode(b("{\"id\":4}"), b("{\"id\":4,\"name\":\"Ada\"}")));
+    }
+
+    /** A string converter's key ("Struct{id=5}") is not JSON: the key comes from the row image. */
+    @Test
+    void aRecordKeyThatIsNotJsonFallsBackToTheRowImage() {
+        assertEquals(
+                "5",
+                ok(BY_ID.decode(
+                                b("Struct{id=5}"),
+                                b(
+                                        "{\"after\":{\"id\":5},\"op\":\"c\",\"source\":{\"connector\":\"oracle\",\"scn\":1}}")))
+                        .getKey());
+    }
+
+    private static Version version(ChangeEvent e) {
+        return Version.of(e.getScn(), e.getSeq(), e.getSchemaVersion());
+    }
+
+    /** A PostgreSQL event of key 1; lastCommit -1 for a null first element of source.sequence. */
+    private static byte[] pg(String op, long lastCommit, long lsn, boolean snapshot) {
+        String image = op.equals("d") ? "\"before\":{\"id\":1}" : "\"after\":{\"id\":1}";
+        String sequence = snapshot
+                ? ""
+                : ",\"sequence\":\"[" + (lastCommit < 0 ? "null" : "\\\"" + lastCommit + "\\\"") + ",\\\"" + lsn
+                        + "\\\"]\"";
+        return b("{" + image + ",\"op\":\"" + op + "\",\"source\":{\"connector\":\"postgresql\",\"snapshot\":\""
+                + snapshot + "\",\"lsn\":" + lsn + sequence + "}}");
+    }
+
+    private static byte[] oracle(String scn, String commitScn, int txSeq) {
+        return b("{\"after\":{\"id\":1},\"op\":\"u\",\"source\":{\"connector\":\"oracle\",\"scn\":\"" + scn
+                + "\",\"commit_scn\":\"" + commitScn + "\",\"txSeq\":" + txSeq + "}}");
     }
 
     private static byte[] mysql(String file, long pos, int row) {

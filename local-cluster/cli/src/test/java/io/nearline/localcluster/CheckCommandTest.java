@@ -24,6 +24,17 @@ class CheckCommandTest {
 
     private record Run(int exit, String out) {}
 
+    /** check --format debezium of the mixed Debezium scenario against {@code state}. */
+    private static Run checkDebeziumMixed(Path state) {
+        return check(
+                "--format",
+                "debezium",
+                "--events",
+                SCENARIOS.resolve("debezium-mixed.jsonl").toString(),
+                "--state",
+                state.toString());
+    }
+
     private static Run check(String... args) {
         PrintStream original = System.out;
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -51,16 +62,10 @@ class CheckCommandTest {
 
     @Test
     void aDebeziumLogIsReadWithFormatDebeziumAndMatchesItsState() {
-        Run run = check(
-                "--format",
-                "debezium",
-                "--events",
-                SCENARIOS.resolve("debezium-mixed.jsonl").toString(),
-                "--state",
-                SCENARIOS.resolve("debezium-mixed.state.jsonl").toString());
+        Run run = checkDebeziumMixed(SCENARIOS.resolve("debezium-mixed.state.jsonl"));
 
         assertEquals(0, run.exit(), run.out());
-        assertTrue(run.out().contains("keys checked 6"), run.out());
+        assertTrue(run.out().contains("keys checked 8"), run.out());
     }
 
     @Test
@@ -80,16 +85,28 @@ class CheckCommandTest {
                 dir.resolve("state.jsonl"),
                 lines.stream().filter(l -> !l.startsWith("{\"key\":\"1\"")).toList());
 
-        Run run = check(
-                "--format",
-                "debezium",
-                "--events",
-                SCENARIOS.resolve("debezium-mixed.jsonl").toString(),
-                "--state",
-                state.toString());
+        Run run = checkDebeziumMixed(state);
 
         assertEquals(1, run.exit(), run.out());
         assertTrue(run.out().contains("DIVERGED"), run.out());
         assertTrue(run.out().contains("MISSING"), run.out());
+    }
+
+    /** The state a job ordering PostgreSQL changes by their own LSN leaves: the raced key deleted. */
+    @Test
+    void aStateThatKeptTheRacedDeleteDiverges() throws Exception {
+        List<String> lines = Files.readAllLines(SCENARIOS.resolve("debezium-mixed.state.jsonl"));
+        Path state = Files.write(
+                dir.resolve("state.jsonl"),
+                lines.stream()
+                        .map(l -> l.startsWith("{\"key\":\"7\"")
+                                ? "{\"key\":\"7\",\"scn\":682464,\"schemaVersion\":0,\"tombstone\":true}"
+                                : l)
+                        .toList());
+
+        Run run = checkDebeziumMixed(state);
+
+        assertEquals(1, run.exit(), run.out());
+        assertTrue(run.out().contains("DIVERGED"), run.out());
     }
 }

@@ -64,9 +64,10 @@ public record CacheUpdaterSettings(
                     "cdc.debezium.version-field",
                     ValueType.STRING,
                     DebeziumDecoder.AUTO,
-                    "debezium-json: where an event's version (its SCN) is read: auto (by source.connector: "
-                            + "oracle source.scn, postgresql source.lsn, mysql the binlog position), mysql-binlog, "
-                            + "or a dotted path such as source.commit_lsn.")
+                    "debezium-json: where an event's version is read: auto (in commit order, by source.connector: "
+                            + "postgresql source.sequence and source.lsn, oracle source.commit_scn and source.txSeq, "
+                            + "mysql and mariadb the binlog position; docs/debezium.md), mysql-binlog, or a dotted "
+                            + "path such as source.commit_lsn.")
             .checked(Check.notBlank());
     public static final ConfigKey<String> DEAD_LETTER_TOPIC = ConfigKey.of(
                     "cdc.dead-letter-topic",
