@@ -1,7 +1,6 @@
 package io.nearline.localcluster.databases;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -13,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -89,10 +87,10 @@ public final class PostgresServer implements AutoCloseable {
         Path data = dir.resolve("data");
         Files.createDirectories(data);
         Files.setPosixFilePermissions(data, PosixFilePermissions.fromString("rwx------"));
-        if (isRoot()) {
-            run(List.of("chown", OS_USER + ":", data.toString()), dir);
+        if (Processes.isRoot()) {
+            Processes.run(List.of("chown", OS_USER + ":", data.toString()), dir.resolve("setup.log"));
         }
-        run(
+        Processes.run(
                 asServerUser(List.of(
                         bin.resolve("initdb").toString(),
                         "-D",
@@ -103,8 +101,8 @@ public final class PostgresServer implements AutoCloseable {
                         "--encoding=UTF8",
                         "--locale=C",
                         "--no-sync")),
-                dir);
-        int port = freePort();
+                dir.resolve("setup.log"));
+        int port = Processes.freePort();
         Process postmaster = new ProcessBuilder(asServerUser(List.of(
                         bin.resolve("postgres").toString(),
                         "-D",
@@ -153,21 +151,8 @@ public final class PostgresServer implements AutoCloseable {
 
     /** Stops the server with a fast shutdown (SIGINT: sessions end, the data is kept), then waits for it. */
     @Override
-    public void close() throws IOException {
-        if (!process.isAlive()) {
-            return;
-        }
-        try {
-            new ProcessBuilder("kill", "-INT", Long.toString(process.pid()))
-                    .start()
-                    .waitFor(10, TimeUnit.SECONDS);
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            process.destroyForcibly();
-        }
+    public void close() {
+        Processes.stop(process, "INT");
     }
 
     private void awaitReady(Path log) throws IOException {
@@ -181,14 +166,14 @@ public final class PostgresServer implements AutoCloseable {
             } catch (SQLException e) {
                 last = e;
             }
-            sleep(100);
+            Processes.sleep(100);
         }
         process.destroyForcibly();
         throw new IOException("PostgreSQL did not accept connections on port " + port + " (" + last + "); see " + log);
     }
 
     private static List<String> asServerUser(List<String> command) {
-        if (!isRoot()) {
+        if (!Processes.isRoot()) {
             return command;
         }
         List<String> out =
@@ -197,47 +182,11 @@ public final class PostgresServer implements AutoCloseable {
         return out;
     }
 
-    private static boolean isRoot() {
-        return "root".equals(System.getProperty("user.name"));
-    }
-
-    private static void run(List<String> command, Path dir) throws IOException {
-        Path log = dir.resolve("setup.log");
-        Process p = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                .start();
-        try {
-            if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                p.destroyForcibly();
-                throw new IOException(String.join(" ", command) + " failed; see " + log);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            p.destroyForcibly();
-            throw new IOException("interrupted: " + String.join(" ", command));
-        }
-    }
-
     private static int majorVersion(Path bin) {
         try {
             return Integer.parseInt(bin.getParent().getFileName().toString());
         } catch (NumberFormatException e) {
             return 0;
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }

@@ -1,0 +1,178 @@
+package io.nearline.localcluster.databases;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A private MariaDB server (Debian's package) on 127.0.0.1, its data directory in a directory of its
+ * own, writing a row-based binlog (full row images) so that Debezium's MySQL connector can stream it.
+ * The user {@value #USER} (all privileges, from 127.0.0.1 only) logs in with a random password kept in
+ * {@code dir/mariadb.password}; the database {@value #DATABASE} exists.
+ *
+ * <p>The server reports its version in MySQL 5's form ({@code 5.5.5-10.11...}, the prefix MariaDB
+ * itself sends to clients): Debezium's MySQL connector takes a bare {@code 10.11} for MySQL 8.4 or
+ * later and asks for {@code SHOW BINARY LOG STATUS}, which MariaDB does not have. Run by root the
+ * server runs as the package's {@code mysql} user. The process started is {@code mariadbd} itself; it
+ * is the only process ever signalled.
+ */
+public final class MariadbServer implements AutoCloseable {
+
+    public static final String USER = "nearline";
+    public static final String DATABASE = "nearline";
+    public static final String REQUIRE_ENV = "NEARLINE_REQUIRE_MARIADB";
+    private static final Path SERVER = Path.of("/usr/sbin/mariadbd");
+    private static final Path INSTALL_DB = Path.of("/usr/bin/mariadb-install-db");
+    private static final String READY = "ready for connections";
+
+    private final int port;
+    private final String password;
+    private final Process process;
+
+    private MariadbServer(int port, String password, Process process) {
+        this.port = port;
+        this.password = password;
+        this.process = process;
+    }
+
+    /**
+     * For tests: why a MariaDB test should be skipped here, or empty when it can run. Where the
+     * environment variable {@value #REQUIRE_ENV} is true (CI sets it, having installed the package) a
+     * missing server is an error instead.
+     */
+    public static Optional<String> skipReason() {
+        if (Files.isExecutable(SERVER) && Files.isExecutable(INSTALL_DB)) {
+            return Optional.empty();
+        }
+        String why = "MariaDB is not installed (Debian: apt-get install mariadb-server)";
+        if ("true".equals(System.getenv(REQUIRE_ENV))) {
+            throw new IllegalStateException(REQUIRE_ENV + "=true but " + why);
+        }
+        return Optional.of("skipped: " + why);
+    }
+
+    /** Creates a data directory in {@code dir/data} and starts the server on a free loopback port. */
+    public static MariadbServer start(Path dir) throws IOException {
+        skipReason().ifPresent(why -> {
+            throw new IllegalStateException(why);
+        });
+        Path data = dir.resolve("data").toAbsolutePath();
+        Files.createDirectories(data);
+        String osUser = Processes.isRoot() ? "mysql" : System.getProperty("user.name");
+        Processes.run(
+                List.of(
+                        INSTALL_DB.toString(),
+                        "--no-defaults",
+                        "--datadir=" + data,
+                        "--user=" + osUser,
+                        "--auth-root-authentication-method=normal",
+                        "--skip-test-db"),
+                dir.resolve("setup.log"));
+        Path passwordFile = dir.resolve("mariadb.password");
+        if (!Files.exists(passwordFile)) {
+            Files.writeString(passwordFile, HexFormat.of().formatHex(new SecureRandom().generateSeed(12)));
+        }
+        String password = Files.readString(passwordFile).trim();
+        Path init = dir.resolve("init.sql");
+        Files.writeString(
+                init,
+                String.join(
+                        "\n",
+                        "CREATE USER IF NOT EXISTS '" + USER + "'@'127.0.0.1' IDENTIFIED BY '" + password + "';",
+                        "GRANT ALL PRIVILEGES ON *.* TO '" + USER + "'@'127.0.0.1' WITH GRANT OPTION;",
+                        "CREATE DATABASE IF NOT EXISTS " + DATABASE + ";",
+                        ""),
+                StandardCharsets.UTF_8);
+        if (Processes.isRoot()) {
+            Processes.run(List.of("chown", "-R", "mysql:", dir.toAbsolutePath().toString()), dir.resolve("setup.log"));
+        }
+        int port = Processes.freePort();
+        Path log = dir.resolve("mariadb.err").toAbsolutePath();
+        List<String> command = new ArrayList<>(List.of(
+                SERVER.toString(),
+                "--no-defaults",
+                "--datadir=" + data,
+                "--user=" + osUser,
+                "--bind-address=127.0.0.1",
+                "--port=" + port,
+                "--socket=" + dir.toAbsolutePath().resolve("mariadb.sock"),
+                "--pid-file=" + dir.toAbsolutePath().resolve("mariadb.pid"),
+                "--log-error=" + log,
+                "--init-file=" + init.toAbsolutePath(),
+                "--skip-name-resolve",
+                "--server-id=1",
+                "--log-bin=" + data.resolve("binlog"),
+                "--binlog-format=ROW",
+                "--binlog-row-image=FULL",
+                "--innodb-buffer-pool-size=64M",
+                "--innodb-flush-log-at-trx-commit=2",
+                "--version=" + mysqlStyleVersion()));
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                        dir.resolve("mariadb.out").toFile()))
+                .start();
+        MariadbServer server = new MariadbServer(port, password, process);
+        server.awaitReady(log);
+        return server;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public String password() {
+        return password;
+    }
+
+    /** The JDBC URL of the {@value #DATABASE} database (for MySQL's driver). */
+    public String jdbcUrl() {
+        return "jdbc:mysql://127.0.0.1:" + port + "/" + DATABASE;
+    }
+
+    /** Stops the server (SIGTERM: a clean shutdown), then waits for it. */
+    @Override
+    public void close() {
+        Processes.stop(process, "TERM");
+    }
+
+    private void awaitReady(Path log) throws IOException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline && process.isAlive()) {
+            if (Files.exists(log) && Files.readString(log).contains(READY)) {
+                return;
+            }
+            Processes.sleep(100);
+        }
+        process.destroyForcibly();
+        throw new IOException("MariaDB did not start on port " + port + "; see " + log);
+    }
+
+    /** {@code 5.5.5-} and the server's own version, as MariaDB announces itself to MySQL clients. */
+    private static String mysqlStyleVersion() throws IOException {
+        Process p = new ProcessBuilder(SERVER.toString(), "--version")
+                .redirectErrorStream(true)
+                .start();
+        try {
+            p.waitFor(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        Matcher version = Pattern.compile("Ver (\\S+)").matcher(out);
+        if (!version.find()) {
+            throw new IOException("cannot read the version of " + SERVER + ": " + out.strip());
+        }
+        return "5.5.5-" + version.group(1);
+    }
+}

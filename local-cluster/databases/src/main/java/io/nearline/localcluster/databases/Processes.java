@@ -1,0 +1,69 @@
+package io.nearline.localcluster.databases;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** What the database servers share: running a setup command, a free port, stopping the process started. */
+final class Processes {
+
+    private Processes() {}
+
+    static boolean isRoot() {
+        return "root".equals(System.getProperty("user.name"));
+    }
+
+    /** Runs {@code command} to its end (at most two minutes), its output appended to {@code log}; fails on a non-zero exit. */
+    static void run(List<String> command, Path log) throws IOException {
+        Process p = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .start();
+        try {
+            if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                p.destroyForcibly();
+                throw new IOException(String.join(" ", command) + " failed; see " + log);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            p.destroyForcibly();
+            throw new IOException("interrupted: " + String.join(" ", command));
+        }
+    }
+
+    /** Sends {@code signal} to the process started here, by its PID; waits 30 s, then kills it. */
+    static void stop(Process process, String signal) {
+        if (!process.isAlive()) {
+            return;
+        }
+        try {
+            new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+                    .start()
+                    .waitFor(10, TimeUnit.SECONDS);
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (IOException | InterruptedException e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            process.destroyForcibly();
+        }
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,373 @@
+package io.nearline.localcluster.databases;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.debezium.engine.ChangeEvent;
+import io.debezium.engine.DebeziumEngine;
+import io.debezium.engine.format.Json;
+import io.nearline.common.cache.CacheRecord;
+import io.nearline.common.events.ChangeEvents;
+import io.nearline.common.events.DebeziumDecoder;
+import io.nearline.common.events.Decoded;
+import io.nearline.common.testkit.Seeds;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A real database, written by concurrent transactions that race on primary keys, captured by the real
+ * Debezium connector (embedded engine, JSON with schemas): the capture, decoded by Nearline's Debezium
+ * decoder and applied newest-version-wins, must end equal to the table, whatever prefix of it is
+ * delivered again and whenever the snapshot's reads arrive. The table itself is the oracle. A negative
+ * control applies the same records by arrival (a blind upsert) with a prefix delivered again, and must
+ * diverge. Each database's test supplies the server, its SQL and the connector's settings.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class CaptureContract {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int SNAPSHOT_ROWS = 200;
+    private static final int RACES = 5;
+    static final DebeziumDecoder BY_COMMIT = new DebeziumDecoder(List.of("id"), "", DebeziumDecoder.AUTO);
+
+    @TempDir
+    static Path dir;
+
+    final List<Captured> capture = Collections.synchronizedList(new ArrayList<>());
+    Map<String, String> table;
+    List<String> racedKeys;
+
+    /** Starts the database in {@code dir} (reachable by the server's user) with an empty table items(id, v); {@link #close} stops it. */
+    abstract void startServer(Path dir) throws Exception;
+
+    /** Stops the database, if it was started. */
+    abstract void close() throws Exception;
+
+    abstract Connection connect() throws SQLException;
+
+    /** The connector's own settings, beside {@link #engineProperties}. */
+    abstract Properties connectorProperties();
+
+    /** What every capture shares: offsets in memory, the server on loopback, the topic prefix. */
+    static Properties engineProperties(String connectorClass, int port, String user, String password) {
+        Properties p = new Properties();
+        p.setProperty("name", "nearline-capture-it");
+        p.setProperty("connector.class", connectorClass);
+        p.setProperty("offset.storage", "org.apache.kafka.connect.storage.MemoryOffsetBackingStore");
+        p.setProperty("offset.flush.interval.ms", "1000");
+        p.setProperty("database.hostname", "127.0.0.1");
+        p.setProperty("database.port", Integer.toString(port));
+        p.setProperty("database.user", user);
+        p.setProperty("database.password", password);
+        p.setProperty("topic.prefix", "it");
+        p.setProperty("snapshot.mode", "initial");
+        return p;
+    }
+
+    /** An INSERT of (k, v) that updates v where k exists. */
+    abstract String upsert(int k, String quotedValue);
+
+    /** Whether a session is waiting for a row lock. */
+    abstract boolean waitingOnALock(Connection watcher) throws SQLException;
+
+    /** Why the database cannot run here, or empty. */
+    abstract Optional<String> skipReason();
+
+    /** One Kafka record of the capture: key and value as the JsonConverter wrote them (value null: a tombstone). */
+    record Captured(String key, String value) {}
+
+    @BeforeAll
+    void captureARacingWorkload() throws Exception {
+        assumeTrue(skipReason().isEmpty(), () -> skipReason().orElse(""));
+        // the server runs as its package's user, which must reach its directory
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
+        startServer(dir);
+        try (Connection c = connect();
+                Statement s = c.createStatement()) {
+            for (int k = 1; k <= SNAPSHOT_ROWS; k++) {
+                s.addBatch("INSERT INTO items VALUES (" + k + ", 'initial-" + k + "')");
+            }
+            s.executeBatch();
+        }
+        ExecutorService engineThread = Executors.newSingleThreadExecutor();
+        try (DebeziumEngine<ChangeEvent<String, String>> engine = DebeziumEngine.create(Json.class)
+                .using(connectorProperties())
+                .notifying(r -> {
+                    if (r.destination().endsWith(".items")) { // not the connector's schema-change topic
+                        capture.add(new Captured(r.key(), r.value()));
+                    }
+                })
+                .build()) {
+            engineThread.execute(engine);
+            await("the snapshot's reads")
+                    .atMost(Duration.ofMinutes(2))
+                    .until(() -> count("\"op\":\"r\"") >= SNAPSHOT_ROWS);
+            racedKeys = new ArrayList<>();
+            for (int i = 0; i < RACES; i++) {
+                racedKeys.add(Integer.toString(insertWaitingOnADelete(101 + i * 7)));
+            }
+            concurrentWriters(new Random(Seeds.seed()));
+            try (Connection c = connect();
+                    Statement s = c.createStatement()) {
+                s.execute("INSERT INTO items VALUES (-1, 'end of the workload')");
+            }
+            await("the whole workload in the capture")
+                    .atMost(Duration.ofMinutes(2))
+                    .until(() -> count("end of the workload") > 0);
+        } finally {
+            engineThread.shutdown();
+            engineThread.awaitTermination(30, TimeUnit.SECONDS);
+        }
+        table = table();
+        System.out.printf(
+                "%s: captured %d records (%d snapshot reads, %d updates, %d deletes); the table has %d rows%n",
+                getClass().getSimpleName(),
+                capture.size(),
+                count("\"op\":\"r\""),
+                count("\"op\":\"u\""),
+                count("\"op\":\"d\""),
+                table.size());
+    }
+
+    @AfterAll
+    void stopTheServer() throws Exception {
+        close();
+    }
+
+    @Test
+    void theCaptureInDeliveryOrderEndsEqualToTheTable() {
+        assertTrue(count("\"op\":\"d\"") > 100 && count("\"op\":\"u\"") > 100, "a workload that changed rows");
+        assertEquals(table, apply(capture, BY_COMMIT));
+    }
+
+    /** At-least-once delivery: any prefix again, after the whole, or before the whole (a consumer restarted). */
+    @Test
+    void aRedeliveredPrefixChangesNothing() {
+        long seed = Seeds.seed();
+        Random random = new Random(seed);
+        for (int i = 0; i < 20; i++) {
+            int cut = random.nextInt(capture.size() + 1);
+            List<Captured> again = new ArrayList<>(capture);
+            if (random.nextBoolean()) {
+                again.addAll(capture.subList(0, cut));
+            } else {
+                again.addAll(0, capture.subList(0, cut));
+            }
+            assertEquals(table, apply(again, BY_COMMIT), "prefix of " + cut + " redelivered; " + Seeds.replay(seed));
+        }
+    }
+
+    /** The snapshot's reads delivered late (a slow partition, a replayed snapshot) never regress a key. */
+    @Test
+    void theSnapshotsReadsNeverBeatAStreamedChange() {
+        List<Captured> late = new ArrayList<>(capture);
+        late.addAll(capture.stream()
+                .filter(r -> r.value() != null && r.value().contains("\"op\":\"r\""))
+                .toList());
+        assertEquals(table, apply(late, BY_COMMIT));
+    }
+
+    /** Each raced key holds the insert that waited for the delete: it committed last. */
+    @Test
+    void theRacedInsertsCommittedLastAndWin() {
+        Map<String, String> cache = apply(capture, BY_COMMIT);
+        for (String key : racedKeys) {
+            assertEquals("raced-insert-" + key, table.get(key), "the table keeps the insert that waited");
+            assertEquals(table.get(key), cache.get(key), "key " + key);
+        }
+    }
+
+    /** The negative control: by arrival, with the first half delivered again, the check must see the difference. */
+    @Test
+    void aBlindUpsertOfARedeliveredPrefixDiverges() {
+        List<Captured> again = new ArrayList<>(capture);
+        again.addAll(capture.subList(0, capture.size() / 2));
+        assertNotEquals(table, applyBlind(again));
+    }
+
+    /**
+     * The race a real capture first showed: transaction A updates key k (so its new row version is
+     * uncommitted); an INSERT of k writes its row, then waits on the key's unique index for A; A
+     * deletes k and commits; the insert goes through and commits last, with a change LSN below A's
+     * delete. Returns k.
+     */
+    private int insertWaitingOnADelete(int k) throws Exception {
+        try (Connection a = connect();
+                Connection watcher = connect()) {
+            a.setAutoCommit(false);
+            try (Statement s = a.createStatement()) {
+                s.executeUpdate("UPDATE items SET v = 'updated-before-delete' WHERE id = " + k);
+            }
+            CompletableFuture<Void> insert = CompletableFuture.runAsync(() -> {
+                try (Connection b = connect();
+                        Statement s = b.createStatement()) {
+                    s.executeUpdate("INSERT INTO items VALUES (" + k + ", 'raced-insert-" + k + "')");
+                } catch (SQLException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            await("the insert waiting on the key")
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> waitingOnALock(watcher));
+            try (Statement s = a.createStatement()) {
+                s.executeUpdate("DELETE FROM items WHERE id = " + k);
+            }
+            a.commit();
+            insert.get(30, TimeUnit.SECONDS);
+        }
+        return k;
+    }
+
+    /**
+     * Four writers, 150 transactions each, on 60 keys: upserts, updates, deletes, primary-key changes,
+     * up to three statements per transaction (keys in ascending order), one in six rolled back; deadlocks and key clashes are the
+     * database's business (the transaction is rolled back and the writer goes on).
+     */
+    private void concurrentWriters(Random seeds) throws Exception {
+        List<CompletableFuture<Void>> writers = new ArrayList<>();
+        for (int w = 0; w < 4; w++) {
+            long seed = seeds.nextLong();
+            writers.add(CompletableFuture.runAsync(() -> write(new Random(seed))));
+        }
+        CompletableFuture.allOf(writers.toArray(CompletableFuture[]::new)).get(5, TimeUnit.MINUTES);
+    }
+
+    private void write(Random random) {
+        try (Connection c = connect()) {
+            c.setAutoCommit(false);
+            for (int t = 0; t < 150; t++) {
+                try (Statement s = c.createStatement()) {
+                    // keys in ascending order within a transaction, so that writers rarely deadlock
+                    int[] keys =
+                            random.ints(1 + random.nextInt(3), 1, 61).sorted().toArray();
+                    for (int k : keys) {
+                        String v = "'w" + t + "-" + random.nextInt(1000) + "'";
+                        switch (random.nextInt(5)) {
+                            case 0, 1 -> s.executeUpdate(upsert(k, v));
+                            case 2 -> s.executeUpdate("UPDATE items SET v = " + v + " WHERE id = " + k);
+                            case 3 -> s.executeUpdate("DELETE FROM items WHERE id = " + k);
+                            default ->
+                                s.executeUpdate(
+                                        "UPDATE items SET id = " + (1 + random.nextInt(60)) + " WHERE id = " + k);
+                        }
+                    }
+                    if (random.nextInt(6) == 0) {
+                        c.rollback();
+                    } else {
+                        c.commit();
+                    }
+                } catch (SQLException clash) {
+                    c.rollback();
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The table as key to value column. */
+    private Map<String, String> table() throws SQLException {
+        Map<String, String> out = new TreeMap<>();
+        try (Connection c = connect();
+                Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("SELECT id, v FROM items")) {
+            while (r.next()) {
+                out.put(Integer.toString(r.getInt(1)), r.getString(2));
+            }
+        }
+        return out;
+    }
+
+    /** The records applied in arrival order, each overwriting the key: what a blind upsert leaves. */
+    static Map<String, String> applyBlind(List<Captured> records) {
+        Map<String, String> out = new TreeMap<>();
+        for (Captured r : records) {
+            Decoded d = BY_COMMIT.decode(bytes(r.key()), bytes(r.value()));
+            if (!d.ok()) {
+                continue;
+            }
+            CacheRecord record = ChangeEvents.cacheRecord(d.event());
+            if (record.tombstone()) {
+                out.remove(d.event().getKey());
+            } else {
+                out.put(d.event().getKey(), column(record.payload()));
+            }
+        }
+        return out;
+    }
+
+    /** The records decoded and applied newest version first; what is left as key to value column. */
+    static Map<String, String> apply(List<Captured> records, DebeziumDecoder decoder) {
+        Map<String, CacheRecord> cache = new TreeMap<>();
+        for (Captured r : records) {
+            Decoded d = decoder.decode(bytes(r.key()), bytes(r.value()));
+            if (d.isSkipped()) {
+                continue;
+            }
+            assertTrue(d.ok(), () -> "refused: " + d.rejection() + " for " + r);
+            CacheRecord record = ChangeEvents.cacheRecord(d.event());
+            cache.merge(
+                    d.event().getKey(),
+                    record,
+                    (held, next) -> next.version().isNewerThan(held.version()) ? next : held);
+        }
+        Map<String, String> out = new TreeMap<>();
+        cache.forEach((key, record) -> {
+            if (!record.tombstone()) {
+                out.put(key, column(record.payload()));
+            }
+        });
+        return out;
+    }
+
+    private static String column(byte[] row) {
+        try {
+            JsonNode image = JSON.readTree(new String(row, StandardCharsets.UTF_8));
+            return image.path("v").asText();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    long count(String text) {
+        synchronized (capture) {
+            return capture.stream()
+                    .filter(r -> r.value() != null && r.value().contains(text))
+                    .count();
+        }
+    }
+
+    private static byte[] bytes(String s) {
+        return s == null ? null : s.getBytes(StandardCharsets.UTF_8);
+    }
+}

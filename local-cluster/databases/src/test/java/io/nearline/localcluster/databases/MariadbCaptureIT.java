@@ -1,0 +1,75 @@
+package io.nearline.localcluster.databases;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * MariaDB 10.11 (row-based binlog) captured by Debezium's MySQL connector, which reads MariaDB once the
+ * server announces a MySQL-5-style version ({@link MariadbServer}). The binlog is written in commit
+ * order, so the binlog position orders the scripted race right too.
+ */
+class MariadbCaptureIT extends CaptureContract {
+
+    private MariadbServer server;
+
+    @Override
+    Optional<String> skipReason() {
+        return MariadbServer.skipReason();
+    }
+
+    @Override
+    void startServer(Path dir) throws Exception {
+        server = MariadbServer.start(dir.resolve("mariadb"));
+        try (Connection c = connect();
+                Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE items (id int PRIMARY KEY, v varchar(100) NOT NULL) ENGINE=InnoDB");
+        }
+    }
+
+    @Override
+    void close() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Override
+    Connection connect() throws SQLException {
+        return DriverManager.getConnection(server.jdbcUrl(), MariadbServer.USER, server.password());
+    }
+
+    @Override
+    String upsert(int k, String quotedValue) {
+        return "INSERT INTO items VALUES (" + k + ", " + quotedValue + ") ON DUPLICATE KEY UPDATE v = VALUES(v)";
+    }
+
+    @Override
+    boolean waitingOnALock(Connection watcher) throws SQLException {
+        try (Statement s = watcher.createStatement();
+                ResultSet r = s.executeQuery(
+                        "SELECT count(*) FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'")) {
+            r.next();
+            return r.getInt(1) > 0;
+        }
+    }
+
+    @Override
+    Properties connectorProperties() {
+        Properties p = engineProperties(
+                "io.debezium.connector.mysql.MySqlConnector", server.port(), MariadbServer.USER, server.password());
+        p.setProperty("database.server.id", "5400");
+        p.setProperty("database.include.list", MariadbServer.DATABASE);
+        p.setProperty("table.include.list", MariadbServer.DATABASE + ".items");
+        p.setProperty("schema.history.internal", "io.debezium.storage.file.history.FileSchemaHistory");
+        p.setProperty(
+                "schema.history.internal.file.filename",
+                dir.resolve("schema-history.dat").toString());
+        return p;
+    }
+}
