@@ -1,30 +1,105 @@
 package io.nearline.localcluster.deploy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.NullNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.cluster.ClusterOption;
+import io.nearline.localcluster.kit.KafkaTopics;
 import io.nearline.localcluster.kit.ReplayOutput;
 import io.nearline.localcluster.kit.WaitOption;
 import io.nearline.localcluster.replay.join.JoinKafka;
 import io.nearline.tracking.join.JoinSettings;
 import io.nearline.tracking.reference.JoinOutputs;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code nearline collect tracking}: the join's output topics into the replay's file forms. */
+/** {@code nearline collect cdc|tracking}: a cluster's topics into the replay's file forms. */
 @Command(
         name = "collect",
         mixinStandardHelpOptions = true,
         description = "Read a job's output topics from a cluster into files.",
-        subcommands = {CollectCommand.Tracking.class})
+        subcommands = {CollectCommand.Cdc.class, CollectCommand.Tracking.class})
 public final class CollectCommand implements Runnable {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Override
     public void run() {
-        System.out.println("usage: nearline collect tracking --out-dir DIR [--cluster DIR] [--wait 60s] (see --help)");
+        System.out.println(
+                "usage: nearline collect cdc --out FILE | tracking --out-dir DIR [--cluster DIR] (see --help)");
+    }
+
+    @Command(
+            name = "cdc",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Capture the cluster's CDC topic (Debezium's JSON records, cdc.format=debezium-json) into a JSON-lines "
+                        + "file, one {\"key\":K,\"value\":V} per record, V null for a tombstone: partition by "
+                        + "partition in offset order, so each key's records stay in order. 'replay cdc --format "
+                        + "debezium' and 'publish cdc --format debezium' take the file as it is.",
+                "%nReads committed records up to the topic's end when it starts; a record that is not JSON stops it "
+                        + "(exit 2) naming its partition and offset.%n"
+            })
+    static final class Cdc implements Callable<Integer> {
+
+        @Option(names = "--out", required = true, paramLabel = "FILE", description = "The capture to write.")
+        Path out;
+
+        @Option(names = "--topic", paramLabel = "TOPIC", description = "Another topic than the cluster's cdc.topic.")
+        String topic;
+
+        @Mixin
+        ClusterOption cluster;
+
+        @Mixin
+        SetOptions sets;
+
+        @Override
+        public Integer call() throws IOException {
+            CacheUpdaterSettings s = PublishCommand.cdcSettings(cluster.read(), Map.of(), sets);
+            String from = topic != null ? topic : s.cdcTopic();
+            List<ConsumerRecord<byte[], byte[]>> records =
+                    KafkaTopics.readToEnd(s.bootstrapServers(), from, Duration.ofMinutes(10));
+            List<String> lines = new ArrayList<>(records.size());
+            long tombstones = 0;
+            for (ConsumerRecord<byte[], byte[]> r : records) {
+                ObjectNode line = JSON.createObjectNode();
+                line.set("key", json(r.key(), r, from));
+                line.set("value", json(r.value(), r, from));
+                tombstones += r.value() == null ? 1 : 0;
+                lines.add(line.toString());
+            }
+            ReplayOutput.write(out, lines);
+            System.out.printf(
+                    "collected %,d records (%,d tombstones) of %s on %s into %s%n",
+                    records.size(), tombstones, from, s.bootstrapServers(), out);
+            return 0;
+        }
+
+        private static JsonNode json(byte[] bytes, ConsumerRecord<?, ?> r, String topic) {
+            if (bytes == null) {
+                return NullNode.getInstance();
+            }
+            try {
+                return JSON.readTree(bytes);
+            } catch (IOException notJson) {
+                throw new ClusterException("the record at partition " + r.partition() + " offset " + r.offset()
+                        + " of " + topic + " is not JSON: collect cdc captures Debezium's JSON records "
+                        + "(a topic of cdc.format=debezium-json)");
+            }
+        }
     }
 
     @Command(

@@ -10,6 +10,7 @@ import io.nearline.localcluster.console.Progress;
 import io.nearline.localcluster.kit.CliErrors;
 import io.nearline.localcluster.kit.KafkaTopics;
 import io.nearline.localcluster.replay.cdc.KafkaReplay;
+import io.nearline.localcluster.replay.cdc.ReplayCdcOptions;
 import io.nearline.localcluster.replay.join.JoinInputs;
 import io.nearline.localcluster.replay.join.JoinKafka;
 import io.nearline.tracking.join.JoinSettings;
@@ -44,12 +45,21 @@ public final class PublishCommand implements Runnable {
             description = {
                 "Send a change log (JSON lines, the form replay cdc reads) to the cluster's CDC topic, keyed by the "
                         + "cache key. A line that is not a change event goes to the dead-letter topic with its "
-                        + "file:line; events that break the rules are sent as they are, for the job to reject."
+                        + "file:line; events that break the rules are sent as they are, for the job to reject.",
+                "%nWith --format debezium the lines are Debezium's records (an envelope, or {\"key\":K,\"value\":V} "
+                        + "as 'collect cdc' writes them), sent as they are for a job with cdc.format=debezium-json.%n"
             })
     static final class Cdc implements Callable<Integer> {
 
         @Option(names = "--events", required = true, paramLabel = "FILE", description = "The change log; repeatable.")
         List<Path> events;
+
+        @Option(
+                names = "--format",
+                defaultValue = "nearline",
+                description = "Form of the change log: nearline (this project's text form) or debezium (Debezium's "
+                        + "records). Default: ${DEFAULT-VALUE}.")
+        ReplayCdcOptions.Format format;
 
         @Mixin
         ClusterOption cluster;
@@ -59,11 +69,9 @@ public final class PublishCommand implements Runnable {
 
         @Override
         public Integer call() {
-            ClusterFile c = cluster.read();
-            Map<String, String> settings = new LinkedHashMap<>(c.jobSettings());
-            settings.putAll(sets.overrides());
-            CacheUpdaterSettings s = CacheUpdaterSettings.from(Config.of(settings));
-            List<ReplayInput.Line> lines = ReplayInput.read(events);
+            CacheUpdaterSettings s = cdcSettings(
+                    cluster.read(), Map.of(CacheUpdaterSettings.CDC_FORMAT.name(), format.configValue()), sets);
+            List<ReplayInput.Line> lines = ReplayInput.read(events, s.decoder());
             KafkaReplay.Sent sent;
             try (Progress progress = new Progress("lines sent", lines.size(), System.err)) {
                 sent = KafkaReplay.send(s.bootstrapServers(), s.cdcTopic(), s.deadLetterTopic(), lines, progress::step);
@@ -103,9 +111,7 @@ public final class PublishCommand implements Runnable {
         public Integer call() throws Exception {
             ClusterFile c = cluster.read();
             Path state = Files.createDirectories(c.dir().resolve("bootstrap"));
-            Map<String, String> settings = new LinkedHashMap<>(c.jobSettings());
-            settings.putAll(sets.overrides());
-            CacheUpdaterSettings s = CacheUpdaterSettings.from(Config.of(settings));
+            CacheUpdaterSettings s = cdcSettings(c, Map.of(), sets);
             int partitions = Math.max(
                     1,
                     KafkaTopics.endOffsets(s.bootstrapServers(), s.cdcTopic()).size());
@@ -175,6 +181,14 @@ public final class PublishCommand implements Runnable {
                     inputs.badLines().size());
             return 0;
         }
+    }
+
+    /** The cache updater's settings on cluster {@code c}: the cluster's, then {@code defaults}, then --set. */
+    static CacheUpdaterSettings cdcSettings(ClusterFile c, Map<String, String> defaults, SetOptions sets) {
+        Map<String, String> settings = new LinkedHashMap<>(c.jobSettings());
+        settings.putAll(defaults);
+        settings.putAll(sets.overrides());
+        return CacheUpdaterSettings.from(Config.of(settings));
     }
 
     static JoinSettings joinSettings(ClusterFile c, SetOptions sets) {

@@ -56,26 +56,44 @@ public final class KafkaTopics {
     /**
      * Every committed record on {@code topic} up to its current end: records of open or aborted
      * transactions (a Flink job's exactly-once outputs before their checkpoint, or after a failure) are
-     * not read, as a production consumer with isolation.level=read_committed would not.
+     * not read, as a production consumer with isolation.level=read_committed would not. Sorted by
+     * partition, then offset. What could be read in 60 s where the end was not reached.
      */
     public static List<ConsumerRecord<byte[], byte[]>> readAll(String bootstrap, String topic) {
+        return read(bootstrap, topic, Duration.ofSeconds(60)).records();
+    }
+
+    /** As {@link #readAll}, but a read that does not reach the topic's end within {@code limit} fails. */
+    public static List<ConsumerRecord<byte[], byte[]>> readToEnd(String bootstrap, String topic, Duration limit) {
+        Read read = read(bootstrap, topic, limit);
+        if (!read.complete()) {
+            throw new IllegalStateException("reading " + topic + " on " + bootstrap + " did not reach its end within "
+                    + limit.toSeconds() + " s (" + read.records().size() + " records read)");
+        }
+        return read.records();
+    }
+
+    private record Read(List<ConsumerRecord<byte[], byte[]>> records, boolean complete) {}
+
+    private static Read read(String bootstrap, String topic, Duration limit) {
         Map<String, Object> props = new HashMap<>();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
+        boolean complete;
         try (KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             Map<TopicPartition, Long> end = fromBeginning(consumer, topic);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!caughtUp(consumer, end) && System.nanoTime() < deadline) {
+            long deadline = System.nanoTime() + limit.toNanos();
+            while (!(complete = caughtUp(consumer, end)) && System.nanoTime() < deadline) {
                 consumer.poll(Duration.ofMillis(200)).forEach(out::add);
             }
         }
         out.sort((a, b) -> a.partition() != b.partition()
                 ? Integer.compare(a.partition(), b.partition())
                 : Long.compare(a.offset(), b.offset()));
-        return out;
+        return new Read(out, complete);
     }
 
     /**

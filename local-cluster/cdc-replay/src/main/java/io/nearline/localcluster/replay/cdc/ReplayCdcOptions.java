@@ -52,7 +52,8 @@ public final class ReplayCdcOptions {
                     Config.of(Map.of(CacheUpdaterSettings.CDC_FORMAT.name(), configValue())));
         }
 
-        private String configValue() {
+        /** The job's {@code cdc.format} value for this form. */
+        public String configValue() {
             return this == debezium ? "debezium-json" : "avro";
         }
     }
