@@ -1,9 +1,12 @@
 package io.nearline.localcluster;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nearline.common.cache.CacheKey;
 import io.nearline.common.store.CacheStore;
 import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.cluster.ClusterOption;
+import io.nearline.localcluster.databases.SourceTable;
 import io.nearline.localcluster.deploy.LiveStores;
 import io.nearline.localcluster.kit.ReplayOutput;
 import io.nearline.localcluster.kit.SummaryJsonOption;
@@ -13,11 +16,13 @@ import io.nearline.localcluster.simulator.CacheView;
 import io.nearline.localcluster.simulator.ChangeLogTruth;
 import io.nearline.localcluster.simulator.DivergenceChecker;
 import io.nearline.localcluster.simulator.StateDumpView;
+import io.nearline.localcluster.simulator.TableCheck;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -32,16 +37,28 @@ import picocli.CommandLine.Option;
                     + "STALE, MISSING, RESURRECTED (a delete lost), EXTRA, AHEAD, CORRUPT.",
             "%nThe source of truth is given as its change log (JSON lines, any order): per key the valid event "
                     + "with the highest version. Exits 0 when nothing diverges, 1 otherwise, and 1 when no key "
-                    + "was checked at all (an empty log, or a Debezium log read without --format debezium).%n"
+                    + "was checked at all (an empty log, or a Debezium log read without --format debezium).%n",
+            "With --source postgres|mysql the source of truth is the database itself, the table the cluster file's "
+                    + "'postgres:' or 'mysql:' section names: every row must be cached with the same value in every "
+                    + "column that reads alike from JDBC and Debezium's JSON (numbers, text, booleans; the others "
+                    + "are listed, not compared), and every key --events deleted must be gone (DIFFERENT, MISSING, "
+                    + "RESURRECTED).%n"
         })
 public final class CheckCommand implements Callable<Integer> {
 
     @Option(
             names = "--events",
-            required = true,
             paramLabel = "FILE",
-            description = "The change log; repeat for several files.")
-    List<Path> events;
+            description = "The change log; repeat for several files. With --source, the keys it names are checked "
+                    + "too (deleted rows).")
+    List<Path> events = List.of();
+
+    @Option(
+            names = "--source",
+            paramLabel = "DATABASE",
+            description = "Check against the database instead of a change log: postgres or mysql (MariaDB too), the "
+                    + "table the cluster file's section of that name gives (docs/debezium.md).")
+    String source;
 
     @Option(
             names = "--format",
@@ -84,9 +101,15 @@ public final class CheckCommand implements Callable<Integer> {
         if ((state == null) == (store == null)) {
             throw new ClusterException("give either --state FILE or --store couchbase (with --cluster DIR)");
         }
+        if (source == null && events.isEmpty()) {
+            throw new ClusterException("give the source of truth: --events FILE (its change log), or --source "
+                    + "postgres|mysql (the database, with --cluster DIR)");
+        }
         ChangeLogTruth truth = new ChangeLogTruth(events, maxPayloadBytes, format.decoder());
         DivergenceChecker.Report report;
-        if (state != null) {
+        if (source != null) {
+            report = checkAgainstTheDatabase(truth);
+        } else if (state != null) {
             StateDumpView cache = new StateDumpView(state);
             report = DivergenceChecker.check(truth, cache, cache.keys(), System.currentTimeMillis());
         } else {
@@ -102,14 +125,56 @@ public final class CheckCommand implements Callable<Integer> {
         }
         if (report.keysChecked() == 0) {
             // nothing compared is no evidence: never OK
-            System.out.println("NOTHING CHECKED: the change log holds no change event this check can read and the "
-                    + "cache no key"
+            System.out.println("NOTHING CHECKED: "
+                    + (source != null
+                            ? "the table has no row and the change log no key"
+                            : "the change log holds no " + "change event this check can read and the cache no key")
                     + (format == ReplayCdcOptions.Format.nearline ? " (a Debezium log needs --format debezium)" : "")
                     + ".");
             return 1;
         }
         System.out.println(report.converged() ? "OK: the cache matches the source of truth." : "DIVERGED.");
         return report.converged() ? 0 : 1;
+    }
+
+    /** The cache against the table itself; the change log's keys checked too. Against a live store, until --wait is up. */
+    private DivergenceChecker.Report checkAgainstTheDatabase(ChangeLogTruth log) throws Exception {
+        if (!source.equals("postgres") && !source.equals("mysql")) {
+            throw new ClusterException("--source " + source + ": give postgres or mysql");
+        }
+        SourceTable table;
+        SourceTable.Rows rows;
+        try {
+            table = SourceTable.fromClusterFile(cluster.read().dir(), source);
+            rows = table.read();
+        } catch (java.sql.SQLException e) {
+            throw new ClusterException(
+                    "cannot read the table from the cluster file's '" + source + ":' section: " + e.getMessage());
+        }
+        System.out.printf(
+                "source: %s, %,d rows; columns compared %s%s%n",
+                table,
+                rows.byKey().size(),
+                rows.compared(),
+                rows.notCompared().isEmpty() ? "" : ", not compared " + rows.notCompared());
+        Map<CacheKey, ObjectNode> byKey = new TreeMap<>();
+        rows.byKey().forEach((k, row) -> byKey.put(CacheKey.of(k), row));
+        if (state != null) {
+            StateDumpView cache = new StateDumpView(state);
+            return TableCheck.check(byKey, rows.compared(), log.keys(), cache);
+        }
+        try (CacheStore cache = LiveStores.open(store, cluster.read())) {
+            long deadline = waitFor.deadlineNanos();
+            while (true) {
+                DivergenceChecker.Report report =
+                        TableCheck.check(byKey, rows.compared(), log.keys(), CacheView.of(cache));
+                if (report.converged() || System.nanoTime() >= deadline) {
+                    return report;
+                }
+                System.err.println("  not yet: " + report.summary());
+                Thread.sleep(2000);
+            }
+        }
     }
 
     /** Against the cluster's store, again and again until it converges or --wait is up. */

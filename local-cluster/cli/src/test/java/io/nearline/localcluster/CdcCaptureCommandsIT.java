@@ -7,9 +7,6 @@ import io.nearline.cacheupdater.reference.ReplayInput;
 import io.nearline.localcluster.kafka.EmbeddedKafka;
 import io.nearline.localcluster.kit.KafkaTopics;
 import io.nearline.localcluster.replay.cdc.ReplayCdcOptions;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -35,8 +32,6 @@ class CdcCaptureCommandsIT {
     @TempDir
     Path dir;
 
-    private record Run(int exit, String out) {}
-
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void aCaptureOfPublishedDebeziumRecordsReplaysToTheSameState() throws Exception {
@@ -44,7 +39,7 @@ class CdcCaptureCommandsIT {
             Path cluster = clusterFile(kafka.bootstrapServers());
             // three partitions: the capture must keep each key's records in order across them
             KafkaTopics.createTopics(kafka.bootstrapServers(), Map.of("nearline.cdc", 3));
-            Run publish = nearline(
+            CliRun publish = CliRun.of(
                     "publish",
                     "cdc",
                     "--format",
@@ -56,7 +51,7 @@ class CdcCaptureCommandsIT {
             assertEquals(0, publish.exit(), publish.out());
 
             Path capture = dir.resolve("capture.jsonl");
-            Run collect = nearline("collect", "cdc", "--out", capture.toString(), "--cluster", cluster.toString());
+            CliRun collect = CliRun.of("collect", "cdc", "--out", capture.toString(), "--cluster", cluster.toString());
             assertEquals(0, collect.exit(), collect.out());
 
             List<ReplayInput.Line> sent =
@@ -69,7 +64,7 @@ class CdcCaptureCommandsIT {
                     sent.stream().filter(l -> l.record().value() == null).count(),
                     captured.stream().filter(l -> l.endsWith("\"value\":null}")).count(),
                     "the tombstones kept");
-            Run check = nearline(
+            CliRun check = CliRun.of(
                     "check",
                     "--format",
                     "debezium",
@@ -91,7 +86,7 @@ class CdcCaptureCommandsIT {
                 producer.send(new ProducerRecord<>("avro.cdc", new byte[] {1}, new byte[] {0, (byte) 0xff, 2}))
                         .get();
             }
-            Run collect = nearline(
+            CliRun collect = CliRun.of(
                     "collect",
                     "cdc",
                     "--topic",
@@ -113,22 +108,5 @@ class CdcCaptureCommandsIT {
                 "kafka:\n  bootstrap-servers: " + bootstrapServers + "\nstore: rocksdb\npackage-dir: "
                         + cluster.resolve("packages") + "\n");
         return cluster;
-    }
-
-    /** Runs bin/nearline's command line in this JVM; what it printed, out and err. */
-    private static Run nearline(String... args) {
-        PrintStream out = System.out;
-        PrintStream err = System.err;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        PrintStream both = new PrintStream(captured, true, StandardCharsets.UTF_8);
-        System.setOut(both);
-        System.setErr(both);
-        try {
-            int exit = NearlineCli.commandLine().execute(args);
-            return new Run(exit, captured.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(out);
-            System.setErr(err);
-        }
     }
 }

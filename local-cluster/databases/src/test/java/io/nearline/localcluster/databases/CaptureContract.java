@@ -2,20 +2,25 @@ package io.nearline.localcluster.databases;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.debezium.engine.ChangeEvent;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.format.Json;
+import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.events.ChangeEvents;
 import io.nearline.common.events.DebeziumDecoder;
 import io.nearline.common.events.Decoded;
 import io.nearline.common.testkit.Seeds;
+import io.nearline.localcluster.simulator.DivergenceChecker;
+import io.nearline.localcluster.simulator.TableCheck;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -207,6 +212,40 @@ abstract class CaptureContract {
         }
     }
 
+    /**
+     * The database as the oracle, read by {@code check --source}'s own parts ({@link SourceTable},
+     * {@link TableCheck}): the cache the capture leaves matches every row of the table, every column
+     * compared, and every key the capture deleted is gone; the blind cache of the negative control does not.
+     */
+    @Test
+    void theTableCheckAgreesWithTheCacheAndCatchesTheBlindOne() throws Exception {
+        SourceTable.Rows rows = sourceTable().read();
+        assertEquals(List.of("id", "v"), List.copyOf(rows.compared()));
+        Map<CacheKey, ObjectNode> byKey = new TreeMap<>();
+        rows.byKey().forEach((k, row) -> byKey.put(CacheKey.of(k), row));
+        Map<CacheKey, CacheRecord> ordered = cache(capture, BY_COMMIT);
+        DivergenceChecker.Report good =
+                TableCheck.check(byKey, rows.compared(), ordered.keySet(), k -> Optional.ofNullable(ordered.get(k)));
+        assertTrue(good.converged(), good.summary());
+        assertTrue(good.keysChecked() > table.size(), "deleted keys checked too");
+
+        List<Captured> again = new ArrayList<>(capture);
+        again.addAll(capture.subList(0, capture.size() / 2));
+        Map<CacheKey, CacheRecord> blind = new TreeMap<>();
+        for (Captured r : again) {
+            Decoded d = BY_COMMIT.decode(bytes(r.key()), bytes(r.value()));
+            if (d.ok()) {
+                blind.put(CacheKey.of(d.event().getKey()), ChangeEvents.cacheRecord(d.event()));
+            }
+        }
+        DivergenceChecker.Report bad =
+                TableCheck.check(byKey, rows.compared(), blind.keySet(), k -> Optional.ofNullable(blind.get(k)));
+        assertFalse(bad.converged(), "the negative control diverges");
+    }
+
+    /** The table as {@code check --source} reads it from a cluster file's section. */
+    abstract SourceTable sourceTable();
+
     /** The negative control: by arrival, with the first half delivered again, the check must see the difference. */
     @Test
     void aBlindUpsertOfARedeliveredPrefixDiverges() {
@@ -328,26 +367,30 @@ abstract class CaptureContract {
 
     /** The records decoded and applied newest version first; what is left as key to value column. */
     static Map<String, String> apply(List<Captured> records, DebeziumDecoder decoder) {
-        Map<String, CacheRecord> cache = new TreeMap<>();
+        Map<String, String> out = new TreeMap<>();
+        cache(records, decoder).forEach((key, record) -> {
+            if (!record.tombstone()) {
+                out.put(key.value(), column(record.payload()));
+            }
+        });
+        return out;
+    }
+
+    /** The records decoded and applied newest version first: the cache they leave, tombstones included. */
+    static Map<CacheKey, CacheRecord> cache(List<Captured> records, DebeziumDecoder decoder) {
+        Map<CacheKey, CacheRecord> cache = new TreeMap<>();
         for (Captured r : records) {
             Decoded d = decoder.decode(bytes(r.key()), bytes(r.value()));
             if (d.isSkipped()) {
                 continue;
             }
             assertTrue(d.ok(), () -> "refused: " + d.rejection() + " for " + r);
-            CacheRecord record = ChangeEvents.cacheRecord(d.event());
             cache.merge(
-                    d.event().getKey(),
-                    record,
+                    CacheKey.of(d.event().getKey()),
+                    ChangeEvents.cacheRecord(d.event()),
                     (held, next) -> next.version().isNewerThan(held.version()) ? next : held);
         }
-        Map<String, String> out = new TreeMap<>();
-        cache.forEach((key, record) -> {
-            if (!record.tombstone()) {
-                out.put(key, column(record.payload()));
-            }
-        });
-        return out;
+        return cache;
     }
 
     private static String column(byte[] row) {

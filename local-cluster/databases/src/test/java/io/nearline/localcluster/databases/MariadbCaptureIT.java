@@ -6,6 +6,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 
@@ -37,6 +38,12 @@ class MariadbCaptureIT extends CaptureContract {
         if (server != null) {
             server.close();
         }
+    }
+
+    @Override
+    SourceTable sourceTable() {
+        return new SourceTable(
+                "mysql", server.jdbcUrl(), MariadbServer.USER, server.password(), "items", List.of("id"), "");
     }
 
     @Override

@@ -46,6 +46,11 @@ class PostgresCaptureIT extends CaptureContract {
     }
 
     @Override
+    SourceTable sourceTable() {
+        return new SourceTable("postgres", server.jdbcUrl(), PostgresServer.USER, "", "items", List.of("id"), "");
+    }
+
+    @Override
     Connection connect() throws SQLException {
         return server.connect();
     }

@@ -36,7 +36,9 @@ public final class DivergenceChecker {
         /** The cache holds a version the source of truth never committed (newer than its latest). */
         AHEAD,
         /** Same version, different content. */
-        CORRUPT
+        CORRUPT,
+        /** Checked against a database (which has no versions): the cached row differs from the table's. */
+        DIFFERENT
     }
 
     public record Divergence(CacheKey key, Kind kind, Version sot, Version cache) {
