@@ -240,7 +240,7 @@ public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String v
     }
 
     /** The event inside Kafka Connect's {"schema","payload"} wrapper, or the node itself. */
-    static JsonNode unwrap(JsonNode node) {
+    public static JsonNode unwrap(JsonNode node) {
         if (node != null && node.isObject() && node.has("schema") && node.has("payload") && node.size() == 2) {
             return node.get("payload");
         }

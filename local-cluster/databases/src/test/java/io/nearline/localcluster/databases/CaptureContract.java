@@ -162,6 +162,39 @@ abstract class CaptureContract {
                 count("\"op\":\"u\""),
                 count("\"op\":\"d\""),
                 table.size());
+        String keepIn = System.getProperty(KEEP_CAPTURE);
+        if (keepIn != null) {
+            keep(Path.of(keepIn));
+        }
+    }
+
+    /** Where, when set, the capture and the table are written as fixtures for the conformance suite. */
+    static final String KEEP_CAPTURE = "nearline.keepCapture";
+
+    /**
+     * Writes {@code <db>.jsonl} (the capture as {@code {"key","value"}} lines, the converter's schema
+     * wrapper taken off to keep the file small) and {@code <db>.table.jsonl} (the table's rows as
+     * {@code SourceTable} reads them, by cache key) into {@code dir}.
+     */
+    private void keep(Path dir) throws Exception {
+        String name = getClass().getSimpleName().replace("CaptureIT", "").toLowerCase(java.util.Locale.ROOT);
+        List<String> records = new ArrayList<>();
+        for (Captured r : capture) {
+            com.fasterxml.jackson.databind.node.ObjectNode line = JSON.createObjectNode();
+            line.set("key", DebeziumDecoder.unwrap(r.key() == null ? null : JSON.readTree(r.key())));
+            line.set("value", r.value() == null ? null : DebeziumDecoder.unwrap(JSON.readTree(r.value())));
+            records.add(line.toString());
+        }
+        Files.createDirectories(dir);
+        Files.write(dir.resolve("captured-" + name + ".jsonl"), records);
+        List<String> rows = new ArrayList<>();
+        sourceTable().read().byKey().forEach((key, row) -> {
+            com.fasterxml.jackson.databind.node.ObjectNode line = JSON.createObjectNode();
+            line.put("key", key);
+            line.set("row", row);
+            rows.add(line.toString());
+        });
+        Files.write(dir.resolve("captured-" + name + ".table.jsonl"), rows);
     }
 
     @AfterAll
