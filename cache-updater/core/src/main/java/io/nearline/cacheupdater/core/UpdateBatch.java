@@ -55,6 +55,8 @@ public final class UpdateBatch implements AutoCloseable {
     public static final String WRITTEN = "events.written";
     /** Bootstrap rows whose write is done. */
     public static final String BOOTSTRAP_WRITTEN = "bootstrap.written";
+    /** Bootstrap rows the cache did not hold at their version when written (a warm-up, or a repair). */
+    public static final String BOOTSTRAP_APPLIED = "bootstrap.applied";
 
     /**
      * A change waiting in the batch, with the record it came from (for a dead letter). With
@@ -73,6 +75,7 @@ public final class UpdateBatch implements AutoCloseable {
     private final Metrics.Counter superseded;
     private final Metrics.Counter eventsWritten;
     private final Metrics.Counter rowsWritten;
+    private final Metrics.Counter rowsApplied;
     private long addedEvents;
     private long addedRows;
     private final Duration maxPause;
@@ -95,6 +98,7 @@ public final class UpdateBatch implements AutoCloseable {
         this.superseded = metrics.counter("write.superseded");
         this.eventsWritten = metrics.counter(WRITTEN);
         this.rowsWritten = metrics.counter(BOOTSTRAP_WRITTEN);
+        this.rowsApplied = metrics.counter(BOOTSTRAP_APPLIED);
         this.maxPause = maxPause;
         this.maxInFlight = maxInFlight;
         this.retryTimer = writer.isAsync()
@@ -170,6 +174,10 @@ public final class UpdateBatch implements AutoCloseable {
             Throwable lastTransient = null;
             for (int i = 0; i < results.length; i++) {
                 WriteResult r = results[i];
+                if (r.outcome() == WriteOutcome.APPLIED
+                        && todo.get(i).getValue().refreshTtl()) {
+                    rowsApplied.inc();
+                }
                 if (r.outcome() != WriteOutcome.FAILED) {
                     continue;
                 }

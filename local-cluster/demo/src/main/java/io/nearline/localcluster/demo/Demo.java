@@ -197,7 +197,17 @@ public final class Demo {
                 s.get("retries"));
         System.out.printf(
                 "  throughput       %,d events/s consumed over the whole run%n", s.get("throughputEventsPerSec"));
-        System.out.printf("  read-repair      %,d writes back%n", s.get("readRepairs"));
+        System.out.printf(
+                "  repairs          read-repair wrote back %,d (%,d the cache lacked), a snapshot applied %,d rows "
+                        + "the cache lacked%s%n",
+                s.get("readRepairs"),
+                s.get("repairedByReadRepair"),
+                s.get("repairedBySnapshot"),
+                ((Number) s.get("repairedByReadRepair")).longValue()
+                                        + ((Number) s.get("repairedBySnapshot")).longValue()
+                                == 0
+                        ? ": the verdict below is the job's alone"
+                        : ": the verdict below includes their work (--no-repair leaves the cache to the job)");
         System.out.printf(
                 "  bootstrap        %,d snapshot rows applied (%,d only refreshed their TTL), %,d partitions verified complete%n",
                 s.get("bootstrapRows"), s.get("bootstrapRefreshed"), s.get("bootstrapPartitionsComplete"));

@@ -35,4 +35,11 @@ public final class DemoOptions {
 
     @Option(names = "--no-trouble", description = "Skip the injected job restart, bootstrap and store faults.")
     public boolean noTrouble;
+
+    @Option(
+            names = "--no-repair",
+            description = "Leave the cache to the job alone: no read-repair and no mid-run snapshot; a networked "
+                    + "store's server is frozen but not restarted empty (only a snapshot could re-seed it). Then "
+                    + "0 divergent keys is the job's own result.")
+    public boolean noRepair;
 }

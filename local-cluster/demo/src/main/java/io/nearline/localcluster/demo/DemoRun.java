@@ -5,6 +5,7 @@ import io.nearline.bootstrap.BootstrapSettings;
 import io.nearline.bootstrap.SnapshotRows;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.cacheupdater.core.ScnOrderedWriter;
+import io.nearline.cacheupdater.core.UpdateBatch;
 import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.common.config.Config;
 import io.nearline.common.events.ChangeEventCodec;
@@ -103,7 +104,9 @@ final class DemoRun {
                     "source-of-truth");
             Thread readers = new Thread(() -> Demo.readRepair(reader, options, committing, readMetrics), "read-repair");
             source.start();
-            readers.start();
+            if (!options.noRepair) {
+                readers.start();
+            }
             Random sample = new Random(options.seed.value + 7);
             while (committing.get()) {
                 Thread.sleep(1000);
@@ -161,7 +164,7 @@ final class DemoRun {
             job.close();
             job = engine.start(config, work);
             restarted = true;
-        } else if (!bootstrapped && t >= options.duration.toMillis() / 2) {
+        } else if (!bootstrapped && !options.noRepair && t >= options.duration.toMillis() / 2) {
             SnapshotRows snapshot = publishSnapshot("snapshot-progress");
             System.out.printf(
                     "  >> bootstrap: a snapshot of the source (%,d rows, high-watermarks %s) published while it commits%n",
@@ -191,6 +194,9 @@ final class DemoRun {
         } else if (storeServer == null) {
             System.out.println("  >> no store faults: the " + options.store.store + " server was named, not started, "
                     + "by the demo");
+        } else if (options.noRepair) {
+            System.out.println("  >> no store restart: with --no-repair nothing would re-seed an emptied "
+                    + options.store.store + " server");
         } else {
             System.out.println(
                     "  >> injecting: the " + options.store.store + " server killed and started again, empty");
@@ -256,6 +262,10 @@ final class DemoRun {
         long runningMillis = Math.max(1, System.currentTimeMillis() - started);
         summary.put("throughputEventsPerSec", counters.count("events.received") * 1000 / runningMillis);
         summary.put("readRepairs", readMetrics.count("read.repaired"));
+        // what the cache holds because something other than the job wrote it: the verdict is the job's only where both
+        // are 0
+        summary.put("repairedByReadRepair", readMetrics.count("write.applied"));
+        summary.put("repairedBySnapshot", counters.count(UpdateBatch.BOOTSTRAP_APPLIED));
         summary.put("bootstrapRows", counters.count("bootstrap.rows"));
         summary.put("bootstrapRefreshed", counters.count("write.refreshed"));
         summary.put("bootstrapPartitionsComplete", counters.count("bootstrap.partitions-complete"));

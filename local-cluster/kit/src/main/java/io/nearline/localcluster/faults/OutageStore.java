@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.LongAdder;
  * demo's injected outage and the tests that run the real engines through one. The switch is flipped
  * with {@link #down}, or, with {@code outage.after-open}, from the moment a job first opens the store
  * in this JVM. One switch per JVM: every outage store in it goes down together. With
- * {@code outage.refuse-prefix} it also refuses some keys' writes for good. Local tooling only.
+ * {@code outage.refuse-prefix} it also refuses some keys' writes for good; with
+ * {@code outage.lose-prefix} it drops some keys' writes while saying they succeeded. Local tooling only.
  */
 public final class OutageStore implements CacheStoreProvider {
 
@@ -37,8 +38,15 @@ public final class OutageStore implements CacheStoreProvider {
             "Writes of keys that start with this are refused for good, as a store rejecting a record would"
                     + " (empty: none).");
 
+    public static final ConfigKey<String> LOSE_PREFIX = ConfigKey.of(
+            "outage.lose-prefix",
+            ValueType.STRING,
+            "",
+            "Writes of keys that start with this are acknowledged and dropped, as a store losing data would: "
+                    + "a planted fault for checking the checkers (empty: none).");
+
     private static final ConfigDef DEF =
-            ConfigDef.of("outage store (local tools)", DELEGATE, AFTER_OPEN, REFUSE_PREFIX);
+            ConfigDef.of("outage store (local tools)", DELEGATE, AFTER_OPEN, REFUSE_PREFIX, LOSE_PREFIX);
     private static final LongAdder REFUSED = new LongAdder();
     private static long downUntil = -1; // guarded by the class; -1: no outage started yet
 
@@ -83,10 +91,12 @@ public final class OutageStore implements CacheStoreProvider {
             }
         }
         String refusePrefix = config.get(REFUSE_PREFIX);
+        String losePrefix = config.get(LOSE_PREFIX);
         return new SwitchableStore(
                 inner,
                 OutageStore::isDown,
                 REFUSED,
-                key -> !refusePrefix.isEmpty() && key.value().startsWith(refusePrefix));
+                key -> !refusePrefix.isEmpty() && key.value().startsWith(refusePrefix),
+                key -> !losePrefix.isEmpty() && key.value().startsWith(losePrefix));
     }
 }

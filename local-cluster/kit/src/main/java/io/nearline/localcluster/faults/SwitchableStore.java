@@ -13,8 +13,10 @@ import java.util.function.Predicate;
 /**
  * A store that goes down on demand: while {@code down} says so, every call fails as unavailable,
  * as a cache cluster in trouble would; otherwise calls pass through, except writes of the keys it
- * {@code refuses}, which fail for good (a record the store will never take). Local tooling only (the demo,
- * drills and tests of the jobs' outage handling): never part of a job artifact.
+ * {@code refuses}, which fail for good (a record the store will never take), and writes of the keys it
+ * {@code loses}, acknowledged and dropped (a store losing data silently: what a checker must catch).
+ * Local tooling only (the demo, drills and tests of the jobs' outage handling and of the checker):
+ * never part of a job artifact.
  */
 public final class SwitchableStore implements CacheStore {
 
@@ -22,13 +24,20 @@ public final class SwitchableStore implements CacheStore {
     private final BooleanSupplier down;
     private final LongAdder refused;
     private final Predicate<CacheKey> refuses;
+    private final Predicate<CacheKey> loses;
 
     /** @param refused counts refused calls (shared by every store behind the same switch) */
-    public SwitchableStore(CacheStore inner, BooleanSupplier down, LongAdder refused, Predicate<CacheKey> refuses) {
+    public SwitchableStore(
+            CacheStore inner,
+            BooleanSupplier down,
+            LongAdder refused,
+            Predicate<CacheKey> refuses,
+            Predicate<CacheKey> loses) {
         this.inner = inner;
         this.down = down;
         this.refused = refused;
         this.refuses = refuses;
+        this.loses = loses;
     }
 
     private void checkWrite(String op, CacheKey key) {
@@ -54,19 +63,19 @@ public final class SwitchableStore implements CacheStore {
     @Override
     public WriteResult insertIfAbsent(CacheKey key, byte[] value, Duration expiry) {
         checkWrite("insert", key);
-        return inner.insertIfAbsent(key, value, expiry);
+        return loses.test(key) ? WriteResult.ok(0L) : inner.insertIfAbsent(key, value, expiry);
     }
 
     @Override
     public WriteResult replaceIfCasMatches(CacheKey key, byte[] value, long expectedCas, Duration expiry) {
         checkWrite("replace", key);
-        return inner.replaceIfCasMatches(key, value, expectedCas, expiry);
+        return loses.test(key) ? WriteResult.ok(0L) : inner.replaceIfCasMatches(key, value, expectedCas, expiry);
     }
 
     @Override
     public WriteResult upsert(CacheKey key, byte[] value, Duration expiry) {
         checkWrite("upsert", key);
-        return inner.upsert(key, value, expiry);
+        return loses.test(key) ? WriteResult.ok(0L) : inner.upsert(key, value, expiry);
     }
 
     @Override

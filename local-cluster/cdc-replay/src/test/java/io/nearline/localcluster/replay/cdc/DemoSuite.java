@@ -60,14 +60,63 @@ public abstract class DemoSuite {
         assertEquals(1, s.get("storeRestarts").asInt(), where);
         assertEquals(1, s.get("storePauses").asInt(), where);
         assertTrue(s.get("reseedRows").asLong() > 0, "nothing re-seeded the restarted store: " + where);
+        assertTrue(
+                s.get("repairedBySnapshot").asLong() > 0, "the re-seed filled nothing in the emptied store: " + where);
         assertTrue(s.get("unavailableRetries").asLong() > 0, "the store's faults hit no write: " + where);
         // the bootstrap half-way and the re-seed after the restart
         assertEquals(
                 8, s.get("bootstrapPartitionsComplete").asLong(), "bootstrap partitions verified complete: " + where);
     }
 
+    /**
+     * Without read-repair and snapshots the cache is the job's alone: its 0 divergent keys, through the
+     * restart and the outage, owe nothing to a repair, and the summary says none wrote.
+     */
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    @Test
+    void withoutRepairsTheJobAloneLeavesNoDivergence() throws Exception {
+        long seed = Seeds.seed();
+        DemoResult r = demoRun(seed, "15s", "--no-repair");
+        String where = r.summary() + " " + Seeds.replay(seed);
+        assertEquals(0, r.exit(), where);
+        assertEquals(0, r.summary().get("divergentKeys").asLong(), where);
+        assertTrue(r.summary().get("keysChecked").asLong() > 0, where);
+        assertEquals(0, r.summary().get("repairedByReadRepair").asLong(), where);
+        assertEquals(0, r.summary().get("repairedBySnapshot").asLong(), where);
+        assertEquals(1, r.summary().get("restarts").asInt(), where);
+        assertTrue(r.summary().get("outageRefusedCalls").asLong() > 0, "the outage hit nothing: " + where);
+    }
+
+    /** The negative control: a store that drops some keys' writes and says they succeeded must fail the demo. */
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    @Test
+    void aStoreThatLosesWritesIsCaught() throws Exception {
+        long seed = Seeds.seed();
+        DemoResult r = demoRun(seed, "10s", "--no-repair", "--no-trouble", "--set", "outage.lose-prefix=member:1");
+        String where = r.summary() + " " + Seeds.replay(seed);
+        assertEquals(1, r.exit(), where);
+        assertTrue(r.summary().get("divergentKeys").asLong() > 0, where);
+    }
+
+    private record DemoResult(int exit, JsonNode summary) {}
+
     /** Runs the demo with a small workload and these extra arguments; asserts what every run must show. */
     private JsonNode runDemo(long seed, String duration, String... extra) throws Exception {
+        DemoResult r = demoRun(seed, duration, extra);
+        assertEquals(0, r.exit(), Seeds.replay(seed));
+        JsonNode s = r.summary();
+        String where = s + " " + Seeds.replay(seed);
+        assertEquals(0, s.get("divergentKeys").asLong(), where);
+        assertTrue(s.get("keysChecked").asLong() > 0, where);
+        assertTrue(s.get("eventsApplied").asLong() > 0, where);
+        assertTrue(s.get("readRepairs").asLong() > 0, "read-repair never wrote: " + where);
+        assertEquals(1, s.get("restarts").asInt(), where);
+        assertTrue(s.get("bootstrapRows").asLong() > 0, "the mid-run bootstrap applied nothing: " + where);
+        return s;
+    }
+
+    /** Runs the demo with a small workload and these extra arguments: its exit code and summary. */
+    private DemoResult demoRun(long seed, String duration, String... extra) throws Exception {
         Path summary = dir.resolve("summary.json");
         List<String> args = new ArrayList<>(List.of(
                 "--duration",
@@ -83,15 +132,7 @@ public abstract class DemoSuite {
                 "--summary-json",
                 summary.toString()));
         args.addAll(List.of(extra));
-        assertEquals(0, demo(args), Seeds.replay(seed));
-        JsonNode s = new ObjectMapper().readTree(summary.toFile());
-        String where = s + " " + Seeds.replay(seed);
-        assertEquals(0, s.get("divergentKeys").asLong(), where);
-        assertTrue(s.get("keysChecked").asLong() > 0, where);
-        assertTrue(s.get("eventsApplied").asLong() > 0, where);
-        assertTrue(s.get("readRepairs").asLong() > 0, "read-repair never wrote: " + where);
-        assertEquals(1, s.get("restarts").asInt(), where);
-        assertTrue(s.get("bootstrapRows").asLong() > 0, "the mid-run bootstrap applied nothing: " + where);
-        return s;
+        int exit = demo(args);
+        return new DemoResult(exit, new ObjectMapper().readTree(summary.toFile()));
     }
 }
