@@ -285,8 +285,8 @@ final class DrillRun {
                 .collect(Collectors.toSet());
         double start = (System.nanoTime() - t0) / 1e9;
         Injector.Applied a = injector.apply(f);
-        if (a.applied()) {
-            unhealed.put(f, a);
+        if (a.touched()) {
+            unhealed.put(f, a); // healed where it reached, in place or not
         }
         System.out.printf(
                 "  >> t=%.0fs %s on %s: %s%n",
@@ -313,7 +313,7 @@ final class DrillRun {
             unhealed.remove(f);
         }
         Double end = f.lasting().isZero() ? null : (System.nanoTime() - t0) / 1e9;
-        if (a.applied() && end != null) {
+        if (a.touched() && end != null) {
             System.out.printf(
                     "  >> t=%.0fs %s healed%s%n", end, f.kind().label(), healError == null ? "" : ": " + healError);
         }

@@ -21,6 +21,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * Applies and heals the catalogue's faults on a testbed running one job. Each apply says what it hit
@@ -29,8 +32,35 @@ import java.util.concurrent.TimeUnit;
  */
 final class Injector {
 
-    /** What an apply did: whether the fault is in place, on what, and why not when it is not. */
-    record Applied(boolean applied, String target, String detail) {}
+    /**
+     * What an apply did: whether the fault is in place, on what it was tried ({@code "-"}: nothing was
+     * touched), and why not when it is not. A fault that is not in place may still have reached its
+     * target, or some of its targets: it is healed there all the same.
+     */
+    record Applied(boolean applied, String target, String detail) {
+
+        /** Whether anything may have been changed, so that a heal is due. */
+        boolean touched() {
+            return !target.equals("-") && !target.isEmpty();
+        }
+    }
+
+    /** The targets an action was run on, up to the one that failed (included: it may be half done), and that failure. */
+    record Reached<T>(List<T> targets, RuntimeException failure) {}
+
+    /** Runs {@code action} on each target in turn, stopping at the first failure. */
+    static <T> Reached<T> onEach(List<T> targets, Consumer<T> action) {
+        List<T> reached = new ArrayList<>();
+        for (T t : targets) {
+            reached.add(t);
+            try {
+                action.accept(t);
+            } catch (RuntimeException e) {
+                return new Reached<>(reached, e);
+            }
+        }
+        return new Reached<>(reached, null);
+    }
 
     /**
      * The broker's, YARN's and ZooKeeper's ports, left open when a node is cut off from the store (with
@@ -59,29 +89,31 @@ final class Injector {
             return switch (f.kind()) {
                 case KILL_NODE -> {
                     LxcNode node = jobNode();
-                    node.kill();
-                    yield check(node.state().equals("STOPPED"), node.name(), "instance stopped hard (lxc-stop -k)");
+                    yield onNode(
+                            node,
+                            LxcNode::kill,
+                            () -> node.state().equals("STOPPED"),
+                            "instance stopped hard (lxc-stop -k)");
                 }
                 case PAUSE_NODE -> {
                     LxcNode node = jobNode();
-                    node.freeze();
-                    yield check(node.frozen(), node.name(), "instance frozen (its cgroup's freezer)");
+                    yield onNode(node, LxcNode::freeze, node::frozen, "instance frozen (its cgroup's freezer)");
                 }
                 case KILL_CONTAINER -> killContainer(false);
                 case KILL_AM -> killContainer(true);
                 case PARTITION_NODE -> {
                     LxcNode node = jobNode();
-                    Partition.isolate(node);
-                    yield check(Partition.on(node), node.name(), "cut off from everyone (nftables, both ways)");
+                    yield onNode(
+                            node,
+                            Partition::isolate,
+                            () -> Partition.on(node),
+                            "cut off from everyone (nftables, both ways)");
                 }
-                case PARTITION_STORE -> {
-                    List<LxcNode> nodes = jobNodes();
-                    nodes.forEach(n -> Partition.cutFrom(n, cluster.address(), NOT_THE_STORE));
-                    yield check(
-                            nodes.stream().allMatch(Partition::on),
-                            names(nodes),
+                case PARTITION_STORE ->
+                    onJobNodes(
+                            n -> Partition.cutFrom(n, cluster.address(), NOT_THE_STORE),
+                            Partition::on,
                             "cut off from the store; broker, YARN and ZooKeeper reachable");
-                }
                 case SLOW_LINK -> pipe(new Pipe(f.bandwidth(), 0, 0, null), "bandwidth " + f.bandwidth());
                 case LOSSY_LINK -> pipe(new Pipe(null, 0, f.lossPercent(), null), f.lossPercent() + "% loss");
                 case DELAYED_LINK ->
@@ -105,22 +137,36 @@ final class Injector {
         }
     }
 
-    /** Takes the fault off again; faults that heal themselves (a killed container) need nothing. */
+    /**
+     * Takes the fault off again wherever it reached, in place or not; faults that heal themselves (a
+     * killed container) need nothing. Every node is tried; the first failure is thrown after.
+     */
     void heal(Fault f, Applied applied) {
-        if (!applied.applied()) {
+        if (!applied.touched()) {
             return;
         }
         switch (f.kind()) {
-            case KILL_NODE -> Daemons.restart(dir, applied.target());
+            case KILL_NODE -> {
+                if (!node(applied.target()).state().equals("RUNNING")) { // a kill that failed left it up
+                    Daemons.restart(dir, applied.target());
+                }
+            }
             case PAUSE_NODE -> node(applied.target()).thaw();
             case PARTITION_NODE -> Partition.heal(node(applied.target()));
             case PARTITION_STORE, SLOW_LINK, LOSSY_LINK, DELAYED_LINK -> {
-                for (String name : applied.target().split(",")) {
+                Reached<String> healed = onEach(List.of(applied.target().split(",")), name -> {
                     Partition.heal(node(name));
                     Pipe.clear(node(name));
+                });
+                if (healed.failure() != null) {
+                    throw healed.failure();
                 }
             }
-            case BROKER_RESTART -> Daemons.restart(dir, "kafka");
+            case BROKER_RESTART -> {
+                if (!Daemons.alive(cluster.processes().get("kafka"), dir)) {
+                    Daemons.restart(dir, "kafka");
+                }
+            }
             case STORE_OUTAGE -> signal("CONT", cluster.processes().get(cluster.store()));
             case KILL_CONTAINER, KILL_AM -> {
                 // YARN and the engine replace what was killed
@@ -173,9 +219,30 @@ final class Injector {
     }
 
     private Applied pipe(Pipe pipe, String what) {
-        List<LxcNode> nodes = jobNodes();
-        nodes.forEach(pipe::apply);
-        return new Applied(true, names(nodes), what + " each way on the job's nodes");
+        return onJobNodes(pipe::apply, n -> true, what + " each way on the job's nodes");
+    }
+
+    /** {@code action} on one node: the node is its target even when the action fails half-way. */
+    private static Applied onNode(LxcNode node, Consumer<LxcNode> action, BooleanSupplier inPlace, String what) {
+        try {
+            action.accept(node);
+        } catch (ClusterException e) {
+            return new Applied(false, node.name(), "failed on " + node.name() + ": " + e.getMessage());
+        }
+        return check(inPlace.getAsBoolean(), node.name(), what);
+    }
+
+    /** {@code action} on each of the job's nodes; those it reached are the target even when one fails. */
+    private Applied onJobNodes(Consumer<LxcNode> action, Predicate<LxcNode> inPlace, String what) {
+        Reached<LxcNode> r = onEach(jobNodes(), action);
+        if (r.failure() != null) {
+            return new Applied(
+                    false,
+                    names(r.targets()),
+                    "failed on " + r.targets().get(r.targets().size() - 1).name() + " (healed where it reached): "
+                            + r.failure().getMessage());
+        }
+        return check(r.targets().stream().allMatch(inPlace), names(r.targets()), what);
     }
 
     private LxcNode node(String name) {
