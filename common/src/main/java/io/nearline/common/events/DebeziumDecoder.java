@@ -79,21 +79,26 @@ public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String v
                     Rejection.Reason.UNDECODABLE, "not a Debezium change event: a JSON object expected");
         }
         JsonNode schema = envelope == root ? null : root.get("schema");
-        boolean flattened = !envelope.has("op") && !envelope.has("after") && !envelope.has("before");
-        if (flattened && !envelope.has(ADDED + "op") && !envelope.has(ADDED + "deleted")) {
-            return Decoded.rejected(
-                    Rejection.Reason.UNDECODABLE,
-                    "not a Debezium change event: neither an envelope (\"op\", \"before\", \"after\") nor a row "
-                            + "from the unwrap transform with the fields it adds (\"__op\" or \"__deleted\", "
-                            + "\"__source_*\"; docs/debezium.md#unwrap)");
-        }
-        if (flattened) {
-            envelope = fromFlattened((ObjectNode) envelope);
+        if (!envelope.has("op") && !envelope.has("after") && !envelope.has("before")) {
+            if (!envelope.has(ADDED + "op") && !envelope.has(ADDED + "deleted")) {
+                return Decoded.rejected(
+                        Rejection.Reason.UNDECODABLE,
+                        "not a Debezium change event: neither an envelope (\"op\", \"before\", \"after\") nor a row "
+                                + "from the unwrap transform with the fields it adds (\"__op\" or \"__deleted\", "
+                                + "\"__source_*\"; docs/debezium.md#unwrap)");
+            }
+            return change(key, fromFlattened((ObjectNode) envelope), schema);
         }
         if (!envelope.hasNonNull("op")) {
             return Decoded.rejected(
                     Rejection.Reason.UNDECODABLE, "not a Debezium change event: a JSON object with \"op\" expected");
         }
+        String image = envelope.get("op").asText().equals("d") ? "before" : "after";
+        return change(key, envelope, DebeziumValues.rowSchema(schema, image));
+    }
+
+    /** The change of an envelope whose row image has the schema {@code rowSchema} (null: none given). */
+    private Decoded change(byte[] key, JsonNode envelope, JsonNode rowSchema) {
         String opCode = envelope.get("op").asText();
         JsonNode source = envelope.path("source");
         Op op =
@@ -102,33 +107,20 @@ public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String v
                     case "d" -> Op.DELETE;
                     default -> null;
                 };
-        if (opCode.equals("t")) {
-            return Decoded.rejected(
-                    Rejection.Reason.TRUNCATE,
-                    "TRUNCATE of table " + source.path("table").asText("?") + " names no keys: the cache keeps that "
-                            + "table's entries until their TTL or a bootstrap (docs/debezium.md#truncate)");
-        }
         if (op == null) {
-            return Decoded.rejected(
-                    Rejection.Reason.UNKNOWN_OP,
-                    "Debezium op '" + opCode + "' is not applied to the cache (c, u, r and d are)");
+            return opCode.equals("t")
+                    ? Decoded.rejected(
+                            Rejection.Reason.TRUNCATE,
+                            "TRUNCATE of table " + source.path("table").asText("?") + " names no keys: the cache "
+                                    + "keeps that table's entries until their TTL ends them (docs/debezium.md#truncate)")
+                    : Decoded.rejected(
+                            Rejection.Reason.UNKNOWN_OP,
+                            "Debezium op '" + opCode + "' is not applied to the cache (c, u, r and d are)");
         }
-        String imageName = op == Op.UPSERT ? "after" : "before";
-        JsonNode rowSchema = flattened ? schema : DebeziumValues.rowSchema(schema, imageName);
-        JsonNode image = DebeziumValues.decodedRow(envelope.get(imageName), rowSchema);
-        if (op == Op.UPSERT && (image == null || !image.isObject())) {
-            return Decoded.rejected(
-                    Rejection.Reason.MISSING_PAYLOAD, "Debezium op '" + opCode + "' without an \"after\" image");
-        }
-        if (op == Op.UPSERT) {
-            String missing = uncapturedColumn(image);
-            if (missing != null) {
-                return Decoded.rejected(
-                        Rejection.Reason.PARTIAL_IMAGE,
-                        "column '" + missing + "' holds Debezium's placeholder for a value it did not capture (an "
-                                + "unchanged TOAST or LOB column); storing the row would replace the real value: "
-                                + "set REPLICA IDENTITY FULL on the table (docs/debezium.md#partial-images)");
-            }
+        JsonNode image = DebeziumValues.decodedRow(envelope.get(op == Op.UPSERT ? "after" : "before"), rowSchema);
+        Rejection unusable = op == Op.UPSERT ? unusableAfterImage(opCode, image) : null;
+        if (unusable != null) {
+            return new Decoded(null, unusable, null);
         }
         Object cacheKey = cacheKey(key, image, DebeziumValues.fieldSchemas(rowSchema));
         if (cacheKey instanceof Rejection r) {
@@ -151,6 +143,22 @@ public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String v
                 .setCommitTimeMillis(
                         source.path("ts_ms").asLong(envelope.path("ts_ms").asLong(0)))
                 .build());
+    }
+
+    /** Why an upsert's {@code after} image cannot be stored, or null when it can. */
+    private static Rejection unusableAfterImage(String opCode, JsonNode image) {
+        if (image == null || !image.isObject()) {
+            return Rejection.of(
+                    Rejection.Reason.MISSING_PAYLOAD, "Debezium op '" + opCode + "' without an \"after\" image");
+        }
+        String missing = uncapturedColumn(image);
+        return missing == null
+                ? null
+                : Rejection.of(
+                        Rejection.Reason.PARTIAL_IMAGE,
+                        "column '" + missing + "' holds Debezium's placeholder for a value it did not capture (an "
+                                + "unchanged TOAST or LOB column); storing the row would replace the real value: "
+                                + "set REPLICA IDENTITY FULL on the table (docs/debezium.md#partial-images)");
     }
 
     /**
