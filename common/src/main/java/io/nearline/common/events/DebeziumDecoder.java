@@ -8,7 +8,6 @@ import io.nearline.common.avro.Op;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -26,9 +25,9 @@ import java.util.Map;
  * the source's commit order ({@link DebeziumVersion}). The null-value record Debezium writes after each
  * delete is skipped: the delete before it already wrote the tombstone, with a version.
  *
- * <p>Refused with a reason: a row image holding Debezium's placeholder for a column it did not capture
- * (an unchanged TOAST or LOB value: storing it would replace the real value), {@code PARTIAL_IMAGE};
- * a {@code TRUNCATE}, which names no keys, {@code TRUNCATE}; any other op, {@code UNKNOWN_OP}.
+ * <p>An after image with columns Debezium did not capture is passed on as it is: the ordered write
+ * completes it from the cached row ({@link PartialImages}). Refused with a reason: a {@code TRUNCATE},
+ * which names no keys, {@code TRUNCATE}; any other op, {@code UNKNOWN_OP}.
  *
  * @param keyFields    fields of the record key (or the row image) that make the cache key
  * @param keyPrefix    put before the joined key values (may be empty)
@@ -41,13 +40,9 @@ public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String v
     public static final String AUTO = "auto";
     /** MySQL's binlog position: file number, position in the file and row in the event, packed in 20 + 32 + 11 bits. */
     public static final String MYSQL_BINLOG = "mysql-binlog";
-    /** What Debezium writes for a column value it did not capture ({@code unavailable.value.placeholder}). */
-    public static final String UNAVAILABLE_PLACEHOLDER = "__debezium_unavailable_value";
 
     private static final long serialVersionUID = 1L;
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String UNAVAILABLE_PLACEHOLDER_BASE64 =
-            Base64.getEncoder().encodeToString(UNAVAILABLE_PLACEHOLDER.getBytes(StandardCharsets.UTF_8));
     /** Fields the unwrap transform adds to the row; {@code __source_x} becomes {@code source.x}. */
     private static final String ADDED = "__";
 
@@ -151,14 +146,7 @@ public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String v
             return Rejection.of(
                     Rejection.Reason.MISSING_PAYLOAD, "Debezium op '" + opCode + "' without an \"after\" image");
         }
-        String missing = uncapturedColumn(image);
-        return missing == null
-                ? null
-                : Rejection.of(
-                        Rejection.Reason.PARTIAL_IMAGE,
-                        "column '" + missing + "' holds Debezium's placeholder for a value it did not capture (an "
-                                + "unchanged TOAST or LOB column); storing the row would replace the real value: "
-                                + "set REPLICA IDENTITY FULL on the table (docs/debezium.md#partial-images)");
+        return null; // uncaptured columns (PartialImages) are completed, or refused, by the ordered write
     }
 
     /**
@@ -198,23 +186,6 @@ public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String v
             out.append(i == 0 ? "" : ":").append(DebeziumValues.keyText(v));
         }
         return out.toString();
-    }
-
-    /** The first column holding Debezium's placeholder for an uncaptured value, or null. */
-    private static String uncapturedColumn(JsonNode image) {
-        for (Iterator<String> names = image.fieldNames(); names.hasNext(); ) {
-            String name = names.next();
-            JsonNode v = image.get(name);
-            if (isPlaceholder(v) || (v.isArray() && v.size() > 0 && isPlaceholder(v.get(0)))) {
-                return name;
-            }
-        }
-        return null;
-    }
-
-    private static boolean isPlaceholder(JsonNode v) {
-        return v.isTextual()
-                && (v.asText().equals(UNAVAILABLE_PLACEHOLDER) || v.asText().equals(UNAVAILABLE_PLACEHOLDER_BASE64));
     }
 
     /**

@@ -34,7 +34,7 @@ public record Rejection(Reason reason, String detail) implements RejectionReason
         RECORD_TOO_LARGE,
         /** A valid event the store refused for good (e.g. it holds bytes this version cannot read). */
         STORE_REJECTED,
-        /** A Debezium row image with a column the connector did not capture (its placeholder in place of the value). */
+        /** A Debezium row with a column its connector did not capture that nothing cached can complete. */
         PARTIAL_IMAGE,
         /** A Debezium TRUNCATE: it names no keys, so the cache cannot apply it. */
         TRUNCATE

@@ -4,6 +4,7 @@ import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.cache.CacheRecordCodec;
 import io.nearline.common.cache.CorruptCacheRecordException;
+import io.nearline.common.events.PartialImages;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.StoreException;
@@ -36,7 +37,9 @@ import java.util.random.RandomGenerator;
  * step on its side.
  *
  * A write never replaces a newer or equal version, so replays, reordering and racing writers all
- * converge on the maximum version per key. Deletes are written as tombstones. Every mutation sets
+ * converge on the maximum version per key. A row whose source left some columns out ({@link
+ * PartialImages}) is completed from the cached row inside the same decision, or refused with a
+ * {@link PartialImageException} where nothing cached can complete it. Deletes are written as tombstones. Every mutation sets
  * the TTL explicitly. Thread-safe; writes to different keys proceed in parallel.
  *
  * <p>Metrics: {@code write.applied}, {@code write.stale}, {@code write.duplicate}, {@code write.refreshed}, {@code write.failed},
@@ -168,7 +171,7 @@ public final class ScnOrderedWriter {
 
     /** One try at the write: the store's result, or null where nothing was to be written (the decision says why). */
     private CacheStore.WriteResult attempt(Decision decision) {
-        if (storeOrdered == null) {
+        if (storeOrdered == null || decision.partial) {
             return store.writeDecided(decision.key, settings.ttl(), decision::decide);
         }
         try {
@@ -179,7 +182,8 @@ public final class ScnOrderedWriter {
     }
 
     private CompletableFuture<CacheStore.WriteResult> attemptAsync(Decision decision) {
-        if (storeOrdered == null) {
+        // a partial row is completed from the cached one here, so it takes the read-decide-CAS path
+        if (storeOrdered == null || decision.partial) {
             return store.writeDecidedAsync(decision.key, settings.ttl(), decision::decide);
         }
         return storeOrdered
@@ -239,6 +243,9 @@ public final class ScnOrderedWriter {
         private final CacheKey key;
         private final CacheRecord record;
         private final boolean refreshTtl;
+        /** A row with uncaptured columns ({@link PartialImages}): completed from the cached row when written. */
+        private final boolean partial;
+
         private byte[] encoded;
         Version stored = Version.NONE;
         int order; // incoming against stored: < 0 stale, 0 equal, > 0 newer or absent
@@ -248,6 +255,7 @@ public final class ScnOrderedWriter {
             this.key = key;
             this.record = record;
             this.refreshTtl = refreshTtl;
+            this.partial = !record.tombstone() && PartialImages.isPartial(record.payload());
         }
 
         byte[] decide(Optional<byte[]> current) {
@@ -261,7 +269,23 @@ public final class ScnOrderedWriter {
                     return null;
                 }
             }
-            return encoded();
+            return partial ? completed(current) : encoded();
+        }
+
+        /** The partial row completed from the cached one, encoded; a PartialImageException where it cannot be. */
+        private byte[] completed(Optional<byte[]> current) {
+            CacheRecord held = current.map(CacheRecordCodec::decode).orElse(null);
+            if (held == null || held.tombstone()) {
+                throw new PartialImageException("'" + key + "' has columns its source did not capture and the cache "
+                        + (held == null ? "holds nothing" : "holds a delete") + " to complete them from");
+            }
+            byte[] filled = PartialImages.filledFrom(record.payload(), held.payload());
+            if (filled == null || PartialImages.isPartial(filled)) {
+                throw new PartialImageException("'" + key + "' has columns its source did not capture that the "
+                        + "cached row (" + held.version() + ") does not have either");
+            }
+            return CacheRecordCodec.encode(
+                    new CacheRecord(record.version(), false, record.sourcePartition(), clock.millis(), filled));
         }
 
         byte[] encoded() {

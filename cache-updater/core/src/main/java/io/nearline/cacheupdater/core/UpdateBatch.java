@@ -4,6 +4,7 @@ import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.deadletter.SourceRecord;
+import io.nearline.common.events.PartialImages;
 import io.nearline.common.events.Rejection;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.common.store.StoreUnavailableException;
@@ -127,7 +128,7 @@ public final class UpdateBatch implements AutoCloseable {
         Pending before = pending.get(key);
         if (before == null
                 || change.record().version().isNewerThan(before.record().version())) {
-            pending.put(key, change);
+            pending.put(key, before == null ? change : filledFrom(change, before));
         }
         if (before != null) {
             superseded.inc();
@@ -136,6 +137,27 @@ public final class UpdateBatch implements AutoCloseable {
 
     public int size() {
         return pending.size();
+    }
+
+    /**
+     * A newer row with uncaptured columns takes them from the row it supersedes in the batch: that row
+     * is the newer, and it never reaches the store to complete it from there.
+     */
+    private static Pending filledFrom(Pending change, Pending before) {
+        CacheRecord newer = change.record();
+        CacheRecord older = before.record();
+        if (newer.tombstone() || older.tombstone() || !PartialImages.isPartial(newer.payload())) {
+            return change;
+        }
+        byte[] filled = PartialImages.filledFrom(newer.payload(), older.payload());
+        return filled == null
+                ? change
+                : new Pending(
+                        change.event(),
+                        new CacheRecord(
+                                newer.version(), false, newer.sourcePartition(), newer.writeTimeMillis(), filled),
+                        change.source(),
+                        change.refreshTtl());
     }
 
     public boolean isEmpty() {
@@ -190,7 +212,9 @@ public final class UpdateBatch implements AutoCloseable {
                 } else {
                     refused.add(new Refused(
                             todo.get(i).getValue(),
-                            Rejection.of(Rejection.Reason.STORE_REJECTED, String.valueOf(r.failure()))));
+                            r.failure() instanceof PartialImageException partial
+                                    ? Rejection.of(Rejection.Reason.PARTIAL_IMAGE, partial.getMessage())
+                                    : Rejection.of(Rejection.Reason.STORE_REJECTED, String.valueOf(r.failure()))));
                 }
             }
             again.addAll(todo.subList(sent, todo.size()));

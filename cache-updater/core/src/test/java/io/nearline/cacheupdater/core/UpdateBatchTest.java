@@ -13,6 +13,7 @@ import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.common.events.Rejection;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.version.Version;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -69,6 +70,38 @@ class UpdateBatchTest {
         assertEquals(4, metrics.count(UpdateBatch.WRITTEN), "every change added is done once the flush returns");
         assertEquals(2, metrics.count("write.superseded"));
         assertEquals(2, metrics.count("write.applied"));
+    }
+
+    /**
+     * A row with an uncaptured column supersedes, in the batch, the row it changed: it takes the column
+     * from that row, which never reaches the store. One with nothing to complete it is refused as
+     * PARTIAL_IMAGE.
+     */
+    @Test
+    void aPartialRowIsCompletedFromTheRowItSupersedesInTheBatch() throws Exception {
+        CacheKey a = CacheKey.of("a");
+        batch.add(a, row(a, 5, "{\"id\":1,\"bio\":\"long text\",\"n\":1}"));
+        batch.add(a, row(a, 6, "{\"id\":1,\"bio\":\"__debezium_unavailable_value\",\"n\":2}"));
+        CacheKey b = CacheKey.of("b");
+        batch.add(b, row(b, 6, "{\"id\":2,\"bio\":\"__debezium_unavailable_value\",\"n\":2}"));
+        List<UpdateBatch.Refused> refused = batch.flush();
+        assertEquals(
+                "{\"id\":1,\"bio\":\"long text\",\"n\":2}",
+                new String(
+                        CacheRecordCodec.decode(memory.get(a).orElseThrow().value())
+                                .payload(),
+                        StandardCharsets.UTF_8));
+        assertEquals(1, refused.size());
+        assertEquals(Rejection.Reason.PARTIAL_IMAGE, refused.get(0).rejection().reason());
+        assertTrue(memory.get(b).isEmpty());
+    }
+
+    private static UpdateBatch.Pending row(CacheKey key, long scn, String json) {
+        return new UpdateBatch.Pending(
+                null,
+                CacheRecord.upsert(Version.of(scn, 1), 0, json.getBytes(StandardCharsets.UTF_8)),
+                new SourceRecord("test", "t", 0, scn, null, null),
+                false);
     }
 
     @Test

@@ -9,8 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nearline.cacheupdater.core.PartialImageException;
 import io.nearline.cacheupdater.core.ScnOrderedWriter;
 import io.nearline.cacheupdater.core.WriteOutcome;
+import io.nearline.cacheupdater.core.WriteResult;
 import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
@@ -411,6 +413,49 @@ public abstract class CacheStoreContract {
                 w.write(k, KeyHistory.record(k, Version.of(6, 1), false)).outcome(),
                 "a format-1 record of a later SCN over a format-2 one");
         assertEquals(Version.of(6, 1), stored(k).version());
+    }
+
+    /**
+     * A Debezium row whose source left a column out (an unchanged TOAST value) is completed from the
+     * cached row inside the write, on every store (Redis too: it leaves its server-side path for this);
+     * with nothing or a delete cached there is nothing to complete it from.
+     */
+    @Test
+    void aRowWithUncapturedColumnsIsCompletedFromTheCachedOne() {
+        CacheKey k = key("partial");
+        ScnOrderedWriter w = writer(new InMemoryMetrics());
+        assertEquals(
+                WriteOutcome.APPLIED,
+                w.write(
+                                k,
+                                CacheRecord.upsert(
+                                        Version.of(5, 1, 0), 0, bytes("{\"id\":1,\"bio\":\"long text\",\"n\":1}")))
+                        .outcome());
+        byte[] partial = bytes("{\"id\":1,\"bio\":\"__debezium_unavailable_value\",\"n\":2}");
+        assertEquals(
+                WriteOutcome.APPLIED,
+                w.write(k, CacheRecord.upsert(Version.of(5, 2, 0), 0, partial)).outcome());
+        assertEquals(
+                "{\"id\":1,\"bio\":\"long text\",\"n\":2}", new String(stored(k).payload(), StandardCharsets.UTF_8));
+        assertEquals(Version.of(5, 2, 0), stored(k).version());
+        assertEquals(
+                WriteOutcome.STALE,
+                w.write(k, CacheRecord.upsert(Version.of(5, 1, 0), 0, partial)).outcome(),
+                "an older partial row is stale like any other");
+
+        CacheKey nothing = key("partial-on-nothing");
+        WriteResult refused = w.write(nothing, CacheRecord.upsert(Version.of(5, 2, 0), 0, partial));
+        assertEquals(WriteOutcome.FAILED, refused.outcome());
+        assertTrue(refused.failure() instanceof PartialImageException, String.valueOf(refused.failure()));
+        assertTrue(store().get(nothing).isEmpty(), "nothing stored");
+
+        CacheKey deleted = key("partial-on-delete");
+        w.write(deleted, CacheRecord.tombstone(Version.of(5, 1, 0), 0));
+        assertTrue(
+                w.write(deleted, CacheRecord.upsert(Version.of(5, 2, 0), 0, partial))
+                                .failure()
+                        instanceof PartialImageException);
+        assertTrue(stored(deleted).tombstone(), "the delete stays");
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.events.ChangeDecoder;
 import io.nearline.common.events.ChangeEventValidator;
 import io.nearline.common.events.ChangeEvents;
+import io.nearline.common.events.PartialImages;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -44,8 +45,27 @@ public final class ChangeLogTruth implements TruthView {
                     e.getOp() == Op.DELETE,
                     record.tombstone() ? null : record.payload(),
                     e.getCommitTimeMillis());
-            rows.merge(row.key(), row, (a, b) -> b.version().isNewerThan(a.version()) ? b : a);
+            rows.merge(row.key(), row, ChangeLogTruth::newer);
         }
+        // a row its source did not capture whole, that nothing before it completes, is no one's truth
+        rows.values().removeIf(r -> !r.deleted() && PartialImages.isPartial(r.payload()));
+    }
+
+    /**
+     * The newer of two rows of a key; a newer row with uncaptured columns takes them from the older
+     * (read in delivery order, as Debezium's own log is, that is the row it changed).
+     */
+    private static Row newer(Row held, Row next) {
+        if (!next.version().isNewerThan(held.version())) {
+            return held;
+        }
+        if (next.deleted() || held.deleted() || !PartialImages.isPartial(next.payload())) {
+            return next;
+        }
+        byte[] filled = PartialImages.filledFrom(next.payload(), held.payload());
+        return filled == null
+                ? next
+                : new Row(next.key(), next.partition(), next.version(), false, filled, next.commitTimeMillis());
     }
 
     @Override

@@ -1,0 +1,101 @@
+package io.nearline.common.events;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * Row images with columns Debezium did not capture. Where a column's value is not in the change (an
+ * unchanged TOAST value in PostgreSQL without {@code REPLICA IDENTITY FULL}, an unchanged LOB in Oracle),
+ * Debezium writes a placeholder instead: {@value #PLACEHOLDER}, its base64 for a bytes column, an array
+ * of it for an array column. Stored as it is, such a row would replace the real value with the
+ * placeholder. The SCN-ordered write completes it from the row the cache holds, inside the write, and
+ * refuses it ({@code PARTIAL_IMAGE}) where there is none to complete it from.
+ */
+public final class PartialImages {
+
+    /** What Debezium writes for a column value it did not capture ({@code unavailable.value.placeholder}). */
+    public static final String PLACEHOLDER = "__debezium_unavailable_value";
+
+    private static final String PLACEHOLDER_BASE64 =
+            Base64.getEncoder().encodeToString(PLACEHOLDER.getBytes(StandardCharsets.UTF_8));
+    private static final byte[] MARK = PLACEHOLDER.getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MARK_BASE64 = PLACEHOLDER_BASE64.getBytes(StandardCharsets.US_ASCII);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private PartialImages() {}
+
+    /** Whether {@code payload} is a JSON row with at least one uncaptured column. */
+    public static boolean isPartial(byte[] payload) {
+        if (payload == null || !(contains(payload, MARK) || contains(payload, MARK_BASE64))) {
+            return false; // the common case, without parsing
+        }
+        JsonNode row = row(payload);
+        return row != null && !uncaptured(row).isEmpty();
+    }
+
+    /** The columns of {@code row} holding the placeholder. */
+    public static List<String> uncaptured(JsonNode row) {
+        List<String> out = new ArrayList<>();
+        for (Iterator<String> names = row.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            JsonNode v = row.get(name);
+            if (isPlaceholder(v) || (v.isArray() && v.size() > 0 && isPlaceholder(v.get(0)))) {
+                out.add(name);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * {@code partial} with each uncaptured column taken from {@code base} where base has it captured;
+     * columns base cannot give keep the placeholder. Null when either is not a JSON object.
+     */
+    public static byte[] filledFrom(byte[] partial, byte[] base) {
+        JsonNode row = row(partial);
+        JsonNode from = row(base);
+        if (row == null || from == null) {
+            return null;
+        }
+        ObjectNode out = ((ObjectNode) row).deepCopy();
+        for (String column : uncaptured(row)) {
+            JsonNode v = from.get(column);
+            if (v != null && !uncaptured(from).contains(column)) {
+                out.set(column, v);
+            }
+        }
+        return out.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static boolean isPlaceholder(JsonNode v) {
+        return v.isTextual() && (v.asText().equals(PLACEHOLDER) || v.asText().equals(PLACEHOLDER_BASE64));
+    }
+
+    private static JsonNode row(byte[] payload) {
+        try {
+            JsonNode node = JSON.readTree(payload);
+            return node != null && node.isObject() ? node : null;
+        } catch (IOException notJson) {
+            return null;
+        }
+    }
+
+    private static boolean contains(byte[] bytes, byte[] part) {
+        outer:
+        for (int i = 0; i + part.length <= bytes.length; i++) {
+            for (int j = 0; j < part.length; j++) {
+                if (bytes[i + j] != part[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+}
