@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -78,27 +77,14 @@ public final class MariadbServer implements AutoCloseable {
                         "--auth-root-authentication-method=normal",
                         "--skip-test-db"),
                 dir.resolve("setup.log"));
-        Path passwordFile = dir.resolve("mariadb.password");
-        if (!Files.exists(passwordFile)) {
-            Files.writeString(passwordFile, HexFormat.of().formatHex(new SecureRandom().generateSeed(12)));
-        }
-        String password = Files.readString(passwordFile).trim();
-        Path init = dir.resolve("init.sql");
-        Files.writeString(
-                init,
-                String.join(
-                        "\n",
-                        "CREATE USER IF NOT EXISTS '" + USER + "'@'127.0.0.1' IDENTIFIED BY '" + password + "';",
-                        "GRANT ALL PRIVILEGES ON *.* TO '" + USER + "'@'127.0.0.1' WITH GRANT OPTION;",
-                        "CREATE DATABASE IF NOT EXISTS " + DATABASE + ";",
-                        ""),
-                StandardCharsets.UTF_8);
+        String password = password(dir);
+        Path init = writeInitFile(dir, password);
         if (Processes.isRoot()) {
             Processes.run(List.of("chown", "-R", "mysql:", dir.toAbsolutePath().toString()), dir.resolve("setup.log"));
         }
         int port = Processes.freePort();
         Path log = dir.resolve("mariadb.err").toAbsolutePath();
-        List<String> command = new ArrayList<>(List.of(
+        List<String> command = List.of(
                 SERVER.toString(),
                 "--no-defaults",
                 "--datadir=" + data,
@@ -116,7 +102,7 @@ public final class MariadbServer implements AutoCloseable {
                 "--binlog-row-image=FULL",
                 "--innodb-buffer-pool-size=64M",
                 "--innodb-flush-log-at-trx-commit=2",
-                "--version=" + mysqlStyleVersion()));
+                "--version=" + mysqlStyleVersion());
         Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(
@@ -125,6 +111,28 @@ public final class MariadbServer implements AutoCloseable {
         MariadbServer server = new MariadbServer(port, password, process);
         server.awaitReady(log);
         return server;
+    }
+
+    /** The password of {@value #USER}, made once and kept in {@code dir/mariadb.password}. */
+    private static String password(Path dir) throws IOException {
+        Path file = dir.resolve("mariadb.password");
+        if (!Files.exists(file)) {
+            Files.writeString(file, HexFormat.of().formatHex(new SecureRandom().generateSeed(12)));
+        }
+        return Files.readString(file).trim();
+    }
+
+    /** The statements the server runs at start: the user {@value #USER} and the database {@value #DATABASE}. */
+    private static Path writeInitFile(Path dir, String password) throws IOException {
+        return Files.writeString(
+                dir.resolve("init.sql"),
+                String.join(
+                        "\n",
+                        "CREATE USER IF NOT EXISTS '" + USER + "'@'127.0.0.1' IDENTIFIED BY '" + password + "';",
+                        "GRANT ALL PRIVILEGES ON *.* TO '" + USER + "'@'127.0.0.1' WITH GRANT OPTION;",
+                        "CREATE DATABASE IF NOT EXISTS " + DATABASE + ";",
+                        ""),
+                StandardCharsets.UTF_8);
     }
 
     public int port() {
