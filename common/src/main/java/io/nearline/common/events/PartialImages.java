@@ -33,7 +33,7 @@ public final class PartialImages {
 
     /** Whether {@code payload} is a JSON row with at least one uncaptured column. */
     public static boolean isPartial(byte[] payload) {
-        if (payload == null || !(contains(payload, MARK) || contains(payload, MARK_BASE64))) {
+        if (payload == null || !containsAMark(payload)) {
             return false; // the common case, without parsing
         }
         JsonNode row = row(payload);
@@ -58,19 +58,40 @@ public final class PartialImages {
      * columns base cannot give keep the placeholder. Null when either is not a JSON object.
      */
     public static byte[] filledFrom(byte[] partial, byte[] base) {
+        Filled f = fill(partial, base);
+        return f == null ? null : bytes(f.row());
+    }
+
+    /** As {@link #filledFrom}, but null unless {@code base} gives every uncaptured column. */
+    public static byte[] completedFrom(byte[] partial, byte[] base) {
+        Filled f = fill(partial, base);
+        return f == null || f.stillUncaptured() > 0 ? null : bytes(f.row());
+    }
+
+    private record Filled(ObjectNode row, int stillUncaptured) {}
+
+    private static Filled fill(byte[] partial, byte[] base) {
         JsonNode row = row(partial);
         JsonNode from = row(base);
         if (row == null || from == null) {
             return null;
         }
+        List<String> notInBase = uncaptured(from);
         ObjectNode out = ((ObjectNode) row).deepCopy();
+        int still = 0;
         for (String column : uncaptured(row)) {
             JsonNode v = from.get(column);
-            if (v != null && !uncaptured(from).contains(column)) {
+            if (v != null && !notInBase.contains(column)) {
                 out.set(column, v);
+            } else {
+                still++;
             }
         }
-        return out.toString().getBytes(StandardCharsets.UTF_8);
+        return new Filled(out, still);
+    }
+
+    private static byte[] bytes(JsonNode row) {
+        return row.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     private static boolean isPlaceholder(JsonNode v) {
@@ -86,16 +107,26 @@ public final class PartialImages {
         }
     }
 
-    private static boolean contains(byte[] bytes, byte[] part) {
-        outer:
-        for (int i = 0; i + part.length <= bytes.length; i++) {
-            for (int j = 0; j < part.length; j++) {
-                if (bytes[i + j] != part[j]) {
-                    continue outer;
-                }
+    /** Whether either placeholder's bytes occur in {@code bytes}: one pass, on every write's payload. */
+    private static boolean containsAMark(byte[] bytes) {
+        for (int i = 0; i < bytes.length; i++) {
+            if ((bytes[i] == MARK[0] && startsAt(bytes, i, MARK))
+                    || (bytes[i] == MARK_BASE64[0] && startsAt(bytes, i, MARK_BASE64))) {
+                return true;
             }
-            return true;
         }
         return false;
+    }
+
+    private static boolean startsAt(byte[] bytes, int from, byte[] part) {
+        if (from + part.length > bytes.length) {
+            return false;
+        }
+        for (int j = 1; j < part.length; j++) {
+            if (bytes[from + j] != part[j]) {
+                return false;
+            }
+        }
+        return true;
     }
 }

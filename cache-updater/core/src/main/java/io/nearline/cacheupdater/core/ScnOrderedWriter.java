@@ -279,8 +279,8 @@ public final class ScnOrderedWriter {
                 throw new PartialImageException("'" + key + "' has columns its source did not capture and the cache "
                         + (held == null ? "holds nothing" : "holds a delete") + " to complete them from");
             }
-            byte[] filled = PartialImages.filledFrom(record.payload(), held.payload());
-            if (filled == null || PartialImages.isPartial(filled)) {
+            byte[] filled = PartialImages.completedFrom(record.payload(), held.payload());
+            if (filled == null) {
                 throw new PartialImageException("'" + key + "' has columns its source did not capture that the "
                         + "cached row (" + held.version() + ") does not have either");
             }
