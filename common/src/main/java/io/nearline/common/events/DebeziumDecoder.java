@@ -112,12 +112,13 @@ public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String v
                             Rejection.Reason.UNKNOWN_OP,
                             "Debezium op '" + opCode + "' is not applied to the cache (c, u, r and d are)");
         }
-        JsonNode image = DebeziumValues.decodedRow(envelope.get(op == Op.UPSERT ? "after" : "before"), rowSchema);
+        Map<String, JsonNode> fieldSchemas = DebeziumValues.fieldSchemas(rowSchema);
+        JsonNode image = DebeziumValues.decodedRow(envelope.get(op == Op.UPSERT ? "after" : "before"), fieldSchemas);
         Rejection unusable = op == Op.UPSERT ? unusableAfterImage(opCode, image) : null;
         if (unusable != null) {
             return new Decoded(null, unusable, null);
         }
-        Object cacheKey = cacheKey(key, image, DebeziumValues.fieldSchemas(rowSchema));
+        Object cacheKey = cacheKey(key, image, fieldSchemas);
         if (cacheKey instanceof Rejection r) {
             return new Decoded(null, r, null);
         }

@@ -63,18 +63,22 @@ final class DebeziumValues {
         return value;
     }
 
-    /** The row with every decimal field decoded (a copy; the input is left alone). */
-    static JsonNode decodedRow(JsonNode row, JsonNode rowSchema) {
+    /**
+     * The row with every decimal field decoded, in place (the decoder owns the tree it parsed; a copy
+     * per event would be work on every record for rows that mostly have no decimal).
+     *
+     * @param schemas field name to field schema of the row, from {@link #fieldSchemas}
+     */
+    static JsonNode decodedRow(JsonNode row, Map<String, JsonNode> schemas) {
         if (row == null || !row.isObject()) {
             return row;
         }
-        Map<String, JsonNode> schemas = fieldSchemas(rowSchema);
-        ObjectNode out = ((ObjectNode) row).deepCopy();
+        ObjectNode out = (ObjectNode) row;
         for (Iterator<String> names = row.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             JsonNode d = decoded(row.get(name), schemas.get(name));
             if (d != row.get(name)) {
-                out.set(name, d);
+                out.set(name, d); // a value replaced, not a field added: the iteration goes on
             }
         }
         return out;
