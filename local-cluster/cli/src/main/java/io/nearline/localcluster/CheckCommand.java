@@ -164,16 +164,11 @@ public final class CheckCommand implements Callable<Integer> {
             return TableCheck.check(byKey, rows.compared(), log.keys(), cache);
         }
         try (CacheStore cache = LiveStores.open(store, cluster.read())) {
-            long deadline = waitFor.deadlineNanos();
-            while (true) {
-                DivergenceChecker.Report report =
-                        TableCheck.check(byKey, rows.compared(), log.keys(), CacheView.of(cache));
-                if (report.converged() || System.nanoTime() >= deadline) {
-                    return report;
-                }
-                System.err.println("  not yet: " + report.summary());
-                Thread.sleep(2000);
-            }
+            return DivergenceChecker.checkUntil(
+                    () -> TableCheck.check(byKey, rows.compared(), log.keys(), CacheView.of(cache)),
+                    waitFor.deadlineNanos(),
+                    Duration.ofSeconds(2),
+                    report -> System.err.println("  not yet: " + report.summary()));
         }
     }
 

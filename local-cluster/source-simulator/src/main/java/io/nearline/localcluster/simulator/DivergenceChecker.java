@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Compares a cache with the source of truth key by key and says how they differ — the oracle of the
@@ -121,9 +122,15 @@ public final class DivergenceChecker {
     public static Report checkUntil(
             TruthView sot, CacheView cache, long deadlineNanos, Duration pause, Consumer<Report> notYet)
             throws InterruptedException {
+        return checkUntil(() -> check(sot, cache, List.of(), System.currentTimeMillis()), deadlineNanos, pause, notYet);
+    }
+
+    /** As above, for any check (against a table: {@link TableCheck}). */
+    public static Report checkUntil(Supplier<Report> check, long deadlineNanos, Duration pause, Consumer<Report> notYet)
+            throws InterruptedException {
         while (true) {
             try {
-                Report report = check(sot, cache, List.of(), System.currentTimeMillis());
+                Report report = check.get();
                 if (report.converged() || System.nanoTime() >= deadlineNanos) {
                     return report;
                 }
