@@ -3,9 +3,6 @@ package io.nearline.localcluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,10 +19,8 @@ class CheckCommandTest {
     @TempDir
     Path dir;
 
-    private record Run(int exit, String out) {}
-
     /** check --format debezium of the mixed Debezium scenario against {@code state}. */
-    private static Run checkDebeziumMixed(Path state) {
+    private static CliRun checkDebeziumMixed(Path state) {
         return check(
                 "--format",
                 "debezium",
@@ -35,18 +30,10 @@ class CheckCommandTest {
                 state.toString());
     }
 
-    private static Run check(String... args) {
-        PrintStream original = System.out;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        try {
-            List<String> all = new java.util.ArrayList<>(List.of("check"));
-            all.addAll(List.of(args));
-            int exit = NearlineCli.commandLine().execute(all.toArray(String[]::new));
-            return new Run(exit, out.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(original);
-        }
+    private static CliRun check(String... args) {
+        List<String> all = new java.util.ArrayList<>(List.of("check"));
+        all.addAll(List.of(args));
+        return CliRun.of(all.toArray(String[]::new));
     }
 
     @Test
@@ -54,7 +41,7 @@ class CheckCommandTest {
         Path events = Files.writeString(dir.resolve("events.jsonl"), "");
         Path state = Files.writeString(dir.resolve("state.jsonl"), "");
 
-        Run run = check("--events", events.toString(), "--state", state.toString());
+        CliRun run = check("--events", events.toString(), "--state", state.toString());
 
         assertEquals(1, run.exit(), run.out());
         assertTrue(run.out().contains("NOTHING CHECKED"), run.out());
@@ -62,7 +49,7 @@ class CheckCommandTest {
 
     @Test
     void aDebeziumLogIsReadWithFormatDebeziumAndMatchesItsState() {
-        Run run = checkDebeziumMixed(SCENARIOS.resolve("debezium-mixed.state.jsonl"));
+        CliRun run = checkDebeziumMixed(SCENARIOS.resolve("debezium-mixed.state.jsonl"));
 
         assertEquals(0, run.exit(), run.out());
         assertTrue(run.out().contains("keys checked 8"), run.out());
@@ -72,7 +59,8 @@ class CheckCommandTest {
     void aDebeziumLogReadAsOurTextFormChecksNothingAndSaysWhy() throws Exception {
         Path state = Files.writeString(dir.resolve("state.jsonl"), "");
 
-        Run run = check("--events", SCENARIOS.resolve("debezium-mixed.jsonl").toString(), "--state", state.toString());
+        CliRun run =
+                check("--events", SCENARIOS.resolve("debezium-mixed.jsonl").toString(), "--state", state.toString());
 
         assertEquals(1, run.exit(), run.out());
         assertTrue(run.out().contains("--format debezium"), run.out());
@@ -85,7 +73,7 @@ class CheckCommandTest {
                 dir.resolve("state.jsonl"),
                 lines.stream().filter(l -> !l.startsWith("{\"key\":\"1\"")).toList());
 
-        Run run = checkDebeziumMixed(state);
+        CliRun run = checkDebeziumMixed(state);
 
         assertEquals(1, run.exit(), run.out());
         assertTrue(run.out().contains("DIVERGED"), run.out());
@@ -104,7 +92,7 @@ class CheckCommandTest {
                                 : l)
                         .toList());
 
-        Run run = checkDebeziumMixed(state);
+        CliRun run = checkDebeziumMixed(state);
 
         assertEquals(1, run.exit(), run.out());
         assertTrue(run.out().contains("DIVERGED"), run.out());
