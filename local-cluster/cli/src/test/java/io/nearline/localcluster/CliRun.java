@@ -5,9 +5,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 /** bin/nearline's command line run in the test's JVM: its exit code and what it printed, out and err together. */
-record CliRun(int exit, String out) {
+public record CliRun(int exit, String out) {
 
-    static CliRun of(String... args) {
+    public static CliRun of(String... args) {
         PrintStream out = System.out;
         PrintStream err = System.err;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();

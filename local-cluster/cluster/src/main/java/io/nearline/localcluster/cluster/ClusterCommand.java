@@ -25,7 +25,9 @@ import picocli.CommandLine.Option;
         description = {
             "A local cluster to deploy the jobs to: a Kafka broker and the networked cache (CouchbaseMock, reached "
                     + "through the real Couchbase SDK, or a redis-server with --store redis) always; a Flink "
-                    + "standalone session cluster with --flink.",
+                    + "standalone session cluster with --flink; YARN with --yarn; a source database (PostgreSQL with "
+                    + "--postgres, MariaDB with --mysql) and a Kafka Connect worker with Debezium's connectors "
+                    + "(--connect, implied by either database).",
             "%nEverything runs in a network namespace of its own, joined to this machine by a private link: no "
                     + "route out, nothing reachable from outside. Needs root and iproute2. Addresses are written to "
                     + "DIR/cluster.yaml; 'down' stops exactly the processes 'up' started.%n"
@@ -67,9 +69,44 @@ public final class ClusterCommand implements Runnable {
                         + "user and its password in a file). Default: ${DEFAULT-VALUE}.")
         String store;
 
+        @Option(
+                names = "--postgres",
+                description = "Also PostgreSQL (Debian's package; logical WAL) as the source of truth, with the table "
+                        + "'items'; implies --connect.")
+        boolean postgres;
+
+        @Option(
+                names = "--mysql",
+                description = "Also MariaDB (Debian's package; row binlog), read by Debezium's MySQL connector, with "
+                        + "the table 'items'; implies --connect.")
+        boolean mysql;
+
+        @Option(
+                names = "--connect",
+                description = "Also a Kafka Connect worker (distributed mode) with Debezium's PostgreSQL and MySQL "
+                        + "connectors on its plugin path.")
+        boolean connect;
+
         @Override
         protected String store() {
             return store;
+        }
+
+        @Override
+        protected List<ClusterDatabase> databases() {
+            List<ClusterDatabase> out = new ArrayList<>();
+            if (postgres) {
+                out.add(ClusterDatabase.POSTGRES);
+            }
+            if (mysql) {
+                out.add(ClusterDatabase.MYSQL);
+            }
+            return out;
+        }
+
+        @Override
+        protected boolean connect() {
+            return connect || postgres || mysql;
         }
 
         @Override
@@ -138,6 +175,16 @@ public final class ClusterCommand implements Runnable {
             return false;
         }
 
+        /** The source databases the cluster runs. */
+        protected List<ClusterDatabase> databases() {
+            return List.of();
+        }
+
+        /** Whether a Kafka Connect worker starts too. */
+        protected boolean connect() {
+            return false;
+        }
+
         /** The cache the cluster runs: couchbase or redis. */
         protected String store() {
             return "couchbase";
@@ -158,6 +205,8 @@ public final class ClusterCommand implements Runnable {
         private Map<String, String> storeAddress = new LinkedHashMap<>();
         private String rest;
         private Yarn yarn;
+        private String connectRest;
+        private final Map<String, Map<String, String>> databaseSections = new LinkedHashMap<>();
 
         @Override
         public Integer call() throws Exception {
@@ -174,7 +223,11 @@ public final class ClusterCommand implements Runnable {
             net.create();
             try {
                 java = Home.java();
-                startKafkaAndCache(); // together; Flink and YARN after them
+                startKafkaAndCache(); // together; the rest after them
+                startDatabases();
+                if (connect()) {
+                    startConnect();
+                }
                 if (flink()) {
                     startFlink();
                 }
@@ -221,6 +274,15 @@ public final class ClusterCommand implements Runnable {
             }
             if (flink()) {
                 needed.add(FlinkSession.lib(home));
+            }
+            if (connect()) {
+                needed.add(ConnectWorker.lib(home));
+                needed.add(ConnectWorker.plugins(home));
+            }
+            for (ClusterDatabase db : databases()) {
+                db.unavailableReason().ifPresent(why -> {
+                    throw new ClusterException("--" + db.kind() + ": " + why);
+                });
             }
             if (yarn()) {
                 needed.add(YarnCluster.lib(home));
@@ -329,6 +391,55 @@ public final class ClusterCommand implements Runnable {
             return Daemons.readyLine(dir, name, prefix).orElseThrow();
         }
 
+        private void startDatabases() throws IOException {
+            for (ClusterDatabase db : databases()) {
+                String host = net.serviceAddress();
+                pids.put(db.kind(), Daemons.start(dir, db.kind(), net.wrap(db.prepare(dir, host))));
+                Map<String, String> section = db.section(dir, host);
+                databaseSections.put(db.kind(), section);
+                writeFile();
+                Daemons.await(
+                        dir,
+                        db.kind(),
+                        pids.get(db.kind()),
+                        Duration.ofSeconds(90),
+                        () -> ClusterDatabase.answers(section));
+                try {
+                    db.createTable(section);
+                } catch (java.sql.SQLException e) {
+                    throw new ClusterException(
+                            db.kind() + " refused the table " + ClusterDatabase.TABLE + ": " + e.getMessage());
+                }
+                step(
+                        started,
+                        db.kind(),
+                        section.get("jdbc-url") + " (user " + section.get("user") + ", table " + section.get("table")
+                                + ")");
+            }
+        }
+
+        private void startConnect() throws IOException {
+            Path conf = ConnectWorker.writeConfig(dir, net.serviceAddress(), kafka, ConnectWorker.plugins(home));
+            ConnectWorker.writeSecrets(dir, databaseSections);
+            pids.put(
+                    "connect",
+                    Daemons.start(
+                            dir, "connect", net.wrap(ConnectWorker.daemon(java, dir, ConnectWorker.lib(home), conf))));
+            connectRest = "http://" + net.serviceAddress() + ":" + ConnectWorker.REST_PORT;
+            writeFile();
+            String url = connectRest;
+            // the plugins are scanned before the REST API opens: listed means loaded
+            Daemons.await(
+                    dir, "connect", pids.get("connect"), Duration.ofSeconds(180), () -> !ConnectWorker.connectorClasses(
+                                    url)
+                            .isEmpty());
+            List<String> debezium = ConnectWorker.connectorClasses(url).stream()
+                    .filter(c -> c.startsWith("io.debezium"))
+                    .map(c -> c.substring(c.lastIndexOf('.') + 1))
+                    .toList();
+            step(started, "connect", connectRest + " (Kafka Connect REST; plugins " + debezium + ")");
+        }
+
         private void startFlink() throws IOException {
             Path lib = FlinkSession.lib(home);
             Path conf =
@@ -412,6 +523,8 @@ public final class ClusterCommand implements Runnable {
                             dir.resolve("packages"),
                             net.name(),
                             net.serviceAddress(),
+                            connectRest,
+                            databaseSections,
                             pids)
                     .write();
         }
@@ -444,6 +557,18 @@ public final class ClusterCommand implements Runnable {
                 System.out.println("  yarn         " + c.yarnWebUrl() + " (" + YarnCluster.runningNodes(c.yarnWebUrl())
                         + " NodeManager(s) running), ResourceManager " + c.yarnRmAddress());
             }
+            c.databases().forEach((kind, section) -> {
+                System.out.println("  " + String.format("%-12s", kind) + " " + section.get("jdbc-url")
+                        + (ClusterDatabase.answers(section) ? " (reachable)" : " (UNREACHABLE)"));
+                ClusterDatabase.of(kind).slots(section).forEach(slot -> System.out.println("    slot " + slot));
+            });
+            if (c.connectRestUrl() != null) {
+                List<String> plugins = ConnectWorker.connectorClasses(c.connectRestUrl());
+                System.out.println("  connect      " + c.connectRestUrl()
+                        + (plugins.isEmpty()
+                                ? " (UNREACHABLE)"
+                                : " (reachable, " + plugins.size() + " connector plugins)"));
+            }
             if (c.flinkRestUrl() != null) {
                 System.out.println("  flink        " + c.flinkRestUrl()
                         + (FlinkSession.reachable(c.flinkRestUrl()) ? " (reachable)" : " (UNREACHABLE)"));
@@ -471,15 +596,28 @@ public final class ClusterCommand implements Runnable {
         public Integer call() {
             dir = where.path();
             ClusterFile c = ClusterFile.read(dir);
-            List<String> stopped = new ArrayList<>(Daemons.stop(dir, c.processes(), Duration.ofSeconds(20)));
+            // the Connect worker first, so that no connector holds a slot; then the slots go, so that the
+            // database kept in DIR does not hold WAL back for a reader that is gone
+            Map<String, Long> processes = new LinkedHashMap<>(c.processes());
+            List<String> stopped = new ArrayList<>();
+            if (processes.containsKey("connect")) {
+                stopped.addAll(
+                        Daemons.stop(dir, Map.of("connect", processes.remove("connect")), Duration.ofSeconds(20)));
+            }
+            List<String> slots = new ArrayList<>();
+            c.databases()
+                    .forEach((kind, section) ->
+                            slots.addAll(ClusterDatabase.of(kind).dropInactiveSlots(section)));
+            stopped.addAll(Daemons.stop(dir, processes, Duration.ofSeconds(20)));
             stopped.addAll(Daemons.stopContainers(dir, Duration.ofSeconds(10)));
             PrivateNetwork.of(dir).delete();
             long left = c.processes().values().stream()
                     .filter(pid -> Daemons.alive(pid, dir))
                     .count();
             System.out.println("cluster down: stopped "
-                    + (stopped.isEmpty() ? "nothing (none was running)" : String.join(", ", stopped)) + "; network "
-                    + PrivateNetwork.of(dir).namespace() + " removed");
+                    + (stopped.isEmpty() ? "nothing (none was running)" : String.join(", ", stopped))
+                    + (slots.isEmpty() ? "" : "; replication slot(s) " + String.join(", ", slots) + " dropped")
+                    + "; network " + PrivateNetwork.of(dir).namespace() + " removed");
             return left == 0 ? 0 : 1;
         }
     }

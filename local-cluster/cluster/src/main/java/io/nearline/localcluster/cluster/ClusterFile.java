@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -19,6 +20,10 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * <p>The cache is {@code store} (couchbase or redis), its address in the section of that name: each
  * key there is the store's setting of the same name ({@code couchbase.bucket}, {@code redis.servers},
  * ...), except {@code password-file}, which becomes the password by reference to that file.
+ *
+ * <p>A cluster with a database as its source of truth has a section {@code postgres:} or {@code mysql:}
+ * (its host, port, database, user, password file, JDBC URL and the table the demo writes; the key rule
+ * of {@code SourceTable}), and a Kafka Connect worker's REST URL under {@code connect:}.
  */
 public record ClusterFile(
         Path dir,
@@ -32,7 +37,12 @@ public record ClusterFile(
         Path packageDir,
         String namespace,
         String address,
+        String connectRestUrl,
+        Map<String, Map<String, String>> databases,
         Map<String, Long> processes) {
+
+    /** The sections a database of the cluster may have: PostgreSQL, and MariaDB (read by MySQL's connector). */
+    public static final List<String> DATABASES = List.of("postgres", "mysql");
 
     public static final String NAME = "cluster.yaml";
 
@@ -59,6 +69,14 @@ public record ClusterFile(
             Map<String, Object> yarn = section(y, "yarn");
             Map<String, Long> processes = new LinkedHashMap<>();
             section(y, "processes").forEach((k, v) -> processes.put(k, ((Number) v).longValue()));
+            Map<String, Map<String, String>> databases = new LinkedHashMap<>();
+            for (String db : DATABASES) {
+                if (y.get(db) instanceof Map<?, ?> m) {
+                    Map<String, String> d = new LinkedHashMap<>();
+                    m.forEach((k, v) -> d.put(String.valueOf(k), String.valueOf(v)));
+                    databases.put(db, d);
+                }
+            }
             return new ClusterFile(
                     dir,
                     (String) kafka.get("bootstrap-servers"),
@@ -71,6 +89,8 @@ public record ClusterFile(
                     Path.of((String) y.get("package-dir")),
                     (String) network.get("namespace"),
                     (String) network.get("address"),
+                    (String) section(y, "connect").get("rest-url"),
+                    databases,
                     processes);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -101,6 +121,8 @@ public record ClusterFile(
                 packageDir,
                 namespace,
                 address,
+                connectRestUrl,
+                databases,
                 p);
     }
 
@@ -118,6 +140,10 @@ public record ClusterFile(
             yarn.put("web-url", yarnWebUrl);
             yarn.put("conf-dir", yarnConfDir.toString());
             y.put("yarn", yarn);
+        }
+        databases.forEach((db, section) -> y.put(db, new LinkedHashMap<>(section)));
+        if (connectRestUrl != null) {
+            y.put("connect", Map.of("rest-url", connectRestUrl));
         }
         y.put("package-dir", packageDir.toString());
         y.put("network", Map.of("namespace", namespace, "address", address));
@@ -182,6 +208,24 @@ public record ClusterFile(
                     + "'bin/nearline cluster up --yarn --dir " + dir + "'");
         }
         return yarnWebUrl;
+    }
+
+    public String connectRest() {
+        if (connectRestUrl == null) {
+            throw new ClusterException("the cluster in " + dir + " has no Kafka Connect worker: start it with "
+                    + "'bin/nearline cluster up --connect --dir " + dir + "' (--postgres and --mysql imply it)");
+        }
+        return connectRestUrl;
+    }
+
+    /** The {@code postgres:} or {@code mysql:} section, or a {@link ClusterException} naming how to get one. */
+    public Map<String, String> database(String kind) {
+        Map<String, String> d = databases.get(kind);
+        if (d == null) {
+            throw new ClusterException("the cluster in " + dir + " has no " + kind + " database: start it with "
+                    + "'bin/nearline cluster up --" + kind + " --dir " + dir + "'");
+        }
+        return d;
     }
 
     public String flinkRest() {

@@ -1,13 +1,9 @@
 package io.nearline.localcluster.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,10 +40,6 @@ public final class FlinkSession {
             "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
             "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
             "--add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED");
-
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP =
-            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
 
     private FlinkSession() {}
 
@@ -178,49 +170,24 @@ public final class FlinkSession {
 
     // ---- REST ----
 
+    private static final String WHO = "the Flink cluster";
+
     public static JsonNode get(String rest, String path) {
-        return call(rest, path, HttpRequest.newBuilder().GET());
+        return JsonRest.call(WHO, rest, path, HttpRequest.newBuilder().GET(), Duration.ofSeconds(30));
     }
 
     public static JsonNode post(String rest, String path, Map<String, Object> body) {
-        try {
-            return call(
-                    rest,
-                    path,
-                    HttpRequest.newBuilder()
-                            .header("Content-Type", "application/json")
-                            .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return JsonRest.call(
+                WHO, rest, path, JsonRest.withBody(HttpRequest.newBuilder(), "POST", body), Duration.ofSeconds(30));
     }
 
     public static JsonNode patch(String rest, String path) {
-        return call(rest, path, HttpRequest.newBuilder().method("PATCH", HttpRequest.BodyPublishers.noBody()));
-    }
-
-    private static JsonNode call(String rest, String path, HttpRequest.Builder request) {
-        try {
-            HttpResponse<String> r = HTTP.send(
-                    request.uri(URI.create(rest + path))
-                            .timeout(Duration.ofSeconds(30))
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() == 404) {
-                throw new ClusterException("not found on the Flink cluster at " + rest + ": " + path);
-            }
-            if (r.statusCode() >= 300) {
-                throw ClusterException.failed(
-                        "the Flink cluster answered " + r.statusCode() + " to " + path + ": " + r.body());
-            }
-            return r.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(r.body());
-        } catch (IOException e) {
-            throw new ClusterException("the Flink cluster at " + rest + " is unreachable (" + e.getMessage()
-                    + "): is it up? 'bin/nearline cluster status'");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ClusterException("interrupted");
-        }
+        return JsonRest.call(
+                WHO,
+                rest,
+                path,
+                HttpRequest.newBuilder().method("PATCH", HttpRequest.BodyPublishers.noBody()),
+                Duration.ofSeconds(30));
     }
 
     public static boolean reachable(String rest) {

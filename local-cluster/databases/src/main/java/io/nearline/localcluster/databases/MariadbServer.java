@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -16,7 +17,7 @@ import java.util.regex.Pattern;
 /**
  * A private MariaDB server (Debian's package) on 127.0.0.1, its data directory in a directory of its
  * own, writing a row-based binlog (full row images) so that Debezium's MySQL connector can stream it.
- * The user {@value #USER} (all privileges, from 127.0.0.1 only) logs in with a random password kept in
+ * The user {@value #USER} (all privileges, from loopback only, or from the hosts {@link #initialize} names) logs in with a random password kept in
  * {@code dir/mariadb.password}; the database {@value #DATABASE} exists.
  *
  * <p>The server reports its version in MySQL 5's form ({@code 5.5.5-10.11...}, the prefix MariaDB
@@ -30,9 +31,9 @@ public final class MariadbServer implements AutoCloseable {
     public static final String USER = "nearline";
     public static final String DATABASE = "nearline";
     public static final String REQUIRE_ENV = "NEARLINE_REQUIRE_MARIADB";
+    public static final String READY = "ready for connections";
     private static final Path SERVER = Path.of("/usr/sbin/mariadbd");
     private static final Path INSTALL_DB = Path.of("/usr/bin/mariadb-install-db");
-    private static final String READY = "ready for connections";
 
     private final int port;
     private final String password;
@@ -62,55 +63,82 @@ public final class MariadbServer implements AutoCloseable {
 
     /** Creates a data directory in {@code dir/data} and starts the server on a free loopback port. */
     public static MariadbServer start(Path dir) throws IOException {
-        skipReason().ifPresent(why -> {
-            throw new IllegalStateException(why);
-        });
-        Path data = dir.resolve("data").toAbsolutePath();
-        Files.createDirectories(data);
-        String osUser = Processes.isRoot() ? "mysql" : System.getProperty("user.name");
-        Processes.run(
-                List.of(
-                        INSTALL_DB.toString(),
-                        "--no-defaults",
-                        "--datadir=" + data,
-                        "--user=" + osUser,
-                        "--auth-root-authentication-method=normal",
-                        "--skip-test-db"),
-                dir.resolve("setup.log"));
-        String password = password(dir);
-        Path init = writeInitFile(dir, password);
-        if (Processes.isRoot()) {
-            Processes.run(List.of("chown", "-R", "mysql:", dir.toAbsolutePath().toString()), dir.resolve("setup.log"));
-        }
+        String password = initialize(dir, "127.0.0.1");
         int port = Processes.freePort();
-        Path log = dir.resolve("mariadb.err").toAbsolutePath();
-        List<String> command = List.of(
-                SERVER.toString(),
-                "--no-defaults",
-                "--datadir=" + data,
-                "--user=" + osUser,
-                "--bind-address=127.0.0.1",
-                "--port=" + port,
-                "--socket=" + dir.toAbsolutePath().resolve("mariadb.sock"),
-                "--pid-file=" + dir.toAbsolutePath().resolve("mariadb.pid"),
-                "--log-error=" + log,
-                "--init-file=" + init.toAbsolutePath(),
-                "--skip-name-resolve",
-                "--server-id=1",
-                "--log-bin=" + data.resolve("binlog"),
-                "--binlog-format=ROW",
-                "--binlog-row-image=FULL",
-                "--innodb-buffer-pool-size=64M",
-                "--innodb-flush-log-at-trx-commit=2",
-                "--version=" + mysqlStyleVersion());
-        Process process = new ProcessBuilder(command)
+        Process process = new ProcessBuilder(serverCommand(dir, "127.0.0.1", port, List.of()))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(
                         dir.resolve("mariadb.out").toFile()))
                 .start();
         MariadbServer server = new MariadbServer(port, password, process);
-        server.awaitReady(log);
+        server.awaitReady(errorLog(dir));
         return server;
+    }
+
+    /**
+     * Creates a data directory in {@code dir/data} whose server, at start, makes the user {@value #USER}
+     * (connecting from {@code clientHosts}, a MariaDB host pattern such as {@code 127.0.0.1} or
+     * {@code 10.%}) and the database {@value #DATABASE}; returns the user's password.
+     */
+    public static String initialize(Path dir, String clientHosts) throws IOException {
+        skipReason().ifPresent(why -> {
+            throw new IllegalStateException(why);
+        });
+        Path data = dir.resolve("data").toAbsolutePath();
+        Files.createDirectories(data);
+        Processes.run(
+                List.of(
+                        INSTALL_DB.toString(),
+                        "--no-defaults",
+                        "--datadir=" + data,
+                        "--user=" + osUser(),
+                        "--auth-root-authentication-method=normal",
+                        "--skip-test-db"),
+                dir.resolve("setup.log"));
+        String password = password(dir);
+        writeInitFile(dir, password, clientHosts);
+        if (Processes.isRoot()) {
+            Processes.run(List.of("chown", "-R", "mysql:", dir.toAbsolutePath().toString()), dir.resolve("setup.log"));
+        }
+        return password;
+    }
+
+    /**
+     * The command that runs the server {@link #initialize} prepared in {@code dir} on {@code host:port},
+     * with a row-based binlog of full images, and {@code extra} options.
+     */
+    public static List<String> serverCommand(Path dir, String host, int port, List<String> extra) throws IOException {
+        Path abs = dir.toAbsolutePath();
+        List<String> command = new ArrayList<>(List.of(
+                SERVER.toString(),
+                "--no-defaults",
+                "--datadir=" + abs.resolve("data"),
+                "--user=" + osUser(),
+                "--bind-address=" + host,
+                "--port=" + port,
+                "--socket=" + abs.resolve("mariadb.sock"),
+                "--pid-file=" + abs.resolve("mariadb.pid"),
+                "--log-error=" + errorLog(dir),
+                "--init-file=" + abs.resolve("init.sql"),
+                "--skip-name-resolve",
+                "--server-id=1",
+                "--log-bin=" + abs.resolve("data/binlog"),
+                "--binlog-format=ROW",
+                "--binlog-row-image=FULL",
+                "--innodb-buffer-pool-size=64M",
+                "--innodb-flush-log-at-trx-commit=2",
+                "--version=" + mysqlStyleVersion()));
+        command.addAll(extra);
+        return command;
+    }
+
+    /** The server's error log, where it says when it is ready ({@value #READY}). */
+    public static Path errorLog(Path dir) {
+        return dir.resolve("mariadb.err").toAbsolutePath();
+    }
+
+    private static String osUser() {
+        return Processes.isRoot() ? "mysql" : System.getProperty("user.name");
     }
 
     /** The password of {@value #USER}, made once and kept in {@code dir/mariadb.password}. */
@@ -123,13 +151,14 @@ public final class MariadbServer implements AutoCloseable {
     }
 
     /** The statements the server runs at start: the user {@value #USER} and the database {@value #DATABASE}. */
-    private static Path writeInitFile(Path dir, String password) throws IOException {
+    private static Path writeInitFile(Path dir, String password, String clientHosts) throws IOException {
         return Files.writeString(
                 dir.resolve("init.sql"),
                 String.join(
                         "\n",
-                        "CREATE USER IF NOT EXISTS '" + USER + "'@'127.0.0.1' IDENTIFIED BY '" + password + "';",
-                        "GRANT ALL PRIVILEGES ON *.* TO '" + USER + "'@'127.0.0.1' WITH GRANT OPTION;",
+                        "CREATE USER IF NOT EXISTS '" + USER + "'@'" + clientHosts + "' IDENTIFIED BY '" + password
+                                + "';",
+                        "GRANT ALL PRIVILEGES ON *.* TO '" + USER + "'@'" + clientHosts + "' WITH GRANT OPTION;",
                         "CREATE DATABASE IF NOT EXISTS " + DATABASE + ";",
                         ""),
                 StandardCharsets.UTF_8);

@@ -3,6 +3,7 @@ package io.nearline.localcluster.databases;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -81,6 +82,25 @@ public final class PostgresServer implements AutoCloseable {
      * {@code postgres} user when run as root) and starts it on a free loopback port.
      */
     public static PostgresServer start(Path dir) throws IOException {
+        Path data = initialize(dir, null);
+        int port = Processes.freePort();
+        Process postmaster = new ProcessBuilder(serverCommand(data, "127.0.0.1", port, List.of()))
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                        dir.resolve("postgres.log").toFile()))
+                .start();
+        PostgresServer server = new PostgresServer(data, port, postmaster);
+        server.awaitReady(dir.resolve("postgres.log"));
+        return server;
+    }
+
+    /**
+     * Creates a database cluster in {@code dir/data} and returns that directory. {@value #USER} comes
+     * in without a password on loopback; with a {@code password}, also from the server's own subnets
+     * ({@code samenet}: a private network's other end) with that password, for a server that listens on
+     * such a network. Logical replication is allowed the same way.
+     */
+    public static Path initialize(Path dir, String password) throws IOException {
         Path bin = binaries()
                 .orElseThrow(() -> new IllegalStateException(skipReason().orElse("no PostgreSQL")));
         Files.createDirectories(dir);
@@ -90,46 +110,66 @@ public final class PostgresServer implements AutoCloseable {
         if (Processes.isRoot()) {
             Processes.run(List.of("chown", OS_USER + ":", data.toString()), dir.resolve("setup.log"));
         }
-        Processes.run(
-                asServerUser(List.of(
-                        bin.resolve("initdb").toString(),
-                        "-D",
-                        data.toString(),
-                        "-U",
-                        USER,
-                        "--auth=trust",
-                        "--encoding=UTF8",
-                        "--locale=C",
-                        "--no-sync")),
-                dir.resolve("setup.log"));
-        int port = Processes.freePort();
-        Process postmaster = new ProcessBuilder(asServerUser(List.of(
-                        bin.resolve("postgres").toString(),
-                        "-D",
-                        data.toString(),
-                        "-c",
-                        "listen_addresses=127.0.0.1",
-                        "-c",
-                        "port=" + port,
-                        "-c",
-                        "unix_socket_directories=",
-                        "-c",
-                        "wal_level=logical",
-                        "-c",
-                        "max_wal_senders=10",
-                        "-c",
-                        "max_replication_slots=10",
-                        "-c",
-                        "shared_buffers=64MB",
-                        "-c",
-                        "fsync=off")))
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(
-                        dir.resolve("postgres.log").toFile()))
-                .start();
-        PostgresServer server = new PostgresServer(data, port, postmaster);
-        server.awaitReady(dir.resolve("postgres.log"));
-        return server;
+        List<String> initdb = new ArrayList<>(List.of(
+                bin.resolve("initdb").toString(),
+                "-D",
+                data.toString(),
+                "-U",
+                USER,
+                "--auth=trust",
+                "--encoding=UTF8",
+                "--locale=C",
+                "--no-sync"));
+        // initdb reads the password from a file the server's user can read, removed once read
+        Path passwordFile = dir.resolve("initdb.password");
+        if (password != null) {
+            Files.writeString(passwordFile, password + "\n");
+            Files.setPosixFilePermissions(passwordFile, PosixFilePermissions.fromString("rw-------"));
+            if (Processes.isRoot()) {
+                Processes.run(List.of("chown", OS_USER + ":", passwordFile.toString()), dir.resolve("setup.log"));
+            }
+            initdb.add("--pwfile=" + passwordFile);
+        }
+        Processes.run(asServerUser(initdb), dir.resolve("setup.log"));
+        if (password != null) {
+            Files.delete(passwordFile);
+            Files.writeString(
+                    data.resolve("pg_hba.conf"),
+                    "host all all samenet scram-sha-256\nhost replication all samenet scram-sha-256\n",
+                    StandardOpenOption.APPEND);
+        }
+        return data;
+    }
+
+    /**
+     * The command that runs the server on {@code host:port} with the data {@link #initialize} made,
+     * logical decoding on, and {@code extra} settings ({@code -c name=value}).
+     */
+    public static List<String> serverCommand(Path data, String host, int port, List<String> extra) {
+        Path bin = binaries()
+                .orElseThrow(() -> new IllegalStateException(skipReason().orElse("no PostgreSQL")));
+        List<String> command = new ArrayList<>(List.of(
+                bin.resolve("postgres").toString(),
+                "-D",
+                data.toString(),
+                "-c",
+                "listen_addresses=" + host,
+                "-c",
+                "port=" + port,
+                "-c",
+                "unix_socket_directories=",
+                "-c",
+                "wal_level=logical",
+                "-c",
+                "max_wal_senders=10",
+                "-c",
+                "max_replication_slots=10",
+                "-c",
+                "shared_buffers=64MB",
+                "-c",
+                "fsync=off"));
+        command.addAll(extra);
+        return asServerUser(command);
     }
 
     public int port() {

@@ -21,7 +21,7 @@ import picocli.CommandLine.Parameters;
         name = "deploy",
         mixinStandardHelpOptions = true,
         description = {
-            "Deploy a job from its descriptor (jobs/deploy/*.yaml) to a cluster. Everything is checked first "
+            "Deploy a job or a connector from its descriptor (jobs/deploy/*.yaml) to a cluster. Everything is checked first "
                     + "(descriptor keys, artifact, cluster reachable, the job's settings); the job's topics are "
                     + "created where missing. Prints the job id and where to watch it.",
             "%nExit 0 when submitted, 2 on bad input or an unreachable cluster, 1 when the cluster refuses.%n"
@@ -58,6 +58,13 @@ public final class DeployCommand implements Callable<Integer> {
         }
         if (fromSavepoint != null && d.restore() == Descriptor.Restore.NONE) {
             throw new ClusterException(d.file() + " says restore: none, so it cannot start from a savepoint");
+        }
+        if (d.engine().equals("connect")) {
+            if (fromSavepoint != null) {
+                throw new ClusterException("--from-savepoint is Flink's: a connector resumes from the offsets the "
+                        + "Connect worker keeps");
+            }
+            return ConnectDeploy.deploy(d, c, sets.overrides(), dryRun);
         }
         if (d.engine().equals("samza")) {
             if (fromSavepoint != null) {

@@ -52,9 +52,10 @@ public record Descriptor(
             "restore",
             "settings",
             "engine-settings");
-    static final Set<String> JOBS = Set.of("cache-updater", "bootstrapper", "tracking-join");
+    static final Set<String> JOBS =
+            Set.of("cache-updater", "bootstrapper", "tracking-join", "debezium-postgres", "debezium-mysql");
     /** engine:target pairs this version deploys. */
-    static final Set<String> TARGETS = Set.of("flink:flink-session", "flink:yarn", "samza:yarn");
+    static final Set<String> TARGETS = Set.of("flink:flink-session", "flink:yarn", "samza:yarn", "connect:connect");
 
     public static Descriptor read(Path file) {
         Map<String, Object> y = yaml(file);
@@ -75,7 +76,12 @@ public record Descriptor(
         String target = required(file, y, "target");
         if (!TARGETS.contains(engine + ":" + target)) {
             throw new ClusterException(file + ": engine '" + engine + "' with target '" + target
-                    + "' cannot be deployed by this version; it deploys flink to flink-session or yarn, samza to yarn");
+                    + "' cannot be deployed by this version; it deploys flink to flink-session or yarn, samza to yarn, "
+                    + "connect to connect");
+        }
+        if (job.startsWith("debezium-") != engine.equals("connect")) {
+            throw new ClusterException(file + ": job '" + job + "' runs on "
+                    + (job.startsWith("debezium-") ? "engine connect (a Kafka Connect connector)" : "flink or samza"));
         }
         if (engine.equals("samza") && job.equals("bootstrapper")) {
             throw new ClusterException(file + ": on Samza the bootstrapper runs inside the cache updater: deploy job "
@@ -87,7 +93,10 @@ public record Descriptor(
                 job,
                 engine,
                 target,
-                required(file, y, "artifact"),
+                // a connector's plugin is on the worker's plugin path: it has no artifact to send
+                engine.equals("connect")
+                        ? String.valueOf(y.getOrDefault("artifact", ""))
+                        : required(file, y, "artifact"),
                 y.get("entry-class") == null ? null : String.valueOf(y.get("entry-class")),
                 String.valueOf(y.getOrDefault("package-config", "config/" + job + ".properties")),
                 parallelism(file, y),

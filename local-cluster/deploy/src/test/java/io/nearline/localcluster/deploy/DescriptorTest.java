@@ -56,6 +56,20 @@ class DescriptorTest {
         assertTrue(message("- a list\n").contains("a YAML mapping"));
     }
 
+    @Test
+    void aConnectorNeedsNoArtifactAndRunsOnlyOnConnect() throws IOException {
+        Descriptor d = Descriptor.read(write("job: debezium-postgres\nengine: connect\ntarget: connect\n"
+                + "settings:\n  connector.class: io.debezium.connector.postgresql.PostgresConnector\n"));
+        assertEquals("nearline-debezium-postgres", d.name());
+        assertEquals(
+                "io.debezium.connector.postgresql.PostgresConnector",
+                d.settings().get("connector.class"));
+        assertTrue(message("job: debezium-mysql\nengine: flink\ntarget: flink-session\nartifact: x.jar\n")
+                .contains("runs on engine connect"));
+        assertTrue(message("job: cache-updater\nengine: connect\ntarget: connect\n")
+                .contains("runs on flink or samza"));
+    }
+
     private String message(String yaml) throws IOException {
         ClusterException e = assertThrows(ClusterException.class, () -> Descriptor.read(write(yaml)));
         assertEquals(2, e.exitCode());

@@ -1,0 +1,124 @@
+package io.nearline.localcluster.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.nearline.localcluster.CliRun;
+import io.nearline.localcluster.databases.MariadbServer;
+import io.nearline.localcluster.databases.PostgresServer;
+import io.nearline.localcluster.databases.SqlWorkload;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A real database as the source of truth, end to end on the local cluster: {@code cluster up --postgres}
+ * (or {@code --mysql}: MariaDB) with a Flink session, Debezium's connector deployed to the cluster's
+ * Kafka Connect worker from its shipped descriptor, the cache updater reading Debezium's JSON, racing
+ * SQL writers before and after the connector's snapshot, and {@code check --source} comparing every row
+ * of the table with the live cache. Negative control: a change made while no connector runs is named.
+ */
+class RealSourceDeployIT extends LocalClusterIT {
+
+    @ParameterizedTest
+    @ValueSource(strings = {"postgres", "mysql"})
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    void aTableWrittenByRacingWritersEndsEqualInTheCache(String kind) throws Exception {
+        Optional<String> skip = kind.equals("postgres") ? PostgresServer.skipReason() : MariadbServer.skipReason();
+        Assumptions.assumeTrue(skip.isEmpty(), () -> skip.orElse(""));
+        // the databases run as their packages' users (the test runs as root): they must reach the cluster's directory
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
+        Path cluster = dir.resolve("cluster-" + kind);
+        String debezium = descriptor("debezium-" + kind + ".yaml");
+        assertEquals(0, nearline("cluster", "up", "--" + kind, "--flink", "--dir", cluster.toString()), err.toString());
+        ClusterFile c = ClusterFile.read(cluster);
+        Map<String, String> db = c.database(kind);
+        try {
+            // a connector config the worker refuses: exit 2, the key named
+            assertEquals(
+                    2,
+                    nearline("deploy", debezium, "--cluster", cluster.toString(), "--set", "snapshot.mode=sometimes"));
+            assertTrue(err.toString().contains("snapshot.mode"), err.toString());
+
+            // rows before the connector (its snapshot reads them), then changes streamed after it
+            SqlWorkload.Result before = workload(kind, db, 300, 1);
+            assertEquals(0, nearline("deploy", debezium, "--cluster", cluster.toString()), err.toString());
+            assertEquals(
+                    0,
+                    nearline(
+                            "deploy",
+                            descriptor("cache-updater-flink-session.yaml"),
+                            "--cluster",
+                            cluster.toString(),
+                            "--set",
+                            "cdc.format=debezium-json"),
+                    err.toString());
+            SqlWorkload.Result after = workload(kind, db, 1500, 2);
+            assertTrue(before.committed() + after.committed() > 1000, before + " " + after);
+            assertTrue(after.conflicts() > 0, "no writer lost a race: " + after);
+
+            CliRun check = check(kind, cluster, "--wait", "180s");
+            assertEquals(0, check.exit(), check.out());
+            java.util.regex.Matcher checked = java.util.regex.Pattern.compile("keys checked (\\d+), divergent 0")
+                    .matcher(check.out());
+            assertTrue(checked.find() && Integer.parseInt(checked.group(1)) >= 20, check.out());
+            // every key the stream deleted too: the captured topic names them, the table does not have them
+            Path capture = dir.resolve(kind + "-capture.jsonl");
+            assertEquals(0, nearline("collect", "cdc", "--cluster", cluster.toString(), "--out", capture.toString()));
+            CliRun withDeletes =
+                    check(kind, cluster, "--events", capture.toString(), "--format", "debezium", "--wait", "60s");
+            assertEquals(0, withDeletes.exit(), withDeletes.out());
+
+            if (kind.equals("postgres")) {
+                assertTrue(
+                        ClusterDatabase.POSTGRES.slots(db).stream().anyMatch(s -> s.startsWith("nearline: ")),
+                        "no slot nearline: " + ClusterDatabase.POSTGRES.slots(db));
+            }
+
+            // negative control: with the connector gone, a committed change never reaches the cache
+            ConnectWorker.delete(c.connectRest(), "/connectors/nearline-debezium-" + kind);
+            try (Connection conn = ClusterDatabase.connect(db);
+                    Statement s = conn.createStatement()) {
+                s.executeUpdate("INSERT INTO items (id, name, qty) VALUES (1000001, 'unseen', 1)");
+            }
+            CliRun missed = check(kind, cluster);
+            assertEquals(1, missed.exit(), missed.out());
+            assertTrue(missed.out().contains("MISSING 1"), missed.out());
+        } finally {
+            CliRun down = CliRun.of("cluster", "down", "--dir", cluster.toString());
+            assertEquals(0, down.exit(), down.out());
+            if (kind.equals("postgres")) {
+                assertTrue(down.out().contains("replication slot(s) nearline dropped"), down.out());
+            }
+        }
+        for (Map.Entry<String, Long> p : c.processes().entrySet()) {
+            assertFalse(Daemons.alive(p.getValue(), cluster), p.getKey() + " is still running");
+        }
+    }
+
+    private static SqlWorkload.Result workload(String kind, Map<String, String> db, int transactions, long seed)
+            throws Exception {
+        SqlWorkload.Dialect dialect =
+                kind.equals("postgres") ? SqlWorkload.Dialect.POSTGRES : SqlWorkload.Dialect.MYSQL;
+        return new SqlWorkload(dialect, 4, transactions, 60, seed)
+                .run(() -> ClusterDatabase.connect(db), Duration.ofSeconds(90));
+    }
+
+    private static CliRun check(String kind, Path cluster, String... more) {
+        java.util.List<String> args = new java.util.ArrayList<>(
+                java.util.List.of("check", "--source", kind, "--store", "couchbase", "--cluster", cluster.toString()));
+        args.addAll(java.util.List.of(more));
+        return CliRun.of(args.toArray(String[]::new));
+    }
+}
