@@ -111,7 +111,7 @@ class RealSourceDeployIT extends LocalClusterIT {
             throws Exception {
         SqlWorkload.Dialect dialect =
                 kind.equals("postgres") ? SqlWorkload.Dialect.POSTGRES : SqlWorkload.Dialect.MYSQL;
-        return new SqlWorkload(dialect, 4, transactions, 60, seed)
+        return new SqlWorkload(dialect, 4, transactions, 60, 0, seed)
                 .run(() -> ClusterDatabase.connect(db), Duration.ofSeconds(90));
     }
 

@@ -1,6 +1,7 @@
 package io.nearline.localcluster.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.nearline.localcluster.kit.ForkedConnect;
 import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
@@ -21,60 +22,25 @@ import java.util.Map;
 public final class ConnectWorker {
 
     public static final int REST_PORT = 8083;
-    public static final String GROUP = "nearline-connect";
 
     private ConnectWorker() {}
 
     public static Path lib(Path home) {
-        return home.resolve("local-cluster/connect-worker/target/lib");
+        return ForkedConnect.lib(home);
     }
 
     public static Path plugins(Path home) {
-        return home.resolve("local-cluster/connect-worker/target/plugins");
+        return ForkedConnect.plugins(home);
     }
 
     /** {@code DIR/connect/worker.properties} and its log configuration; returns that directory. */
     static Path writeConfig(Path dir, String address, String kafka, Path plugins) throws IOException {
         Path conf = Files.createDirectories(dir.resolve("connect"));
-        List<String> worker = List.of(
-                "bootstrap.servers=" + kafka,
-                "group.id=" + GROUP,
-                "listeners=http://" + address + ":" + REST_PORT,
-                "rest.advertised.host.name=" + address,
-                "plugin.path=" + plugins,
-                // Debezium's own JSON form, schema included: what the jobs' debezium-json format reads
-                "key.converter=org.apache.kafka.connect.json.JsonConverter",
-                "value.converter=org.apache.kafka.connect.json.JsonConverter",
-                "key.converter.schemas.enable=true",
-                "value.converter.schemas.enable=true",
-                "config.storage.topic=nearline-connect-configs",
-                "offset.storage.topic=nearline-connect-offsets",
-                "status.storage.topic=nearline-connect-status",
-                // one broker
-                "config.storage.replication.factor=1",
-                "offset.storage.replication.factor=1",
-                "status.storage.replication.factor=1",
-                "offset.flush.interval.ms=1000",
-                // Kafka's and Debezium's plugins all carry ServiceLoader manifests: no class scan at start
-                "plugin.discovery=service_load",
-                // secrets by reference: ${file:/path:key} in a connector's config
-                "config.providers=file",
-                "config.providers.file.class=org.apache.kafka.common.config.provider.FileConfigProvider");
-        Files.write(conf.resolve("worker.properties"), worker, StandardCharsets.UTF_8);
         Files.write(
-                conf.resolve("log4j2.properties"),
-                List.of(
-                        "rootLogger.level=INFO",
-                        "rootLogger.appenderRef.out.ref=out",
-                        "appender.out.type=Console",
-                        "appender.out.name=out",
-                        "appender.out.layout.type=PatternLayout",
-                        "appender.out.layout.pattern=%d{ISO8601} %-5p [%t] %c{1}: %m%n",
-                        "logger.reflections.name=org.reflections",
-                        "logger.reflections.level=ERROR",
-                        "logger.kafka.name=org.apache.kafka.clients",
-                        "logger.kafka.level=WARN"),
+                conf.resolve("worker.properties"),
+                ForkedConnect.workerProperties(address, REST_PORT, kafka, plugins),
                 StandardCharsets.UTF_8);
+        Files.write(conf.resolve("log4j2.properties"), ForkedConnect.logSettings(), StandardCharsets.UTF_8);
         return conf;
     }
 

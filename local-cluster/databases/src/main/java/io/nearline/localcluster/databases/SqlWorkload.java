@@ -21,9 +21,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * price, note, updated_at) as SQL transactions: updates, upserts, deletes, plain inserts racing on one
  * key (the loser's duplicate-key error rolls its transaction back), primary-key changes, and
  * transactions rolled back on purpose. Keys are {@code 1..keys}, drawn so that writers collide.
- * Bounded in transactions and in time.
+ * Bounded in transactions and in time; paced to {@code rate} transactions a second (0: as fast as the
+ * database takes them).
  */
-public record SqlWorkload(Dialect dialect, int writers, int transactions, int keys, long seed) {
+public record SqlWorkload(Dialect dialect, int writers, int transactions, int keys, int rate, long seed) {
 
     /** How the two databases spell an upsert. */
     public enum Dialect {
@@ -62,9 +63,16 @@ public record SqlWorkload(Dialect dialect, int writers, int transactions, int ke
                 int share = transactions / writers + (w < transactions % writers ? 1 : 0);
                 Callable<Void> job = () -> {
                     Random random = new Random(seed * 31 + writer);
+                    long start = System.nanoTime();
+                    // each writer its share of the rate: transaction t is due t periods after the start
+                    long period = rate == 0 ? 0 : 1_000_000_000L * writers / rate;
                     try (Connection c = connections.open()) {
                         c.setAutoCommit(false);
                         for (int t = 0; t < share && System.nanoTime() < deadline; t++) {
+                            long wait = start + t * period - System.nanoTime();
+                            if (wait > 0) {
+                                Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
+                            }
                             try {
                                 if (transaction(c, random)) {
                                     c.commit();

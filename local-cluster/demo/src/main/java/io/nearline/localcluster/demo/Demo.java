@@ -67,6 +67,16 @@ public final class Demo {
     /** The demo on {@code engine}: its broker, the job, the trouble, the verdict. Exit code 0 iff converged. */
     public static int run(DemoOptions options, Engine engine) throws Exception {
         options.run.validate();
+        switch (options.source) {
+            case "simulator" -> {}
+            case "postgres", "mysql" -> {
+                return SourceDemo.run(options, engine);
+            }
+            default ->
+                throw new picocli.CommandLine.ParameterException(
+                        new picocli.CommandLine(options),
+                        "--source must be simulator, postgres or mysql, got " + options.source);
+        }
         Path work = options.run.workDir("nearline-demo");
         try (LocalBroker broker = engine.startBroker(work.resolve("kafka"));
                 ForkedStore storeServer = options.store.startServerIfNeeded(work, options.run)) {

@@ -33,6 +33,15 @@ public final class DemoOptions {
     @Mixin
     public SeedOption seed = new SeedOption();
 
+    @Option(
+            names = "--source",
+            defaultValue = "simulator",
+            description =
+                    "The source of truth: simulator (default: Nearline's own, with the injected trouble), postgres "
+                            + "or mysql (a real database from Debian's packages, streamed by Debezium's connector in a Kafka "
+                            + "Connect worker; racing SQL writers at --rate transactions/s; the verdict against the table).")
+    public String source;
+
     @Option(names = "--no-trouble", description = "Skip the injected job restart, bootstrap and store faults.")
     public boolean noTrouble;
 

@@ -1,0 +1,380 @@
+package io.nearline.localcluster.demo;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nearline.bootstrap.BootstrapSettings;
+import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.common.cache.CacheKey;
+import io.nearline.common.cache.CacheRecord;
+import io.nearline.common.config.Config;
+import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.common.store.CacheStore;
+import io.nearline.common.store.CacheStores;
+import io.nearline.localcluster.databases.MariadbServer;
+import io.nearline.localcluster.databases.PostgresServer;
+import io.nearline.localcluster.databases.SourceTable;
+import io.nearline.localcluster.databases.SqlWorkload;
+import io.nearline.localcluster.kit.ForkedConnect;
+import io.nearline.localcluster.kit.ForkedStore;
+import io.nearline.localcluster.kit.Home;
+import io.nearline.localcluster.kit.KafkaTopics;
+import io.nearline.localcluster.kit.LocalBroker;
+import io.nearline.localcluster.kit.ReplayOutput;
+import io.nearline.localcluster.simulator.CacheView;
+import io.nearline.localcluster.simulator.DivergenceChecker;
+import io.nearline.localcluster.simulator.TableCheck;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+/**
+ * {@code bin/nearline demo --source postgres|mysql}: a real database is the source of truth. A private
+ * PostgreSQL or MariaDB (Debian's package) holds the table {@code items}; racing SQL writers commit the
+ * workload ({@link SqlWorkload}) at {@code --rate} transactions a second, after one transaction held
+ * open while the connector starts; Debezium's connector, from the shipped descriptor
+ * ({@code jobs/deploy/debezium-*.yaml}), runs in a real Kafka Connect worker and streams the table
+ * to the CDC topic; the cache updater reads it on the engine. A probe writer commits one key five
+ * times a second and times each commit until the cache shows it: the commit-to-cache staleness. The
+ * verdict compares every row of the table, and every key the workload deleted, with the cache.
+ */
+final class SourceDemo {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String CONNECTOR = "nearline-demo-source";
+    private static final int WRITERS = 4;
+
+    private final DemoOptions options;
+    private final Demo.Engine engine;
+    private final String kind;
+    private final Path work;
+
+    private SourceDemo(DemoOptions options, Demo.Engine engine, String kind, Path work) {
+        this.options = options;
+        this.engine = engine;
+        this.kind = kind;
+        this.work = work;
+    }
+
+    static int run(DemoOptions options, Demo.Engine engine) throws Exception {
+        Path work = options.run.workDir("nearline-demo");
+        // run by root, the database runs as its package's user, who must enter the work directory
+        Files.setPosixFilePermissions(work, PosixFilePermissions.fromString("rwx--x--x"));
+        return new SourceDemo(options, engine, options.source, work).call();
+    }
+
+    @SuppressWarnings("try") // the store's server, when the run started one, serves the whole try
+    private int call() throws Exception {
+        engine.localMetrics().reset();
+        long started = System.currentTimeMillis();
+        try (LocalBroker broker = engine.startBroker(work.resolve("kafka"));
+                ForkedStore storeServer = options.store.startServerIfNeeded(work, options.run);
+                Database db = Database.start(kind, work.resolve(kind))) {
+            String bootstrap = broker.bootstrapServers();
+            Config config = configure(bootstrap);
+            options.store.probe(config);
+            System.out.printf(
+                    "demo on %s, source %s (%s): %,d keys, %,d transactions/s for %s, work dir %s%n",
+                    engine.name(), kind, db.url, options.keys, options.rate, options.duration, work);
+            try (Connection c = db.connect();
+                    Statement s = c.createStatement()) {
+                s.execute("CREATE TABLE items (id BIGINT PRIMARY KEY, name VARCHAR(200), qty INTEGER, "
+                        + "price DECIMAL(12,2), note TEXT, updated_at TIMESTAMP(6))");
+            }
+            SqlWorkload.Dialect dialect =
+                    kind.equals("postgres") ? SqlWorkload.Dialect.POSTGRES : SqlWorkload.Dialect.MYSQL;
+            // rows before the connector: its snapshot reads them
+            new SqlWorkload(dialect, WRITERS, options.keys, options.keys, 0, options.seed.value)
+                    .run(db::connect, Duration.ofSeconds(120));
+            try (ForkedConnect connect = ForkedConnect.start(work.resolve("connect"), bootstrap);
+                    CacheStore store = CacheStores.open(config)) {
+                // a transaction open when the connector starts, committed while it sets up: PostgreSQL's
+                // slot creation and MariaDB's snapshot lock wait for it
+                Connection held = holdATransactionOpen(db);
+                Thread commitLater = new Thread(() -> commitAfter(held, Duration.ofSeconds(2)), "held transaction");
+                commitLater.start();
+                connect.deploy(
+                        CONNECTOR,
+                        connectorConfig(
+                                db, bootstrap, CacheUpdaterSettings.from(config).cdcTopic()),
+                        Duration.ofSeconds(120));
+                commitLater.join();
+                System.out.println("  connector " + CONNECTOR + " running on Kafka Connect " + connect.rest());
+                AutoCloseable job = engine.start(config, work);
+                SqlWorkload.Result result;
+                List<Long> staleness = new ArrayList<>();
+                AtomicBoolean writing = new AtomicBoolean(true);
+                Thread probe = new Thread(() -> probe(db, store, writing, staleness), "commit-to-cache probe");
+                probe.start();
+                long writingFrom = System.currentTimeMillis();
+                try {
+                    result = new SqlWorkload(
+                                    dialect,
+                                    WRITERS,
+                                    (int) (options.rate * options.duration.toSeconds()),
+                                    options.keys,
+                                    options.rate,
+                                    options.seed.value + 1)
+                            .run(db::connect, options.duration.plusSeconds(30));
+                } finally {
+                    writing.set(false);
+                    probe.join();
+                }
+                long writingMillis = Math.max(1, System.currentTimeMillis() - writingFrom);
+                System.out.println("  writers stopped; draining the cache...");
+                DivergenceChecker.Report report = check(db, store);
+                job.close();
+                Map<String, Object> summary = summary(result, staleness, writingMillis, report, started);
+                print(summary, report);
+                if (options.run.summaryJson != null) {
+                    ReplayOutput.write(options.run.summaryJson, List.of(Demo.json(summary)));
+                }
+                return report.converged()
+                                && report.keysChecked() > 0
+                                && engine.localMetrics().count("write.applied") > 0
+                        ? 0
+                        : 1;
+            }
+        }
+    }
+
+    private Config configure(String bootstrap) {
+        Map<String, String> choices = new LinkedHashMap<>();
+        choices.put("kafka.bootstrap-servers", bootstrap);
+        choices.put("cdc.consumer-group", "nearline-demo");
+        choices.put("cdc.format", "debezium-json");
+        // the engines run the bootstrapper beside the job; here its topic stays empty
+        choices.put("bootstrap.enabled", "true");
+        options.store.putSettings(choices, work, options.run);
+        Config config = options.run.jobConfig(choices);
+        CacheUpdaterSettings.validateJob(config, BootstrapSettings.DEF);
+        CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
+        KafkaTopics.createTopics(
+                bootstrap,
+                Map.of(
+                        settings.cdcTopic(), options.run.partitions,
+                        settings.deadLetterTopic(), 1,
+                        BootstrapSettings.from(config).topic(), options.run.partitions));
+        return config;
+    }
+
+    /**
+     * The shipped descriptor's connector settings (jobs/deploy/debezium-KIND.yaml), pointed at this run's
+     * database and broker: the demo runs what a deploy runs.
+     */
+    private Map<String, String> connectorConfig(Database db, String bootstrap, String cdcTopic) throws Exception {
+        Path descriptor = Home.dir().resolve("jobs/deploy/debezium-" + kind + ".yaml");
+        Map<String, Object> y = new Yaml(new SafeConstructor(new LoaderOptions()))
+                .load(Files.readString(descriptor, StandardCharsets.UTF_8));
+        Map<String, String> config = new LinkedHashMap<>();
+        ((Map<?, ?>) y.get("settings")).forEach((k, v) -> config.put(String.valueOf(k), String.valueOf(v)));
+        config.put("database.hostname", "127.0.0.1");
+        config.put("database.port", "" + db.port);
+        config.put("database.user", db.user);
+        config.put("database.password", db.password);
+        if (kind.equals("postgres")) {
+            config.put("database.dbname", PostgresServer.DATABASE);
+            config.put("table.include.list", "public.items");
+        } else {
+            config.put("database.include.list", MariadbServer.DATABASE);
+            config.put("table.include.list", MariadbServer.DATABASE + ".items");
+            config.put("schema.history.internal.kafka.bootstrap.servers", bootstrap);
+        }
+        config.put("transforms.route.replacement", cdcTopic);
+        config.put("tasks.max", "1");
+        return config;
+    }
+
+    /** A transaction that changes two rows and stays open. */
+    private static Connection holdATransactionOpen(Database db) throws Exception {
+        Connection c = db.connect();
+        c.setAutoCommit(false);
+        try (Statement s = c.createStatement()) {
+            s.executeUpdate("UPDATE items SET note = 'held across the snapshot' WHERE id = 1");
+            s.executeUpdate("INSERT INTO items (id, name, qty) VALUES (0, 'held', 0)");
+        }
+        return c;
+    }
+
+    private static void commitAfter(Connection held, Duration delay) {
+        try (held) {
+            Thread.sleep(delay.toMillis());
+            held.commit();
+        } catch (Exception e) {
+            System.out.println("  the held transaction failed: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Five times a second, commits a new qty for a key of its own (above the workload's) and polls the
+     * cache until it shows that qty: the milliseconds from commit to cache, each added to {@code out}.
+     */
+    private void probe(Database db, CacheStore store, AtomicBoolean writing, List<Long> out) {
+        long id = options.keys + 1L;
+        CacheKey key = CacheKey.of(Long.toString(id));
+        CacheView cache = CacheView.of(store);
+        try (Connection c = db.connect();
+                PreparedStatement upsert = c.prepareStatement(
+                        kind.equals("postgres")
+                                ? "INSERT INTO items (id, name, qty) VALUES (?, 'probe', ?) ON CONFLICT (id) DO UPDATE "
+                                        + "SET qty = EXCLUDED.qty"
+                                : "INSERT INTO items (id, name, qty) VALUES (?, 'probe', ?) ON DUPLICATE KEY UPDATE "
+                                        + "qty = VALUES(qty)")) {
+            for (int n = 1; writing.get() && n < 100_000; n++) {
+                upsert.setLong(1, id);
+                upsert.setInt(2, n);
+                upsert.executeUpdate();
+                long committed = System.nanoTime();
+                long deadline = committed + Duration.ofSeconds(30).toNanos();
+                while (System.nanoTime() < deadline && qty(cache, key) != n) {
+                    Thread.sleep(1);
+                }
+                if (qty(cache, key) == n) {
+                    out.add((System.nanoTime() - committed) / 1_000_000);
+                }
+                Thread.sleep(200);
+            }
+        } catch (Exception e) {
+            System.out.println("  probe stopped: " + e.getMessage());
+        }
+    }
+
+    private static int qty(CacheView cache, CacheKey key) {
+        try {
+            Optional<CacheRecord> r = cache.get(key);
+            if (r.isEmpty() || r.get().tombstone()) {
+                return -1;
+            }
+            return JSON.readTree(r.get().payload()).path("qty").asInt(-1);
+        } catch (Exception e) {
+            return -1; // the store is busy or the payload not yet there
+        }
+    }
+
+    /** Every row of the table and every key of the workload's range against the cache, until they agree. */
+    private DivergenceChecker.Report check(Database db, CacheStore store) throws Exception {
+        SourceTable table = new SourceTable(kind, db.url, db.user, db.password, "items", List.of("id"), "");
+        SourceTable.Rows rows = table.read();
+        Map<CacheKey, ObjectNode> byKey = new TreeMap<>();
+        rows.byKey().forEach((k, row) -> byKey.put(CacheKey.of(k), row));
+        List<CacheKey> everyKey = new ArrayList<>();
+        for (long id = 0; id <= options.keys + 1L; id++) {
+            everyKey.add(CacheKey.of(Long.toString(id)));
+        }
+        System.out.printf(
+                "  source: %,d rows; columns compared %s, not compared %s%n",
+                rows.byKey().size(), rows.compared(), rows.notCompared());
+        return DivergenceChecker.checkUntil(
+                () -> TableCheck.check(byKey, rows.compared(), everyKey, CacheView.of(store)),
+                System.nanoTime() + Duration.ofSeconds(90).toNanos(),
+                Duration.ofMillis(500),
+                r -> {});
+    }
+
+    private Map<String, Object> summary(
+            SqlWorkload.Result result,
+            List<Long> staleness,
+            long writingMillis,
+            DivergenceChecker.Report report,
+            long started) {
+        InMemoryMetrics counters = engine.localMetrics();
+        long[] lag = Demo.sortedArray(staleness);
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("engine", engine.name());
+        s.put("store", options.store.store);
+        s.put("source", kind);
+        s.put("transactionsCommitted", result.committed());
+        s.put("transactionsRolledBack", result.rolledBack());
+        s.put("transactionsLostToARace", result.conflicts());
+        s.put("commitRatePerSec", result.committed() * 1000 / writingMillis);
+        s.put("eventsConsumed", counters.count("events.received"));
+        s.put("eventsApplied", counters.count("write.applied"));
+        s.put("eventsStale", counters.count("write.stale"));
+        s.put("eventsDuplicate", counters.count("write.duplicate"));
+        s.put("deadLetters", counters.count("events.dead-lettered"));
+        s.put("throughputEventsPerSec", counters.count("events.received") * 1000 / writingMillis);
+        s.put("stalenessSamples", lag.length);
+        s.put("stalenessP50Millis", DivergenceChecker.Report.percentile(lag, 50));
+        s.put("stalenessP99Millis", DivergenceChecker.Report.percentile(lag, 99));
+        s.put("keysChecked", report.keysChecked());
+        s.put("divergentKeys", report.divergent().size());
+        s.put("elapsedMillis", System.currentTimeMillis() - started);
+        return s;
+    }
+
+    private static void print(Map<String, Object> s, DivergenceChecker.Report report) {
+        System.out.println();
+        System.out.printf(
+                "demo on %s from %s: done in %.0f s%n",
+                s.get("engine"), s.get("source"), ((Number) s.get("elapsedMillis")).longValue() / 1000.0);
+        System.out.printf(
+                "  database         %,d transactions committed (%,d/s), %,d rolled back, %,d lost to a race%n",
+                s.get("transactionsCommitted"),
+                s.get("commitRatePerSec"),
+                s.get("transactionsRolledBack"),
+                s.get("transactionsLostToARace"));
+        System.out.printf(
+                "  cache updater    %,d events consumed (%,d/s): applied %,d  stale %,d  duplicate %,d  dead letters %,d%n",
+                s.get("eventsConsumed"),
+                s.get("throughputEventsPerSec"),
+                s.get("eventsApplied"),
+                s.get("eventsStale"),
+                s.get("eventsDuplicate"),
+                s.get("deadLetters"));
+        System.out.printf(
+                "  staleness        commit to cache p50 %,d ms, p99 %,d ms (%,d probes)%n",
+                s.get("stalenessP50Millis"), s.get("stalenessP99Millis"), s.get("stalenessSamples"));
+        System.out.printf(
+                "  verdict          %s against the table: keys checked %,d, divergent %,d%n",
+                report.converged() ? "CONVERGED" : "DIVERGED",
+                report.keysChecked(),
+                report.divergent().size());
+        if (!report.converged()) {
+            System.out.println("  " + report.summary());
+        }
+    }
+
+    /** The run's database: a private server on loopback, and how to reach it. */
+    private record Database(String url, int port, String user, String password, Runnable stop)
+            implements AutoCloseable {
+
+        static Database start(String kind, Path dir) throws Exception {
+            if (kind.equals("postgres")) {
+                PostgresServer.skipReason().ifPresent(why -> {
+                    throw new IllegalStateException("--source postgres: " + why);
+                });
+                PostgresServer pg = PostgresServer.start(dir);
+                return new Database(pg.jdbcUrl(), pg.port(), PostgresServer.USER, "", pg::close);
+            }
+            MariadbServer.skipReason().ifPresent(why -> {
+                throw new IllegalStateException("--source mysql: " + why);
+            });
+            MariadbServer maria = MariadbServer.start(dir);
+            return new Database(maria.jdbcUrl(), maria.port(), MariadbServer.USER, maria.password(), maria::close);
+        }
+
+        Connection connect() throws Exception {
+            return DriverManager.getConnection(url, user, password);
+        }
+
+        @Override
+        public void close() {
+            stop.run();
+        }
+    }
+}

@@ -1,0 +1,211 @@
+package io.nearline.localcluster.kit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A Kafka Connect worker of a local run (Apache Kafka's own {@code ConnectDistributed}, from the
+ * connect-worker module's jars, Debezium's connectors on its plugin path), in distributed mode on the
+ * run's broker, its REST API on loopback. The local cluster's worker ({@code cluster up --connect})
+ * runs with the same worker settings ({@link #workerProperties}). Ended by its PID.
+ */
+public final class ForkedConnect implements AutoCloseable {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+
+    private final Process process;
+    private final String rest;
+
+    private ForkedConnect(Process process, String rest) {
+        this.process = process;
+        this.rest = rest;
+    }
+
+    public static Path lib(Path home) {
+        return home.resolve("local-cluster/connect-worker/target/lib");
+    }
+
+    public static Path plugins(Path home) {
+        return home.resolve("local-cluster/connect-worker/target/plugins");
+    }
+
+    /** The worker's settings: on {@code kafka}, REST on {@code host:port}, the plugins in {@code plugins}. */
+    public static List<String> workerProperties(String host, int port, String kafka, Path plugins) {
+        return List.of(
+                "bootstrap.servers=" + kafka,
+                "group.id=nearline-connect",
+                "listeners=http://" + host + ":" + port,
+                "rest.advertised.host.name=" + host,
+                "plugin.path=" + plugins,
+                // Kafka's and Debezium's plugins all carry ServiceLoader manifests: no class scan at start
+                "plugin.discovery=service_load",
+                // Debezium's own JSON form, schema included: what the jobs' debezium-json format reads
+                "key.converter=org.apache.kafka.connect.json.JsonConverter",
+                "value.converter=org.apache.kafka.connect.json.JsonConverter",
+                "key.converter.schemas.enable=true",
+                "value.converter.schemas.enable=true",
+                "config.storage.topic=nearline-connect-configs",
+                "offset.storage.topic=nearline-connect-offsets",
+                "status.storage.topic=nearline-connect-status",
+                // one broker
+                "config.storage.replication.factor=1",
+                "offset.storage.replication.factor=1",
+                "status.storage.replication.factor=1",
+                "offset.flush.interval.ms=1000",
+                // secrets by reference: ${file:/path:key} in a connector's config
+                "config.providers=file",
+                "config.providers.file.class=org.apache.kafka.common.config.provider.FileConfigProvider");
+    }
+
+    /** The worker's log4j2 settings: INFO to its standard output, the chattiest classes quieter. */
+    public static List<String> logSettings() {
+        return List.of(
+                "rootLogger.level=INFO",
+                "rootLogger.appenderRef.out.ref=out",
+                "appender.out.type=Console",
+                "appender.out.name=out",
+                "appender.out.layout.type=PatternLayout",
+                "appender.out.layout.pattern=%d{ISO8601} %-5p [%t] %c{1}: %m%n",
+                "logger.reflections.name=org.reflections",
+                "logger.reflections.level=ERROR",
+                "logger.kafka.name=org.apache.kafka.clients",
+                "logger.kafka.level=WARN");
+    }
+
+    /** Starts a worker on {@code kafka} with its files in {@code dir}; returns once its REST API lists plugins. */
+    public static ForkedConnect start(Path dir, String kafka) throws IOException {
+        Path home = Home.dir();
+        if (!Files.isDirectory(lib(home)) || !Files.isDirectory(plugins(home))) {
+            throw new IllegalStateException(lib(home) + " is missing: build with ./mvnw package -DskipTests");
+        }
+        Files.createDirectories(dir);
+        int port = ForkedJvm.freePort();
+        Path worker = Files.write(
+                dir.resolve("worker.properties"),
+                workerProperties("127.0.0.1", port, kafka, plugins(home)),
+                StandardCharsets.UTF_8);
+        Path log = Files.write(dir.resolve("log4j2.properties"), logSettings(), StandardCharsets.UTF_8);
+        Process process = new ProcessBuilder(
+                        Home.java(),
+                        "-Xmx512m",
+                        "-Dlog4j2.configurationFile=" + log,
+                        "-cp",
+                        lib(home) + "/*",
+                        "org.apache.kafka.connect.cli.ConnectDistributed",
+                        worker.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("connect.log").toFile())
+                .start();
+        ForkedConnect connect = new ForkedConnect(process, "http://127.0.0.1:" + port);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (System.nanoTime() < deadline && process.isAlive()) {
+            try {
+                if (!connect.get("/connector-plugins").isEmpty()) {
+                    return connect;
+                }
+            } catch (IOException e) {
+                // not listening yet
+            }
+            sleep(300);
+        }
+        connect.close();
+        throw new IOException("the Kafka Connect worker did not come up; see " + dir.resolve("connect.log"));
+    }
+
+    public String rest() {
+        return rest;
+    }
+
+    /**
+     * Creates (or reconfigures) the connector {@code name} and waits until it and its tasks run; a
+     * failed task is an {@link IOException} with the first line of its error.
+     */
+    public void deploy(String name, Map<String, String> config, Duration timeout) throws IOException {
+        HttpResponse<String> put = send(HttpRequest.newBuilder(URI.create(rest + "/connectors/" + name + "/config"))
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(config))));
+        if (put.statusCode() >= 300) {
+            throw new IOException("Kafka Connect refused connector " + name + ": " + put.body());
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String last = "";
+        while (System.nanoTime() < deadline) {
+            JsonNode status;
+            try {
+                status = get("/connectors/" + name + "/status");
+            } catch (IOException e) {
+                sleep(300);
+                continue;
+            }
+            last = status.toString();
+            boolean running = status.path("connector").path("state").asText().equals("RUNNING")
+                    && !status.path("tasks").isEmpty();
+            for (JsonNode task : status.path("tasks")) {
+                String state = task.path("state").asText();
+                if (state.equals("FAILED")) {
+                    throw new IOException("connector " + name + " failed: "
+                            + task.path("trace").asText().lines().findFirst().orElse(""));
+                }
+                running &= state.equals("RUNNING");
+            }
+            if (running) {
+                return;
+            }
+            sleep(300);
+        }
+        throw new IOException("connector " + name + " is not running after " + timeout.toSeconds() + " s: " + last);
+    }
+
+    private JsonNode get(String path) throws IOException {
+        HttpResponse<String> r =
+                send(HttpRequest.newBuilder(URI.create(rest + path)).GET());
+        if (r.statusCode() >= 300) {
+            throw new IOException(path + ": " + r.statusCode() + " " + r.body());
+        }
+        return JSON.readTree(r.body());
+    }
+
+    private static HttpResponse<String> send(HttpRequest.Builder request) throws IOException {
+        try {
+            return HTTP.send(request.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted");
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Ends the worker (SIGTERM, then SIGKILL after 20 s), by the process started here. */
+    @Override
+    public void close() {
+        process.destroy();
+        try {
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
