@@ -2,11 +2,11 @@ package io.nearline.localcluster.cluster;
 
 import io.nearline.localcluster.databases.MariadbServer;
 import io.nearline.localcluster.databases.PostgresServer;
+import io.nearline.localcluster.databases.Processes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
 import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -84,20 +84,12 @@ public enum ClusterDatabase {
                 home, host, port, List.of("--loose-nearline-cluster=" + Daemons.marker(dir)));
     }
 
-    /**
-     * Run by root, the servers run as their packages' users, who must be able to reach the cluster's
-     * directory: every directory above it must let others through ({@code o+x}). Said before anything
-     * starts, rather than found in the server's setup log.
-     */
     private void checkReachable(Path dir) throws IOException {
-        if (!"root".equals(System.getProperty("user.name"))) {
-            return;
-        }
-        for (Path p = dir; p != null; p = p.getParent()) {
-            if (Files.exists(p) && !Files.getPosixFilePermissions(p).contains(PosixFilePermission.OTHERS_EXECUTE)) {
-                throw new ClusterException("--" + kind + ": the database runs as its package's user, who cannot enter "
-                        + p + ": 'chmod o+x " + p + "', or choose a --dir under directories others may enter");
-            }
+        Optional<Path> closed = Processes.closedToServerUsers(dir);
+        if (closed.isPresent()) {
+            throw new ClusterException("--" + kind + ": the database runs as its package's user, who cannot enter "
+                    + closed.get() + ": 'chmod o+x " + closed.get() + "', or choose a --dir under directories others "
+                    + "may enter");
         }
     }
 

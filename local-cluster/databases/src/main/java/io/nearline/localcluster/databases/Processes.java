@@ -2,17 +2,36 @@ package io.nearline.localcluster.databases;
 
 import java.io.IOException;
 import java.net.ServerSocket;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /** What the database servers share: running a setup command, a free port, stopping the process started. */
-final class Processes {
+public final class Processes {
 
     private Processes() {}
 
     static boolean isRoot() {
         return "root".equals(System.getProperty("user.name"));
+    }
+
+    /**
+     * Run by root, the servers run as their packages' users, who must be able to enter {@code dir}:
+     * the first directory on its path that does not let others through ({@code o+x}), or empty.
+     */
+    public static Optional<Path> closedToServerUsers(Path dir) throws IOException {
+        if (!isRoot()) {
+            return Optional.empty();
+        }
+        for (Path p = dir.toAbsolutePath(); p != null; p = p.getParent()) {
+            if (Files.exists(p) && !Files.getPosixFilePermissions(p).contains(PosixFilePermission.OTHERS_EXECUTE)) {
+                return Optional.of(p);
+            }
+        }
+        return Optional.empty();
     }
 
     /** Runs {@code command} to its end (at most two minutes), its output appended to {@code log}; fails on a non-zero exit. */

@@ -12,6 +12,7 @@ import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.CacheStores;
 import io.nearline.localcluster.databases.MariadbServer;
 import io.nearline.localcluster.databases.PostgresServer;
+import io.nearline.localcluster.databases.Processes;
 import io.nearline.localcluster.databases.SourceTable;
 import io.nearline.localcluster.databases.SqlWorkload;
 import io.nearline.localcluster.kit.ForkedConnect;
@@ -49,8 +50,9 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * workload ({@link SqlWorkload}) at {@code --rate} transactions a second, after one transaction held
  * open while the connector starts; Debezium's connector, from the shipped descriptor
  * ({@code jobs/deploy/debezium-*.yaml}), runs in a real Kafka Connect worker and streams the table
- * to the CDC topic; the cache updater reads it on the engine. A probe writer commits one key five
- * times a second and times each commit until the cache shows it: the commit-to-cache staleness. The
+ * to the CDC topic; the cache updater reads it on the engine. A probe writer commits one key, one
+ * change at a time 50 ms apart, and times each commit until the cache shows it: the commit-to-cache
+ * staleness. The
  * verdict compares every row of the table, and every key the workload deleted, with the cache.
  */
 final class SourceDemo {
@@ -75,6 +77,12 @@ final class SourceDemo {
         Path work = options.run.workDir("nearline-demo");
         // run by root, the database runs as its package's user, who must enter the work directory
         Files.setPosixFilePermissions(work, PosixFilePermissions.fromString("rwx--x--x"));
+        Optional<Path> closed = Processes.closedToServerUsers(work);
+        if (closed.isPresent()) {
+            throw new IllegalArgumentException("--source " + options.source + ": the database runs as its package's "
+                    + "user, who cannot enter " + closed.get() + ": 'chmod o+x " + closed.get() + "', or give a "
+                    + "--work-dir under directories others may enter");
+        }
         return new SourceDemo(options, engine, options.source, work).call();
     }
 
@@ -130,12 +138,12 @@ final class SourceDemo {
                                     options.keys,
                                     options.rate,
                                     options.seed.value + 1)
-                            .run(db::connect, options.duration.plusSeconds(30));
+                            .run(db::connect, options.duration);
                 } finally {
                     writing.set(false);
-                    probe.join();
                 }
                 long writingMillis = Math.max(1, System.currentTimeMillis() - writingFrom);
+                probe.join();
                 System.out.println("  writers stopped; draining the cache...");
                 DivergenceChecker.Report report = check(db, store);
                 job.close();
@@ -161,6 +169,9 @@ final class SourceDemo {
         // the engines run the bootstrapper beside the job; here its topic stays empty
         choices.put("bootstrap.enabled", "true");
         options.store.putSettings(choices, work, options.run);
+        if (!options.store.isNetworked()) {
+            choices.put("cache.store", "outage"); // the embedded store behind the demo's switch (outage.lose-prefix)
+        }
         Config config = options.run.jobConfig(choices);
         CacheUpdaterSettings.validateJob(config, BootstrapSettings.DEF);
         CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
@@ -221,7 +232,7 @@ final class SourceDemo {
     }
 
     /**
-     * Five times a second, commits a new qty for a key of its own (above the workload's) and polls the
+     * One change at a time, 50 ms apart, commits a new qty for a key of its own (above the workload's) and polls the
      * cache until it shows that qty: the milliseconds from commit to cache, each added to {@code out}.
      */
     private void probe(Database db, CacheStore store, AtomicBoolean writing, List<Long> out) {
@@ -240,14 +251,14 @@ final class SourceDemo {
                 upsert.setInt(2, n);
                 upsert.executeUpdate();
                 long committed = System.nanoTime();
-                long deadline = committed + Duration.ofSeconds(30).toNanos();
+                long deadline = committed + Duration.ofSeconds(10).toNanos();
                 while (System.nanoTime() < deadline && qty(cache, key) != n) {
                     Thread.sleep(1);
                 }
                 if (qty(cache, key) == n) {
                     out.add((System.nanoTime() - committed) / 1_000_000);
                 }
-                Thread.sleep(200);
+                Thread.sleep(50);
             }
         } catch (Exception e) {
             System.out.println("  probe stopped: " + e.getMessage());
@@ -279,11 +290,21 @@ final class SourceDemo {
         System.out.printf(
                 "  source: %,d rows; columns compared %s, not compared %s%n",
                 rows.byKey().size(), rows.compared(), rows.notCompared());
-        return DivergenceChecker.checkUntil(
-                () -> TableCheck.check(byKey, rows.compared(), everyKey, CacheView.of(store)),
-                System.nanoTime() + Duration.ofSeconds(90).toNanos(),
-                Duration.ofMillis(500),
-                r -> {});
+        // until the cache agrees, or nothing has changed for 15 s (the job has taken all there was), or 90 s
+        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
+        DivergenceChecker.Report report = TableCheck.check(byKey, rows.compared(), everyKey, CacheView.of(store));
+        long unchangedSince = System.nanoTime();
+        while (!report.converged()
+                && System.nanoTime() < deadline
+                && System.nanoTime() - unchangedSince < Duration.ofSeconds(15).toNanos()) {
+            Thread.sleep(500);
+            DivergenceChecker.Report next = TableCheck.check(byKey, rows.compared(), everyKey, CacheView.of(store));
+            if (!next.divergent().equals(report.divergent())) {
+                unchangedSince = System.nanoTime();
+            }
+            report = next;
+        }
+        return report;
     }
 
     private Map<String, Object> summary(

@@ -6,10 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nearline.common.testkit.Seeds;
+import io.nearline.localcluster.databases.MariadbServer;
+import io.nearline.localcluster.databases.PostgresServer;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -96,6 +102,53 @@ public abstract class DemoSuite {
         String where = r.summary() + " " + Seeds.replay(seed);
         assertEquals(1, r.exit(), where);
         assertTrue(r.summary().get("divergentKeys").asLong() > 0, where);
+    }
+
+    /**
+     * A real database as the source of truth: racing SQL writers, Debezium's connector in a Kafka
+     * Connect worker, the job on the engine, the verdict against every row of the table.
+     */
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    @ParameterizedTest
+    @ValueSource(strings = {"postgres", "mysql"})
+    void aRealDatabaseWrittenByRacingWritersEndsEqualInTheCache(String source) throws Exception {
+        assumeDatabase(source);
+        long seed = Seeds.seed();
+        DemoResult r = demoRun(seed, "12s", "--source", source);
+        String where = r.summary() + " " + Seeds.replay(seed);
+        assertEquals(0, r.exit(), where);
+        assertEquals(source, r.summary().get("source").asText(), where);
+        assertEquals(0, r.summary().get("divergentKeys").asLong(), where);
+        assertTrue(r.summary().get("keysChecked").asLong() > 1000, where);
+        assertTrue(r.summary().get("eventsApplied").asLong() > 0, where);
+        assertTrue(r.summary().get("transactionsLostToARace").asLong() > 0, "no writer lost a race: " + where);
+        assertTrue(r.summary().get("stalenessSamples").asLong() > 0, "no commit was timed to the cache: " + where);
+    }
+
+    /** Its negative control: a store that drops some keys' writes fails the verdict against the table. */
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    @Test
+    void aRealDatabaseCatchesAStoreThatLosesWrites() throws Exception {
+        assumeDatabase("postgres");
+        long seed = Seeds.seed();
+        DemoResult r = demoRun(seed, "6s", "--source", "postgres", "--set", "outage.lose-prefix=2");
+        String where = r.summary() + " " + Seeds.replay(seed);
+        assertEquals(1, r.exit(), where);
+        assertTrue(r.summary().get("divergentKeys").asLong() > 0, where);
+    }
+
+    private void assumeDatabase(String source) throws Exception {
+        Optional<String> skip = source.equals("postgres") ? PostgresServer.skipReason() : MariadbServer.skipReason();
+        Assumptions.assumeTrue(skip.isEmpty(), () -> skip.orElse(""));
+        // the connector's descriptor and the Connect worker's jars are found in the checkout (the engine module's
+        // ../..)
+        if (System.getProperty("nearline.home") == null) {
+            System.setProperty(
+                    "nearline.home",
+                    Path.of("../..").toAbsolutePath().normalize().toString());
+        }
+        // run by root, the database runs as its package's user, who must enter the test's directory
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
     }
 
     private record DemoResult(int exit, JsonNode summary) {}
