@@ -40,6 +40,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -48,7 +49,7 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * {@code bin/nearline demo --source postgres|mysql}: a real database is the source of truth. A private
  * PostgreSQL or MariaDB (Debian's package) holds the table {@code items}; racing SQL writers commit the
  * workload ({@link SqlWorkload}) at {@code --rate} transactions a second, after one transaction held
- * open while the connector starts; Debezium's connector, from the shipped descriptor
+ * open while the connector starts, with a column added half-way; Debezium's connector, from the shipped descriptor
  * ({@code jobs/deploy/debezium-*.yaml}), runs in a real Kafka Connect worker and streams the table
  * to the CDC topic; the cache updater reads it on the engine. A probe writer commits one key, one
  * change at a time 50 ms apart, and times each commit until the cache shows it: the commit-to-cache
@@ -129,6 +130,9 @@ final class SourceDemo {
                 AtomicBoolean writing = new AtomicBoolean(true);
                 Thread probe = new Thread(() -> probe(db, store, writing, staleness), "commit-to-cache probe");
                 probe.start();
+                AtomicLong tagged = new AtomicLong();
+                Thread schemaChange = new Thread(() -> addAColumnHalfWay(db, writing, tagged), "schema change");
+                schemaChange.start();
                 long writingFrom = System.currentTimeMillis();
                 try {
                     result = new SqlWorkload(
@@ -144,10 +148,12 @@ final class SourceDemo {
                 }
                 long writingMillis = Math.max(1, System.currentTimeMillis() - writingFrom);
                 probe.join();
+                schemaChange.join();
                 System.out.println("  writers stopped; draining the cache...");
                 DivergenceChecker.Report report = check(db, store);
                 job.close();
                 Map<String, Object> summary = summary(result, staleness, writingMillis, report, started);
+                summary.put("rowsTaggedAfterTheNewColumn", tagged.get());
                 print(summary, report);
                 if (options.run.summaryJson != null) {
                     ReplayOutput.write(options.run.summaryJson, List.of(Demo.json(summary)));
@@ -220,6 +226,37 @@ final class SourceDemo {
             s.executeUpdate("INSERT INTO items (id, name, qty) VALUES (0, 'held', 0)");
         }
         return c;
+    }
+
+    /**
+     * Half-way through the writing, adds a column to the table (Debezium carries the new schema in the
+     * events after it), then sets it on random rows until the writers stop; counts those updates.
+     */
+    private void addAColumnHalfWay(Database db, AtomicBoolean writing, AtomicLong tagged) {
+        long halfWay = System.nanoTime() + options.duration.toNanos() / 2;
+        try (Connection c = db.connect()) {
+            while (writing.get() && System.nanoTime() < halfWay) {
+                Thread.sleep(50);
+            }
+            if (!writing.get()) {
+                return;
+            }
+            try (Statement s = c.createStatement()) {
+                s.execute("ALTER TABLE items ADD COLUMN tag VARCHAR(20)");
+            }
+            System.out.println("  >> column 'tag' added to items");
+            java.util.Random random = new java.util.Random(options.seed.value + 5);
+            try (PreparedStatement tag = c.prepareStatement("UPDATE items SET tag = ? WHERE id = ?")) {
+                while (writing.get()) {
+                    tag.setString(1, "t" + random.nextInt(1000));
+                    tag.setLong(2, 1 + random.nextInt(options.keys));
+                    tagged.addAndGet(tag.executeUpdate());
+                    Thread.sleep(20);
+                }
+            }
+        } catch (Exception e) {
+            System.out.println("  the schema change failed: " + e.getMessage());
+        }
     }
 
     private static void commitAfter(Connection held, Duration delay) {
