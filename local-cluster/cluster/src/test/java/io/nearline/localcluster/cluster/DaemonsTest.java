@@ -36,17 +36,19 @@ class DaemonsTest {
                 "n=$1; [ \"$n\" -gt 0 ] && exec sh -c \"$0\" \"$0\" $((n - 1)) \"$2\"; while :; do sleep 0.1; done";
         long pid = Daemons.start(dir, "execs", List.of("sh", "-c", execAgain, execAgain, "300", Daemons.marker(dir)));
         Path cmdline = Path.of("/proc", Long.toString(pid), "cmdline");
-
-        int looks = 0;
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (!new String(Files.readAllBytes(cmdline), StandardCharsets.UTF_8).contains("\u00000\u0000")
-                && System.nanoTime() < deadline) {
-            assertTrue(Daemons.alive(pid, dir), "alive while it execs its next program (look " + looks + ")");
-            looks++;
+        try {
+            int looks = 0;
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (!new String(Files.readAllBytes(cmdline), StandardCharsets.UTF_8).contains("\u00000\u0000")
+                    && System.nanoTime() < deadline) {
+                assertTrue(Daemons.alive(pid, dir), "alive while it execs its next program (look " + looks + ")");
+                looks++;
+            }
+            // how many looks fit into 300 execs depends on the machine's load: enough that some fell between two
+            assertTrue(looks > 10, "looked often enough to catch it between two programs: " + looks);
+        } finally {
+            Daemons.stop(dir, Map.of("execs", pid), Duration.ofSeconds(5)); // never left running, pass or fail
         }
-        assertTrue(looks > 50, "looked often enough to catch it between two programs: " + looks);
-
-        Daemons.stop(dir, Map.of("execs", pid), Duration.ofSeconds(5));
         assertFalse(Daemons.alive(pid, dir), "no longer alive once stopped");
     }
 
