@@ -88,6 +88,15 @@ class RealSourceDeployIT extends LocalClusterIT {
 
             // negative control: with the connector gone, a committed change never reaches the cache
             ConnectWorker.delete(c.connectRest(), "/connectors/nearline-debezium-" + kind);
+            // the worker stops the task after it answers: wait until the database has no reader left
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (readers(kind, db) > 0 && System.nanoTime() < deadline) {
+                if (kind.equals("mysql")) {
+                    endBinlogDumps(db); // MariaDB keeps a dump thread until it writes to the gone reader
+                }
+                Thread.sleep(200);
+            }
+            assertEquals(0, readers(kind, db), "the connector still reads the " + kind + " log");
             try (Connection conn = ClusterDatabase.connect(db);
                     Statement s = conn.createStatement()) {
                 s.executeUpdate("INSERT INTO items (id, name, qty) VALUES (1000001, 'unseen', 1)");
@@ -104,6 +113,38 @@ class RealSourceDeployIT extends LocalClusterIT {
         }
         for (Map.Entry<String, Long> p : c.processes().entrySet()) {
             assertFalse(Daemons.alive(p.getValue(), cluster), p.getKey() + " is still running");
+        }
+    }
+
+    /** Readers of the database's change log: PostgreSQL's active slots, MariaDB's binlog dump threads. */
+    private static int readers(String kind, Map<String, String> db) throws Exception {
+        String sql = kind.equals("postgres")
+                ? "SELECT count(*) FROM pg_replication_slots WHERE active"
+                : "SELECT count(*) FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'";
+        try (Connection conn = ClusterDatabase.connect(db);
+                Statement s = conn.createStatement();
+                java.sql.ResultSet r = s.executeQuery(sql)) {
+            r.next();
+            return r.getInt(1);
+        }
+    }
+
+    private static void endBinlogDumps(Map<String, String> db) throws Exception {
+        try (Connection conn = ClusterDatabase.connect(db);
+                Statement s = conn.createStatement();
+                java.sql.ResultSet r = s.executeQuery(
+                        "SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'")) {
+            java.util.List<Long> ids = new java.util.ArrayList<>();
+            while (r.next()) {
+                ids.add(r.getLong(1));
+            }
+            for (long id : ids) {
+                try (Statement kill = conn.createStatement()) {
+                    kill.execute("KILL " + id);
+                } catch (java.sql.SQLException gone) {
+                    // ended by itself meanwhile
+                }
+            }
         }
     }
 
