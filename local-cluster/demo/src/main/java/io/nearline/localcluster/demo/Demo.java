@@ -17,6 +17,7 @@ import io.nearline.localcluster.kit.ForkedStore;
 import io.nearline.localcluster.kit.KafkaTopics;
 import io.nearline.localcluster.kit.LocalBroker;
 import io.nearline.localcluster.kit.LocalEngine;
+import io.nearline.localcluster.kit.ReplayOutput;
 import io.nearline.localcluster.simulator.CacheView;
 import io.nearline.localcluster.simulator.DivergenceChecker;
 import io.nearline.localcluster.simulator.ReadRepair;
@@ -179,6 +180,23 @@ public final class Demo {
     static DivergenceChecker.Report drain(SourceOfTruth sot, CacheStore store) throws InterruptedException {
         return DivergenceChecker.checkUntil(
                 sot, CacheView.of(store), System.nanoTime() + DRAIN_LIMIT.toNanos(), Duration.ofMillis(500), r -> {});
+    }
+
+    /**
+     * Writes the summary where --summary-json asks; the exit code: 0 iff the cache converged, with keys
+     * checked and writes applied by the job.
+     */
+    static int conclude(
+            DemoOptions options, Engine engine, Map<String, Object> summary, DivergenceChecker.Report report)
+            throws Exception {
+        if (options.run.summaryJson != null) {
+            ReplayOutput.write(options.run.summaryJson, List.of(json(summary)));
+        }
+        return report.converged()
+                        && report.keysChecked() > 0
+                        && engine.localMetrics().count("write.applied") > 0
+                ? 0
+                : 1;
     }
 
     static long[] sortedArray(long[] values) {

@@ -16,7 +16,6 @@ import io.nearline.common.store.CacheStores;
 import io.nearline.localcluster.faults.OutageStore;
 import io.nearline.localcluster.kit.ForkedStore;
 import io.nearline.localcluster.kit.KafkaTopics;
-import io.nearline.localcluster.kit.ReplayOutput;
 import io.nearline.localcluster.simulator.DivergenceChecker;
 import io.nearline.localcluster.simulator.ReadRepair;
 import io.nearline.localcluster.simulator.SourceOfTruth;
@@ -236,14 +235,7 @@ final class DemoRun {
         job.close();
         Map<String, Object> summary = summary(report);
         Demo.print(summary, report);
-        if (options.run.summaryJson != null) {
-            ReplayOutput.write(options.run.summaryJson, List.of(Demo.json(summary)));
-        }
-        return report.converged()
-                        && report.keysChecked() > 0
-                        && engine.localMetrics().count("write.applied") > 0
-                ? 0
-                : 1;
+        return Demo.conclude(options, engine, summary, report);
     }
 
     private Map<String, Object> summary(DivergenceChecker.Report report) throws JsonProcessingException {

@@ -20,7 +20,6 @@ import io.nearline.localcluster.kit.ForkedStore;
 import io.nearline.localcluster.kit.Home;
 import io.nearline.localcluster.kit.KafkaTopics;
 import io.nearline.localcluster.kit.LocalBroker;
-import io.nearline.localcluster.kit.ReplayOutput;
 import io.nearline.localcluster.simulator.CacheView;
 import io.nearline.localcluster.simulator.DivergenceChecker;
 import io.nearline.localcluster.simulator.TableCheck;
@@ -155,14 +154,7 @@ final class SourceDemo {
                 Map<String, Object> summary = summary(result, staleness, writingMillis, report, started);
                 summary.put("rowsTaggedAfterTheNewColumn", tagged.get());
                 print(summary, report);
-                if (options.run.summaryJson != null) {
-                    ReplayOutput.write(options.run.summaryJson, List.of(Demo.json(summary)));
-                }
-                return report.converged()
-                                && report.keysChecked() > 0
-                                && engine.localMetrics().count("write.applied") > 0
-                        ? 0
-                        : 1;
+                return Demo.conclude(options, engine, summary, report);
             }
         }
     }
