@@ -111,17 +111,11 @@ final class SourceDemo {
                     .run(db::connect, Duration.ofSeconds(120));
             try (ForkedConnect connect = ForkedConnect.start(work.resolve("connect"), bootstrap);
                     CacheStore store = CacheStores.open(config)) {
-                // a transaction open when the connector starts, committed while it sets up: PostgreSQL's
-                // slot creation and MariaDB's snapshot lock wait for it
-                Connection held = holdATransactionOpen(db);
-                Thread commitLater = new Thread(() -> commitAfter(held, Duration.ofSeconds(2)), "held transaction");
-                commitLater.start();
-                connect.deploy(
-                        CONNECTOR,
-                        connectorConfig(
-                                db, bootstrap, CacheUpdaterSettings.from(config).cdcTopic()),
-                        Duration.ofSeconds(120));
-                commitLater.join();
+                startConnector(
+                        connect,
+                        db,
+                        bootstrap,
+                        CacheUpdaterSettings.from(config).cdcTopic());
                 System.out.println("  connector " + CONNECTOR + " running on Kafka Connect " + connect.rest());
                 AutoCloseable job = engine.start(config, work);
                 SqlWorkload.Result result;
@@ -249,6 +243,19 @@ final class SourceDemo {
         } catch (Exception e) {
             System.out.println("  the schema change failed: " + e.getMessage());
         }
+    }
+
+    /**
+     * Deploys Debezium's connector and waits until it runs, with a transaction open when it starts and
+     * committed while it sets up: PostgreSQL's slot creation and MariaDB's snapshot lock wait for it.
+     */
+    private void startConnector(ForkedConnect connect, Database db, String bootstrap, String cdcTopic)
+            throws Exception {
+        Connection held = holdATransactionOpen(db);
+        Thread commitLater = new Thread(() -> commitAfter(held, Duration.ofSeconds(2)), "held transaction");
+        commitLater.start();
+        connect.deploy(CONNECTOR, connectorConfig(db, bootstrap, cdcTopic), Duration.ofSeconds(120));
+        commitLater.join();
     }
 
     private static void commitAfter(Connection held, Duration delay) {
