@@ -151,6 +151,19 @@ public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String v
     }
 
     /**
+     * The cache key of a row image (column name to value, numbers as numbers), by the same rule as a
+     * change event's: what a bootstrap read from the database keys its rows by. Throws
+     * IllegalArgumentException naming the key field a row has no value for.
+     */
+    public String cacheKeyOf(JsonNode image) {
+        Object key = cacheKey(null, image, Map.of());
+        if (key instanceof Rejection r) {
+            throw new IllegalArgumentException(r.detail());
+        }
+        return (String) key;
+    }
+
+    /**
      * The cache key as a String, or a Rejection. Each field is looked up in the record key, then in the
      * row image. A record key that is not JSON (a string converter's) is left aside for the row image.
      */

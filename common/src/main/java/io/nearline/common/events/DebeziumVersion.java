@@ -26,10 +26,10 @@ import java.util.regex.Pattern;
  *       the slot's start, not a commit position that could be placed between two commits.
  * </ul>
  */
-final class DebeziumVersion {
+public final class DebeziumVersion {
 
     /** SCN then sequence, both never negative. */
-    record Position(long scn, long seq) {}
+    public record Position(long scn, long seq) {}
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Pattern BINLOG_FILE = Pattern.compile(".*\\.(\\d+)");
@@ -65,6 +65,27 @@ final class DebeziumVersion {
             case "oracle" -> oracle(source, snapshotRead);
             default -> named(field, envelope);
         };
+    }
+
+    /**
+     * The position of a streamed (not snapshot) event, by its connector: what the bootstrap reads from
+     * its watermark. Throws IllegalArgumentException with the decoder's reason when it has none.
+     */
+    public static Position ofStreamed(JsonNode envelope) {
+        Object p = of(DebeziumDecoder.AUTO, false, envelope, envelope.path("source"));
+        if (p instanceof Rejection r) {
+            throw new IllegalArgumentException(r.detail());
+        }
+        return (Position) p;
+    }
+
+    /** The version of binlog position {@code file}:{@code pos}, row 0, as a change there would carry it. */
+    public static Position ofBinlog(String file, long pos) {
+        Object p = binlogPosition(JSON.createObjectNode().put("file", file).put("pos", pos));
+        if (p instanceof Rejection r) {
+            throw new IllegalArgumentException(r.detail());
+        }
+        return (Position) p;
     }
 
     /** {@code source.connector}, or the connector its fields show (events of Debezium 0.x have none). */

@@ -10,14 +10,18 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.debezium.engine.ChangeEvent;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.format.Json;
+import io.nearline.bootstrap.DatabaseSnapshot;
+import io.nearline.bootstrap.SnapshotRows;
+import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.events.ChangeEvents;
 import io.nearline.common.events.DebeziumDecoder;
+import io.nearline.common.events.DebeziumVersion;
 import io.nearline.common.events.Decoded;
+import io.nearline.common.schema.TrustedAvroClasses;
 import io.nearline.common.testkit.Seeds;
 import io.nearline.localcluster.simulator.DivergenceChecker;
 import io.nearline.localcluster.simulator.TableCheck;
@@ -43,6 +47,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -74,6 +79,18 @@ abstract class CaptureContract {
     final List<Captured> capture = Collections.synchronizedList(new ArrayList<>());
     Map<String, String> table;
     List<String> racedKeys;
+
+    /** Transactions the racing writers have finished (committed or rolled back). */
+    private final AtomicInteger transactionsDone = new AtomicInteger();
+    /** The bootstrap's snapshots: of items while the writers race, and after them; of typed. */
+    List<ChangeEvent> racingSnapshot;
+
+    List<ChangeEvent> quietSnapshot;
+    List<ChangeEvent> typedSnapshot;
+    /** A key changed after the quiet snapshot, and the log position after that change. */
+    static final String LATE_KEY = "7";
+
+    long positionAfterTheLateChange;
 
     /** Starts the database in {@code dir} (reachable by the server's user) with an empty table items(id, v); {@link #close} stops it. */
     abstract void startServer(Path dir) throws Exception;
@@ -114,6 +131,18 @@ abstract class CaptureContract {
     /** Why the database cannot run here, or empty. */
     abstract Optional<String> skipReason();
 
+    /** The database as the bootstrap's snapshot names it. */
+    abstract DatabaseSnapshot.Source source();
+
+    /** The database's change log position now, as a version: what a naive snapshot would be versioned at. */
+    abstract long logPositionNow(Connection c) throws SQLException;
+
+    /**
+     * Statements that create and fill the table {@code typed} (id, and a column of each type the
+     * bootstrap writes), run before the connector starts; the connector must capture it.
+     */
+    abstract List<String> typedTable();
+
     /** One Kafka record of the capture: key and value as the JsonConverter wrote them (value null: a tombstone). */
     record Captured(String key, String value) {}
 
@@ -129,9 +158,12 @@ abstract class CaptureContract {
                 s.addBatch("INSERT INTO items VALUES (" + k + ", 'initial-" + k + "')");
             }
             s.executeBatch();
+            for (String sql : typedTable()) {
+                s.execute(sql);
+            }
         }
         ExecutorService engineThread = Executors.newSingleThreadExecutor();
-        try (DebeziumEngine<ChangeEvent<String, String>> engine = DebeziumEngine.create(Json.class)
+        try (DebeziumEngine<io.debezium.engine.ChangeEvent<String, String>> engine = DebeziumEngine.create(Json.class)
                 .using(connectorProperties())
                 .notifying(r -> {
                     if (r.destination().endsWith(".items")) {
@@ -149,8 +181,16 @@ abstract class CaptureContract {
             for (int i = 0; i < RACES; i++) {
                 racedKeys.add(Integer.toString(insertWaitingOnADelete(101 + i * 7)));
             }
+            CompletableFuture<List<ChangeEvent>> racing = CompletableFuture.supplyAsync(() -> {
+                await("a quarter of the racing transactions")
+                        .atMost(Duration.ofMinutes(2))
+                        .until(() -> transactionsDone.get() >= 150);
+                return bootstrapSnapshot("items");
+            });
             concurrentWriters(new Random(Seeds.seed()));
+            racingSnapshot = racing.get(2, TimeUnit.MINUTES);
             moreWorkload();
+            quietSnapshotThenALateChange();
             try (Connection c = connect();
                     Statement s = c.createStatement()) {
                 s.execute("INSERT INTO items VALUES (-1, 'end of the workload')");
@@ -206,9 +246,135 @@ abstract class CaptureContract {
         Files.write(dir.resolve("captured-" + name + ".table.jsonl"), rows);
     }
 
+    /** The bootstrap's snapshot of {@code tableName}, read back from the file it writes. */
+    private List<ChangeEvent> bootstrapSnapshot(String tableName) {
+        try (Connection c = connect()) {
+            Path file = Files.createTempFile(dir, tableName + "-snapshot", ".jsonl");
+            new DatabaseSnapshot(
+                            c,
+                            source(),
+                            new DatabaseSnapshot.Table(tableName, List.of("id"), ""),
+                            Duration.ofMinutes(1))
+                    .write(this::watermarkFromTheCapture, file);
+            return SnapshotRows.read(file).rows();
+        } catch (Exception e) {
+            throw new IllegalStateException("bootstrap snapshot of " + tableName, e);
+        }
+    }
+
+    /** The PostgreSQL watermark as the connector streamed it (its messages are among the other records). */
+    private DebeziumVersion.Position watermarkFromTheCapture(String snapshotId, Duration limit) {
+        return await("the watermark " + snapshotId + " streamed")
+                .atMost(limit)
+                .until(
+                        () -> {
+                            synchronized (others) {
+                                for (Captured r : others) {
+                                    DebeziumVersion.Position p =
+                                            DatabaseSnapshot.watermark(bytes(r.value()), snapshotId);
+                                    if (p != null) {
+                                        return p;
+                                    }
+                                }
+                            }
+                            return null;
+                        },
+                        p -> p != null);
+    }
+
+    /**
+     * With the writers done: a change to every row of typed, snapshots of items
+     * and typed, then a change to {@link #LATE_KEY} after them and the log position after it.
+     */
+    private void quietSnapshotThenALateChange() throws Exception {
+        try (Connection c = connect();
+                Statement s = c.createStatement()) {
+            // every row streamed: MySQL's connector writes some values differently in its snapshot reads
+            s.executeUpdate("UPDATE typed SET qty = coalesce(qty, 0) + 1, note = 'streamed'");
+            s.executeUpdate(upsert(Integer.parseInt(LATE_KEY), "'before-the-snapshot'")); // a row for it to hold
+        }
+        quietSnapshot = bootstrapSnapshot("items");
+        typedSnapshot = bootstrapSnapshot("typed");
+        try (Connection c = connect();
+                Statement s = c.createStatement()) {
+            s.executeUpdate(upsert(Integer.parseInt(LATE_KEY), "'after-the-snapshot'"));
+            positionAfterTheLateChange = logPositionNow(c);
+        }
+    }
+
     @AfterAll
     void stopTheServer() throws Exception {
         close();
+    }
+
+    /**
+     * Property 2 on a real capture: the bootstrap's snapshot, taken while writers race and again after
+     * them, applied at any point of the stream (before it, inside it, after it), ends equal to the table.
+     */
+    @Test
+    void aBootstrapSnapshotAppliedAnywhereInTheStreamEndsEqualToTheTable() {
+        List<ChangeEvent> stream = decoded(capture);
+        assertTrue(racingSnapshot.size() > 100 && quietSnapshot.size() > 100, "snapshots with rows");
+        long seed = Seeds.seed();
+        Random random = new Random(seed);
+        for (List<ChangeEvent> snapshot : List.of(racingSnapshot, quietSnapshot)) {
+            for (int i = 0; i < 20; i++) {
+                int at = i == 0 ? 0 : i == 1 ? stream.size() : random.nextInt(stream.size() + 1);
+                List<ChangeEvent> events = new ArrayList<>(stream);
+                events.addAll(at, snapshot);
+                assertEquals(table, applyEvents(events), "snapshot applied at " + at + "; " + Seeds.replay(seed));
+            }
+        }
+    }
+
+    /**
+     * The negative control: the same rows versioned at the log's position when the bootstrap ended (after
+     * a change its reads did not see) beat that change and regress the key.
+     */
+    @Test
+    void aSnapshotVersionedWhereTheLogStoodAfterItsReadsRegressesALaterChange() {
+        List<ChangeEvent> events = decoded(capture);
+        events.addAll(quietSnapshot);
+        assertEquals(table, applyEvents(events), "versioned at its point");
+        assertEquals("after-the-snapshot", table.get(LATE_KEY));
+
+        TrustedAvroClasses.ensure();
+        List<ChangeEvent> naive = decoded(capture);
+        for (ChangeEvent row : quietSnapshot) {
+            ChangeEvent late = ChangeEvent.newBuilder(row)
+                    .setScn(positionAfterTheLateChange)
+                    .build();
+            naive.add(late);
+        }
+        assertNotEquals(
+                "after-the-snapshot",
+                applyEvents(naive).get(LATE_KEY),
+                () -> "the naive version " + positionAfterTheLateChange + " regresses; the late change: "
+                        + decoded(capture).stream()
+                                .filter(e -> e.getKey().equals(LATE_KEY))
+                                .map(e -> e.getScn() + "/" + e.getSeq())
+                                .toList());
+    }
+
+    /** Every row the bootstrap writes is, byte for byte, the row the connector's capture leaves in the cache. */
+    @Test
+    void theBootstrapWritesEachRowAsTheConnectorCapturedIt() {
+        List<Captured> typed;
+        synchronized (others) {
+            typed = others.stream()
+                    .filter(r -> r.value() != null && r.value().contains("\"table\":\"typed\""))
+                    .toList();
+        }
+        assertTrue(typed.stream().anyMatch(r -> r.value().contains("\"op\":\"u\"")), "a streamed change of typed");
+        Map<CacheKey, CacheRecord> captured = cache(typed, BY_COMMIT);
+        assertEquals(captured.size(), typedSnapshot.size());
+        for (ChangeEvent row : typedSnapshot) {
+            CacheRecord held = captured.get(CacheKey.of(row.getKey()));
+            assertEquals(
+                    new String(held.payload(), StandardCharsets.UTF_8),
+                    new String(ChangeEvents.cacheRecord(row).payload(), StandardCharsets.UTF_8),
+                    "row " + row.getKey());
+        }
     }
 
     @Test
@@ -370,6 +536,7 @@ abstract class CaptureContract {
                 } catch (SQLException clash) {
                     c.rollback();
                 }
+                transactionsDone.incrementAndGet();
             }
         } catch (SQLException e) {
             throw new IllegalStateException(e);
@@ -404,6 +571,37 @@ abstract class CaptureContract {
                 out.put(d.event().getKey(), column(record.payload()));
             }
         }
+        return out;
+    }
+
+    /** The capture decoded: its change events in delivery order (Debezium's tombstones left out). */
+    static List<ChangeEvent> decoded(List<Captured> records) {
+        List<ChangeEvent> out = new ArrayList<>();
+        for (Captured r : records) {
+            Decoded d = BY_COMMIT.decode(bytes(r.key()), bytes(r.value()));
+            if (!d.isSkipped()) {
+                assertTrue(d.ok(), () -> "refused: " + d.rejection() + " for " + r);
+                out.add(d.event());
+            }
+        }
+        return out;
+    }
+
+    /** Change events applied newest version first; what is left as key to value column. */
+    static Map<String, String> applyEvents(List<ChangeEvent> events) {
+        Map<CacheKey, CacheRecord> cache = new TreeMap<>();
+        for (ChangeEvent e : events) {
+            cache.merge(
+                    CacheKey.of(e.getKey()),
+                    ChangeEvents.cacheRecord(e),
+                    (held, next) -> next.version().isNewerThan(held.version()) ? next : held);
+        }
+        Map<String, String> out = new TreeMap<>();
+        cache.forEach((key, record) -> {
+            if (!record.tombstone()) {
+                out.put(key.value(), column(record.payload()));
+            }
+        });
         return out;
     }
 

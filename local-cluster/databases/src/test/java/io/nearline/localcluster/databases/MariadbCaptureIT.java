@@ -1,5 +1,7 @@
 package io.nearline.localcluster.databases;
 
+import io.nearline.bootstrap.DatabaseSnapshot;
+import io.nearline.common.events.DebeziumVersion;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -31,6 +33,33 @@ class MariadbCaptureIT extends CaptureContract {
                 Statement s = c.createStatement()) {
             s.execute("CREATE TABLE items (id int PRIMARY KEY, v varchar(100) NOT NULL) ENGINE=InnoDB");
         }
+    }
+
+    @Override
+    DatabaseSnapshot.Source source() {
+        return DatabaseSnapshot.Source.MYSQL;
+    }
+
+    @Override
+    long logPositionNow(Connection c) throws SQLException {
+        try (Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("SHOW MASTER STATUS")) {
+            r.next();
+            return DebeziumVersion.ofBinlog(r.getString(1), r.getLong(2)).scn();
+        }
+    }
+
+    @Override
+    List<String> typedTable() {
+        return List.of(
+                "CREATE TABLE typed (id bigint PRIMARY KEY, name varchar(200), qty int, small smallint, "
+                        + "price decimal(12,2), ratio float, score double, note text, born date, "
+                        + "updated_at datetime(6), at_millis datetime(3), zoned timestamp(6) NULL) ENGINE=InnoDB",
+                "INSERT INTO typed VALUES (1, 'one', 3, 7, 12.50, 0.1, 2.5e-3, 'first', '1990-01-31', "
+                        + "'2026-11-26 18:42:34.123456', '2026-11-26 18:42:34.125', '2026-11-26 18:42:34.5')",
+                "INSERT INTO typed VALUES (2, 'two', -1, 0, 0.00, 1.5, -1e10, '', '2030-12-31', "
+                        + "'1970-01-01 00:00:00.000001', '2000-01-01 00:00:00', '2026-01-01 00:00:00')",
+                "INSERT INTO typed (id) VALUES (3)");
     }
 
     @Override
@@ -72,7 +101,7 @@ class MariadbCaptureIT extends CaptureContract {
                 "io.debezium.connector.mysql.MySqlConnector", server.port(), MariadbServer.USER, server.password());
         p.setProperty("database.server.id", "5400");
         p.setProperty("database.include.list", MariadbServer.DATABASE);
-        p.setProperty("table.include.list", MariadbServer.DATABASE + ".items");
+        p.setProperty("table.include.list", MariadbServer.DATABASE + ".items," + MariadbServer.DATABASE + ".typed");
         p.setProperty("schema.history.internal", "io.debezium.storage.file.history.FileSchemaHistory");
         p.setProperty(
                 "schema.history.internal.file.filename",

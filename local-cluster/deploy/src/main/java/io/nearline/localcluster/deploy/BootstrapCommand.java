@@ -8,9 +8,11 @@ import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.JobKeys;
+import io.nearline.localcluster.cluster.ClusterCommand;
 import io.nearline.localcluster.console.Progress;
 import io.nearline.localcluster.kit.CommandGroup;
 import io.nearline.localcluster.kit.KafkaTopics;
+import io.nearline.localcluster.kit.LocalRunOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -52,10 +54,13 @@ public final class BootstrapCommand extends CommandGroup {
         @Option(
                 names = "--state",
                 paramLabel = "FILE",
-                defaultValue = "nearline-bootstrap.state",
-                description =
-                        "Where the schedule keeps when the last bootstrap started and completed (default: ${DEFAULT-VALUE}).")
+                description = "Where the schedule keeps when the last bootstrap started and completed (default: "
+                        + "nearline-bootstrap.state; with --from: DIR/bootstrap/schedule.state).")
         Path state;
+
+        Path state() {
+            return state != null ? state : Path.of("nearline-bootstrap.state");
+        }
 
         /** The settings, typos in Nearline's namespaces refused before anything starts. */
         Config config() {
@@ -77,17 +82,51 @@ public final class BootstrapCommand extends CommandGroup {
                 "Publish a snapshot to the bootstrap topic now (the on-demand trigger of the periodic bootstrap).",
                 "%nA BEGIN marker on every partition (snapshot id, high-watermarks, row counts, the change stream's "
                         + "current end offsets), the rows in chunks, an END marker. Progress is saved after each "
-                        + "chunk in --progress: run the same command again after a failure and it resumes.%n"
+                        + "chunk in --progress: run the same command again after a failure and it resumes.",
+                "%nWith --from, the snapshot is taken from the cluster's database first (one consistent read at a "
+                        + "known point of the change stream, written to DIR/bootstrap/KIND.snapshot.jsonl); run again "
+                        + "after a failure, it resumes that snapshot, once published a new one is taken.%n"
             })
     public static final class Run extends Common implements Callable<Integer> {
 
         @Option(
                 names = "--snapshot",
-                required = true,
                 paramLabel = "SNAPSHOT.jsonl",
-                description =
-                        "The snapshot: change events with op UPSERT, optionally headed by {\"snapshot\":ID,\"highWatermarks\":{...}}.")
+                description = "The snapshot: change events with op UPSERT, optionally headed by "
+                        + "{\"snapshot\":ID,\"highWatermarks\":{...}}. With --from: where the database's snapshot is"
+                        + " written (default: DIR/bootstrap/KIND.snapshot.jsonl).")
         Path snapshot;
+
+        @Option(
+                names = "--from",
+                paramLabel = "postgres|mysql",
+                description = "Take the snapshot from the database the cluster file's postgres: or mysql: section "
+                        + "names (MariaDB for mysql), at a known point of Debezium's change stream.")
+        String from;
+
+        @Option(
+                names = "--cluster",
+                paramLabel = "DIR",
+                defaultValue = ClusterCommand.DEFAULT_DIR,
+                description = "With --from: the cluster whose database, broker and bootstrap state are used "
+                        + "(default: ${DEFAULT-VALUE}).")
+        Path cluster;
+
+        @Option(
+                names = "--watermark-topic",
+                defaultValue = "nearline-pg.message",
+                description = "With --from postgres: where Debezium's connector streams logical-decoding messages, "
+                        + "<topic.prefix>.message (default: ${DEFAULT-VALUE}, the shipped descriptor's).")
+        String watermarkTopic;
+
+        @Option(
+                names = "--wait",
+                defaultValue = "60s",
+                paramLabel = "DURATION",
+                converter = LocalRunOptions.DurationConverter.class,
+                description = "With --from: how long to wait for the watermark to stream, and for transactions open "
+                        + "at it (default: ${DEFAULT-VALUE}).")
+        Duration wait;
 
         @Option(
                 names = "--partitions",
@@ -109,19 +148,34 @@ public final class BootstrapCommand extends CommandGroup {
         Path progress;
 
         @Override
-        public Integer call() {
+        public Integer call() throws Exception {
+            if (snapshot == null && from == null) {
+                throw new IllegalArgumentException(
+                        "bootstrap run needs --snapshot FILE, or --from postgres|mysql --cluster DIR");
+            }
+            FromDatabase database = from == null ? null : new FromDatabase(from, cluster, wait);
+            if (database != null) {
+                overrides.putIfAbsent(JobKeys.BOOTSTRAP_SERVERS.name(), database.brokers());
+                snapshot = snapshot != null ? snapshot : database.defaultSnapshotFile();
+                state = state != null ? state : database.stateFile();
+            }
             BootstrapSettings settings = settings();
             Config config = config();
             String brokers = config.get(JobKeys.BOOTSTRAP_SERVERS);
-            SnapshotFile rows = SnapshotFile.open(snapshot);
             Path progressFile =
                     progress != null ? progress : snapshot.resolveSibling(snapshot.getFileName() + ".progress");
             Instant started = Instant.now();
-            ScheduleState.save(state, started, ScheduleState.load(state).lastCompleted());
+            ScheduleState.save(state(), started, ScheduleState.load(state()).lastCompleted());
             KafkaTopics.createTopics(brokers, Map.of(settings.topic(), partitions));
             int topicPartitions =
                     KafkaTopics.endOffsets(brokers, settings.topic()).size();
+            // the live stream's position before the snapshot is read: no change falls between the two
             Map<Integer, Long> live = KafkaTopics.endOffsets(brokers, cdcTopic);
+            if (database != null) {
+                database.snapshotUnlessResuming(
+                        snapshot, progressFile, new DebeziumWatermarks(brokers, watermarkTopic));
+            }
+            SnapshotFile rows = SnapshotFile.open(snapshot);
             SnapshotProducer.Result result;
             try (KafkaProducer<byte[], byte[]> producer = KafkaTopics.producer(brokers);
                     Progress bar =
@@ -135,7 +189,7 @@ public final class BootstrapCommand extends CommandGroup {
                         .publish(rows, progressFile, live, bar::step);
             }
             Instant done = Instant.now();
-            ScheduleState.save(state, started, done);
+            ScheduleState.save(state(), started, done);
             System.out.printf(
                     "bootstrap run: snapshot %s published to %s (%d partitions): %,d rows%s in %.1f s%n",
                     rows.id(),
@@ -177,7 +231,7 @@ public final class BootstrapCommand extends CommandGroup {
         public Integer call() {
             BootstrapSettings settings = settings();
             BootstrapSchedule schedule = new BootstrapSchedule(settings.period(), settings.ttl());
-            ScheduleState s = ScheduleState.load(state);
+            ScheduleState s = ScheduleState.load(state());
             Instant now = Instant.now();
             BootstrapSchedule.State st = schedule.state(s.lastStarted(), s.lastCompleted(), now);
             System.out.printf("bootstrap status: %s (period %s, ttl %s)%n", st, settings.period(), settings.ttl());

@@ -1,0 +1,82 @@
+package io.nearline.localcluster.deploy;
+
+import io.nearline.bootstrap.DatabaseSnapshot;
+import io.nearline.bootstrap.SnapshotFile;
+import io.nearline.bootstrap.SnapshotProducer;
+import io.nearline.localcluster.cluster.ClusterException;
+import io.nearline.localcluster.cluster.ClusterFile;
+import io.nearline.localcluster.databases.SourceTable;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+
+/**
+ * {@code bootstrap run --from postgres|mysql}: the cluster's database as the snapshot's source. A
+ * snapshot is taken into a file and published from it, so a failed publication resumes the same
+ * snapshot (the database's own read cannot be resumed); once published, the next run takes a new one.
+ */
+final class FromDatabase {
+
+    private final String kind;
+    private final ClusterFile cluster;
+    private final Duration wait;
+
+    FromDatabase(String kind, Path clusterDir, Duration wait) {
+        DatabaseSnapshot.Source.of(kind); // refuses anything else, naming --from
+        this.kind = kind;
+        this.cluster = ClusterFile.read(clusterDir.toAbsolutePath().normalize());
+        this.wait = wait;
+    }
+
+    String brokers() {
+        return cluster.jobSettings().get("kafka.bootstrap-servers");
+    }
+
+    private Path stateDir() {
+        try {
+            return Files.createDirectories(cluster.dir().resolve("bootstrap"));
+        } catch (IOException e) {
+            throw new ClusterException("cannot create " + cluster.dir().resolve("bootstrap") + ": " + e.getMessage());
+        }
+    }
+
+    Path defaultSnapshotFile() {
+        return stateDir().resolve(kind + ".snapshot.jsonl");
+    }
+
+    Path stateFile() {
+        return stateDir().resolve("schedule.state");
+    }
+
+    /** Takes a new snapshot into {@code file}, unless the one there was begun and not yet fully published. */
+    void snapshotUnlessResuming(Path file, Path progressFile, DatabaseSnapshot.Watermarks watermarks)
+            throws IOException, SQLException {
+        SnapshotProducer.Progress progress = SnapshotProducer.load(progressFile);
+        if (Files.exists(file)
+                && progress != null
+                && progress.begun()
+                && !progress.ended()
+                && progress.snapshotId().equals(SnapshotFile.open(file).id())) {
+            System.err.printf("bootstrap run: resuming snapshot %s (%s)%n", progress.snapshotId(), file);
+            return;
+        }
+        SourceTable table = SourceTable.fromClusterFile(cluster.dir(), kind);
+        System.err.printf("bootstrap run: taking a snapshot of %s%n", table);
+        try (Connection c = table.connect()) {
+            DatabaseSnapshot.Taken taken = new DatabaseSnapshot(
+                            c,
+                            DatabaseSnapshot.Source.of(kind),
+                            new DatabaseSnapshot.Table(table.table(), table.keyFields(), table.keyPrefix()),
+                            wait)
+                    .write(watermarks, file);
+            System.err.printf(
+                    "bootstrap run: snapshot %s: %,d rows at version %d (%s)%n",
+                    taken.id(), taken.rows(), taken.scn(), taken.point());
+        } catch (IllegalStateException e) {
+            throw new ClusterException("bootstrap run --from " + kind + ": " + e.getMessage(), 1);
+        }
+    }
+}
