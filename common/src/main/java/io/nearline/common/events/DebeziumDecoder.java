@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.avro.Op;
+import io.nearline.common.version.Version;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +24,8 @@ import java.util.Map;
  * record key, or from the row image when the record has none or it is not JSON. Decimal columns (base64
  * in Debezium's JSON) are read as numbers, by the schema where the record carries it. The version is in
  * the source's commit order ({@link DebeziumVersion}). The null-value record Debezium writes after each
- * delete is skipped: the delete before it already wrote the tombstone, with a version.
+ * delete is skipped: the delete before it already wrote the tombstone, with a version; with
+ * {@link NullValue#DELETE} it is a delete itself (the unwrap transform's deletes have nothing else).
  *
  * <p>An after image with columns Debezium did not capture is passed on as it is: the ordered write
  * completes it from the cached row ({@link PartialImages}). Refused with a reason: a {@code TRUNCATE},
@@ -34,8 +36,21 @@ import java.util.Map;
  * @param versionField {@value #AUTO} (by {@code source.connector}, or the fields of the source block when
  *     it names none: see {@link DebeziumVersion}), {@value #MYSQL_BINLOG}, or a dotted path into the
  *     event such as {@code source.commit_lsn}. A numeric string counts as a number.
+ * @param nullValue    what a record with a null value is: skipped, or a delete ({@link NullValue})
  */
-public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String versionField) implements ChangeDecoder {
+public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String versionField, NullValue nullValue)
+        implements ChangeDecoder {
+
+    /** What a record with a null value is ({@code cdc.debezium.null-value}). */
+    public enum NullValue {
+        /** Debezium's tombstone after a delete, which already wrote a versioned tombstone: nothing. */
+        SKIP,
+        /**
+         * A delete (the unwrap transform's default delete handling): a tombstone of the record key's
+         * cache key, versioned just above what the cache holds when it is written ({@link Version#ABOVE_HELD}).
+         */
+        DELETE
+    }
 
     public static final String AUTO = "auto";
     /** MySQL's binlog position: file number, position in the file and row in the event, packed in 20 + 32 + 11 bits. */
@@ -45,6 +60,11 @@ public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String v
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Fields the unwrap transform adds to the row; {@code __source_x} becomes {@code source.x}. */
     private static final String ADDED = "__";
+
+    /** Null values skipped (the default). */
+    public DebeziumDecoder(List<String> keyFields, String keyPrefix, String versionField) {
+        this(keyFields, keyPrefix, versionField, NullValue.SKIP);
+    }
 
     public DebeziumDecoder {
         keyFields = List.copyOf(keyFields);
@@ -56,7 +76,7 @@ public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String v
     @Override
     public Decoded decode(byte[] key, byte[] value) {
         if (value == null || value.length == 0) {
-            return Decoded.skip("Debezium tombstone (a record without a value) after a delete");
+            return nullValue(key, "a record without a value");
         }
         JsonNode root;
         try {
@@ -67,7 +87,7 @@ public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String v
         }
         JsonNode envelope = unwrap(root);
         if (envelope == null || envelope.isNull()) {
-            return Decoded.skip("Debezium tombstone (a null payload) after a delete");
+            return nullValue(key, "a null payload");
         }
         if (!envelope.isObject()) {
             return Decoded.rejected(
@@ -90,6 +110,32 @@ public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String v
         }
         String image = envelope.get("op").asText().equals("d") ? "before" : "after";
         return change(key, envelope, DebeziumValues.rowSchema(schema, image));
+    }
+
+    /** A record with no value: skipped, or a delete of its key versioned above what is cached ({@link NullValue}). */
+    private Decoded nullValue(byte[] key, String what) {
+        if (nullValue == NullValue.SKIP) {
+            return Decoded.skip("Debezium tombstone (" + what + ") after a delete");
+        }
+        Object cacheKey = cacheKey(key, null, Map.of());
+        if (cacheKey instanceof Rejection r) {
+            return new Decoded(
+                    null,
+                    Rejection.of(
+                            r.reason(), "a delete without a value (cdc.debezium.null-value=delete): " + r.detail()),
+                    null);
+        }
+        return Decoded.ok(ChangeEvent.newBuilder()
+                .setTable("")
+                .setKey((String) cacheKey)
+                .setPartition(0)
+                .setScn(Version.ABOVE_HELD.scn().value())
+                .setSeq(Version.ABOVE_HELD.seq())
+                .setOp(Op.DELETE)
+                .setSchemaVersion(0)
+                .setPayload(null)
+                .setCommitTimeMillis(0)
+                .build());
     }
 
     /** The change of an envelope whose row image has the schema {@code rowSchema} (null: none given). */

@@ -156,6 +156,27 @@ class DebeziumDecoderTest {
                 .isSkipped());
     }
 
+    /**
+     * cdc.debezium.null-value=delete: the unwrap transform's default turns a delete into a record with a
+     * null value, which is then a delete of the record key's cache key, versioned above what is cached.
+     */
+    @Test
+    void withNullValueDeleteARecordWithoutAValueDeletesItsKey() {
+        DebeziumDecoder deleting =
+                new DebeziumDecoder(List.of("id"), "item:", DebeziumDecoder.AUTO, DebeziumDecoder.NullValue.DELETE);
+        for (byte[] value : new byte[][] {null, new byte[0], b("null"), b("{\"schema\":null,\"payload\":null}")}) {
+            ChangeEvent e = ok(deleting.decode(b("{\"schema\":{},\"payload\":{\"id\":7}}"), value));
+            assertEquals("item:7", e.getKey());
+            assertEquals(Op.DELETE, e.getOp());
+            assertEquals(Version.ABOVE_HELD, ChangeEvents.cacheRecord(e).version());
+        }
+        Decoded keyless = deleting.decode(null, null);
+        assertEquals(Rejection.Reason.MISSING_KEY, keyless.rejection().reason());
+        assertTrue(
+                keyless.rejection().detail().contains("cdc.debezium.null-value=delete"),
+                keyless.rejection().detail());
+    }
+
     @Test
     void eventsWithoutAUsableVersionOrKeyAreRejectedWithTheReason() {
         assertReason(

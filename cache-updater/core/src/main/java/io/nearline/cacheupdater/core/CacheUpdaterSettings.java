@@ -69,6 +69,13 @@ public record CacheUpdaterSettings(
                             + "mysql and mariadb the binlog position; docs/debezium.md), mysql-binlog, or a dotted "
                             + "path such as source.commit_lsn.")
             .checked(Check.notBlank());
+    public static final ConfigKey<DebeziumDecoder.NullValue> DEBEZIUM_NULL_VALUE = ConfigKey.of(
+            "cdc.debezium.null-value",
+            ValueType.enumOf(DebeziumDecoder.NullValue.class),
+            DebeziumDecoder.NullValue.SKIP,
+            "debezium-json: a record with a null value: skip (Debezium's tombstone after a delete event, which "
+                    + "already wrote a versioned tombstone) or delete (the unwrap transform's default deletes: a "
+                    + "tombstone versioned just above what the cache holds; docs/debezium.md#unwrap).");
     public static final ConfigKey<String> DEAD_LETTER_TOPIC = ConfigKey.of(
                     "cdc.dead-letter-topic",
                     ValueType.STRING,
@@ -141,6 +148,7 @@ public record CacheUpdaterSettings(
                     DEBEZIUM_KEY_FIELDS,
                     DEBEZIUM_KEY_PREFIX,
                     DEBEZIUM_VERSION_FIELD,
+                    DEBEZIUM_NULL_VALUE,
                     DEAD_LETTER_TOPIC,
                     CONSUMER_GROUP,
                     CacheStores.STORE,
@@ -206,7 +214,8 @@ public record CacheUpdaterSettings(
                 new DebeziumDecoder(
                         fields(config.get(DEBEZIUM_KEY_FIELDS)),
                         config.get(DEBEZIUM_KEY_PREFIX),
-                        config.get(DEBEZIUM_VERSION_FIELD).strip());
+                        config.get(DEBEZIUM_VERSION_FIELD).strip(),
+                        config.get(DEBEZIUM_NULL_VALUE));
         };
     }
 

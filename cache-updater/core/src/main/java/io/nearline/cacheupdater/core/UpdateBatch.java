@@ -8,6 +8,7 @@ import io.nearline.common.events.PartialImages;
 import io.nearline.common.events.Rejection;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.common.store.StoreUnavailableException;
+import io.nearline.common.version.Version;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -127,7 +128,9 @@ public final class UpdateBatch implements AutoCloseable {
         }
         Pending before = pending.get(key);
         if (before == null
-                || change.record().version().isNewerThan(before.record().version())) {
+                || change.record().version().isNewerThan(before.record().version())
+                // a delete without a version (ABOVE_HELD) is in arrival order: what comes after it replaces it
+                || before.record().version().equals(Version.ABOVE_HELD)) {
             pending.put(key, before == null ? change : filledFrom(change, before));
         }
         if (before != null) {
