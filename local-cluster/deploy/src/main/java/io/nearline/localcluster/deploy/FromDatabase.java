@@ -65,6 +65,7 @@ final class FromDatabase {
         }
         SourceTable table = SourceTable.fromClusterFile(cluster.dir(), kind);
         System.err.printf("bootstrap run: taking a snapshot of %s%n", table);
+        long started = System.nanoTime();
         try (Connection c = table.connect()) {
             DatabaseSnapshot.Taken taken = new DatabaseSnapshot(
                             c,
@@ -73,8 +74,8 @@ final class FromDatabase {
                             wait)
                     .write(watermarks, file);
             System.err.printf(
-                    "bootstrap run: snapshot %s: %,d rows at version %d (%s)%n",
-                    taken.id(), taken.rows(), taken.scn(), taken.point());
+                    "bootstrap run: snapshot %s: %,d rows at version %d (%s), taken in %.1f s%n",
+                    taken.id(), taken.rows(), taken.scn(), taken.point(), (System.nanoTime() - started) / 1e9);
         } catch (IllegalStateException e) {
             throw new ClusterException("bootstrap run --from " + kind + ": " + e.getMessage(), 1);
         }
