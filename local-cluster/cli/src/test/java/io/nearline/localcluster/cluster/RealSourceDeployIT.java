@@ -46,6 +46,17 @@ class RealSourceDeployIT extends LocalClusterIT {
         ClusterFile c = ClusterFile.read(cluster);
         Map<String, String> db = c.database(kind);
         try {
+            if (kind.equals("mysql")) {
+                // a database not set up for capture: exit 2 before Connect is asked, the setting named
+                setBinlogFormat(db, "MIXED");
+                try {
+                    CliRun notReady = CliRun.of("deploy", debezium, "--cluster", cluster.toString());
+                    assertEquals(2, notReady.exit(), notReady.out());
+                    assertTrue(notReady.out().contains("binlog_format=MIXED"), notReady.out());
+                } finally {
+                    setBinlogFormat(db, "ROW");
+                }
+            }
             // a connector config the worker refuses: exit 2, the key named
             assertEquals(
                     2,
@@ -145,6 +156,13 @@ class RealSourceDeployIT extends LocalClusterIT {
         }
         for (Map.Entry<String, Long> p : c.processes().entrySet()) {
             assertFalse(Daemons.alive(p.getValue(), cluster), p.getKey() + " is still running");
+        }
+    }
+
+    private static void setBinlogFormat(Map<String, String> db, String format) throws Exception {
+        try (Connection conn = ClusterDatabase.connect(db);
+                Statement s = conn.createStatement()) {
+            s.execute("SET GLOBAL binlog_format = '" + format + "'");
         }
     }
 

@@ -82,9 +82,14 @@ public final class PostgresServer implements AutoCloseable {
      * {@code postgres} user when run as root) and starts it on a free loopback port.
      */
     public static PostgresServer start(Path dir) throws IOException {
+        return start(dir, List.of());
+    }
+
+    /** As {@link #start(Path)}, with server settings of the caller's ({@code -c name=value}, after the defaults). */
+    public static PostgresServer start(Path dir, List<String> extra) throws IOException {
         Path data = initialize(dir, null);
         int port = Processes.freePort();
-        Process postmaster = new ProcessBuilder(serverCommand(data, "127.0.0.1", port, List.of()))
+        Process postmaster = new ProcessBuilder(serverCommand(data, "127.0.0.1", port, extra))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(
                         dir.resolve("postgres.log").toFile()))

@@ -1,15 +1,21 @@
 package io.nearline.localcluster.deploy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.nearline.localcluster.cluster.ClusterDatabase;
 import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.cluster.ClusterFile;
 import io.nearline.localcluster.cluster.ConnectWorker;
 import io.nearline.localcluster.cluster.Daemons;
+import io.nearline.localcluster.databases.CaptureReadiness;
+import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -56,6 +62,7 @@ final class ConnectDeploy {
             new TreeMap<>(config).forEach((k, v) -> System.out.println("  " + k + ": " + v));
             return 0;
         }
+        readyForCapture(d, c);
         validate(rest, config);
         ConnectWorker.put(rest, "/connectors/" + encode(d.name()) + "/config", config);
         String state = awaitRunning(rest, d.name(), Duration.ofSeconds(90));
@@ -67,6 +74,21 @@ final class ConnectDeploy {
         System.out.println("  watch    " + rest + "/connectors/" + d.name() + "/status");
         System.out.println("  stop     curl -X DELETE " + rest + "/connectors/" + d.name());
         return 0;
+    }
+
+    /** The database set up for the connector (logical WAL or a row binlog, the user's privileges): else exit 2, the setting named. */
+    private static void readyForCapture(Descriptor d, ClusterFile c) {
+        String kind = d.job().substring("debezium-".length());
+        Optional<String> problem;
+        try (Connection conn = ClusterDatabase.connect(c.database(kind))) {
+            problem = CaptureReadiness.problem(kind, conn);
+        } catch (SQLException | IOException e) {
+            throw new ClusterException(
+                    "cannot reach the " + kind + " database the cluster file names: " + e.getMessage());
+        }
+        if (problem.isPresent()) {
+            throw new ClusterException(d.name() + ": " + problem.get());
+        }
     }
 
     /** Connect's own validation of the config: the first key with an error, named, exit 2. */
