@@ -32,7 +32,13 @@ import picocli.CommandLine.Option;
                     + "route out, nothing reachable from outside. Needs root and iproute2. Addresses are written to "
                     + "DIR/cluster.yaml; 'down' stops exactly the processes 'up' started.%n"
         },
-        subcommands = {ClusterCommand.Up.class, ClusterCommand.Status.class, ClusterCommand.Down.class})
+        subcommands = {
+            ClusterCommand.Up.class,
+            ClusterCommand.Status.class,
+            ClusterCommand.Down.class,
+            ClusterInit.class,
+            ClusterCheck.class
+        })
 public final class ClusterCommand implements Runnable {
 
     public static final String DEFAULT_DIR = ".nearline/cluster";
@@ -43,7 +49,8 @@ public final class ClusterCommand implements Runnable {
 
     @Override
     public void run() {
-        System.out.println("usage: nearline cluster up|status|down [--dir DIR] (see --help)");
+        System.out.println(
+                "usage: nearline cluster up|status|down|init|check [--dir DIR | --cluster DIR] (see --help)");
     }
 
     @Command(name = "up", mixinStandardHelpOptions = true, description = "Start a local cluster in DIR.")

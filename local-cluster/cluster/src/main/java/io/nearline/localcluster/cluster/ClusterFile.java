@@ -24,6 +24,10 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * <p>A cluster with a database as its source of truth has a section {@code postgres:} or {@code mysql:}
  * (its host, port, database, user, password file, JDBC URL and the table the demo writes; the key rule
  * of {@code SourceTable}), and a Kafka Connect worker's REST URL under {@code connect:}.
+ *
+ * <p>A cluster file written by {@code cluster init} for clusters Nearline did not start has addresses
+ * only: no {@code network} and {@code processes} (null and empty here), and {@code package-dir} only
+ * where given. docs/clusters.md documents every key.
  */
 public record ClusterFile(
         Path dir,
@@ -86,7 +90,7 @@ public record ClusterFile(
                     (String) yarn.get("rm-address"),
                     (String) yarn.get("web-url"),
                     yarn.get("conf-dir") == null ? null : Path.of((String) yarn.get("conf-dir")),
-                    Path.of((String) y.get("package-dir")),
+                    y.get("package-dir") == null ? null : Path.of((String) y.get("package-dir")),
                     (String) network.get("namespace"),
                     (String) network.get("address"),
                     (String) section(y, "connect").get("rest-url"),
@@ -145,9 +149,13 @@ public record ClusterFile(
         if (connectRestUrl != null) {
             y.put("connect", Map.of("rest-url", connectRestUrl));
         }
-        y.put("package-dir", packageDir.toString());
-        y.put("network", Map.of("namespace", namespace, "address", address));
-        y.put("processes", processes);
+        if (packageDir != null) {
+            y.put("package-dir", packageDir.toString());
+        }
+        if (namespace != null) { // a cluster Nearline started; a cluster file users write has addresses only
+            y.put("network", Map.of("namespace", namespace, "address", address));
+            y.put("processes", processes);
+        }
         DumperOptions options = new DumperOptions();
         options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
         try {

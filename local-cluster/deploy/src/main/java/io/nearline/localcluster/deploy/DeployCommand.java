@@ -153,7 +153,7 @@ public final class DeployCommand implements Callable<Integer> {
             System.out.println("  topics   " + String.join(", ", topics));
             System.out.println("  watch    " + where + "/#/job/running/" + id + "/overview  (web UI)");
             System.out.println("  metrics  " + where + "/jobs/" + id + "  and the Prometheus reporter on port 9249+ of "
-                    + c.address());
+                    + (c.address() != null ? c.address() : "each TaskManager"));
         }
         System.out.println("  list     bin/nearline jobs list --cluster " + c.dir());
         return 0;

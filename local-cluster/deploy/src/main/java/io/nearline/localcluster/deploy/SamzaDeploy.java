@@ -88,6 +88,11 @@ public final class SamzaDeploy {
         if (cluster.yarnConfDir() == null) {
             cluster.yarnWeb(); // the one-line error naming --yarn
         }
+        if (cluster.packageDir() == null) {
+            throw new ClusterException(cluster.dir().resolve(ClusterFile.NAME) + " names no package-dir for YARN to "
+                    + "localize Samza packages from: 'cluster init --packages file:///DIR' (a disk every NodeManager "
+                    + "shares)");
+        }
         Path artifact = d.artifactPath(Home.dir());
         try {
             Path packages = Files.createDirectories(cluster.packageDir());

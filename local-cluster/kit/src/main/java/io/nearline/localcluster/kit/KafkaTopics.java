@@ -35,6 +35,23 @@ public final class KafkaTopics {
 
     private KafkaTopics() {}
 
+    /** How many brokers {@code bootstrap} leads to, asked within {@code limit}; an IllegalStateException saying why not. */
+    public static int brokers(String bootstrap, Duration limit) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) limit.toMillis());
+        try (Admin admin = Admin.create(props)) {
+            return admin.describeCluster()
+                    .nodes()
+                    .get(limit.toMillis(), TimeUnit.MILLISECONDS)
+                    .size();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
+        } catch (InterruptedException | TimeoutException e) {
+            throw new IllegalStateException("no answer within " + limit.toSeconds() + " s", e);
+        }
+    }
+
     public static void createTopics(String bootstrap, Map<String, Integer> partitionsByTopic) {
         Map<String, Object> props = new HashMap<>();
         props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);

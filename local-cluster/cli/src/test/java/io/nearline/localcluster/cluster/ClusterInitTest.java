@@ -1,0 +1,87 @@
+package io.nearline.localcluster.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.nearline.localcluster.CliRun;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code cluster init}: what it writes, read back as every command reads it, and what it refuses in one line. */
+class ClusterInitTest {
+
+    @TempDir
+    Path dir;
+
+    private CliRun init(String... more) {
+        String[] args = new String[more.length + 4];
+        args[0] = "cluster";
+        args[1] = "init";
+        args[2] = "--dir";
+        args[3] = dir.resolve("c").toString();
+        System.arraycopy(more, 0, args, 4, more.length);
+        return CliRun.of(args);
+    }
+
+    @Test
+    void addressesOnlyReadBackAsAClusterFile() throws Exception {
+        Path conf = Files.createDirectories(dir.resolve("hadoop"));
+        Files.writeString(
+                conf.resolve("yarn-site.xml"),
+                "<configuration><property><name>yarn.resourcemanager.address</name><value>rm:8032</value></property>"
+                        + "<property><name>yarn.resourcemanager.webapp.address</name><value>rm:8088</value>"
+                        + "</property></configuration>");
+        CliRun run = init(
+                "--kafka",
+                "k1:9092",
+                "--flink-rest",
+                "http://jm:8081",
+                "--redis",
+                "redis://r1:6379",
+                "--redis-password",
+                "env:REDIS_PASSWORD",
+                "--yarn-conf",
+                conf.toString(),
+                "--packages",
+                "file:///srv/packages");
+        assertEquals(0, run.exit(), run.out());
+        ClusterFile c = ClusterFile.read(dir.resolve("c"));
+        assertEquals("k1:9092", c.kafkaBootstrapServers());
+        assertEquals("redis", c.store());
+        assertEquals("env:REDIS_PASSWORD", c.jobSettings().get("redis.password"));
+        assertEquals("redis://r1:6379", c.jobSettings().get("redis.servers"));
+        assertEquals("http://rm:8088", c.yarnWebUrl());
+        assertEquals("rm:8032", c.yarnRmAddress());
+        assertEquals(Path.of("/srv/packages"), c.packageDir());
+        assertNull(c.namespace());
+        assertTrue(c.processes().isEmpty());
+    }
+
+    @Test
+    void refusesWhatItCannotWriteInOneLine() {
+        CliRun plain = init("--kafka", "k:9092", "--couchbase", "couchbase://cb", "--couchbase-password", "hunter2");
+        assertEquals(2, plain.exit(), plain.out());
+        assertTrue(plain.out().contains("must be a reference"), plain.out());
+        assertTrue(!Files.exists(dir.resolve("c/cluster.yaml")), "nothing written");
+
+        CliRun hdfs = init("--kafka", "k:9092", "--redis", "redis://r", "--packages", "hdfs://nn/packages");
+        assertEquals(2, hdfs.exit(), hdfs.out());
+        assertTrue(hdfs.out().contains("hdfs:// is not"), hdfs.out());
+
+        CliRun noCache = init("--kafka", "k:9092");
+        assertEquals(2, noCache.exit(), noCache.out());
+        assertTrue(noCache.out().contains("--couchbase CONNECTION or --redis URIS"), noCache.out());
+
+        CliRun noYarnSite = init("--kafka", "k:9092", "--redis", "redis://r", "--yarn-conf", dir.toString());
+        assertEquals(2, noYarnSite.exit(), noYarnSite.out());
+        assertTrue(noYarnSite.out().contains("has no yarn-site.xml"), noYarnSite.out());
+
+        assertEquals(0, init("--kafka", "k:9092", "--redis", "redis://r").exit());
+        CliRun again = init("--kafka", "k:9092", "--redis", "redis://r");
+        assertEquals(2, again.exit(), again.out());
+        assertTrue(again.out().contains("exists"), again.out());
+    }
+}

@@ -1,0 +1,98 @@
+package io.nearline.localcluster.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.nearline.localcluster.CliRun;
+import io.nearline.localcluster.deploy.FlinkDeploy;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Clusters Nearline did not start, as a user points at them: a second cluster file written by
+ * {@code cluster init} with the local cluster's addresses only (no processes, no network, no local
+ * directories), probed by {@code cluster check}, then deploy, publish, check and upgrade through it. A
+ * file with one wrong address per kind fails the check with exit 2, the address named.
+ */
+class OwnClusterFileIT extends LocalClusterIT {
+
+    @Test
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    void aClusterFileOfAddressesOnlyIsCheckedThenDeployedPublishedCheckedAndUpgradedThrough() throws Exception {
+        Path local = dir.resolve("local");
+        assertEquals(0, nearline("cluster", "up", "--flink", "--dir", local.toString()), err.toString());
+        ClusterFile c = ClusterFile.read(local);
+        try {
+            Path own = dir.resolve("own");
+            CliRun init = CliRun.of(init(own, c, Map.of()).toArray(String[]::new));
+            assertEquals(0, init.exit(), init.out());
+            String file = Files.readString(own.resolve(ClusterFile.NAME));
+            assertFalse(file.contains("processes") || file.contains("namespace"), file);
+            assertFalse(file.contains(Files.readString(Path.of(c.storeAddress().get("password-file")))), "no password");
+
+            CliRun check = CliRun.of("cluster", "check", "--cluster", own.toString());
+            assertEquals(0, check.exit(), check.out());
+            assertTrue(check.out().contains("ok      kafka") && check.out().contains("ok      flink"), check.out());
+
+            String descriptor = descriptor("cache-updater-flink-session.yaml");
+            assertEquals(0, nearline("deploy", descriptor, "--cluster", own.toString()), err.toString());
+            String first = FlinkDeploy.runningJob(c.flinkRest(), "nearline-cache-updater")
+                    .orElseThrow();
+            Path scrambled = scenario("cdc/scrambled.jsonl");
+            assertEquals(0, nearline("publish", "cdc", "--events", scrambled.toString(), "--cluster", own.toString()));
+            assertEquals(0, checkLive(own, "couchbase", "120s", scrambled));
+            assertEquals(0, nearline("jobs", "upgrade", descriptor, "--cluster", own.toString()), err.toString());
+            assertNotEquals(
+                    first,
+                    FlinkDeploy.runningJob(c.flinkRest(), "nearline-cache-updater")
+                            .orElseThrow());
+            Path edge = scenario("cdc/edge-cases.jsonl");
+            assertEquals(0, nearline("publish", "cdc", "--events", edge.toString(), "--cluster", own.toString()));
+            assertEquals(0, checkLive(own, "couchbase", "120s", scrambled, edge));
+
+            // one wrong address per kind: exit 2, and the last line names it
+            String host = c.address();
+            Map<String, Map<String, String>> wrong = Map.of(
+                    "kafka", Map.of("--kafka", host + ":1"),
+                    "flink", Map.of("--flink-rest", "http://" + host + ":1"),
+                    "cache", Map.of("--couchbase-bucket", "no-such-bucket"));
+            for (Map.Entry<String, Map<String, String>> w : wrong.entrySet()) {
+                Path bad = dir.resolve("wrong-" + w.getKey());
+                assertEquals(
+                        0,
+                        CliRun.of(init(bad, c, w.getValue()).toArray(String[]::new))
+                                .exit());
+                CliRun refused = CliRun.of("cluster", "check", "--cluster", bad.toString());
+                assertEquals(2, refused.exit(), refused.out());
+                assertTrue(refused.out().contains("error: cluster check: " + w.getKey()), refused.out());
+            }
+        } finally {
+            CliRun down = CliRun.of("cluster", "down", "--dir", local.toString());
+            assertEquals(0, down.exit(), down.out());
+        }
+    }
+
+    /** {@code cluster init} of {@code own} with the local cluster's addresses, some replaced. */
+    private static List<String> init(Path own, ClusterFile c, Map<String, String> replaced) {
+        Map<String, String> store = c.storeAddress();
+        List<String> args = new ArrayList<>(List.of("cluster", "init", "--dir", own.toString()));
+        Map<String, String> options = new java.util.LinkedHashMap<>();
+        options.put("--kafka", c.kafkaBootstrapServers());
+        options.put("--flink-rest", c.flinkRestUrl());
+        options.put("--couchbase", store.get("connection-string"));
+        options.put("--couchbase-bucket", store.get("bucket"));
+        options.put("--couchbase-user", store.get("username"));
+        options.put("--couchbase-password", "file:" + store.get("password-file"));
+        options.putAll(replaced);
+        options.forEach((k, v) -> args.addAll(List.of(k, v)));
+        return args;
+    }
+}

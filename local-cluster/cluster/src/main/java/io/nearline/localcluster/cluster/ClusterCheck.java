@@ -1,0 +1,131 @@
+package io.nearline.localcluster.cluster;
+
+import io.nearline.common.cache.CacheKey;
+import io.nearline.common.config.Config;
+import io.nearline.common.store.CacheStore;
+import io.nearline.common.store.CacheStores;
+import io.nearline.localcluster.kit.KafkaTopics;
+import java.net.http.HttpRequest;
+import java.nio.file.Files;
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/**
+ * {@code nearline cluster check}: every address a cluster file names, probed the way the commands that
+ * use it will use it (Kafka's metadata, a read of the cache, Flink's {@code /overview}, the
+ * ResourceManager's cluster info, Connect's root, a database login, the package directory). Each is
+ * reported; the first that fails is named on the last line, with exit 2.
+ */
+@Command(
+        name = "check",
+        mixinStandardHelpOptions = true,
+        description = "Probe every address DIR/cluster.yaml names; exit 2 naming the first that is unreachable or "
+                + "misconfigured (docs/clusters.md).")
+final class ClusterCheck implements Callable<Integer> {
+
+    private static final Duration LIMIT = Duration.ofSeconds(10);
+
+    @Mixin
+    ClusterOption cluster;
+
+    /** One probe: what it checks, and the reason it failed, or null. */
+    private record Probe(String what, String failure) {}
+
+    @Override
+    public Integer call() {
+        ClusterFile c = cluster.read();
+        List<Probe> probes = new ArrayList<>();
+        probes.add(probe("kafka " + c.kafkaBootstrapServers(), () -> {
+            int brokers = KafkaTopics.brokers(c.kafkaBootstrapServers(), LIMIT);
+            return brokers > 0 ? null : "no broker in the cluster's metadata";
+        }));
+        probes.add(probe("cache " + c.describeStore(), () -> store(c)));
+        if (c.flinkRestUrl() != null) {
+            probes.add(probe(
+                    "flink " + c.flinkRestUrl(),
+                    () -> FlinkSession.reachable(c.flinkRestUrl())
+                            ? null
+                            : "no answer from " + c.flinkRestUrl() + "/overview"));
+        }
+        if (c.yarnWebUrl() != null) {
+            probes.add(probe("yarn " + c.yarnWebUrl(), () -> {
+                String state = JsonRest.call(
+                                "YARN's ResourceManager",
+                                c.yarnWebUrl(),
+                                "/ws/v1/cluster/info",
+                                HttpRequest.newBuilder().GET(),
+                                LIMIT)
+                        .path("clusterInfo")
+                        .path("state")
+                        .asText("");
+                return state.equals("STARTED") ? null : "the ResourceManager is not started (state '" + state + "')";
+            }));
+        }
+        if (c.connectRestUrl() != null) {
+            probes.add(probe(
+                    "connect " + c.connectRestUrl(),
+                    () -> JsonRest.call(
+                                            "the Kafka Connect worker",
+                                            c.connectRestUrl(),
+                                            "/",
+                                            HttpRequest.newBuilder().GET(),
+                                            LIMIT)
+                                    .has("version")
+                            ? null
+                            : "no Kafka Connect worker answers at " + c.connectRestUrl()));
+        }
+        c.databases()
+                .forEach((kind, section) -> probes.add(probe(kind + " " + section.get("jdbc-url"), () -> {
+                    try (Connection conn = ClusterDatabase.connect(section)) {
+                        return conn.isValid((int) LIMIT.toSeconds()) ? null : "the connection is not valid";
+                    }
+                })));
+        if (c.packageDir() != null) {
+            probes.add(probe(
+                    "packages " + c.packageDir(),
+                    () -> Files.isDirectory(c.packageDir()) && Files.isWritable(c.packageDir())
+                            ? null
+                            : "not a directory this machine can write packages to"));
+        }
+        Probe first = null;
+        for (Probe p : probes) {
+            System.out.println("  " + (p.failure() == null ? "ok      " : "FAILED  ") + p.what()
+                    + (p.failure() == null ? "" : ": " + p.failure()));
+            if (first == null && p.failure() != null) {
+                first = p;
+            }
+        }
+        if (first != null) {
+            throw new ClusterException("cluster check: " + first.what() + ": " + first.failure());
+        }
+        System.out.println("cluster check: every address in " + c.dir().resolve(ClusterFile.NAME) + " answers");
+        return 0;
+    }
+
+    /** A read of a key no job writes: the store is reached, and the bucket and credentials are accepted. */
+    private static String store(ClusterFile c) {
+        Config config = Config.of(c.jobSettings());
+        try (CacheStore store = CacheStores.open(config)) {
+            store.get(CacheKey.of("nearline:cluster-check"));
+            return null;
+        }
+    }
+
+    private interface Check {
+        String run() throws Exception;
+    }
+
+    private static Probe probe(String what, Check check) {
+        try {
+            return new Probe(what, check.run());
+        } catch (Exception e) {
+            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            return new Probe(what, why.lines().findFirst().orElse(why));
+        }
+    }
+}
