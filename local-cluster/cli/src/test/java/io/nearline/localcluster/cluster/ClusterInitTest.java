@@ -58,6 +58,9 @@ class ClusterInitTest {
         assertEquals(Path.of("/srv/packages"), c.packageDir());
         assertNull(c.namespace());
         assertTrue(c.processes().isEmpty());
+        CliRun down = CliRun.of("cluster", "down", "--dir", dir.resolve("c").toString());
+        assertEquals(0, down.exit(), down.out());
+        assertTrue(down.out().contains("Nearline did not start"), down.out());
     }
 
     @Test

@@ -603,6 +603,12 @@ public final class ClusterCommand implements Runnable {
         public Integer call() {
             dir = where.path();
             ClusterFile c = ClusterFile.read(dir);
+            if (c.namespace() == null) {
+                // addresses only (cluster init): those clusters are not Nearline's to stop, nor their slots to drop
+                System.out.println("cluster down: " + dir + " names clusters Nearline did not start (cluster init): "
+                        + "nothing stopped");
+                return 0;
+            }
             // the Connect worker first, so that no connector holds a slot; then the slots go, so that the
             // database kept in DIR does not hold WAL back for a reader that is gone
             Map<String, Long> processes = new LinkedHashMap<>(c.processes());
