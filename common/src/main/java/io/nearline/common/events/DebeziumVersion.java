@@ -72,20 +72,20 @@ public final class DebeziumVersion {
      * its watermark. Throws IllegalArgumentException with the decoder's reason when it has none.
      */
     public static Position ofStreamed(JsonNode envelope) {
-        Object p = of(DebeziumDecoder.AUTO, false, envelope, envelope.path("source"));
-        if (p instanceof Rejection r) {
-            throw new IllegalArgumentException(r.detail());
-        }
-        return (Position) p;
+        return orThrow(of(DebeziumDecoder.AUTO, false, envelope, envelope.path("source")));
     }
 
     /** The version of binlog position {@code file}:{@code pos}, row 0, as a change there would carry it. */
     public static Position ofBinlog(String file, long pos) {
-        Object p = binlogPosition(JSON.createObjectNode().put("file", file).put("pos", pos));
-        if (p instanceof Rejection r) {
+        return orThrow(binlogPosition(JSON.createObjectNode().put("file", file).put("pos", pos)));
+    }
+
+    /** A position, or the Rejection's reason as an IllegalArgumentException. */
+    private static Position orThrow(Object positionOrRejection) {
+        if (positionOrRejection instanceof Rejection r) {
             throw new IllegalArgumentException(r.detail());
         }
-        return (Position) p;
+        return (Position) positionOrRejection;
     }
 
     /** {@code source.connector}, or the connector its fields show (events of Debezium 0.x have none). */

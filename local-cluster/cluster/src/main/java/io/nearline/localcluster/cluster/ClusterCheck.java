@@ -39,6 +39,23 @@ final class ClusterCheck implements Callable<Integer> {
     @Override
     public Integer call() {
         ClusterFile c = cluster.read();
+        Probe first = null;
+        for (Probe p : probes(c)) {
+            System.out.println("  " + (p.failure() == null ? "ok      " : "FAILED  ") + p.what()
+                    + (p.failure() == null ? "" : ": " + p.failure()));
+            if (first == null && p.failure() != null) {
+                first = p;
+            }
+        }
+        if (first != null) {
+            throw new ClusterException("cluster check: " + first.what() + ": " + first.failure());
+        }
+        System.out.println("cluster check: every address in " + c.dir().resolve(ClusterFile.NAME) + " answers");
+        return 0;
+    }
+
+    /** A probe of each address {@code c} names, in the order they are reported. */
+    private static List<Probe> probes(ClusterFile c) {
         List<Probe> probes = new ArrayList<>();
         probes.add(probe("kafka " + c.kafkaBootstrapServers(), () -> {
             int brokers = KafkaTopics.brokers(c.kafkaBootstrapServers(), LIMIT);
@@ -92,19 +109,7 @@ final class ClusterCheck implements Callable<Integer> {
                             ? null
                             : "not a directory this machine can write packages to"));
         }
-        Probe first = null;
-        for (Probe p : probes) {
-            System.out.println("  " + (p.failure() == null ? "ok      " : "FAILED  ") + p.what()
-                    + (p.failure() == null ? "" : ": " + p.failure()));
-            if (first == null && p.failure() != null) {
-                first = p;
-            }
-        }
-        if (first != null) {
-            throw new ClusterException("cluster check: " + first.what() + ": " + first.failure());
-        }
-        System.out.println("cluster check: every address in " + c.dir().resolve(ClusterFile.NAME) + " answers");
-        return 0;
+        return probes;
     }
 
     /** A read of a key no job writes: the store is reached, and the bucket and credentials are accepted. */

@@ -149,16 +149,7 @@ public final class BootstrapCommand extends CommandGroup {
 
         @Override
         public Integer call() throws Exception {
-            if (snapshot == null && from == null) {
-                throw new IllegalArgumentException(
-                        "bootstrap run needs --snapshot FILE, or --from postgres|mysql --cluster DIR");
-            }
-            FromDatabase database = from == null ? null : new FromDatabase(from, cluster, wait);
-            if (database != null) {
-                overrides.putIfAbsent(JobKeys.BOOTSTRAP_SERVERS.name(), database.brokers());
-                snapshot = snapshot != null ? snapshot : database.defaultSnapshotFile();
-                state = state != null ? state : database.stateFile();
-            }
+            FromDatabase database = fromDatabase();
             BootstrapSettings settings = settings();
             Config config = config();
             String brokers = config.get(JobKeys.BOOTSTRAP_SERVERS);
@@ -214,6 +205,25 @@ public final class BootstrapCommand extends CommandGroup {
                 return 1;
             }
             return 0;
+        }
+
+        /**
+         * With --from, the cluster's database as the source, its broker, snapshot file and schedule state
+         * the defaults; null for a snapshot file given with --snapshot.
+         */
+        private FromDatabase fromDatabase() {
+            if (snapshot == null && from == null) {
+                throw new IllegalArgumentException(
+                        "bootstrap run needs --snapshot FILE, or --from postgres|mysql --cluster DIR");
+            }
+            if (from == null) {
+                return null;
+            }
+            FromDatabase database = new FromDatabase(from, cluster, wait);
+            overrides.putIfAbsent(JobKeys.BOOTSTRAP_SERVERS.name(), database.brokers());
+            snapshot = snapshot != null ? snapshot : database.defaultSnapshotFile();
+            state = state != null ? state : database.stateFile();
+            return database;
         }
     }
 
