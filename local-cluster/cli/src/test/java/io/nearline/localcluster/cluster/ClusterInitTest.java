@@ -55,7 +55,7 @@ class ClusterInitTest {
         assertEquals("redis://r1:6379", c.jobSettings().get("redis.servers"));
         assertEquals("http://rm:8088", c.yarnWebUrl());
         assertEquals("rm:8032", c.yarnRmAddress());
-        assertEquals(Path.of("/srv/packages"), c.packageDir());
+        assertEquals("file:///srv/packages", c.packages());
         assertNull(c.namespace());
         assertTrue(c.processes().isEmpty());
         CliRun down = CliRun.of("cluster", "down", "--dir", dir.resolve("c").toString());
@@ -72,7 +72,11 @@ class ClusterInitTest {
 
         CliRun hdfs = init("--kafka", "k:9092", "--redis", "redis://r", "--packages", "hdfs://nn/packages");
         assertEquals(2, hdfs.exit(), hdfs.out());
-        assertTrue(hdfs.out().contains("hdfs:// is not"), hdfs.out());
+        assertTrue(hdfs.out().contains("needs --yarn-conf DIR"), hdfs.out());
+
+        CliRun notUri = init("--kafka", "k:9092", "--redis", "redis://r", "--packages", "/srv/packages");
+        assertEquals(2, notUri.exit(), notUri.out());
+        assertTrue(notUri.out().contains("is not a URI"), notUri.out());
 
         CliRun noCache = init("--kafka", "k:9092");
         assertEquals(2, noCache.exit(), noCache.out());
@@ -86,5 +90,32 @@ class ClusterInitTest {
         CliRun again = init("--kafka", "k:9092", "--redis", "redis://r");
         assertEquals(2, again.exit(), again.out());
         assertTrue(again.out().contains("exists"), again.out());
+    }
+
+    @Test
+    void aYarnSiteNamingOnlyTheHostGivesHadoopsDefaultPortsAndHdfsAndZooKeeperAreKept() throws Exception {
+        Path conf = Files.createDirectories(dir.resolve("hadoop"));
+        Files.writeString(
+                conf.resolve("yarn-site.xml"),
+                "<configuration><property><name>yarn.resourcemanager.hostname</name><value>rm</value></property>"
+                        + "</configuration>");
+        CliRun run = init(
+                "--kafka",
+                "k:9092",
+                "--redis",
+                "redis://r",
+                "--yarn-conf",
+                conf.toString(),
+                "--packages",
+                "hdfs://nn:8020/apps/nearline",
+                "--zookeeper",
+                "zk1:2181,zk2:2181/flink");
+        assertEquals(0, run.exit(), run.out());
+        ClusterFile c = ClusterFile.read(dir.resolve("c"));
+        assertEquals("rm:8032", c.yarnRmAddress());
+        assertEquals("http://rm:8088", c.yarnWebUrl());
+        assertEquals("hdfs://nn:8020/apps/nearline", c.packages());
+        assertTrue(c.packageStore().remote());
+        assertEquals("zk1:2181,zk2:2181/flink", c.zookeeperQuorum());
     }
 }

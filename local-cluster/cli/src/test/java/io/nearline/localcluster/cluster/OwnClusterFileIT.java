@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.localcluster.CliRun;
 import io.nearline.localcluster.deploy.FlinkDeploy;
+import io.nearline.localcluster.deploy.SamzaDeploy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,16 +20,18 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Clusters Nearline did not start, as a user points at them: a second cluster file written by
  * {@code cluster init} with the local cluster's addresses only (no processes, no network, no local
- * directories), probed by {@code cluster check}, then deploy, publish, check and upgrade through it. A
- * file with one wrong address per kind fails the check with exit 2, the address named.
+ * directories; packages on the cluster's HDFS), probed by {@code cluster check}, then a Samza job
+ * deployed to YARN with its package on HDFS, and a Flink session job deployed and upgraded, each fed and
+ * checked through it. A file with one wrong address per kind fails the check with exit 2, the address
+ * named.
  */
 class OwnClusterFileIT extends LocalClusterIT {
 
     @Test
-    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    @Timeout(value = 12, unit = TimeUnit.MINUTES)
     void aClusterFileOfAddressesOnlyIsCheckedThenDeployedPublishedCheckedAndUpgradedThrough() throws Exception {
         Path local = dir.resolve("local");
-        assertEquals(0, nearline("cluster", "up", "--flink", "--dir", local.toString()), err.toString());
+        assertEquals(0, nearline("cluster", "up", "--flink", "--yarn", "--dir", local.toString()), err.toString());
         ClusterFile c = ClusterFile.read(local);
         try {
             Path own = dir.resolve("own");
@@ -40,14 +43,31 @@ class OwnClusterFileIT extends LocalClusterIT {
 
             CliRun check = CliRun.of("cluster", "check", "--cluster", own.toString());
             assertEquals(0, check.exit(), check.out());
-            assertTrue(check.out().contains("ok      kafka") && check.out().contains("ok      flink"), check.out());
+            for (String kind : List.of("kafka", "cache", "flink", "yarn", "packages hdfs://")) {
+                assertTrue(check.out().contains("ok      " + kind), kind + ":\n" + check.out());
+            }
+
+            // Samza on YARN: the package goes to HDFS and YARN localizes it from there
+            Path scrambled = scenario("cdc/scrambled.jsonl");
+            assertEquals(
+                    0,
+                    nearline("deploy", descriptor("cache-updater-samza-yarn.yaml"), "--cluster", own.toString()),
+                    err.toString());
+            String samzaConfig = Files.readString(own.resolve("deploys/nearline-cache-updater-samza.properties"));
+            assertTrue(
+                    samzaConfig.contains("yarn.package.path=" + c.packages() + "/"),
+                    "package on HDFS:\n" + samzaConfig);
+            assertEquals(0, nearline("publish", "cdc", "--events", scrambled.toString(), "--cluster", own.toString()));
+            assertEquals(0, checkLive(own, "couchbase", "180s", scrambled));
+            String samza = SamzaDeploy.running(c.yarnWeb(), "nearline-cache-updater-samza")
+                    .orElseThrow()
+                    .id();
+            assertEquals(0, nearline("jobs", "stop", samza, "--cluster", own.toString()), err.toString());
 
             String descriptor = descriptor("cache-updater-flink-session.yaml");
             assertEquals(0, nearline("deploy", descriptor, "--cluster", own.toString()), err.toString());
             String first = FlinkDeploy.runningJob(c.flinkRest(), "nearline-cache-updater")
                     .orElseThrow();
-            Path scrambled = scenario("cdc/scrambled.jsonl");
-            assertEquals(0, nearline("publish", "cdc", "--events", scrambled.toString(), "--cluster", own.toString()));
             assertEquals(0, checkLive(own, "couchbase", "120s", scrambled));
             assertEquals(0, nearline("jobs", "upgrade", descriptor, "--cluster", own.toString()), err.toString());
             assertNotEquals(
@@ -63,7 +83,8 @@ class OwnClusterFileIT extends LocalClusterIT {
             Map<String, Map<String, String>> wrong = Map.of(
                     "kafka", Map.of("--kafka", host + ":1"),
                     "flink", Map.of("--flink-rest", "http://" + host + ":1"),
-                    "cache", Map.of("--couchbase-bucket", "no-such-bucket"));
+                    "cache", Map.of("--couchbase-bucket", "no-such-bucket"),
+                    "packages", Map.of("--packages", "hdfs://" + host + ":1/nearline/packages"));
             for (Map.Entry<String, Map<String, String>> w : wrong.entrySet()) {
                 Path bad = dir.resolve("wrong-" + w.getKey());
                 assertEquals(
@@ -91,6 +112,8 @@ class OwnClusterFileIT extends LocalClusterIT {
         options.put("--couchbase-bucket", store.get("bucket"));
         options.put("--couchbase-user", store.get("username"));
         options.put("--couchbase-password", "file:" + store.get("password-file"));
+        options.put("--yarn-conf", c.yarnConfDir().toString());
+        options.put("--packages", c.packages());
         options.putAll(replaced);
         options.forEach((k, v) -> args.addAll(List.of(k, v)));
         return args;

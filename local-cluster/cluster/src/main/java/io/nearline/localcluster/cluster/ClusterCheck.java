@@ -1,15 +1,16 @@
 package io.nearline.localcluster.cluster;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.config.Config;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.CacheStores;
 import io.nearline.localcluster.kit.KafkaTopics;
 import java.net.http.HttpRequest;
-import java.nio.file.Files;
 import java.sql.Connection;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -71,15 +72,16 @@ final class ClusterCheck implements Callable<Integer> {
         }
         if (c.yarnWebUrl() != null) {
             probes.add(probe("yarn " + c.yarnWebUrl(), () -> {
-                String state = JsonRest.call(
-                                "YARN's ResourceManager",
-                                c.yarnWebUrl(),
-                                "/ws/v1/cluster/info",
-                                HttpRequest.newBuilder().GET(),
-                                LIMIT)
-                        .path("clusterInfo")
+                JsonNode info = JsonRest.call(
+                        "YARN's ResourceManager",
+                        c.yarnWebUrl(),
+                        "/ws/v1/cluster/info",
+                        HttpRequest.newBuilder().header("Accept", "application/json"),
+                        LIMIT);
+                // Hadoop 3.4's answer is the object itself; earlier releases wrap it in "clusterInfo"
+                String state = info.path("clusterInfo")
                         .path("state")
-                        .asText("");
+                        .asText(info.path("state").asText(""));
                 return state.equals("STARTED") ? null : "the ResourceManager is not started (state '" + state + "')";
             }));
         }
@@ -102,12 +104,19 @@ final class ClusterCheck implements Callable<Integer> {
                         return conn.isValid((int) LIMIT.toSeconds()) ? null : "the connection is not valid";
                     }
                 })));
-        if (c.packageDir() != null) {
+        if (c.zookeeperQuorum() != null) {
             probes.add(probe(
-                    "packages " + c.packageDir(),
-                    () -> Files.isDirectory(c.packageDir()) && Files.isWritable(c.packageDir())
+                    "zookeeper " + c.zookeeperQuorum(),
+                    () -> Arrays.stream(c.zookeeperQuorum()
+                                            .replaceFirst("/.*$", "")
+                                            .split(","))
+                                    .anyMatch(Daemons::listening)
                             ? null
-                            : "not a directory this machine can write packages to"));
+                            : "no server of the quorum takes connections"));
+        }
+        if (c.packages() != null) {
+            // through Hadoop's client for hdfs://: the NameNode answers and the directory can be made
+            probes.add(probe("packages " + c.packages(), () -> c.packageStore().unwritableReason()));
         }
         return probes;
     }

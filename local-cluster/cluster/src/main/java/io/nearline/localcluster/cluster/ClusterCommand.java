@@ -478,7 +478,7 @@ public final class ClusterCommand implements Runnable {
         private void startYarn() throws IOException {
             Path lib = YarnCluster.lib(home);
             Path conf = YarnCluster.writeConfig(dir, net.serviceAddress(), net.serviceAddress(), yarnSettings());
-            Files.createDirectories(dir.resolve("packages"));
+            startHdfs(lib, conf);
             yarn = new Yarn(
                     net.serviceAddress() + ":" + YarnCluster.RM_PORT,
                     "http://" + net.serviceAddress() + ":" + YarnCluster.WEB_PORT,
@@ -498,11 +498,28 @@ public final class ClusterCommand implements Runnable {
                     pids.get("resourcemanager"),
                     Duration.ofSeconds(120),
                     () -> YarnCluster.runningNodes(web) >= nodes);
-            step(
-                    started,
-                    "yarn",
-                    web + " (ResourceManager " + yarn.rm() + ", " + nodes + " NodeManager(s); packages in "
-                            + dir.resolve("packages") + ")");
+            step(started, "yarn", web + " (ResourceManager " + yarn.rm() + ", " + nodes + " NodeManager(s))");
+        }
+
+        /** A NameNode and a DataNode: packages and Flink's libraries go there for YARN to localize. */
+        private void startHdfs(Path lib, Path conf) {
+            Path data = dir.resolve("yarn/hdfs").toAbsolutePath();
+            if (!Hdfs.formatted(data)) {
+                HostCommand.run(Hdfs.format(java, lib, conf), "formatting HDFS's NameNode");
+            }
+            pids.put("namenode", Daemons.start(dir, "namenode", net.wrap(Hdfs.daemon(java, dir, lib, conf, false))));
+            pids.put("datanode", Daemons.start(dir, "datanode", net.wrap(Hdfs.daemon(java, dir, lib, conf, true))));
+            writeFile();
+            String address = net.serviceAddress();
+            Daemons.await(dir, "namenode", pids.get("namenode"), Duration.ofSeconds(120), () -> Hdfs.ready(address));
+            step(started, "hdfs", packages() + " (NameNode, one DataNode; packages for YARN to localize)");
+        }
+
+        /** Where deploys put packages: on the cluster's HDFS when it runs YARN. */
+        private String packages() {
+            return yarn == null && !pids.containsKey("namenode")
+                    ? null
+                    : Hdfs.uri(net.serviceAddress()) + "/nearline/packages";
         }
 
         private void startZooKeeper(Path lib) {
@@ -527,10 +544,11 @@ public final class ClusterCommand implements Runnable {
                             yarn == null ? null : yarn.rm(),
                             yarn == null ? null : yarn.web(),
                             yarn == null ? null : yarn.conf(),
-                            dir.resolve("packages"),
+                            packages(),
                             net.name(),
                             net.serviceAddress(),
                             connectRest,
+                            pids.containsKey("zookeeper") ? ZooKeeper.quorum(net.serviceAddress()) : null,
                             databaseSections,
                             pids)
                     .write();

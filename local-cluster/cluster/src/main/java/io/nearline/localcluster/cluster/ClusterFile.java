@@ -26,8 +26,9 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * of {@code SourceTable}), and a Kafka Connect worker's REST URL under {@code connect:}.
  *
  * <p>A cluster file written by {@code cluster init} for clusters Nearline did not start has addresses
- * only: no {@code network} and {@code processes} (null and empty here), and {@code package-dir} only
- * where given. docs/clusters.md documents every key.
+ * only: no {@code network} and {@code processes} (null and empty here), and {@code packages} only
+ * where given. {@code packages} is a URI (hdfs://..., file:///...); a file that names a
+ * {@code package-dir} (a local directory, as earlier releases wrote) reads as its file:// URI. docs/clusters.md documents every key.
  */
 public record ClusterFile(
         Path dir,
@@ -38,10 +39,11 @@ public record ClusterFile(
         String yarnRmAddress,
         String yarnWebUrl,
         Path yarnConfDir,
-        Path packageDir,
+        String packages,
         String namespace,
         String address,
         String connectRestUrl,
+        String zookeeper,
         Map<String, Map<String, String>> databases,
         Map<String, Long> processes) {
 
@@ -90,10 +92,11 @@ public record ClusterFile(
                     (String) yarn.get("rm-address"),
                     (String) yarn.get("web-url"),
                     yarn.get("conf-dir") == null ? null : Path.of((String) yarn.get("conf-dir")),
-                    y.get("package-dir") == null ? null : Path.of((String) y.get("package-dir")),
+                    packages(y),
                     (String) network.get("namespace"),
                     (String) network.get("address"),
                     (String) section(y, "connect").get("rest-url"),
+                    (String) section(y, "zookeeper").get("quorum"),
                     databases,
                     processes);
         } catch (IOException e) {
@@ -101,6 +104,18 @@ public record ClusterFile(
         } catch (RuntimeException e) {
             throw new ClusterException(file + " is not a cluster file: " + e.getMessage());
         }
+    }
+
+    private static String packages(Map<String, Object> y) {
+        if (y.get("packages") != null) {
+            return (String) y.get("packages");
+        }
+        return y.get("package-dir") == null
+                ? null
+                : Path.of((String) y.get("package-dir"))
+                        .toAbsolutePath()
+                        .toUri()
+                        .toString();
     }
 
     @SuppressWarnings("unchecked")
@@ -122,10 +137,11 @@ public record ClusterFile(
                 yarnRmAddress,
                 yarnWebUrl,
                 yarnConfDir,
-                packageDir,
+                packages,
                 namespace,
                 address,
                 connectRestUrl,
+                zookeeper,
                 databases,
                 p);
     }
@@ -149,8 +165,11 @@ public record ClusterFile(
         if (connectRestUrl != null) {
             y.put("connect", Map.of("rest-url", connectRestUrl));
         }
-        if (packageDir != null) {
-            y.put("package-dir", packageDir.toString());
+        if (zookeeper != null) {
+            y.put("zookeeper", Map.of("quorum", zookeeper));
+        }
+        if (packages != null) {
+            y.put("packages", packages);
         }
         if (namespace != null) { // a cluster Nearline started; a cluster file users write has addresses only
             y.put("network", Map.of("namespace", namespace, "address", address));
@@ -165,8 +184,14 @@ public record ClusterFile(
         }
     }
 
-    /** The ZooKeeper quorum Flink's high availability uses, or null when the cluster runs none. */
+    /**
+     * The ZooKeeper quorum Flink's high availability uses, or null when the cluster names none (a file
+     * from before the key: the ZooKeeper its cluster started, if any).
+     */
     public String zookeeperQuorum() {
+        if (zookeeper != null) {
+            return zookeeper;
+        }
         return processes.containsKey("zookeeper") ? ZooKeeper.quorum(address) : null;
     }
 
@@ -234,6 +259,16 @@ public record ClusterFile(
                     + "'bin/nearline cluster up --" + kind + " --dir " + dir + "'");
         }
         return d;
+    }
+
+    /** Where YARN localizes packages from, or a {@link ClusterException} naming how to say where. */
+    public PackageStore packageStore() {
+        if (packages == null) {
+            throw new ClusterException(dir.resolve(NAME) + " names no packages location for YARN to localize "
+                    + "packages from: 'cluster init --packages hdfs://NAMENODE:8020/DIR' (or file:///DIR on a disk "
+                    + "every NodeManager shares)");
+        }
+        return new PackageStore(packages, yarnConfDir);
     }
 
     public String flinkRest() {

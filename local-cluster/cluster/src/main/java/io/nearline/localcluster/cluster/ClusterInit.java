@@ -42,8 +42,8 @@ final class ClusterInit implements Callable<Integer> {
     @Option(
             names = "--packages",
             paramLabel = "URI",
-            description = "Where Samza packages go for YARN to localize: file:///DIR on a disk every NodeManager "
-                    + "shares (hdfs:// is not supported yet).")
+            description = "Where packages go for YARN to localize: hdfs://NAMENODE:8020/DIR (through Hadoop's "
+                    + "client, configured by --yarn-conf), or file:///DIR on a disk every NodeManager shares.")
     String packages;
 
     @Option(
@@ -87,6 +87,13 @@ final class ClusterInit implements Callable<Integer> {
     @Option(names = "--connect-rest", paramLabel = "URL", description = "A Kafka Connect worker's REST URL.")
     String connectRest;
 
+    @Option(
+            names = "--zookeeper",
+            paramLabel = "QUORUM",
+            description = "ZooKeeper for Flink's high availability on YARN (host:2181,...): a JobManager that dies "
+                    + "comes back from the job's last checkpoint.")
+    String zookeeper;
+
     @Override
     public Integer call() throws Exception {
         if ((couchbase == null) == (redis == null)) {
@@ -113,13 +120,13 @@ final class ClusterInit implements Callable<Integer> {
                 store.put("password", reference("--redis-password", redisPassword));
             }
         }
-        Path packageDir = null;
-        if (packages != null) {
-            if (!packages.startsWith("file://")) {
-                throw new ClusterException("--packages " + packages + ": only file:///DIR (a disk every NodeManager "
-                        + "shares) is supported yet; hdfs:// is not");
-            }
-            packageDir = Path.of(java.net.URI.create(packages));
+        if (packages != null && !packages.matches("[a-z][a-z0-9+.-]*://.+")) {
+            throw new ClusterException("--packages " + packages + " is not a URI: hdfs://NAMENODE:8020/DIR, or "
+                    + "file:///DIR on a disk every NodeManager shares");
+        }
+        if (packages != null && !packages.startsWith("file:") && yarnConf == null) {
+            throw new ClusterException("--packages " + packages + " needs --yarn-conf DIR: Hadoop's client reads "
+                    + "the file system's settings (core-site.xml, hdfs-site.xml) from there");
         }
         String[] yarn = yarnConf == null ? new String[2] : YarnSite.resourceManager(yarnConf);
         Files.createDirectories(dir);
@@ -132,10 +139,11 @@ final class ClusterInit implements Callable<Integer> {
                         yarn[0],
                         yarn[1],
                         yarnConf == null ? null : yarnConf.toAbsolutePath(),
-                        packageDir,
+                        packages,
                         null,
                         null,
                         connectRest,
+                        zookeeper,
                         Map.of(),
                         Map.of())
                 .write();

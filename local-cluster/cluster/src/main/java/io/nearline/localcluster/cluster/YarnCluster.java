@@ -40,7 +40,7 @@ public final class YarnCluster {
         return home.resolve("local-cluster/yarn-cluster/target/lib");
     }
 
-    /** core-site, yarn-site, capacity-scheduler and log4j2 for the daemons and for clients. */
+    /** core-site, hdfs-site, yarn-site, capacity-scheduler and log4j2 for the daemons and for clients. */
     static Path writeConfig(Path dir, String address) throws IOException {
         return writeConfig(dir, address, address, Map.of());
     }
@@ -53,13 +53,15 @@ public final class YarnCluster {
             throws IOException {
         Path conf = Files.createDirectories(dir.resolve("yarn/conf"));
         Path data = dir.resolve("yarn").toAbsolutePath();
+        // HDFS runs beside the ResourceManager: the default file system, as on a real cluster
         Files.writeString(
                 conf.resolve("core-site.xml"),
                 xml(Map.of(
                         "fs.defaultFS",
-                        "file:///",
+                        Hdfs.uri(rmAddress),
                         "hadoop.tmp.dir",
                         data.resolve("tmp").toString())));
+        Files.writeString(conf.resolve("hdfs-site.xml"), xml(Hdfs.site(rmAddress, data.resolve("hdfs"))));
         Files.writeString(conf.resolve("yarn-site.xml"), xml(withMore(more, yarnSite(rmAddress, nodeAddress, data))));
         Files.writeString(
                 conf.resolve("capacity-scheduler.xml"),

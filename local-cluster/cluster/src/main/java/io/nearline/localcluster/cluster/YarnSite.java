@@ -33,11 +33,14 @@ final class YarnSite {
         } catch (Exception e) {
             throw new ClusterException(site + " cannot be read: " + e.getMessage());
         }
-        String rm = props.get("yarn.resourcemanager.address");
-        String web = props.get("yarn.resourcemanager.webapp.address");
+        // as Hadoop reads them: an address not given is the ResourceManager's host name at the default port
+        String host = props.get("yarn.resourcemanager.hostname");
+        String rm = props.getOrDefault("yarn.resourcemanager.address", host == null ? null : host + ":8032");
+        String web = props.getOrDefault("yarn.resourcemanager.webapp.address", host == null ? null : host + ":8088");
         if (rm == null || web == null) {
-            throw new ClusterException(site + " names no yarn.resourcemanager.address and "
-                    + "yarn.resourcemanager.webapp.address: both are needed to deploy and to watch");
+            throw new ClusterException(site + " names neither yarn.resourcemanager.hostname nor "
+                    + "yarn.resourcemanager.address and yarn.resourcemanager.webapp.address: they are needed to "
+                    + "deploy and to watch");
         }
         return new String[] {rm, web.startsWith("http") ? web : "http://" + web};
     }

@@ -25,10 +25,11 @@ class ClusterFileTest {
                 null,
                 null,
                 null,
-                dir.resolve("packages"),
+                "hdfs://10.0.0.1:8020/nearline/packages",
                 "nearline-0001",
                 "10.0.0.2",
                 connect,
+                null,
                 databases,
                 Map.of("kafka", 42L));
     }
@@ -53,5 +54,24 @@ class ClusterFileTest {
         assertTrue(noConnect.getMessage().contains("cluster up --connect"), noConnect.getMessage());
         ClusterException noDatabase = assertThrows(ClusterException.class, () -> read.database("mysql"));
         assertTrue(noDatabase.getMessage().contains("cluster up --mysql"), noDatabase.getMessage());
+    }
+
+    @Test
+    void packagesAreAUriAndAnEarlierPackageDirReadsAsItsFileUri() throws Exception {
+        file(null, Map.of()).write();
+        assertEquals(
+                "hdfs://10.0.0.1:8020/nearline/packages", ClusterFile.read(dir).packages());
+
+        java.nio.file.Files.writeString(
+                dir.resolve(ClusterFile.NAME),
+                "kafka:\n  bootstrap-servers: k:9092\nstore: redis\nredis:\n  servers: redis://r\n"
+                        + "package-dir: /srv/packages\n");
+        assertEquals("file:///srv/packages", ClusterFile.read(dir).packages());
+
+        java.nio.file.Files.writeString(
+                dir.resolve(ClusterFile.NAME), "kafka:\n  bootstrap-servers: k:9092\nstore: redis\n");
+        ClusterException none =
+                assertThrows(ClusterException.class, () -> ClusterFile.read(dir).packageStore());
+        assertTrue(none.getMessage().contains("--packages hdfs://"), none.getMessage());
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.nearline.bootstrap.BootstrapSettings;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.common.config.Config;
+import io.nearline.localcluster.cluster.ClientProcess;
 import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.cluster.ClusterFile;
 import io.nearline.localcluster.cluster.Daemons;
@@ -117,6 +118,9 @@ public final class FlinkDeploy {
      * setting makes the job's main exit 2 in the client, before anything is submitted.
      */
     public static String submit(Plan plan, ClusterFile cluster) {
+        if (plan.descriptor().target().equals("yarn")) {
+            FlinkYarn.uploadLib(cluster, Home.dir());
+        }
         ClientProcess.Result r = ClientProcess.run(plan.command(), plan.env(), SUBMIT_TIMEOUT);
         Matcher m = plan.submitted().matcher(r.output());
         boolean found = m.find();
@@ -153,6 +157,29 @@ public final class FlinkDeploy {
         return Optional.empty();
     }
 
+    /**
+     * Waits until every task of the job runs: Flink refuses a savepoint while any is still being
+     * deployed (a job just submitted or restarting), and an upgrade right after a deploy is common.
+     */
+    private static void awaitTasksRunning(String rest, String jobId) {
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (true) {
+            JsonNode vertices = FlinkSession.get(rest, "/jobs/" + jobId).path("vertices");
+            boolean allRunning = vertices.size() > 0;
+            for (JsonNode v : vertices) {
+                allRunning &= v.path("status").asText().equals("RUNNING");
+            }
+            if (allRunning) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw ClusterException.failed("the tasks of " + jobId + " are not all running after 2 minutes, so no "
+                        + "savepoint can be taken: is there room for them? 'bin/nearline jobs list'");
+            }
+            Daemons.sleep(500);
+        }
+    }
+
     /** Stops a job, with a savepoint in {@code savepointDir} when given; returns the savepoint's path (or null). */
     public static String stop(String rest, String jobId, Path savepointDir) {
         if (!jobId.matches("[0-9a-f]{32}")) {
@@ -164,6 +191,7 @@ public final class FlinkDeploy {
             FlinkSession.patch(rest, "/jobs/" + jobId + "?mode=cancel");
             return null;
         }
+        awaitTasksRunning(rest, jobId);
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("targetDirectory", "file://" + savepointDir.toAbsolutePath());
         body.put("drain", false);

@@ -60,13 +60,16 @@ public final class FlinkYarn {
                     "taskmanager.memory.process.size: 1728m",
                     "taskmanager.memory.managed.fraction: 0.2",
                     "taskmanager.numberOfTaskSlots: 2",
-                    // no flink-dist on Maven Central: the YARN module's jar stands in, the lib dir is shipped
-                    "yarn.flink-dist-jar: file://" + lib(home).resolve("flink-yarn-2.2.0.jar"),
+                    // no flink-dist on Maven Central: the YARN module's jar stands in under its name
+                    "yarn.flink-dist-jar: file://" + lib(home).resolve("flink-dist-2.2.0.jar"),
                     // the user jar on the system classpath too breaks the Kafka connector's class loading
                     "yarn.classpath.include-user-jar: DISABLED",
                     "yarn.application-attempts: 4",
                     "state.checkpoints.dir: file://" + dir.resolve("flink-yarn/checkpoints"),
                     "state.savepoints.dir: file://" + dir.resolve("savepoints"),
+                    providedLib(cluster, home)
+                            .map(lib -> "yarn.provided.lib.dirs: " + lib)
+                            .orElse(""),
                     highAvailability(cluster),
                     "");
             Files.writeString(conf.resolve("config.yaml"), config, StandardCharsets.UTF_8);
@@ -88,23 +91,50 @@ public final class FlinkYarn {
     }
 
     /**
+     * Where containers localize Flink's libraries from, when the cluster keeps packages on a distributed
+     * file system: the lib directory, uploaded once per content ({@link #uploadLib}). YARN caches such
+     * public files per node, so the next application's containers start without fetching them again.
+     * Flink accepts only remote directories here; with {@code file://} packages the client ships the lib
+     * directory with each application, as before.
+     */
+    static Optional<String> providedLib(ClusterFile cluster, Path home) {
+        if (cluster.packages() == null || !cluster.packageStore().remote()) {
+            return Optional.empty();
+        }
+        return Optional.of(cluster.packageStore().target(lib(home)));
+    }
+
+    /** Uploads Flink's libraries where {@link #providedLib} names them, unless they are there. */
+    static void uploadLib(ClusterFile cluster, Path home) {
+        if (providedLib(cluster, home).isPresent()) {
+            cluster.packageStore().put(lib(home));
+        }
+    }
+
+    /**
      * ZooKeeper high availability where the cluster runs a ZooKeeper (the testbed): the next application
      * attempt after a JobManager dies restores the job from its last checkpoint. Without it the attempt
      * starts the job again with no state from the consumer group's offsets, and the Kafka transactions
-     * of the last checkpoint are never committed: their outputs are lost. The storage directory is seen at
-     * the same path on every node.
+     * of the last checkpoint are never committed: their outputs are lost. The storage directory must be
+     * seen by every node: on a cluster Nearline started, the cluster's directory (every node shares this
+     * disk); on a cluster file of addresses only, {@code PACKAGES/flink-ha} on its distributed file system.
      */
     private static String highAvailability(ClusterFile cluster) {
         String quorum = cluster.zookeeperQuorum();
         if (quorum == null) {
             return "";
         }
+        boolean sharedDisk = cluster.namespace() != null
+                || cluster.packages() == null
+                || !cluster.packageStore().remote();
         return String.join(
                 "\n",
                 "high-availability.type: zookeeper",
                 "high-availability.zookeeper.quorum: " + quorum,
-                "high-availability.storageDir: file://"
-                        + cluster.dir().toAbsolutePath().resolve("flink-yarn/ha"));
+                "high-availability.storageDir: "
+                        + (sharedDisk
+                                ? "file://" + cluster.dir().toAbsolutePath().resolve("flink-yarn/ha")
+                                : cluster.packageStore().location() + "/flink-ha"));
     }
 
     /** The running Flink job of that name in a YARN application: the application id and the job id. */

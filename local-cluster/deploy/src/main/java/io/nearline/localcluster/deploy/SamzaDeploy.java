@@ -2,8 +2,10 @@ package io.nearline.localcluster.deploy;
 
 import io.nearline.common.config.Config;
 import io.nearline.common.config.Namespaces;
+import io.nearline.localcluster.cluster.ClientProcess;
 import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.cluster.ClusterFile;
+import io.nearline.localcluster.cluster.PackageStore;
 import io.nearline.localcluster.cluster.YarnCluster;
 import io.nearline.localcluster.kit.Home;
 import java.io.IOException;
@@ -13,7 +15,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -26,8 +27,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Deploys a Samza package to YARN with Samza's own client: the package goes to the cluster's package
- * directory (what {@code yarn.package.path} names, seen by every node), its shipped config is completed
+ * Deploys a Samza package to YARN with Samza's own client: the package goes to the cluster's packages
+ * location (HDFS, where {@code yarn.package.path} names it for the NodeManagers), its shipped config is completed
  * with the cluster's addresses and the descriptor's settings, and {@code ApplicationRunnerMain} from the
  * package's own {@code lib/} submits it through {@code YarnJobFactory}.
  */
@@ -88,20 +89,14 @@ public final class SamzaDeploy {
         if (cluster.yarnConfDir() == null) {
             cluster.yarnWeb(); // the one-line error naming --yarn
         }
-        if (cluster.packageDir() == null) {
-            throw new ClusterException(cluster.dir().resolve(ClusterFile.NAME) + " names no package-dir for YARN to "
-                    + "localize Samza packages from: 'cluster init --packages file:///DIR' (a disk every NodeManager "
-                    + "shares)");
-        }
+        PackageStore packages = cluster.packageStore();
         Path artifact = d.artifactPath(Home.dir());
         try {
-            Path packages = Files.createDirectories(cluster.packageDir());
-            Path packaged = packages.resolve(artifact.getFileName());
-            if (!Files.exists(packaged) || Files.mismatch(packaged, artifact) != -1) {
-                Files.copy(artifact, packaged, StandardCopyOption.REPLACE_EXISTING);
-            }
-            Path client = packages.resolve(d.name() + "-client");
-            unpack(packaged, client);
+            // unpacked here for Samza's client, which submits from it; uploaded by submit()
+            String packaged = packages.target(artifact);
+            Path client =
+                    Files.createDirectories(cluster.dir().resolve("deploys")).resolve(d.name() + "-client");
+            unpack(artifact, client);
             Path shipped = client.resolve(d.packageConfig());
             if (!Files.isRegularFile(shipped)) {
                 throw new ClusterException(
@@ -109,7 +104,7 @@ public final class SamzaDeploy {
             }
             Map<String, String> config = new LinkedHashMap<>(read(shipped));
             // Samza's side, pointed at this cluster: one broker, its package directory, the descriptor's name
-            config.put("yarn.package.path", "file://" + packaged.toAbsolutePath());
+            config.put("yarn.package.path", packaged);
             config.put("job.name", d.name());
             config.put("job.container.count", Integer.toString(d.parallelism()));
             config.put("systems.kafka.consumer.bootstrap.servers", cluster.kafkaBootstrapServers());
@@ -140,6 +135,7 @@ public final class SamzaDeploy {
     /** Submits; returns the YARN application id. A bad setting fails in the client: nothing is submitted. */
     public static String submit(Plan plan, ClusterFile cluster) {
         Config.of(plan.nearline()); // parses; the job's own checks run in the client below
+        cluster.packageStore().put(plan.descriptor().artifactPath(Home.dir()));
         ClientProcess.Result r = ClientProcess.run(
                 plan.command(),
                 Map.of("HADOOP_CONF_DIR", plan.yarnConf().toString(), "JAVA_HOME", System.getProperty("java.home")),

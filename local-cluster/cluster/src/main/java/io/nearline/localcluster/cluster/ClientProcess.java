@@ -1,6 +1,5 @@
-package io.nearline.localcluster.deploy;
+package io.nearline.localcluster.cluster;
 
-import io.nearline.localcluster.cluster.ClusterException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,21 +11,22 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * An engine's own client (Flink's CliFrontend, Samza's ApplicationRunnerMain) run to completion with a
- * time limit: a submission YARN cannot place waits forever otherwise.
+ * A client JVM (Flink's CliFrontend, Samza's ApplicationRunnerMain, Hadoop's FsShell) run to completion
+ * with a time limit: a submission YARN cannot place, or a file system that does not answer, waits
+ * forever otherwise.
  */
-final class ClientProcess {
+public final class ClientProcess {
 
     /** What the client printed (stdout and stderr together) and how it ended; exit -1 when it timed out. */
-    record Result(int exit, String output) {
-        boolean timedOut() {
+    public record Result(int exit, String output) {
+        public boolean timedOut() {
             return exit == -1;
         }
     }
 
     private ClientProcess() {}
 
-    static Result run(List<String> command, Map<String, String> env, Duration timeout) {
+    public static Result run(List<String> command, Map<String, String> env, Duration timeout) {
         try {
             ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
             pb.environment().putAll(env);
