@@ -93,7 +93,7 @@ class ClusterInitTest {
     }
 
     @Test
-    void aYarnSiteNamingOnlyTheHostGivesHadoopsDefaultPortsAndHdfsAndZooKeeperAreKept() throws Exception {
+    void aYarnSiteNamingOnlyTheHostGivesHadoopsDefaultPortsAndHdfsZooKeeperAndFlinkStateAreKept() throws Exception {
         Path conf = Files.createDirectories(dir.resolve("hadoop"));
         Files.writeString(
                 conf.resolve("yarn-site.xml"),
@@ -109,7 +109,9 @@ class ClusterInitTest {
                 "--packages",
                 "hdfs://nn:8020/apps/nearline",
                 "--zookeeper",
-                "zk1:2181,zk2:2181/flink");
+                "zk1:2181,zk2:2181/flink",
+                "--flink-state",
+                "hdfs://nn:8020/flink/");
         assertEquals(0, run.exit(), run.out());
         ClusterFile c = ClusterFile.read(dir.resolve("c"));
         assertEquals("rm:8032", c.yarnRmAddress());
@@ -117,5 +119,6 @@ class ClusterInitTest {
         assertEquals("hdfs://nn:8020/apps/nearline", c.packages());
         assertTrue(c.packageStore().remote());
         assertEquals("zk1:2181,zk2:2181/flink", c.zookeeperQuorum());
+        assertEquals("hdfs://nn:8020/flink", c.flinkState());
     }
 }

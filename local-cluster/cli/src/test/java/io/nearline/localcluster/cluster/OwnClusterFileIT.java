@@ -70,6 +70,11 @@ class OwnClusterFileIT extends LocalClusterIT {
                     .orElseThrow();
             assertEquals(0, checkLive(own, "couchbase", "120s", scrambled));
             assertEquals(0, nearline("jobs", "upgrade", descriptor, "--cluster", own.toString()), err.toString());
+            // the upgrade's savepoint went where the file's flink.state-dir says, not to its directory
+            try (var savepoints = Files.list(own.resolve("flink-state/savepoints"))) {
+                assertTrue(savepoints.anyMatch(sp -> Files.isRegularFile(sp.resolve("_metadata"))), "a savepoint");
+            }
+            assertFalse(Files.exists(own.resolve("savepoints")));
             assertNotEquals(
                     first,
                     FlinkDeploy.runningJob(c.flinkRest(), "nearline-cache-updater")
@@ -112,6 +117,7 @@ class OwnClusterFileIT extends LocalClusterIT {
         options.put("--couchbase-bucket", store.get("bucket"));
         options.put("--couchbase-user", store.get("username"));
         options.put("--couchbase-password", "file:" + store.get("password-file"));
+        options.put("--flink-state", "file://" + own.resolve("flink-state").toAbsolutePath());
         options.put("--yarn-conf", c.yarnConfDir().toString());
         options.put("--packages", c.packages());
         options.putAll(replaced);

@@ -515,11 +515,9 @@ public final class ClusterCommand implements Runnable {
             step(started, "hdfs", packages() + " (NameNode, one DataNode; packages for YARN to localize)");
         }
 
-        /** Where deploys put packages: on the cluster's HDFS when it runs YARN. */
+        /** Where deploys put packages: on the cluster's HDFS, which starts with YARN. */
         private String packages() {
-            return yarn == null && !pids.containsKey("namenode")
-                    ? null
-                    : Hdfs.uri(net.serviceAddress()) + "/nearline/packages";
+            return pids.containsKey("namenode") ? Hdfs.uri(net.serviceAddress()) + "/nearline/packages" : null;
         }
 
         private void startZooKeeper(Path lib) {
@@ -541,6 +539,7 @@ public final class ClusterCommand implements Runnable {
                             store(),
                             storeAddress,
                             rest,
+                            null,
                             yarn == null ? null : yarn.rm(),
                             yarn == null ? null : yarn.web(),
                             yarn == null ? null : yarn.conf(),

@@ -36,6 +36,7 @@ public record ClusterFile(
         String store,
         Map<String, String> storeAddress,
         String flinkRestUrl,
+        String flinkStateDir,
         String yarnRmAddress,
         String yarnWebUrl,
         Path yarnConfDir,
@@ -89,6 +90,7 @@ public record ClusterFile(
                     store,
                     storeAddress,
                     (String) flink.get("rest-url"),
+                    (String) flink.get("state-dir"),
                     (String) yarn.get("rm-address"),
                     (String) yarn.get("web-url"),
                     yarn.get("conf-dir") == null ? null : Path.of((String) yarn.get("conf-dir")),
@@ -134,6 +136,7 @@ public record ClusterFile(
                 store,
                 storeAddress,
                 flinkRestUrl,
+                flinkStateDir,
                 yarnRmAddress,
                 yarnWebUrl,
                 yarnConfDir,
@@ -151,8 +154,15 @@ public record ClusterFile(
         y.put("kafka", Map.of("bootstrap-servers", kafkaBootstrapServers));
         y.put("store", store);
         y.put(store, new LinkedHashMap<>(storeAddress));
+        Map<String, Object> flink = new LinkedHashMap<>();
         if (flinkRestUrl != null) {
-            y.put("flink", Map.of("rest-url", flinkRestUrl));
+            flink.put("rest-url", flinkRestUrl);
+        }
+        if (flinkStateDir != null) {
+            flink.put("state-dir", flinkStateDir);
+        }
+        if (!flink.isEmpty()) {
+            y.put("flink", flink);
         }
         if (yarnRmAddress != null) {
             Map<String, Object> yarn = new LinkedHashMap<>();
@@ -269,6 +279,19 @@ public record ClusterFile(
                     + "every NodeManager shares)");
         }
         return new PackageStore(packages, yarnConfDir);
+    }
+
+    /**
+     * Where Flink's checkpoints, savepoints and high-availability metadata go ({@code /savepoints},
+     * {@code /flink-yarn/checkpoints}, {@code /flink-yarn/ha} under it): {@code flink.state-dir}, a
+     * directory every JobManager and TaskManager reaches (hdfs://...); without it the cluster's directory
+     * on this machine, which only the clusters Nearline starts share with their nodes.
+     */
+    public String flinkState() {
+        String state = flinkStateDir != null
+                ? flinkStateDir
+                : "file://" + dir.toAbsolutePath().normalize();
+        return state.endsWith("/") ? state.substring(0, state.length() - 1) : state;
     }
 
     public String flinkRest() {

@@ -34,6 +34,14 @@ final class ClusterInit implements Callable<Integer> {
     String flinkRest;
 
     @Option(
+            names = "--flink-state",
+            paramLabel = "URI",
+            description = "Where Flink's checkpoints, savepoints and HA metadata go: a directory every JobManager and "
+                    + "TaskManager reaches (hdfs://NAMENODE:8020/DIR). Default: this cluster file's directory, "
+                    + "right only where the Flink nodes share this machine's disk.")
+    String flinkState;
+
+    @Option(
             names = "--yarn-conf",
             paramLabel = "DIR",
             description = "YARN's client configuration (HADOOP_CONF_DIR-style: yarn-site.xml).")
@@ -136,6 +144,7 @@ final class ClusterInit implements Callable<Integer> {
                         couchbase != null ? "couchbase" : "redis",
                         store,
                         flinkRest,
+                        flinkState,
                         yarn[0],
                         yarn[1],
                         yarnConf == null ? null : yarnConf.toAbsolutePath(),

@@ -25,6 +25,7 @@ class ClusterFileTest {
                 null,
                 null,
                 null,
+                null,
                 "hdfs://10.0.0.1:8020/nearline/packages",
                 "nearline-0001",
                 "10.0.0.2",

@@ -159,7 +159,11 @@ public final class DeployCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** Whether a local savepoint has its metadata; one on another file system (hdfs://...) is left to Flink. */
     static boolean isSavepoint(String path) {
+        if (path.matches("[a-z][a-z0-9+.-]*:.*") && !path.startsWith("file:")) {
+            return true;
+        }
         Path p = Path.of(path.startsWith("file:") ? path.replaceFirst("^file:(//)?", "") : path);
         return Files.isRegularFile(p.resolve("_metadata"));
     }

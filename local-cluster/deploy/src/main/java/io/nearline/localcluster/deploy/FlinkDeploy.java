@@ -180,8 +180,11 @@ public final class FlinkDeploy {
         }
     }
 
-    /** Stops a job, with a savepoint in {@code savepointDir} when given; returns the savepoint's path (or null). */
-    public static String stop(String rest, String jobId, Path savepointDir) {
+    /**
+     * Stops a job, with a savepoint under {@code savepointDir} (a URI Flink's nodes reach) when given;
+     * returns the savepoint's path (or null).
+     */
+    public static String stop(String rest, String jobId, String savepointDir) {
         if (!jobId.matches("[0-9a-f]{32}")) {
             throw new ClusterException(
                     "'" + jobId + "' is not a Flink job id (32 hex digits; see 'bin/nearline jobs list')");
@@ -193,7 +196,7 @@ public final class FlinkDeploy {
         }
         awaitTasksRunning(rest, jobId);
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("targetDirectory", "file://" + savepointDir.toAbsolutePath());
+        body.put("targetDirectory", savepointDir);
         body.put("drain", false);
         String trigger = FlinkSession.post(rest, "/jobs/" + jobId + "/stop", body)
                 .path("request-id")

@@ -49,7 +49,6 @@ public final class FlinkYarn {
         try {
             Files.createDirectories(conf);
             String expected = Files.readString(home.resolve("jobs/flink-conf/config.yaml"), StandardCharsets.UTF_8);
-            Path dir = cluster.dir().toAbsolutePath();
             String config = String.join(
                     "\n",
                     "# Written by 'nearline deploy': the settings of jobs/flink-conf/config.yaml, then YARN's.",
@@ -65,8 +64,8 @@ public final class FlinkYarn {
                     // the user jar on the system classpath too breaks the Kafka connector's class loading
                     "yarn.classpath.include-user-jar: DISABLED",
                     "yarn.application-attempts: 4",
-                    "state.checkpoints.dir: file://" + dir.resolve("flink-yarn/checkpoints"),
-                    "state.savepoints.dir: file://" + dir.resolve("savepoints"),
+                    "state.checkpoints.dir: " + cluster.flinkState() + "/flink-yarn/checkpoints",
+                    "state.savepoints.dir: " + cluster.flinkState() + "/savepoints",
                     providedLib(cluster, home)
                             .map(lib -> "yarn.provided.lib.dirs: " + lib)
                             .orElse(""),
@@ -115,26 +114,19 @@ public final class FlinkYarn {
      * ZooKeeper high availability where the cluster runs a ZooKeeper (the testbed): the next application
      * attempt after a JobManager dies restores the job from its last checkpoint. Without it the attempt
      * starts the job again with no state from the consumer group's offsets, and the Kafka transactions
-     * of the last checkpoint are never committed: their outputs are lost. The storage directory must be
-     * seen by every node: on a cluster Nearline started, the cluster's directory (every node shares this
-     * disk); on a cluster file of addresses only, {@code PACKAGES/flink-ha} on its distributed file system.
+     * of the last checkpoint are never committed: their outputs are lost. The storage directory is under
+     * the cluster's Flink state directory, which every node reaches.
      */
     private static String highAvailability(ClusterFile cluster) {
         String quorum = cluster.zookeeperQuorum();
         if (quorum == null) {
             return "";
         }
-        boolean sharedDisk = cluster.namespace() != null
-                || cluster.packages() == null
-                || !cluster.packageStore().remote();
         return String.join(
                 "\n",
                 "high-availability.type: zookeeper",
                 "high-availability.zookeeper.quorum: " + quorum,
-                "high-availability.storageDir: "
-                        + (sharedDisk
-                                ? "file://" + cluster.dir().toAbsolutePath().resolve("flink-yarn/ha")
-                                : cluster.packageStore().location() + "/flink-ha"));
+                "high-availability.storageDir: " + cluster.flinkState() + "/flink-yarn/ha");
     }
 
     /** The running Flink job of that name in a YARN application: the application id and the job id. */

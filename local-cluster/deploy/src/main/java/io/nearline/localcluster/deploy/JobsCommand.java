@@ -110,8 +110,11 @@ public final class JobsCommand implements Runnable {
         @Parameters(index = "0", paramLabel = "ID", description = "The job id (see jobs list).")
         String id;
 
-        @Option(names = "--savepoint", paramLabel = "DIR", description = "Where the savepoint goes.")
-        Path savepoint;
+        @Option(
+                names = "--savepoint",
+                paramLabel = "DIR",
+                description = "Where the savepoint goes: a directory here, or a URI Flink's nodes reach (hdfs://...).")
+        String savepoint;
 
         @Mixin
         ClusterOption cluster;
@@ -128,7 +131,7 @@ public final class JobsCommand implements Runnable {
                     System.out.println("killed " + id);
                     return 0;
                 }
-                String location = FlinkDeploy.stop(rest, jobs.get(0).path("jid").asText(), savepoint);
+                String location = FlinkDeploy.stop(rest, jobs.get(0).path("jid").asText(), uri(savepoint));
                 System.out.println("stopped " + id + "; savepoint " + location);
                 return 0;
             }
@@ -142,9 +145,16 @@ public final class JobsCommand implements Runnable {
                 return 0;
             }
             String rest = c.flinkRest();
-            String location = FlinkDeploy.stop(rest, id, savepoint);
+            String location = FlinkDeploy.stop(rest, id, savepoint == null ? null : uri(savepoint));
             System.out.println("stopped " + id + (location == null ? " (no savepoint)" : "; savepoint " + location));
             return 0;
+        }
+
+        /** A savepoint directory as Flink takes it: a URI as given, a path here as its file:// URI. */
+        private static String uri(String dir) {
+            return dir.matches("[a-z][a-z0-9+.-]*:.*")
+                    ? dir
+                    : "file://" + Path.of(dir).toAbsolutePath().normalize();
         }
     }
 
@@ -185,8 +195,7 @@ public final class JobsCommand implements Runnable {
                                 "no running Flink job named " + d.name() + " on YARN at " + c.yarnWeb()
                                         + ": deploy it first ('bin/nearline deploy " + descriptor + "')"));
                 FlinkDeploy.plan(d, c, sets.overrides(), null);
-                String savepoint = FlinkDeploy.stop(
-                        running.rest(), running.jobId(), c.dir().resolve("savepoints"));
+                String savepoint = FlinkDeploy.stop(running.rest(), running.jobId(), c.flinkState() + "/savepoints");
                 System.out.println("stopped " + running.appId() + " with savepoint " + savepoint);
                 String from = d.restore() == Descriptor.Restore.NONE ? null : savepoint;
                 return DeployCommand.deploy(FlinkDeploy.plan(d, c, sets.overrides(), from), c, false);
@@ -197,7 +206,7 @@ public final class JobsCommand implements Runnable {
                             + ": deploy it first ('bin/nearline deploy " + descriptor + "')"));
             // check the new submission before stopping the old job
             FlinkDeploy.plan(d, c, sets.overrides(), null);
-            String savepoint = FlinkDeploy.stop(rest, running, c.dir().resolve("savepoints"));
+            String savepoint = FlinkDeploy.stop(rest, running, c.flinkState() + "/savepoints");
             System.out.println("stopped " + running + " with savepoint " + savepoint);
             String from = d.restore() == Descriptor.Restore.NONE ? null : savepoint;
             return DeployCommand.deploy(FlinkDeploy.plan(d, c, sets.overrides(), from), c, false);
