@@ -71,19 +71,7 @@ final class ClusterCheck implements Callable<Integer> {
                             : "no answer from " + c.flinkRestUrl() + "/overview"));
         }
         if (c.yarnWebUrl() != null) {
-            probes.add(probe("yarn " + c.yarnWebUrl(), () -> {
-                JsonNode info = JsonRest.call(
-                        "YARN's ResourceManager",
-                        c.yarnWebUrl(),
-                        "/ws/v1/cluster/info",
-                        HttpRequest.newBuilder().header("Accept", "application/json"),
-                        LIMIT);
-                // Hadoop 3.4's answer is the object itself; earlier releases wrap it in "clusterInfo"
-                String state = info.path("clusterInfo")
-                        .path("state")
-                        .asText(info.path("state").asText(""));
-                return state.equals("STARTED") ? null : "the ResourceManager is not started (state '" + state + "')";
-            }));
+            probes.add(probe("yarn " + c.yarnWebUrl(), () -> yarn(c)));
         }
         if (c.connectRestUrl() != null) {
             probes.add(probe(
@@ -105,20 +93,35 @@ final class ClusterCheck implements Callable<Integer> {
                     }
                 })));
         if (c.zookeeperQuorum() != null) {
-            probes.add(probe(
-                    "zookeeper " + c.zookeeperQuorum(),
-                    () -> Arrays.stream(c.zookeeperQuorum()
-                                            .replaceFirst("/.*$", "")
-                                            .split(","))
-                                    .anyMatch(Daemons::listening)
-                            ? null
-                            : "no server of the quorum takes connections"));
+            probes.add(probe("zookeeper " + c.zookeeperQuorum(), () -> zookeeper(c)));
         }
         if (c.packages() != null) {
             // through Hadoop's client for hdfs://: the NameNode answers and the directory can be made
             probes.add(probe("packages " + c.packages(), () -> c.packageStore().unwritableReason()));
         }
         return probes;
+    }
+
+    /** The ResourceManager says it is started. */
+    private static String yarn(ClusterFile c) {
+        JsonNode info = JsonRest.call(
+                "YARN's ResourceManager",
+                c.yarnWebUrl(),
+                "/ws/v1/cluster/info",
+                HttpRequest.newBuilder().header("Accept", "application/json"),
+                LIMIT);
+        // Hadoop 3.4's answer is the object itself; earlier releases wrap it in "clusterInfo"
+        String state =
+                info.path("clusterInfo").path("state").asText(info.path("state").asText(""));
+        return state.equals("STARTED") ? null : "the ResourceManager is not started (state '" + state + "')";
+    }
+
+    /** One server of the quorum (host:port,...[/chroot]) takes a connection. */
+    private static String zookeeper(ClusterFile c) {
+        String servers = c.zookeeperQuorum().replaceFirst("/.*$", "");
+        return Arrays.stream(servers.split(",")).anyMatch(Daemons::listening)
+                ? null
+                : "no server of the quorum takes connections";
     }
 
     /** A read of a key no job writes: the store is reached, and the bucket and credentials are accepted. */

@@ -97,17 +97,18 @@ public final class FlinkYarn {
      * directory with each application, as before.
      */
     static Optional<String> providedLib(ClusterFile cluster, Path home) {
-        if (cluster.packages() == null || !cluster.packageStore().remote()) {
-            return Optional.empty();
-        }
-        return Optional.of(cluster.packageStore().target(lib(home)));
+        return remotePackages(cluster) ? Optional.of(cluster.packageStore().target(lib(home))) : Optional.empty();
     }
 
     /** Uploads Flink's libraries where {@link #providedLib} names them, unless they are there. */
     static void uploadLib(ClusterFile cluster, Path home) {
-        if (providedLib(cluster, home).isPresent()) {
-            cluster.packageStore().put(lib(home));
+        if (remotePackages(cluster)) {
+            cluster.packageStore().put(lib(home)); // names them by content itself: no second digest first
         }
+    }
+
+    private static boolean remotePackages(ClusterFile cluster) {
+        return cluster.packages() != null && cluster.packageStore().remote();
     }
 
     /**
