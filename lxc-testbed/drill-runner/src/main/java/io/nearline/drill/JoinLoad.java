@@ -2,6 +2,7 @@ package io.nearline.drill;
 
 import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.cluster.Daemons;
+import io.nearline.localcluster.kit.KafkaClient;
 import io.nearline.localcluster.kit.KafkaTopics;
 import io.nearline.localcluster.replay.join.JoinInputs;
 import io.nearline.localcluster.replay.join.JoinKafka;
@@ -148,7 +149,7 @@ final class JoinLoad implements DrillLoad {
             }
             List<Events.BrokerEvent> b = brokers.getOrDefault(s, List.of());
             JoinKafka.send(
-                    bootstrap,
+                    KafkaClient.plaintext(bootstrap),
                     settings,
                     partitions,
                     new JoinInputs(fragments.getOrDefault(s, List.of()), b, List.of()),
@@ -180,7 +181,12 @@ final class JoinLoad implements DrillLoad {
             endFragments.add(new Events.Fragment(id, "index-0", end, List.of()));
             endBrokers.add(new Events.BrokerEvent(id, end, Set.of("index-0"), "drill", List.of(), "end"));
         }
-        JoinKafka.send(bootstrap, settings, partitions, new JoinInputs(endFragments, endBrokers, List.of()), () -> {});
+        JoinKafka.send(
+                KafkaClient.plaintext(bootstrap),
+                settings,
+                partitions,
+                new JoinInputs(endFragments, endBrokers, List.of()),
+                () -> {});
     }
 
     /** The second of the load a generated request ({@code req-N}) goes out in. */

@@ -5,6 +5,7 @@ import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigDef;
 import io.nearline.common.config.ConfigKey;
 import io.nearline.common.config.JobKeys;
+import io.nearline.common.config.KafkaSecurity;
 import io.nearline.common.config.ValueType;
 import io.nearline.common.events.ChangeDecoder;
 import io.nearline.common.events.DebeziumDecoder;
@@ -173,11 +174,12 @@ public record CacheUpdaterSettings(
      * {@code more}: the settings of what runs with it (the bootstrapper's).
      */
     public static void validateJob(Config config, ConfigDef... more) {
-        ConfigDef[] all = new ConfigDef[3 + more.length];
+        ConfigDef[] all = new ConfigDef[4 + more.length];
         all[0] = DEF;
         all[1] = WriterSettings.DEF;
-        all[2] = CacheStores.provider(config).settings();
-        System.arraycopy(more, 0, all, 3, more.length);
+        all[2] = KafkaSecurity.DEF;
+        all[3] = CacheStores.provider(config).settings();
+        System.arraycopy(more, 0, all, 4, more.length);
         config.validateComplete(all);
     }
 

@@ -3,9 +3,11 @@ package io.nearline.cacheupdater.flink;
 import io.nearline.bootstrap.BootstrapSettings;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.common.config.Config;
+import io.nearline.engine.flink.KafkaClientSecurity;
 import io.nearline.engine.flink.RestorableBoundedKafkaSource;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Properties;
 import org.apache.flink.api.common.serialization.SerializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -36,12 +38,18 @@ public record CacheUpdaterIo(
      */
     public static CacheUpdaterIo kafka(Config config, boolean changes, boolean bootstrap, boolean bounded) {
         CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
+        Properties security = KafkaClientSecurity.of(config);
         return new CacheUpdaterIo(
-                changes ? source(settings, settings.cdcTopic(), settings.readerGroup(false), bounded) : null,
+                changes ? source(settings, security, settings.cdcTopic(), settings.readerGroup(false), bounded) : null,
                 bootstrap
-                        ? source(settings, BootstrapSettings.from(config).topic(), settings.readerGroup(true), bounded)
+                        ? source(
+                                settings,
+                                security,
+                                BootstrapSettings.from(config).topic(),
+                                settings.readerGroup(true),
+                                bounded)
                         : null,
-                deadLetterSink(settings));
+                deadLetterSink(settings, security));
     }
 
     /**
@@ -52,22 +60,29 @@ public record CacheUpdaterIo(
         CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
         Map<TopicPartition, Long> offsets = new HashMap<>();
         ends.forEach((partition, offset) -> offsets.put(new TopicPartition(settings.cdcTopic(), partition), offset));
+        Properties security = KafkaClientSecurity.of(config);
         return new CacheUpdaterIo(
-                source(settings, settings.cdcTopic(), settings.readerGroup(false), OffsetsInitializer.offsets(offsets)),
+                source(
+                        settings,
+                        security,
+                        settings.cdcTopic(),
+                        settings.readerGroup(false),
+                        OffsetsInitializer.offsets(offsets)),
                 null,
-                deadLetterSink(settings));
+                deadLetterSink(settings, security));
     }
 
     private static Source<KafkaInput, ?, ?> source(
-            CacheUpdaterSettings settings, String topic, String group, boolean bounded) {
-        return source(settings, topic, group, bounded ? OffsetsInitializer.latest() : null);
+            CacheUpdaterSettings settings, Properties security, String topic, String group, boolean bounded) {
+        return source(settings, security, topic, group, bounded ? OffsetsInitializer.latest() : null);
     }
 
     // The connector takes only the Kafka client\'s deprecated OffsetResetStrategy here.
     @SuppressWarnings("deprecation")
     private static Source<KafkaInput, ?, ?> source(
-            CacheUpdaterSettings settings, String topic, String group, OffsetsInitializer stopAt) {
+            CacheUpdaterSettings settings, Properties security, String topic, String group, OffsetsInitializer stopAt) {
         KafkaSourceBuilder<KafkaInput> builder = KafkaSource.<KafkaInput>builder()
+                .setProperties(security)
                 .setBootstrapServers(settings.bootstrapServers())
                 .setTopics(topic)
                 .setGroupId(group)
@@ -82,8 +97,9 @@ public record CacheUpdaterIo(
         return builder.build();
     }
 
-    static Sink<byte[]> deadLetterSink(CacheUpdaterSettings settings) {
+    static Sink<byte[]> deadLetterSink(CacheUpdaterSettings settings, Properties security) {
         return KafkaSink.<byte[]>builder()
+                .setKafkaProducerConfig(security)
                 .setBootstrapServers(settings.bootstrapServers())
                 .setRecordSerializer(KafkaRecordSerializationSchema.<byte[]>builder()
                         .setTopic(settings.deadLetterTopic())

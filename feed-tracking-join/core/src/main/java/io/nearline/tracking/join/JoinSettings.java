@@ -5,6 +5,7 @@ import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigDef;
 import io.nearline.common.config.ConfigKey;
 import io.nearline.common.config.JobKeys;
+import io.nearline.common.config.KafkaSecurity;
 import io.nearline.common.config.ValueType;
 import java.time.Duration;
 import java.util.HashSet;
@@ -176,7 +177,7 @@ public record JoinSettings(
 
     /** Every setting the job reads, typos caught: call it before starting. */
     public static void validateJob(Config config) {
-        config.validateComplete(DEF);
+        config.validateComplete(DEF, KafkaSecurity.DEF);
     }
 
     public static JoinSettings from(Config config) {

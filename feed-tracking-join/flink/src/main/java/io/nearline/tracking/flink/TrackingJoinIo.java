@@ -1,10 +1,13 @@
 package io.nearline.tracking.flink;
 
+import io.nearline.common.config.Config;
+import io.nearline.engine.flink.KafkaClientSecurity;
 import io.nearline.engine.flink.RestorableBoundedKafkaSource;
 import io.nearline.tracking.join.JoinSettings;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Properties;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.connector.base.DeliveryGuarantee;
@@ -32,35 +35,39 @@ public record TrackingJoinIo(
      * The job's topics, read from the committed offsets of its consumer group (earliest when it has
      * none); {@code bounded}: up to the topics' end at start, so the job ends by itself (replays).
      */
-    public static TrackingJoinIo kafka(JoinSettings s, boolean bounded) {
-        return kafka(s, bounded ? OffsetsInitializer.latest() : null);
+    public static TrackingJoinIo kafka(Config config, boolean bounded) {
+        return kafka(config, bounded ? OffsetsInitializer.latest() : null);
     }
 
     /**
      * The job's topics read up to given offsets ({@code ends}: topic → partition → offset), so a job
      * started before its input is all written still ends by itself (a live-rate replay).
      */
-    public static TrackingJoinIo kafka(JoinSettings s, Map<String, Map<Integer, Long>> ends) {
+    public static TrackingJoinIo kafka(Config config, Map<String, Map<Integer, Long>> ends) {
         Map<TopicPartition, Long> offsets = new HashMap<>();
         ends.forEach((topic, byPartition) ->
                 byPartition.forEach((partition, offset) -> offsets.put(new TopicPartition(topic, partition), offset)));
-        return kafka(s, OffsetsInitializer.offsets(offsets));
+        return kafka(config, OffsetsInitializer.offsets(offsets));
     }
 
-    private static TrackingJoinIo kafka(JoinSettings s, OffsetsInitializer stopAt) {
+    private static TrackingJoinIo kafka(Config config, OffsetsInitializer stopAt) {
+        JoinSettings s = JoinSettings.from(config);
+        Properties security = KafkaClientSecurity.of(config);
         return new TrackingJoinIo(
-                source(s, s.indexTopic(), stopAt),
-                source(s, s.brokerTopic(), stopAt),
-                sink(s, s.joinedTopic(), "joined"),
-                sink(s, s.orphansTopic(), "orphans"),
-                sink(s, s.lateTopic(), "late"),
-                sink(s, s.deadLetterTopic(), "dead-letters"));
+                source(s, security, s.indexTopic(), stopAt),
+                source(s, security, s.brokerTopic(), stopAt),
+                sink(s, security, s.joinedTopic(), "joined"),
+                sink(s, security, s.orphansTopic(), "orphans"),
+                sink(s, security, s.lateTopic(), "late"),
+                sink(s, security, s.deadLetterTopic(), "dead-letters"));
     }
 
     // The connector takes only the Kafka client\'s deprecated OffsetResetStrategy here.
     @SuppressWarnings("deprecation")
-    private static Source<TrackingInput, ?, ?> source(JoinSettings s, String topic, OffsetsInitializer stopAt) {
+    private static Source<TrackingInput, ?, ?> source(
+            JoinSettings s, Properties security, String topic, OffsetsInitializer stopAt) {
         KafkaSourceBuilder<TrackingInput> builder = KafkaSource.<TrackingInput>builder()
+                .setProperties(security)
                 .setBootstrapServers(s.bootstrapServers())
                 .setTopics(topic)
                 .setGroupId(s.consumerGroup())
@@ -81,8 +88,9 @@ public record TrackingJoinIo(
      * own transactional id prefix; read_committed readers see them once the checkpoint completes.
      * At least once: after a failure, records since the last checkpoint are written again.
      */
-    private static Sink<KafkaOutput> sink(JoinSettings s, String topic, String output) {
+    private static Sink<KafkaOutput> sink(JoinSettings s, Properties security, String topic, String output) {
         KafkaSinkBuilder<KafkaOutput> builder = KafkaSink.<KafkaOutput>builder()
+                .setKafkaProducerConfig(security)
                 .setBootstrapServers(s.bootstrapServers())
                 .setRecordSerializer(new Keyed(topic));
         if (s.outputDelivery() == JoinSettings.OutputDelivery.AT_LEAST_ONCE) {

@@ -96,7 +96,7 @@ public final class TrackingJoinJob {
         FlinkJobMain.run("nearline-tracking-join", args, (env, config) -> {
             JoinSettings.validateJob(config);
             JoinSettings settings = JoinSettings.from(config);
-            define(env, TrackingJoinIo.kafka(settings, false), settings);
+            define(env, TrackingJoinIo.kafka(config, false), settings);
         });
     }
 }

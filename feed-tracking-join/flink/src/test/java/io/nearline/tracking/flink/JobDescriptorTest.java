@@ -22,7 +22,7 @@ class JobDescriptorTest {
         assertEquals(Duration.ofSeconds(30), settings.window());
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
         env.enableCheckpointing(5000); // the shipped Flink configuration's interval
-        TrackingJoinJob.define(env, TrackingJoinIo.kafka(settings, false), settings);
+        TrackingJoinJob.define(env, TrackingJoinIo.kafka(config, false), settings);
         assertTrue(env.getStreamGraph().getStreamNodes().size() >= 8, "sources, route, join and four sinks");
     }
 

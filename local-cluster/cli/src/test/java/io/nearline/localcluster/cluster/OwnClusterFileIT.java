@@ -22,8 +22,10 @@ import org.junit.jupiter.api.Timeout;
  * {@code cluster init} with the local cluster's addresses only (no processes, no network, no local
  * directories; packages on the cluster's HDFS), probed by {@code cluster check}, then a Samza job
  * deployed to YARN with its package on HDFS, and a Flink session job deployed and upgraded, each fed and
- * checked through it. A file with one wrong address per kind fails the check with exit 2, the address
- * named.
+ * checked through it. The broker takes only SASL over TLS ({@code --kafka-security sasl-ssl}), so every
+ * client on the way (the commands', Samza's client, ApplicationMaster and containers, the Flink job's
+ * sources and sinks) connects with the file's Kafka client security. A file with one wrong address per
+ * kind, or a wrong Kafka password, fails the check with exit 2, the address named.
  */
 class OwnClusterFileIT extends LocalClusterIT {
 
@@ -31,7 +33,18 @@ class OwnClusterFileIT extends LocalClusterIT {
     @Timeout(value = 12, unit = TimeUnit.MINUTES)
     void aClusterFileOfAddressesOnlyIsCheckedThenDeployedPublishedCheckedAndUpgradedThrough() throws Exception {
         Path local = dir.resolve("local");
-        assertEquals(0, nearline("cluster", "up", "--flink", "--yarn", "--dir", local.toString()), err.toString());
+        assertEquals(
+                0,
+                nearline(
+                        "cluster",
+                        "up",
+                        "--flink",
+                        "--yarn",
+                        "--kafka-security",
+                        "sasl-ssl",
+                        "--dir",
+                        local.toString()),
+                err.toString());
         ClusterFile c = ClusterFile.read(local);
         try {
             Path own = dir.resolve("own");
@@ -40,9 +53,11 @@ class OwnClusterFileIT extends LocalClusterIT {
             String file = Files.readString(own.resolve(ClusterFile.NAME));
             assertFalse(file.contains("processes") || file.contains("namespace"), file);
             assertFalse(file.contains(Files.readString(Path.of(c.storeAddress().get("password-file")))), "no password");
+            assertFalse(file.contains(Files.readString(local.resolve("kafka.password"))), "no Kafka password");
 
             CliRun check = CliRun.of("cluster", "check", "--cluster", own.toString());
             assertEquals(0, check.exit(), check.out());
+            assertTrue(check.out().contains("(sasl-ssl (plain, user nearline))"), check.out());
             for (String kind : List.of("kafka", "cache", "flink", "yarn", "packages hdfs://")) {
                 assertTrue(check.out().contains("ok      " + kind), kind + ":\n" + check.out());
             }
@@ -83,10 +98,12 @@ class OwnClusterFileIT extends LocalClusterIT {
             assertEquals(0, nearline("publish", "cdc", "--events", edge.toString(), "--cluster", own.toString()));
             assertEquals(0, checkLive(own, "couchbase", "120s", scrambled, edge));
 
-            // one wrong address per kind: exit 2, and the last line names it
+            // one wrong address per kind, and a wrong Kafka password: exit 2, and the last line names it
             String host = c.address();
+            Path wrongPassword = Files.writeString(dir.resolve("wrong.password"), "not-the-password");
             Map<String, Map<String, String>> wrong = Map.of(
                     "kafka", Map.of("--kafka", host + ":1"),
+                    "kafka-password", Map.of("--kafka-password", "file:" + wrongPassword),
                     "flink", Map.of("--flink-rest", "http://" + host + ":1"),
                     "cache", Map.of("--couchbase-bucket", "no-such-bucket"),
                     "packages", Map.of("--packages", "hdfs://" + host + ":1/nearline/packages"));
@@ -98,7 +115,8 @@ class OwnClusterFileIT extends LocalClusterIT {
                                 .exit());
                 CliRun refused = CliRun.of("cluster", "check", "--cluster", bad.toString());
                 assertEquals(2, refused.exit(), refused.out());
-                assertTrue(refused.out().contains("error: cluster check: " + w.getKey()), refused.out());
+                String kind = w.getKey().startsWith("kafka") ? "kafka" : w.getKey();
+                assertTrue(refused.out().contains("error: cluster check: " + kind), refused.out());
             }
         } finally {
             CliRun down = CliRun.of("cluster", "down", "--dir", local.toString());
@@ -112,6 +130,12 @@ class OwnClusterFileIT extends LocalClusterIT {
         List<String> args = new ArrayList<>(List.of("cluster", "init", "--dir", own.toString()));
         Map<String, String> options = new java.util.LinkedHashMap<>();
         options.put("--kafka", c.kafkaBootstrapServers());
+        Map<String, String> kafka = c.kafkaSecurity();
+        options.put("--kafka-security", kafka.get("security.protocol"));
+        options.put("--kafka-user", kafka.get("sasl.username"));
+        options.put("--kafka-password", kafka.get("sasl.password"));
+        options.put("--kafka-truststore", kafka.get("ssl.truststore"));
+        options.put("--kafka-truststore-password", kafka.get("ssl.truststore-password"));
         options.put("--flink-rest", c.flinkRestUrl());
         options.put("--couchbase", store.get("connection-string"));
         options.put("--couchbase-bucket", store.get("bucket"));

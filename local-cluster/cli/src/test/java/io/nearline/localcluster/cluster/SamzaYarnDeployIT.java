@@ -58,8 +58,7 @@ class SamzaYarnDeployIT extends LocalClusterIT {
             // its counters, from the metrics stream its deploy added: every event of the log written
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             long written;
-            while ((written = SamzaMetricsStream.count(
-                                    c.kafkaBootstrapServers(), "nearline-cache-updater-samza", "events.written"))
+            while ((written = SamzaMetricsStream.count(c.kafka(), "nearline-cache-updater-samza", "events.written"))
                             < 685
                     && System.nanoTime() < deadline) {
                 Thread.sleep(1000);

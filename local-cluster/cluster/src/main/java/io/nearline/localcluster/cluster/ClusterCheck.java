@@ -5,6 +5,7 @@ import io.nearline.common.cache.CacheKey;
 import io.nearline.common.config.Config;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.CacheStores;
+import io.nearline.localcluster.kit.KafkaClient;
 import io.nearline.localcluster.kit.KafkaTopics;
 import java.net.http.HttpRequest;
 import java.sql.Connection;
@@ -58,8 +59,9 @@ final class ClusterCheck implements Callable<Integer> {
     /** A probe of each address {@code c} names, in the order they are reported. */
     private static List<Probe> probes(ClusterFile c) {
         List<Probe> probes = new ArrayList<>();
-        probes.add(probe("kafka " + c.kafkaBootstrapServers(), () -> {
-            int brokers = KafkaTopics.brokers(c.kafkaBootstrapServers(), LIMIT);
+        KafkaClient kafka = c.kafka();
+        probes.add(probe("kafka " + kafka.servers() + " (" + kafka.security().describe() + ")", () -> {
+            int brokers = KafkaTopics.brokers(kafka, LIMIT);
             return brokers > 0 ? null : "no broker in the cluster's metadata";
         }));
         probes.add(probe("cache " + c.describeStore(), () -> store(c)));

@@ -1,5 +1,6 @@
 package io.nearline.localcluster.cluster;
 
+import io.nearline.common.config.KafkaSecurity;
 import io.nearline.localcluster.kit.Home;
 import io.nearline.store.redis.testkit.RedisServerProcess;
 import java.io.IOException;
@@ -94,9 +95,23 @@ public final class ClusterCommand implements Runnable {
                         + "connectors on its plugin path.")
         boolean connect;
 
+        @Option(
+                names = "--kafka-security",
+                defaultValue = "plaintext",
+                paramLabel = "PROTOCOL",
+                description = "How the broker takes clients: plaintext, ssl (TLS, a certificate made for the cluster), "
+                        + "sasl-plaintext (user nearline, PLAIN or SCRAM) or sasl-ssl (both). The cluster file gets "
+                        + "the client settings, so every job and command connects that way. Default: ${DEFAULT-VALUE}.")
+        String kafkaSecurity;
+
         @Override
         protected String store() {
             return store;
+        }
+
+        @Override
+        protected KafkaSecurity.Protocol kafkaSecurity() {
+            return LocalKafkaSecurity.protocol(kafkaSecurity);
         }
 
         @Override
@@ -197,6 +212,11 @@ public final class ClusterCommand implements Runnable {
             return "couchbase";
         }
 
+        /** How the broker takes clients. */
+        protected KafkaSecurity.Protocol kafkaSecurity() {
+            return KafkaSecurity.Protocol.PLAINTEXT;
+        }
+
         /** What the command calls itself: cluster or testbed. */
         protected String kind() {
             return "cluster";
@@ -209,6 +229,7 @@ public final class ClusterCommand implements Runnable {
         private long started;
         private String java;
         private String kafka = "";
+        private Map<String, String> kafkaKeys = Map.of();
         private Map<String, String> storeAddress = new LinkedHashMap<>();
         private String rest;
         private Yarn yarn;
@@ -267,6 +288,11 @@ public final class ClusterCommand implements Runnable {
                             + ": 'bin/nearline cluster status --dir " + dir + "', or take it down first");
                 }
             }
+            if (kafkaSecurity() != KafkaSecurity.Protocol.PLAINTEXT && connect()) {
+                throw new ClusterException("--kafka-security with a Kafka Connect worker (--connect, --postgres, "
+                        + "--mysql) is not supported yet: the worker and Debezium's connectors do not get the client "
+                        + "settings; leave one of them out");
+            }
             if (!List.of("couchbase", "redis").contains(store())) {
                 throw new ClusterException("--store must be couchbase or redis, got " + store());
             }
@@ -303,21 +329,17 @@ public final class ClusterCommand implements Runnable {
 
         private void startKafkaAndCache() throws IOException {
             String host = net.serviceAddress();
-            pids.put(
-                    "kafka",
-                    start(
-                            "kafka",
-                            "-Xmx512m",
-                            Home.kafkaJar(home),
-                            List.of(
-                                    "--host",
-                                    host,
-                                    "--port",
-                                    "" + KAFKA_PORT,
-                                    "--controller-port",
-                                    "" + KAFKA_CONTROLLER_PORT,
-                                    "--detached",
-                                    dir.resolve("kafka").toString())));
+            List<String> args = new ArrayList<>(List.of(
+                    "--host", host, "--port", "" + KAFKA_PORT, "--controller-port", "" + KAFKA_CONTROLLER_PORT));
+            if (kafkaSecurity() != KafkaSecurity.Protocol.PLAINTEXT) {
+                args.addAll(List.of(
+                        "--security",
+                        LocalKafkaSecurity.brokerFile(dir, host, kafkaSecurity())
+                                .toString()));
+                kafkaKeys = LocalKafkaSecurity.clusterFileKeys(dir, kafkaSecurity());
+            }
+            args.addAll(List.of("--detached", dir.resolve("kafka").toString()));
+            pids.put("kafka", start("kafka", "-Xmx512m", Home.kafkaJar(home), args));
             if (store().equals("redis")) {
                 startRedis(host);
             } else {
@@ -325,7 +347,7 @@ public final class ClusterCommand implements Runnable {
             }
             writeFile(); // so that 'down' finds them if the rest fails
             kafka = awaitReadyLine("kafka", "BOOTSTRAP_SERVERS=", Duration.ofSeconds(90));
-            step(started, "kafka", kafka);
+            step(started, "kafka", kafka + " (" + KafkaSecurity.PROTOCOL.type().format(kafkaSecurity()) + ")");
             if (store().equals("redis")) {
                 String address = host + ":" + REDIS_PORT;
                 Daemons.await(
@@ -536,6 +558,7 @@ public final class ClusterCommand implements Runnable {
             new ClusterFile(
                             dir,
                             kafka,
+                            kafkaKeys,
                             store(),
                             storeAddress,
                             rest,
@@ -575,7 +598,8 @@ public final class ClusterCommand implements Runnable {
             ClusterFile c = ClusterFile.read(dir);
             System.out.println("cluster in " + dir);
             boolean allUp = Daemons.report(dir, c.processes());
-            System.out.println("  kafka        " + c.kafkaBootstrapServers() + reach(c.kafkaBootstrapServers()));
+            System.out.println("  kafka        " + c.kafkaBootstrapServers() + reach(c.kafkaBootstrapServers()) + ", "
+                    + c.kafka().security().describe());
             System.out.println("  cache        " + c.describeStore());
             if (c.yarnWebUrl() != null) {
                 System.out.println("  yarn         " + c.yarnWebUrl() + " (" + YarnCluster.runningNodes(c.yarnWebUrl())

@@ -1,5 +1,8 @@
 package io.nearline.localcluster.cluster;
 
+import io.nearline.common.config.Config;
+import io.nearline.common.config.ConfigException;
+import io.nearline.localcluster.kit.KafkaClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +24,10 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * key there is the store's setting of the same name ({@code couchbase.bucket}, {@code redis.servers},
  * ...), except {@code password-file}, which becomes the password by reference to that file.
  *
+ * <p>The {@code kafka:} section holds the brokers ({@code bootstrap-servers}) and, for a secured
+ * Kafka, the client security settings without their {@code kafka.} prefix ({@code security.protocol},
+ * {@code sasl.username}, {@code ssl.truststore}, ...; passwords by reference).
+ *
  * <p>A cluster with a database as its source of truth has a section {@code postgres:} or {@code mysql:}
  * (its host, port, database, user, password file, JDBC URL and the table the demo writes; the key rule
  * of {@code SourceTable}), and a Kafka Connect worker's REST URL under {@code connect:}.
@@ -33,6 +40,7 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
 public record ClusterFile(
         Path dir,
         String kafkaBootstrapServers,
+        Map<String, String> kafkaSecurity,
         String store,
         Map<String, String> storeAddress,
         String flinkRestUrl,
@@ -87,6 +95,7 @@ public record ClusterFile(
             return new ClusterFile(
                     dir,
                     (String) kafka.get("bootstrap-servers"),
+                    kafkaSecurity(kafka),
                     store,
                     storeAddress,
                     (String) flink.get("rest-url"),
@@ -120,6 +129,17 @@ public record ClusterFile(
                         .toString();
     }
 
+    // every key of the kafka: section but the brokers is a client security setting, kafka.KEY
+    private static Map<String, String> kafkaSecurity(Map<String, Object> kafka) {
+        Map<String, String> security = new LinkedHashMap<>();
+        kafka.forEach((k, v) -> {
+            if (!k.equals("bootstrap-servers")) {
+                security.put(k, String.valueOf(v));
+            }
+        });
+        return security;
+    }
+
     @SuppressWarnings("unchecked")
     private static Map<String, Object> section(Map<String, Object> y, String name) {
         Object s = y.get(name);
@@ -133,6 +153,7 @@ public record ClusterFile(
         return new ClusterFile(
                 dir,
                 kafkaBootstrapServers,
+                kafkaSecurity,
                 store,
                 storeAddress,
                 flinkRestUrl,
@@ -151,7 +172,10 @@ public record ClusterFile(
 
     public void write() {
         Map<String, Object> y = new LinkedHashMap<>();
-        y.put("kafka", Map.of("bootstrap-servers", kafkaBootstrapServers));
+        Map<String, Object> kafka = new LinkedHashMap<>();
+        kafka.put("bootstrap-servers", kafkaBootstrapServers);
+        kafka.putAll(kafkaSecurity);
+        y.put("kafka", kafka);
         y.put("store", store);
         y.put(store, new LinkedHashMap<>(storeAddress));
         Map<String, Object> flink = new LinkedHashMap<>();
@@ -209,6 +233,7 @@ public record ClusterFile(
     public Map<String, String> jobSettings() {
         Map<String, String> s = new LinkedHashMap<>();
         s.put("kafka.bootstrap-servers", kafkaBootstrapServers);
+        kafkaSecurity.forEach((key, value) -> s.put("kafka." + key, value));
         s.put("cache.store", store);
         storeAddress.forEach((key, value) -> {
             if (key.equals("password-file")) {
@@ -236,6 +261,18 @@ public record ClusterFile(
                     + "('cluster up --store " + wanted + "'), or give its address (" + wanted + ".*)");
         }
         return s;
+    }
+
+    /**
+     * How the tools reach this cluster's broker: its address and client security. A security key that
+     * is wrong is a {@link ClusterException} naming it.
+     */
+    public KafkaClient kafka() {
+        try {
+            return KafkaClient.from(Config.of(jobSettings()));
+        } catch (ConfigException e) {
+            throw new ClusterException(dir.resolve(NAME) + ", section kafka: " + e.getMessage());
+        }
     }
 
     /** One line naming the cache and where it is, for status output. */

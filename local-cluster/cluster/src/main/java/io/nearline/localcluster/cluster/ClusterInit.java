@@ -1,5 +1,8 @@
 package io.nearline.localcluster.cluster;
 
+import io.nearline.common.config.Config;
+import io.nearline.common.config.ConfigException;
+import io.nearline.common.config.KafkaSecurity;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -29,6 +32,46 @@ final class ClusterInit implements Callable<Integer> {
 
     @Option(names = "--kafka", required = true, paramLabel = "SERVERS", description = "Kafka bootstrap servers.")
     String kafka;
+
+    @Option(
+            names = "--kafka-security",
+            paramLabel = "PROTOCOL",
+            description = "How clients connect to Kafka: plaintext (default), ssl, sasl-plaintext or sasl-ssl.")
+    String kafkaSecurity;
+
+    @Option(
+            names = "--kafka-sasl-mechanism",
+            paramLabel = "MECHANISM",
+            description = "With sasl-*: plain (default), scram-sha-256 or scram-sha-512.")
+    String kafkaSaslMechanism;
+
+    @Option(names = "--kafka-user", paramLabel = "NAME", description = "With sasl-*: the Kafka user.")
+    String kafkaUser;
+
+    @Option(
+            names = "--kafka-password",
+            paramLabel = "REF",
+            description = "With sasl-*: the Kafka user's password by reference: file:PATH or env:VAR.")
+    String kafkaPassword;
+
+    @Option(
+            names = "--kafka-truststore",
+            paramLabel = "PATH",
+            description = "With ssl or sasl-ssl: a PKCS12 (.p12) or JKS file of the certificates to trust (the "
+                    + "brokers' CA), at this path on every machine a job or command runs on. Default: the JVM's.")
+    String kafkaTruststore;
+
+    @Option(names = "--kafka-truststore-password", paramLabel = "REF", description = "Its password by reference.")
+    String kafkaTruststorePassword;
+
+    @Option(
+            names = "--kafka-keystore",
+            paramLabel = "PATH",
+            description = "Where the brokers ask for client certificates: a PKCS12 or JKS file with the client's key.")
+    String kafkaKeystore;
+
+    @Option(names = "--kafka-keystore-password", paramLabel = "REF", description = "Its password by reference.")
+    String kafkaKeystorePassword;
 
     @Option(names = "--flink-rest", paramLabel = "URL", description = "A Flink session cluster's REST URL.")
     String flinkRest;
@@ -136,11 +179,13 @@ final class ClusterInit implements Callable<Integer> {
             throw new ClusterException("--packages " + packages + " needs --yarn-conf DIR: Hadoop's client reads "
                     + "the file system's settings (core-site.xml, hdfs-site.xml) from there");
         }
+        Map<String, String> kafkaKeys = kafkaSecurity();
         String[] yarn = yarnConf == null ? new String[2] : YarnSite.resourceManager(yarnConf);
         Files.createDirectories(dir);
         new ClusterFile(
                         dir,
                         kafka,
+                        kafkaKeys,
                         couchbase != null ? "couchbase" : "redis",
                         store,
                         flinkRest,
@@ -161,7 +206,40 @@ final class ClusterInit implements Callable<Integer> {
         return 0;
     }
 
+    /**
+     * The cluster file's client security keys (kafka.KEY without its prefix), checked as a job checks
+     * them: a missing user, a password given inline or a truststore without TLS is refused here.
+     */
+    private Map<String, String> kafkaSecurity() {
+        Map<String, String> keys = new LinkedHashMap<>();
+        putIfGiven(keys, "security.protocol", kafkaSecurity);
+        putIfGiven(keys, "sasl.mechanism", kafkaSaslMechanism);
+        putIfGiven(keys, "sasl.username", kafkaUser);
+        putIfGiven(keys, "sasl.password", reference("--kafka-password", kafkaPassword));
+        putIfGiven(keys, "ssl.truststore", kafkaTruststore);
+        putIfGiven(keys, "ssl.truststore-password", reference("--kafka-truststore-password", kafkaTruststorePassword));
+        putIfGiven(keys, "ssl.keystore", kafkaKeystore);
+        putIfGiven(keys, "ssl.keystore-password", reference("--kafka-keystore-password", kafkaKeystorePassword));
+        Map<String, String> settings = new LinkedHashMap<>();
+        keys.forEach((k, v) -> settings.put("kafka." + k, v));
+        try {
+            KafkaSecurity.from(Config.of(settings));
+        } catch (ConfigException e) {
+            throw new ClusterException("cluster init: " + e.getMessage());
+        }
+        return keys;
+    }
+
+    private static void putIfGiven(Map<String, String> keys, String key, String value) {
+        if (value != null) {
+            keys.put(key, value);
+        }
+    }
+
     private static String reference(String option, String value) {
+        if (value == null) {
+            return null;
+        }
         if (!value.startsWith("file:") && !value.startsWith("env:")) {
             throw new ClusterException(option + " must be a reference, file:PATH or env:VAR: a password is never "
                     + "written into the cluster file");

@@ -16,9 +16,15 @@ class ClusterFileTest {
     Path dir;
 
     private ClusterFile file(String connect, Map<String, Map<String, String>> databases) {
+        return file(connect, databases, Map.of());
+    }
+
+    private ClusterFile file(
+            String connect, Map<String, Map<String, String>> databases, Map<String, String> kafkaSecurity) {
         return new ClusterFile(
                 dir,
                 "10.0.0.2:9092",
+                kafkaSecurity,
                 "redis",
                 Map.of("servers", "redis://10.0.0.2:6379"),
                 null,
@@ -55,6 +61,32 @@ class ClusterFileTest {
         assertTrue(noConnect.getMessage().contains("cluster up --connect"), noConnect.getMessage());
         ClusterException noDatabase = assertThrows(ClusterException.class, () -> read.database("mysql"));
         assertTrue(noDatabase.getMessage().contains("cluster up --mysql"), noDatabase.getMessage());
+    }
+
+    @Test
+    void kafkaSecurityKeysAreTheJobsKafkaSettingsAndTheToolsClient() {
+        Map<String, String> security = new java.util.LinkedHashMap<>();
+        security.put("security.protocol", "sasl-ssl");
+        security.put("sasl.username", "nearline");
+        security.put("sasl.password", "env:NEARLINE_TEST_KAFKA_PASSWORD");
+        security.put("ssl.truststore", "/etc/kafka/ca.p12");
+        file(null, Map.of(), security).write();
+        ClusterFile read = ClusterFile.read(dir);
+        assertEquals(security, read.kafkaSecurity());
+        assertEquals("sasl-ssl", read.jobSettings().get("kafka.security.protocol"));
+        assertEquals("env:NEARLINE_TEST_KAFKA_PASSWORD", read.jobSettings().get("kafka.sasl.password"));
+        assertEquals("10.0.0.2:9092", read.kafka().servers());
+        assertEquals("sasl-ssl (plain, user nearline)", read.kafka().security().describe());
+
+        // a user without a password is refused when a command reaches for the broker, naming the section
+        security.remove("sasl.password");
+        file(null, Map.of(), security).write();
+        ClusterException refused =
+                assertThrows(ClusterException.class, () -> ClusterFile.read(dir).kafka());
+        assertTrue(
+                refused.getMessage().contains("section kafka")
+                        && refused.getMessage().contains("kafka.sasl.password"),
+                refused.getMessage());
     }
 
     @Test

@@ -7,10 +7,13 @@ import io.nearline.bootstrap.SnapshotProducer;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.common.config.Config;
+import io.nearline.common.config.ConfigDef;
 import io.nearline.common.config.JobKeys;
+import io.nearline.common.config.KafkaSecurity;
 import io.nearline.localcluster.cluster.ClusterCommand;
 import io.nearline.localcluster.console.Progress;
 import io.nearline.localcluster.kit.CommandGroup;
+import io.nearline.localcluster.kit.KafkaClient;
 import io.nearline.localcluster.kit.KafkaTopics;
 import io.nearline.localcluster.kit.LocalRunOptions;
 import java.io.IOException;
@@ -45,7 +48,8 @@ public final class BootstrapCommand extends CommandGroup {
         @Option(
                 names = "--config",
                 paramLabel = "FILE",
-                description = "Settings (.properties or .yaml): bootstrap.*, cache.ttl, kafka.bootstrap-servers.")
+                description =
+                        "Settings (.properties or .yaml): bootstrap.*, cache.ttl, kafka.bootstrap-servers, kafka.security.* (docs/clusters.md).")
         Path config;
 
         @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Overrides one setting; repeatable.")
@@ -66,7 +70,11 @@ public final class BootstrapCommand extends CommandGroup {
         Config config() {
             return (config == null ? Config.empty() : Config.load(config))
                     .withOverrides(overrides)
-                    .validateComplete(BootstrapSettings.DEF, WriterSettings.DEF);
+                    .validateComplete(
+                            BootstrapSettings.DEF,
+                            WriterSettings.DEF,
+                            ConfigDef.of("broker", JobKeys.BOOTSTRAP_SERVERS),
+                            KafkaSecurity.DEF);
         }
 
         /** The settings, the period checked against the TTL before anything starts (both keys named if not). */
@@ -152,7 +160,7 @@ public final class BootstrapCommand extends CommandGroup {
             FromDatabase database = fromDatabase();
             BootstrapSettings settings = settings();
             Config config = config();
-            String brokers = config.get(JobKeys.BOOTSTRAP_SERVERS);
+            KafkaClient brokers = KafkaClient.from(config);
             Path progressFile =
                     progress != null ? progress : snapshot.resolveSibling(snapshot.getFileName() + ".progress");
             Instant started = Instant.now();
@@ -220,7 +228,7 @@ public final class BootstrapCommand extends CommandGroup {
                 return null;
             }
             FromDatabase database = new FromDatabase(from, cluster, wait);
-            overrides.putIfAbsent(JobKeys.BOOTSTRAP_SERVERS.name(), database.brokers());
+            database.kafkaSettings().forEach(overrides::putIfAbsent);
             snapshot = snapshot != null ? snapshot : database.defaultSnapshotFile();
             state = state != null ? state : database.stateFile();
             return database;

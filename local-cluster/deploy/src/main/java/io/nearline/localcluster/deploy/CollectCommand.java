@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.localcluster.cluster.ClusterException;
+import io.nearline.localcluster.cluster.ClusterFile;
 import io.nearline.localcluster.cluster.ClusterOption;
+import io.nearline.localcluster.kit.KafkaClient;
 import io.nearline.localcluster.kit.KafkaTopics;
 import io.nearline.localcluster.kit.ReplayOutput;
 import io.nearline.localcluster.kit.WaitOption;
@@ -68,10 +70,11 @@ public final class CollectCommand implements Runnable {
 
         @Override
         public Integer call() throws IOException {
-            CacheUpdaterSettings s = PublishCommand.cdcSettings(cluster.read(), Map.of(), sets);
+            ClusterFile c = cluster.read();
+            CacheUpdaterSettings s = PublishCommand.cdcSettings(c, Map.of(), sets);
             String from = topic != null ? topic : s.cdcTopic();
             List<ConsumerRecord<byte[], byte[]>> records =
-                    KafkaTopics.readToEnd(s.bootstrapServers(), from, Duration.ofMinutes(10));
+                    KafkaTopics.readToEnd(PublishCommand.kafka(c, sets), from, Duration.ofMinutes(10));
             List<String> lines = new ArrayList<>(records.size());
             long tombstones = 0;
             for (ConsumerRecord<byte[], byte[]> r : records) {
@@ -127,16 +130,18 @@ public final class CollectCommand implements Runnable {
 
         @Override
         public Integer call() throws InterruptedException {
-            JoinSettings s = PublishCommand.joinSettings(cluster.read(), sets);
+            ClusterFile c = cluster.read();
+            JoinSettings s = PublishCommand.joinSettings(c, sets);
+            KafkaClient kafka = PublishCommand.kafka(c, sets);
             long deadline = waitFor.deadlineNanos();
-            JoinOutputs outputs = JoinKafka.outputs(s.bootstrapServers(), s);
-            List<String> deadLetters = JoinKafka.deadLetters(s.bootstrapServers(), s);
+            JoinOutputs outputs = JoinKafka.outputs(kafka, s);
+            List<String> deadLetters = JoinKafka.deadLetters(kafka, s);
             long stableSince = System.nanoTime();
             while (System.nanoTime() < deadline
                     && System.nanoTime() - stableSince < Duration.ofSeconds(5).toNanos()) {
                 Thread.sleep(1000);
-                JoinOutputs again = JoinKafka.outputs(s.bootstrapServers(), s);
-                List<String> lettersAgain = JoinKafka.deadLetters(s.bootstrapServers(), s);
+                JoinOutputs again = JoinKafka.outputs(kafka, s);
+                List<String> lettersAgain = JoinKafka.deadLetters(kafka, s);
                 if (!again.equals(outputs)
                         || !lettersAgain.equals(deadLetters)
                         || again.joined().isEmpty()) {

@@ -2,6 +2,7 @@ package io.nearline.localcluster.deploy;
 
 import io.nearline.bootstrap.DatabaseSnapshot;
 import io.nearline.common.events.DebeziumVersion;
+import io.nearline.localcluster.kit.KafkaClient;
 import io.nearline.localcluster.kit.KafkaTopics;
 import java.time.Duration;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -10,7 +11,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * The PostgreSQL bootstrap's watermark as Debezium's connector streamed it: its logical-decoding
  * message events go to {@code <topic.prefix>.message}, each with the position the connector gave it.
  */
-record DebeziumWatermarks(String brokers, String topic) implements DatabaseSnapshot.Watermarks {
+record DebeziumWatermarks(KafkaClient brokers, String topic) implements DatabaseSnapshot.Watermarks {
 
     @Override
     public DebeziumVersion.Position await(String snapshotId, Duration limit) {

@@ -114,7 +114,7 @@ public final class DeployCommand implements Callable<Integer> {
             throw new ClusterException("the YARN cluster at " + web + " is unreachable or has no running node: "
                     + "'bin/nearline cluster status --dir " + c.dir() + "'");
         }
-        List<String> topics = FlinkDeploy.prepareTopics(plan.descriptor(), plan.nearline(), c.kafkaBootstrapServers());
+        List<String> topics = FlinkDeploy.prepareTopics(plan.descriptor(), plan.nearline(), c.kafka());
         String app = SamzaDeploy.submit(plan, c);
         System.out.println("deployed " + plan.descriptor().name() + " as YARN application " + app);
         System.out.println("  topics   " + String.join(", ", topics));
@@ -141,7 +141,7 @@ public final class DeployCommand implements Callable<Integer> {
             throw new ClusterException(
                     "the cluster at " + where + " is unreachable: 'bin/nearline cluster status --dir " + c.dir() + "'");
         }
-        List<String> topics = FlinkDeploy.prepareTopics(plan, c.kafkaBootstrapServers());
+        List<String> topics = FlinkDeploy.prepareTopics(plan, c.kafka());
         String id = FlinkDeploy.submit(plan, c);
         if (yarn) {
             System.out.println("deployed " + plan.descriptor().name() + " as YARN application " + id

@@ -11,6 +11,7 @@ import io.nearline.localcluster.cluster.Daemons;
 import io.nearline.localcluster.cluster.FlinkSession;
 import io.nearline.localcluster.cluster.YarnCluster;
 import io.nearline.localcluster.kit.Home;
+import io.nearline.localcluster.kit.KafkaClient;
 import io.nearline.localcluster.kit.KafkaTopics;
 import io.nearline.tracking.join.JoinSettings;
 import java.nio.file.Path;
@@ -83,11 +84,11 @@ public final class FlinkDeploy {
     }
 
     /** Checks the job's settings and creates its topics where missing; returns the topics. */
-    public static List<String> prepareTopics(Plan plan, String bootstrapServers) {
-        return prepareTopics(plan.descriptor(), plan.settings(), bootstrapServers);
+    public static List<String> prepareTopics(Plan plan, KafkaClient kafka) {
+        return prepareTopics(plan.descriptor(), plan.settings(), kafka);
     }
 
-    static List<String> prepareTopics(Descriptor d, Map<String, String> settings, String bootstrapServers) {
+    static List<String> prepareTopics(Descriptor d, Map<String, String> settings, KafkaClient kafka) {
         Config config = Config.of(settings);
         Map<String, Integer> topics = new LinkedHashMap<>();
         int partitions = Math.max(d.parallelism(), 1);
@@ -109,7 +110,7 @@ public final class FlinkDeploy {
             }
             default -> throw new ClusterException("unknown job " + d.job());
         }
-        KafkaTopics.createTopics(bootstrapServers, topics);
+        KafkaTopics.createTopics(kafka, topics);
         return List.copyOf(topics.keySet());
     }
 

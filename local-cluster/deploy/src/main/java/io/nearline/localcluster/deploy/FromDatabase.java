@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * {@code bootstrap run --from postgres|mysql}: the cluster's database as the snapshot's source. A
@@ -31,8 +32,9 @@ final class FromDatabase {
         this.wait = wait;
     }
 
-    String brokers() {
-        return cluster.jobSettings().get("kafka.bootstrap-servers");
+    /** The cluster's broker and its client security, as settings. */
+    Map<String, String> kafkaSettings() {
+        return cluster.kafka().settings();
     }
 
     private Path stateDir() {

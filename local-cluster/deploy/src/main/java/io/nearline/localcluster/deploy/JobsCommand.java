@@ -97,7 +97,7 @@ public final class JobsCommand implements Runnable {
     }
 
     private static String count(ClusterFile c, String job, String counter) {
-        long n = SamzaMetricsStream.count(c.kafkaBootstrapServers(), job, counter);
+        long n = SamzaMetricsStream.count(c.kafka(), job, counter);
         return n < 0 ? "(none yet)" : String.format("%,d", n);
     }
 

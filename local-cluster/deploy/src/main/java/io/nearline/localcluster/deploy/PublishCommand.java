@@ -8,6 +8,7 @@ import io.nearline.localcluster.cluster.ClusterFile;
 import io.nearline.localcluster.cluster.ClusterOption;
 import io.nearline.localcluster.console.Progress;
 import io.nearline.localcluster.kit.CliErrors;
+import io.nearline.localcluster.kit.KafkaClient;
 import io.nearline.localcluster.kit.KafkaTopics;
 import io.nearline.localcluster.replay.cdc.KafkaReplay;
 import io.nearline.localcluster.replay.cdc.ReplayCdcOptions;
@@ -69,12 +70,13 @@ public final class PublishCommand implements Runnable {
 
         @Override
         public Integer call() {
-            CacheUpdaterSettings s = cdcSettings(
-                    cluster.read(), Map.of(CacheUpdaterSettings.CDC_FORMAT.name(), format.configValue()), sets);
+            ClusterFile c = cluster.read();
+            CacheUpdaterSettings s =
+                    cdcSettings(c, Map.of(CacheUpdaterSettings.CDC_FORMAT.name(), format.configValue()), sets);
             List<ReplayInput.Line> lines = ReplayInput.read(events, s.decoder());
             KafkaReplay.Sent sent;
             try (Progress progress = new Progress("lines sent", lines.size(), System.err)) {
-                sent = KafkaReplay.send(s.bootstrapServers(), s.cdcTopic(), s.deadLetterTopic(), lines, progress::step);
+                sent = KafkaReplay.send(kafka(c, sets), s.cdcTopic(), s.deadLetterTopic(), lines, progress::step);
             }
             System.out.printf(
                     "published %,d change events for %,d keys to %s on %s; %,d bad lines dead-lettered to %s%n",
@@ -112,9 +114,9 @@ public final class PublishCommand implements Runnable {
             ClusterFile c = cluster.read();
             Path state = Files.createDirectories(c.dir().resolve("bootstrap"));
             CacheUpdaterSettings s = cdcSettings(c, Map.of(), sets);
-            int partitions = Math.max(
-                    1,
-                    KafkaTopics.endOffsets(s.bootstrapServers(), s.cdcTopic()).size());
+            KafkaClient kafka = kafka(c, sets);
+            int partitions =
+                    Math.max(1, KafkaTopics.endOffsets(kafka, s.cdcTopic()).size());
             List<String> args = new ArrayList<>(List.of(
                     "run",
                     "--snapshot",
@@ -127,7 +129,7 @@ public final class PublishCommand implements Runnable {
                     state.resolve("schedule.state").toString(),
                     "--progress",
                     state.resolve(snapshot.getFileName() + ".progress").toString()));
-            args.addAll(List.of("--set", "kafka.bootstrap-servers=" + s.bootstrapServers()));
+            kafka.settings().forEach((key, value) -> args.addAll(List.of("--set", key + "=" + value)));
             sets.values().forEach(set -> args.addAll(List.of("--set", set)));
             return CliErrors.install(new CommandLine(new BootstrapCommand())).execute(args.toArray(String[]::new));
         }
@@ -159,10 +161,10 @@ public final class PublishCommand implements Runnable {
         public Integer call() {
             ClusterFile c = cluster.read();
             JoinSettings s = joinSettings(c, sets);
+            KafkaClient kafka = kafka(c, sets);
             JoinInputs inputs = JoinInputs.read(index, broker);
             // partitioned as the topic is: the job's deploy created it (else one partition per request stream)
-            int partitions =
-                    KafkaTopics.endOffsets(s.bootstrapServers(), s.indexTopic()).size();
+            int partitions = KafkaTopics.endOffsets(kafka, s.indexTopic()).size();
             if (partitions == 0) {
                 throw new ClusterException("topic " + s.indexTopic() + " does not exist on " + s.bootstrapServers()
                         + ": deploy the join first (jobs/deploy/tracking-join-flink-session.yaml)");
@@ -170,7 +172,7 @@ public final class PublishCommand implements Runnable {
             long sent;
             try (Progress progress = new Progress(
                     "events sent", inputs.events() + inputs.badLines().size(), System.err)) {
-                sent = JoinKafka.send(s.bootstrapServers(), s, partitions, inputs, progress::step);
+                sent = JoinKafka.send(kafka, s, partitions, inputs, progress::step);
             }
             System.out.printf(
                     "published %,d tracking events to %s and %s (%d partitions); %,d bad lines dead-lettered%n",
@@ -189,6 +191,17 @@ public final class PublishCommand implements Runnable {
         settings.putAll(defaults);
         settings.putAll(sets.overrides());
         return CacheUpdaterSettings.from(Config.of(settings));
+    }
+
+    /** How the commands reach cluster {@code c}'s broker: its address and client security, then --set. */
+    static KafkaClient kafka(ClusterFile c, SetOptions sets) {
+        Map<String, String> settings = new LinkedHashMap<>(c.kafka().settings());
+        sets.overrides().forEach((key, value) -> {
+            if (key.startsWith("kafka.")) {
+                settings.put(key, value);
+            }
+        });
+        return KafkaClient.from(Config.of(settings));
     }
 
     static JoinSettings joinSettings(ClusterFile c, SetOptions sets) {

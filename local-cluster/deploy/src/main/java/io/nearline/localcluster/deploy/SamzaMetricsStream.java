@@ -2,6 +2,7 @@ package io.nearline.localcluster.deploy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.nearline.localcluster.kit.KafkaClient;
 import io.nearline.localcluster.kit.KafkaTopics;
 import java.io.IOException;
 import java.util.HashMap;
@@ -36,9 +37,9 @@ public final class SamzaMetricsStream {
      * A Nearline counter of a job, summed over its sources (tasks, containers) from each source's latest
      * snapshot; -1 when the job has sent none yet.
      */
-    public static long count(String bootstrapServers, String jobName, String counter) {
+    public static long count(KafkaClient kafka, String jobName, String counter) {
         Map<String, JsonNode> latest = new HashMap<>();
-        for (ConsumerRecord<byte[], byte[]> r : KafkaTopics.readAll(bootstrapServers, TOPIC)) {
+        for (ConsumerRecord<byte[], byte[]> r : KafkaTopics.readAll(kafka, TOPIC)) {
             try {
                 JsonNode snapshot = JSON.readTree(r.value());
                 JsonNode header = snapshot.path("header");

@@ -44,7 +44,7 @@ public final class FlinkJoinReplay extends FlinkEngine implements Callable<Integ
                         work.resolve("flink-rocksdb").toString()))
                 .withOverrides(config.asMap());
         StreamExecutionEnvironment env = FlinkLocal.env(options.run, withState, true, work);
-        TrackingJoinJob.define(env, TrackingJoinIo.kafka(settings, ends), settings);
+        TrackingJoinJob.define(env, TrackingJoinIo.kafka(config, ends), settings);
         env.execute("nearline-tracking-join-replay");
     }
 }

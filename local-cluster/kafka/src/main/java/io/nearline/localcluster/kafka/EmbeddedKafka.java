@@ -8,6 +8,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -41,14 +42,17 @@ public final class EmbeddedKafka implements AutoCloseable {
     private final int port;
     private final int controllerPort;
     private final Path dir;
+    private final BrokerSecurity security;
     private boolean closed;
 
-    private EmbeddedKafka(KafkaRaftServer server, String host, int port, int controllerPort, Path dir) {
+    private EmbeddedKafka(
+            KafkaRaftServer server, String host, int port, int controllerPort, Path dir, BrokerSecurity security) {
         this.server = server;
         this.host = host;
         this.port = port;
         this.controllerPort = controllerPort;
         this.dir = dir;
+        this.security = security;
     }
 
     public static EmbeddedKafka start(Path dir) {
@@ -60,6 +64,14 @@ public final class EmbeddedKafka implements AutoCloseable {
      * runs in); a port of 0 takes a free one. A cluster's broker keeps its ports across restarts.
      */
     public static EmbeddedKafka start(Path dir, String host, int port, int controllerPort) {
+        return start(dir, host, port, controllerPort, null);
+    }
+
+    /**
+     * As {@link #start(Path, String, int, int)}, with clients taken only as {@code security} says (null:
+     * plaintext). The controller's listener stays plaintext: it serves the broker alone, never a client.
+     */
+    public static EmbeddedKafka start(Path dir, String host, int port, int controllerPort, BrokerSecurity security) {
         try {
             Files.createDirectories(dir);
             int brokerPort = port > 0 ? port : freePort();
@@ -69,13 +81,17 @@ public final class EmbeddedKafka implements AutoCloseable {
             props.put("process.roles", "broker,controller");
             props.put("node.id", "1");
             props.put("controller.quorum.voters", "1@" + host + ":" + controllerPort);
+            String listener = security == null ? "PLAINTEXT" : security.protocol();
             props.put(
                     "listeners",
-                    "PLAINTEXT://" + host + ":" + brokerPort + ",CONTROLLER://" + host + ":" + controllerPort);
-            props.put("advertised.listeners", "PLAINTEXT://" + host + ":" + brokerPort);
+                    listener + "://" + host + ":" + brokerPort + ",CONTROLLER://" + host + ":" + controllerPort);
+            props.put("advertised.listeners", listener + "://" + host + ":" + brokerPort);
             props.put("controller.listener.names", "CONTROLLER");
-            props.put("inter.broker.listener.name", "PLAINTEXT");
-            props.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+            props.put("inter.broker.listener.name", listener);
+            props.put("listener.security.protocol.map", listener + ":" + listener + ",CONTROLLER:PLAINTEXT");
+            if (security != null) {
+                props.putAll(security.brokerProperties());
+            }
             props.put("log.dirs", logDir.toString());
             // one node: everything internal has one replica; small defaults start fast
             props.put("offsets.topic.replication.factor", "1");
@@ -104,7 +120,7 @@ public final class EmbeddedKafka implements AutoCloseable {
             }
             KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
             server.startup();
-            EmbeddedKafka kafka = new EmbeddedKafka(server, host, brokerPort, controllerPort, dir);
+            EmbeddedKafka kafka = new EmbeddedKafka(server, host, brokerPort, controllerPort, dir, security);
             kafka.awaitReady();
             return kafka;
         } catch (IOException e) {
@@ -123,7 +139,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     /** Stops this broker and starts it again on the same addresses with the same data, as a restarted server. */
     public EmbeddedKafka restart() {
         close();
-        return start(dir, host, port, controllerPort);
+        return start(dir, host, port, controllerPort, security);
     }
 
     public Path dir() {
@@ -148,12 +164,15 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
     }
 
+    /** An admin client of this broker; of a secured one, as the broker's own user. */
     public Admin admin() {
-        return Admin.create(Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                bootstrapServers(),
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
-                30_000));
+        Map<String, Object> props = new HashMap<>();
+        if (security != null) {
+            props.putAll(security.clientProperties());
+        }
+        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 30_000);
+        return Admin.create(props);
     }
 
     private void awaitReady() throws Exception {

@@ -10,7 +10,8 @@ import java.util.concurrent.CountDownLatch;
 
 /**
  * The embedded broker as its own process:
- * {@code java -jar nearline-kafka.jar [--host H --port P --controller-port C] [--detached] DIR [topic:partitions ...]}.
+ * {@code java -jar nearline-kafka.jar [--host H --port P --controller-port C] [--security FILE] [--detached] DIR
+ * [topic:partitions ...]}, where FILE is a {@link BrokerSecurity} written for it.
  * Prints {@code BOOTSTRAP_SERVERS=host:port} on stdout once clients can connect. Attached (the
  * default, for the runners) it runs until its standard input closes (the parent is gone); detached
  * (a local cluster's broker) until it is terminated. Either way it shuts down cleanly.
@@ -26,6 +27,7 @@ public final class EmbeddedKafkaMain {
         int port = 0;
         int controllerPort = 0;
         boolean detached = false;
+        BrokerSecurity security = null;
         List<String> rest = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -33,15 +35,16 @@ public final class EmbeddedKafkaMain {
                 case "--port" -> port = Integer.parseInt(args[++i]);
                 case "--controller-port" -> controllerPort = Integer.parseInt(args[++i]);
                 case "--detached" -> detached = true;
+                case "--security" -> security = BrokerSecurity.read(Path.of(args[++i]));
                 default -> rest.add(args[i]);
             }
         }
         if (rest.isEmpty()) {
             System.err.println("usage: java -jar nearline-kafka.jar [--host H --port P --controller-port C]"
-                    + " [--detached] DIR [topic:partitions ...]");
+                    + " [--security FILE] [--detached] DIR [topic:partitions ...]");
             System.exit(2);
         }
-        EmbeddedKafka kafka = EmbeddedKafka.start(Path.of(rest.get(0)), host, port, controllerPort);
+        EmbeddedKafka kafka = EmbeddedKafka.start(Path.of(rest.get(0)), host, port, controllerPort, security);
         CountDownLatch closed = new CountDownLatch(1);
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(

@@ -4,7 +4,6 @@ import io.nearline.localcluster.console.RateMeter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -14,6 +13,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -35,13 +35,13 @@ public final class KafkaTopics {
 
     private KafkaTopics() {}
 
-    /** How many brokers {@code bootstrap} leads to, asked within {@code limit}; an IllegalStateException saying why not. */
-    public static int brokers(String bootstrap, Duration limit) {
-        Map<String, Object> props = new HashMap<>();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    /** How many brokers {@code kafka} leads to, asked within {@code limit}; an IllegalStateException saying why not. */
+    public static int brokers(KafkaClient kafka, Duration limit) {
+        Map<String, Object> props = kafka.properties();
         props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) limit.toMillis());
         try (Admin admin = Admin.create(props)) {
-            return admin.describeCluster()
+            // the call's own timeout too: else closing the client waits out the default minute
+            return admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) limit.toMillis()))
                     .nodes()
                     .get(limit.toMillis(), TimeUnit.MILLISECONDS)
                     .size();
@@ -52,9 +52,8 @@ public final class KafkaTopics {
         }
     }
 
-    public static void createTopics(String bootstrap, Map<String, Integer> partitionsByTopic) {
-        Map<String, Object> props = new HashMap<>();
-        props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    public static void createTopics(KafkaClient kafka, Map<String, Integer> partitionsByTopic) {
+        Map<String, Object> props = kafka.properties();
         try (Admin admin = Admin.create(props)) {
             List<NewTopic> topics = new ArrayList<>();
             partitionsByTopic.forEach((name, partitions) -> topics.add(new NewTopic(name, partitions, (short) 1)));
@@ -76,15 +75,15 @@ public final class KafkaTopics {
      * not read, as a production consumer with isolation.level=read_committed would not. Sorted by
      * partition, then offset. What could be read in 60 s where the end was not reached.
      */
-    public static List<ConsumerRecord<byte[], byte[]>> readAll(String bootstrap, String topic) {
-        return read(bootstrap, topic, Duration.ofSeconds(60)).records();
+    public static List<ConsumerRecord<byte[], byte[]>> readAll(KafkaClient kafka, String topic) {
+        return read(kafka, topic, Duration.ofSeconds(60)).records();
     }
 
     /** As {@link #readAll}, but a read that does not reach the topic's end within {@code limit} fails. */
-    public static List<ConsumerRecord<byte[], byte[]>> readToEnd(String bootstrap, String topic, Duration limit) {
-        Read read = read(bootstrap, topic, limit);
+    public static List<ConsumerRecord<byte[], byte[]>> readToEnd(KafkaClient kafka, String topic, Duration limit) {
+        Read read = read(kafka, topic, limit);
         if (!read.complete()) {
-            throw new IllegalStateException("reading " + topic + " on " + bootstrap + " did not reach its end within "
+            throw new IllegalStateException("reading " + topic + " on " + kafka + " did not reach its end within "
                     + limit.toSeconds() + " s (" + read.records().size() + " records read)");
         }
         return read.records();
@@ -92,9 +91,8 @@ public final class KafkaTopics {
 
     private record Read(List<ConsumerRecord<byte[], byte[]>> records, boolean complete) {}
 
-    private static Read read(String bootstrap, String topic, Duration limit) {
-        Map<String, Object> props = new HashMap<>();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    private static Read read(KafkaClient kafka, String topic, Duration limit) {
+        Map<String, Object> props = kafka.properties();
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
@@ -119,19 +117,18 @@ public final class KafkaTopics {
      * (between 10 % and 90 % of the records); the median of three reads. The baseline a job's rate is
      * judged against.
      */
-    public static double rawConsumeRate(String bootstrap, String topic) {
+    public static double rawConsumeRate(KafkaClient kafka, String topic) {
         double[] reads = new double[3];
         for (int i = 0; i < reads.length; i++) {
-            reads[i] = rawConsumeRateOnce(bootstrap, topic);
+            reads[i] = rawConsumeRateOnce(kafka, topic);
         }
         Arrays.sort(reads);
         return reads[1];
     }
 
     /** One plain consumer reading the whole topic from the beginning; its rate between 10 % and 90 % of it. */
-    private static double rawConsumeRateOnce(String bootstrap, String topic) {
-        Map<String, Object> props = new HashMap<>();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    private static double rawConsumeRateOnce(KafkaClient kafka, String topic) {
+        Map<String, Object> props = kafka.properties();
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
         props.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, String.valueOf(64 * 1024 * 1024));
@@ -155,9 +152,8 @@ public final class KafkaTopics {
     }
 
     /** Where each partition of {@code topic} ends now (the offset the next record will get), by partition. */
-    public static Map<Integer, Long> endOffsets(String bootstrap, String topic) {
-        Map<String, Object> props = new HashMap<>();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    public static Map<Integer, Long> endOffsets(KafkaClient kafka, String topic) {
+        Map<String, Object> props = kafka.properties();
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         try (KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
@@ -188,9 +184,8 @@ public final class KafkaTopics {
     }
 
     /** A producer that keeps each key's records in send order (one request in flight), for replays and the demo. */
-    public static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
-        Map<String, Object> props = new HashMap<>();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    public static KafkaProducer<byte[], byte[]> producer(KafkaClient kafka) {
+        Map<String, Object> props = kafka.properties();
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         // One request in flight keeps each key's events in file order through retries. No idempotence: a
         // retry may duplicate an event, which the SCN-ordered write absorbs, and it spares the producer-id
@@ -201,5 +196,27 @@ public final class KafkaTopics {
         props.put(ProducerConfig.BATCH_SIZE_CONFIG, "262144");
         props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, String.valueOf(16 * 1024 * 1024));
         return new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer());
+    }
+
+    // The tools' embedded brokers take plaintext clients: these name them by address only.
+
+    public static void createTopics(String bootstrap, Map<String, Integer> partitionsByTopic) {
+        createTopics(KafkaClient.plaintext(bootstrap), partitionsByTopic);
+    }
+
+    public static List<ConsumerRecord<byte[], byte[]>> readAll(String bootstrap, String topic) {
+        return readAll(KafkaClient.plaintext(bootstrap), topic);
+    }
+
+    public static Map<Integer, Long> endOffsets(String bootstrap, String topic) {
+        return endOffsets(KafkaClient.plaintext(bootstrap), topic);
+    }
+
+    public static double rawConsumeRate(String bootstrap, String topic) {
+        return rawConsumeRate(KafkaClient.plaintext(bootstrap), topic);
+    }
+
+    public static KafkaProducer<byte[], byte[]> producer(String bootstrap) {
+        return producer(KafkaClient.plaintext(bootstrap));
     }
 }

@@ -20,6 +20,7 @@ import io.nearline.localcluster.console.Progress;
 import io.nearline.localcluster.console.RateMeter;
 import io.nearline.localcluster.kit.BrokerRestart;
 import io.nearline.localcluster.kit.JobProcess;
+import io.nearline.localcluster.kit.KafkaClient;
 import io.nearline.localcluster.kit.KafkaTopics;
 import io.nearline.localcluster.kit.LocalBroker;
 import io.nearline.localcluster.kit.ReplayOutput;
@@ -115,7 +116,11 @@ final class CdcReplayRun {
         } else {
             try (Progress progress = new Progress("events sent", lines.size(), System.err)) {
                 sent = KafkaReplay.send(
-                        bootstrapServers, settings.cdcTopic(), settings.deadLetterTopic(), lines, progress::step);
+                        KafkaClient.plaintext(bootstrapServers),
+                        settings.cdcTopic(),
+                        settings.deadLetterTopic(),
+                        lines,
+                        progress::step);
             }
         }
         keys = new HashSet<>(sent.keys());
@@ -181,7 +186,7 @@ final class CdcReplayRun {
         complete = restartedCounts == null
                 ? engine.localMetrics().count("bootstrap.partitions-complete")
                 : restartedCounts.getOrDefault("bootstrap.partitions-complete", 0L);
-        deadLetters = KafkaReplay.deadLetters(bootstrapServers, settings.deadLetterTopic());
+        deadLetters = KafkaReplay.deadLetters(KafkaClient.plaintext(bootstrapServers), settings.deadLetterTopic());
         try (CacheStore store = CacheStores.open(config)) {
             state = StateDump.lines(store, keys);
             if (live != null) {

@@ -7,6 +7,7 @@ import io.nearline.common.deadletter.RejectionReason;
 import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.common.events.ChangeEvents;
 import io.nearline.common.events.Rejection;
+import io.nearline.localcluster.kit.KafkaClient;
 import io.nearline.localcluster.kit.KafkaTopics;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -39,17 +40,17 @@ public final class KafkaReplay {
      * the rules (a negative SCN, say) are sent as they are, for the job to reject.
      */
     public static Sent send(
-            String bootstrap,
+            KafkaClient kafka,
             String cdcTopic,
             String deadLetterTopic,
             List<ReplayInput.Line> lines,
             Runnable onEachLine) {
-        return send(bootstrap, cdcTopic, deadLetterTopic, lines, line -> {}, onEachLine);
+        return send(kafka, cdcTopic, deadLetterTopic, lines, line -> {}, onEachLine);
     }
 
     /** As above, {@code beforeEach} told of each line just before it is sent (a live run paces them there). */
     public static Sent send(
-            String bootstrap,
+            KafkaClient kafka,
             String cdcTopic,
             String deadLetterTopic,
             List<ReplayInput.Line> lines,
@@ -59,7 +60,7 @@ public final class KafkaReplay {
         long dead = 0;
         Set<CacheKey> keys = new LinkedHashSet<>();
         Map<ReplayInput.Line, Exception> refused = new ConcurrentHashMap<>();
-        try (KafkaProducer<byte[], byte[]> producer = KafkaTopics.producer(bootstrap)) {
+        try (KafkaProducer<byte[], byte[]> producer = KafkaTopics.producer(kafka)) {
             for (ReplayInput.Line line : lines) {
                 beforeEach.accept(line);
                 if (line.record() != null) {
@@ -116,9 +117,9 @@ public final class KafkaReplay {
     }
 
     /** Every dead letter on the topic so far, as JSON lines, in partition then offset order. */
-    public static List<String> deadLetters(String bootstrap, String topic) {
+    public static List<String> deadLetters(KafkaClient kafka, String topic) {
         List<String> out = new ArrayList<>();
-        for (ConsumerRecord<byte[], byte[]> r : KafkaTopics.readAll(bootstrap, topic)) {
+        for (ConsumerRecord<byte[], byte[]> r : KafkaTopics.readAll(kafka, topic)) {
             out.add(DeadLetters.toJson(DeadLetters.decode(r.value())));
         }
         return out;

@@ -8,6 +8,7 @@ import io.nearline.common.events.ChangeEvents;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.common.store.CacheStore;
 import io.nearline.localcluster.kit.CatchUp;
+import io.nearline.localcluster.kit.KafkaClient;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -76,7 +77,7 @@ final class LiveCdc {
                 () -> {
                     try {
                         KafkaReplay.send(
-                                bootstrap,
+                                KafkaClient.plaintext(bootstrap),
                                 cdcTopic,
                                 deadLetterTopic,
                                 lines,

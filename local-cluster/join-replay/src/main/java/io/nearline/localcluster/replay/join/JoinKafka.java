@@ -2,6 +2,7 @@ package io.nearline.localcluster.replay.join;
 
 import io.nearline.common.deadletter.DeadLetters;
 import io.nearline.common.deadletter.SourceRecord;
+import io.nearline.localcluster.kit.KafkaClient;
 import io.nearline.localcluster.kit.KafkaTopics;
 import io.nearline.tracking.join.Events;
 import io.nearline.tracking.join.JoinPartitions;
@@ -26,9 +27,9 @@ public final class JoinKafka {
 
     private JoinKafka() {}
 
-    public static void createTopics(String bootstrap, JoinSettings s, int partitions) {
+    public static void createTopics(KafkaClient kafka, JoinSettings s, int partitions) {
         KafkaTopics.createTopics(
-                bootstrap,
+                kafka,
                 Map.of(
                         s.indexTopic(),
                         partitions,
@@ -48,9 +49,9 @@ public final class JoinKafka {
      * Sends the events, each request to the same partition of both topics, each file's order kept per
      * partition; bad lines go straight to the dead-letter topic. Returns the events sent.
      */
-    public static long send(String bootstrap, JoinSettings s, int partitions, JoinInputs inputs, Runnable onEach) {
+    public static long send(KafkaClient kafka, JoinSettings s, int partitions, JoinInputs inputs, Runnable onEach) {
         long sent = 0;
-        try (KafkaProducer<byte[], byte[]> producer = KafkaTopics.producer(bootstrap)) {
+        try (KafkaProducer<byte[], byte[]> producer = KafkaTopics.producer(kafka)) {
             for (Events.Fragment f : inputs.fragments()) {
                 producer.send(record(s.indexTopic(), partitions, f.requestId(), TrackingCodec.encode(f)));
                 sent++;
@@ -83,10 +84,10 @@ public final class JoinKafka {
     }
 
     /** The input topics' current ends: topic → partition → offset. */
-    public static Map<String, Map<Integer, Long>> currentEnds(String bootstrap, JoinSettings s) {
+    public static Map<String, Map<Integer, Long>> currentEnds(KafkaClient kafka, JoinSettings s) {
         return Map.of(
-                s.indexTopic(), KafkaTopics.endOffsets(bootstrap, s.indexTopic()),
-                s.brokerTopic(), KafkaTopics.endOffsets(bootstrap, s.brokerTopic()));
+                s.indexTopic(), KafkaTopics.endOffsets(kafka, s.indexTopic()),
+                s.brokerTopic(), KafkaTopics.endOffsets(kafka, s.brokerTopic()));
     }
 
     /** Where each input partition of fresh topics will end once {@link #sendLive} has sent these inputs. */
@@ -109,7 +110,7 @@ public final class JoinKafka {
      * rate is the files' own. Returns the events sent; {@code onEach} is told each one.
      */
     public static long sendLive(
-            String bootstrap, JoinSettings s, int partitions, JoinInputs inputs, long startMillis, Runnable onEach)
+            KafkaClient kafka, JoinSettings s, int partitions, JoinInputs inputs, long startMillis, Runnable onEach)
             throws InterruptedException {
         long first = Long.MAX_VALUE;
         for (Events.Input e : inputs.fragments()) {
@@ -141,7 +142,7 @@ public final class JoinKafka {
         }
         live.sort(Comparator.comparingLong(Live::due)); // stable: each file's order kept
         long sent = 0;
-        try (KafkaProducer<byte[], byte[]> producer = KafkaTopics.producer(bootstrap)) {
+        try (KafkaProducer<byte[], byte[]> producer = KafkaTopics.producer(kafka)) {
             for (Live l : live) {
                 long wait = l.due() - System.currentTimeMillis();
                 if (wait > 0) {
@@ -164,18 +165,18 @@ public final class JoinKafka {
     }
 
     /** Everything the job wrote, as sorted JSON lines. */
-    public static JoinOutputs outputs(String bootstrap, JoinSettings s) {
+    public static JoinOutputs outputs(KafkaClient kafka, JoinSettings s) {
         List<Events.Joined> joined = new ArrayList<>();
         List<Events.Orphan> orphans = new ArrayList<>();
         List<Events.Late> late = new ArrayList<>();
         try {
-            for (ConsumerRecord<byte[], byte[]> r : KafkaTopics.readAll(bootstrap, s.joinedTopic())) {
+            for (ConsumerRecord<byte[], byte[]> r : KafkaTopics.readAll(kafka, s.joinedTopic())) {
                 joined.add(TrackingCodec.decodeJoined(r.value()));
             }
-            for (ConsumerRecord<byte[], byte[]> r : KafkaTopics.readAll(bootstrap, s.orphansTopic())) {
+            for (ConsumerRecord<byte[], byte[]> r : KafkaTopics.readAll(kafka, s.orphansTopic())) {
                 orphans.add(TrackingCodec.decodeOrphan(r.value()));
             }
-            for (ConsumerRecord<byte[], byte[]> r : KafkaTopics.readAll(bootstrap, s.lateTopic())) {
+            for (ConsumerRecord<byte[], byte[]> r : KafkaTopics.readAll(kafka, s.lateTopic())) {
                 late.add(TrackingCodec.decodeLate(r.value()));
             }
         } catch (IOException e) {
@@ -184,9 +185,9 @@ public final class JoinKafka {
         return JoinOutputs.of(joined, orphans, late);
     }
 
-    public static List<String> deadLetters(String bootstrap, JoinSettings s) {
+    public static List<String> deadLetters(KafkaClient kafka, JoinSettings s) {
         List<String> out = new ArrayList<>();
-        for (ConsumerRecord<byte[], byte[]> r : KafkaTopics.readAll(bootstrap, s.deadLetterTopic())) {
+        for (ConsumerRecord<byte[], byte[]> r : KafkaTopics.readAll(kafka, s.deadLetterTopic())) {
             out.add(DeadLetters.toJson(DeadLetters.decode(r.value())));
         }
         return out;

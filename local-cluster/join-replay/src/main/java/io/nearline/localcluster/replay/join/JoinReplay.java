@@ -9,6 +9,7 @@ import io.nearline.localcluster.console.RateMeter;
 import io.nearline.localcluster.kit.BrokerRestart;
 import io.nearline.localcluster.kit.CatchUp;
 import io.nearline.localcluster.kit.JobProcess;
+import io.nearline.localcluster.kit.KafkaClient;
 import io.nearline.localcluster.kit.LocalBroker;
 import io.nearline.localcluster.kit.LocalEngine;
 import io.nearline.localcluster.kit.ReplayOutput;
@@ -80,6 +81,7 @@ public final class JoinReplay {
         private final LocalBroker broker;
         private final Engine engine;
         private final String bootstrapServers;
+        private final KafkaClient kafka;
         private final InMemoryMetrics metrics;
         private final long started = System.currentTimeMillis();
         private Config config;
@@ -96,6 +98,7 @@ public final class JoinReplay {
             this.broker = broker;
             this.engine = engine;
             this.bootstrapServers = broker.bootstrapServers();
+            this.kafka = KafkaClient.plaintext(bootstrapServers);
             this.metrics = engine.localMetrics();
         }
 
@@ -111,7 +114,7 @@ public final class JoinReplay {
             config = options.jobConfig(bootstrapServers);
             JoinSettings.validateJob(config);
             settings = JoinSettings.from(config);
-            JoinKafka.createTopics(bootstrapServers, settings, options.run.partitions);
+            JoinKafka.createTopics(kafka, settings, options.run.partitions);
             send(inputs);
             runJob();
             if (live != null) {
@@ -131,17 +134,16 @@ public final class JoinReplay {
         private void send(JoinInputs inputs) {
             int partitions = options.run.partitions;
             if (options.live) {
-                JoinKafka.send(bootstrapServers, settings, partitions, inputs.badLinesOnly(), () -> {});
+                JoinKafka.send(kafka, settings, partitions, inputs.badLinesOnly(), () -> {});
                 sent = inputs.events();
                 ends = JoinKafka.endsAfter(settings, partitions, inputs);
-                live = new LiveTraffic(
-                        bootstrapServers, settings, partitions, inputs, metrics, options.warmUp.toMillis());
+                live = new LiveTraffic(kafka, settings, partitions, inputs, metrics, options.warmUp.toMillis());
             } else {
                 try (Progress progress = new Progress(
                         "events sent", inputs.events() + inputs.badLines().size(), System.err)) {
-                    sent = JoinKafka.send(bootstrapServers, settings, partitions, inputs, progress::step);
+                    sent = JoinKafka.send(kafka, settings, partitions, inputs, progress::step);
                 }
-                ends = JoinKafka.currentEnds(bootstrapServers, settings);
+                ends = JoinKafka.currentEnds(kafka, settings);
             }
         }
 
@@ -171,8 +173,8 @@ public final class JoinReplay {
 
         /** The outputs and dead letters read back and written sorted, and the summary. */
         private void report() throws Exception {
-            JoinOutputs outputs = JoinKafka.outputs(bootstrapServers, settings);
-            List<String> deadLetters = JoinKafka.deadLetters(bootstrapServers, settings);
+            JoinOutputs outputs = JoinKafka.outputs(kafka, settings);
+            List<String> deadLetters = JoinKafka.deadLetters(kafka, settings);
             ReplayOutput.write(options.outDir.resolve("joined.jsonl"), outputs.joined());
             ReplayOutput.write(options.outDir.resolve("orphans.jsonl"), outputs.orphans());
             ReplayOutput.write(options.outDir.resolve("late.jsonl"), outputs.late());
@@ -213,7 +215,7 @@ public final class JoinReplay {
                     settings,
                     options.run.partitions,
                     work,
-                    JoinKafka.currentEnds(options.run.jobProcess, settings));
+                    JoinKafka.currentEnds(KafkaClient.plaintext(options.run.jobProcess), settings));
         }
         return 0;
     }
@@ -232,7 +234,7 @@ public final class JoinReplay {
         private final CatchUp catchUp;
 
         LiveTraffic(
-                String bootstrap,
+                KafkaClient kafka,
                 JoinSettings settings,
                 int partitions,
                 JoinInputs inputs,
@@ -253,7 +255,7 @@ public final class JoinReplay {
             thread = new Thread(
                     () -> {
                         try {
-                            JoinKafka.sendLive(bootstrap, settings, partitions, inputs, startMillis, onEach);
+                            JoinKafka.sendLive(kafka, settings, partitions, inputs, startMillis, onEach);
                         } catch (Exception e) {
                             failed = e;
                         }
