@@ -8,8 +8,10 @@ import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigDef;
+import io.nearline.common.config.ConfigKey;
 import io.nearline.common.config.JobKeys;
 import io.nearline.common.config.KafkaSecurity;
+import io.nearline.common.config.ValueType;
 import io.nearline.localcluster.cluster.ClusterCommand;
 import io.nearline.localcluster.console.Progress;
 import io.nearline.localcluster.kit.CommandGroup;
@@ -43,6 +45,12 @@ public final class BootstrapCommand extends CommandGroup {
     /** Exit code of {@code bootstrap status} when the schedule is overdue (or never ran). */
     static final int OVERDUE = 3;
 
+    /** The broker and how to reach it: known keys for both commands, needed by 'run' alone. */
+    private static final ConfigDef BROKER = ConfigDef.of(
+            "broker",
+            ConfigKey.of(
+                    JobKeys.BOOTSTRAP_SERVERS.name(), ValueType.STRING, "", JobKeys.BOOTSTRAP_SERVERS.description()));
+
     /** Settings common to both commands: the config file, overrides, the schedule's state file. */
     static class Common {
         @Option(
@@ -70,11 +78,7 @@ public final class BootstrapCommand extends CommandGroup {
         Config config() {
             return (config == null ? Config.empty() : Config.load(config))
                     .withOverrides(overrides)
-                    .validateComplete(
-                            BootstrapSettings.DEF,
-                            WriterSettings.DEF,
-                            ConfigDef.of("broker", JobKeys.BOOTSTRAP_SERVERS),
-                            KafkaSecurity.DEF);
+                    .validateComplete(BootstrapSettings.DEF, WriterSettings.DEF, BROKER, KafkaSecurity.DEF);
         }
 
         /** The settings, the period checked against the TTL before anything starts (both keys named if not). */
