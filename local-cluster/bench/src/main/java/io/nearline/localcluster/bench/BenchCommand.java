@@ -15,7 +15,7 @@ import io.nearline.localcluster.simulator.ChangeLogTruth;
 import io.nearline.localcluster.simulator.DivergenceChecker;
 import io.nearline.localcluster.simulator.StateDumpView;
 import io.nearline.tracking.join.JoinSettings;
-import io.nearline.tracking.reference.CoreJoinReplay;
+import io.nearline.tracking.reference.JoinOracle;
 import io.nearline.tracking.reference.JoinOutputs;
 import io.nearline.tracking.reference.TrackingGenerator;
 import java.io.IOException;
@@ -26,7 +26,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import picocli.CommandLine;
@@ -420,15 +419,14 @@ public final class BenchCommand extends CommandGroup {
                     "bench join: %,d requests -> %,d fragments + %,d broker events (seed %d) in %s%n",
                     requests, w.fragments(), w.brokerEvents(), seed.value, work);
             JoinInputs inputs = JoinInputs.read(index, broker).valid();
-            JoinOutputs reference = CoreJoinReplay.run(
+            JoinOutputs expected = JoinOracle.expected(
                     inputs.fragments(),
                     inputs.brokers(),
                     run.partitions,
                     JoinSettings.WINDOW.defaultValue().toMillis(),
-                    JoinSettings.ALLOWED_LATENESS.defaultValue().toMillis(),
-                    new Random(0));
+                    JoinSettings.ALLOWED_LATENESS.defaultValue().toMillis());
             if (eager) {
-                reference = reference.repeatsFolded();
+                expected = expected.repeatsFolded();
             }
             Map<String, ObjectNode> members = new LinkedHashMap<>();
             for (String engine : run.engines) {
@@ -446,7 +444,7 @@ public final class BenchCommand extends CommandGroup {
                 m.put(
                         "verified",
                         (rate == null || keptUp(engine, replay.path("caughtUp").asBoolean()))
-                                & outputsMatch(engine, reference, out));
+                                & outputsMatch(engine, expected, out));
                 m.set("replay", replay);
                 members.put(engine, m);
             }
@@ -679,14 +677,14 @@ public final class BenchCommand extends CommandGroup {
         return report.converged();
     }
 
-    /** Whether a join's outputs are the engine-less reference's, line for line; the files that differ printed. */
-    static boolean outputsMatch(String engine, JoinOutputs reference, Path out) throws IOException {
+    /** Whether a join's outputs are the oracle's ({@link JoinOracle}), line for line; the files that differ printed. */
+    static boolean outputsMatch(String engine, JoinOutputs expected, Path out) throws IOException {
         boolean same = true;
         for (String file : List.of("joined.jsonl", "orphans.jsonl", "late.jsonl")) {
             List<String> want = new ArrayList<>(
                     file.startsWith("joined")
-                            ? reference.joined()
-                            : file.startsWith("orphans") ? reference.orphans() : reference.late());
+                            ? expected.joined()
+                            : file.startsWith("orphans") ? expected.orphans() : expected.late());
             List<String> got = new ArrayList<>(Files.readAllLines(out.resolve(file)));
             if (file.startsWith("late")) { // a live run shifts event times: the verdicts are compared
                 want.replaceAll(BenchCommand::withoutEventTime);
@@ -696,13 +694,13 @@ public final class BenchCommand extends CommandGroup {
             got.sort(null);
             if (!want.equals(got)) {
                 System.out.printf(
-                        "  check %s: %s differs from the reference (%,d lines vs %,d)%n",
+                        "  check %s: %s differs from the oracle (%,d lines vs %,d)%n",
                         engine, file, got.size(), want.size());
                 same = false;
             }
         }
         if (same) {
-            System.out.printf("  check %s: outputs equal the engine-less reference%n", engine);
+            System.out.printf("  check %s: outputs equal the oracle's%n", engine);
         }
         return same;
     }

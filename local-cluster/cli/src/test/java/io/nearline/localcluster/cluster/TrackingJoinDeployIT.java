@@ -9,7 +9,7 @@ import io.nearline.localcluster.deploy.FlinkDeploy;
 import io.nearline.localcluster.deploy.SamzaDeploy;
 import io.nearline.localcluster.replay.join.JoinInputs;
 import io.nearline.tracking.join.JoinPartitions;
-import io.nearline.tracking.reference.CoreJoinReplay;
+import io.nearline.tracking.reference.JoinOracle;
 import io.nearline.tracking.reference.JoinOutputs;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
-import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -135,8 +134,8 @@ class TrackingJoinDeployIT extends LocalClusterIT {
                             "--cluster",
                             cluster.toString()));
             JoinInputs all = JoinInputs.read(index, broker).valid();
-            JoinOutputs expected = CoreJoinReplay.run(
-                    all.fragments(), all.brokers(), partitions, WINDOW_MS, LATENESS_MS, new Random(0));
+            JoinOutputs expected =
+                    JoinOracle.expected(all.fragments(), all.brokers(), partitions, WINDOW_MS, LATENESS_MS);
             // the restarted job may still be restoring its state: collect until every request is out, or 3 minutes
             Path after = dir.resolve("after");
             long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.testkit.Seeds;
-import io.nearline.tracking.reference.CoreJoinReplay;
+import io.nearline.tracking.reference.JoinOracle;
 import io.nearline.tracking.reference.JoinOutputs;
 import io.nearline.tracking.reference.TrackingGenerator;
 import java.io.IOException;
@@ -18,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -28,9 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The join's conformance suite: the same scenarios through an engine's real job (via its
- * {@code replay join}) and through the core without an engine ({@link CoreJoinReplay}, same
- * partitioning); joined, orphan and late outputs must be identical line for line, dead letters and
- * metrics must agree. Each engine module runs it as an IT.
+ * {@code replay join}) and through {@link JoinOracle}, which derives the outputs from the join's rules
+ * apart from the join core (same partitioning); joined, orphan and late outputs must be identical line
+ * for line, dead letters and metrics must agree. Each engine module runs it as an IT, so both engines
+ * answer to an oracle that does not share the code they both run.
  */
 public abstract class JoinConformanceSuite {
 
@@ -116,7 +116,7 @@ public abstract class JoinConformanceSuite {
     /**
      * {@code join.emit-complete=eager}: complete joins go out as their last event arrives, so where a
      * repeat is counted depends on arrival order. Folded ({@link JoinOutputs#repeatsFolded()}), the
-     * engine's outputs must be the core's default outputs, line for line, with one joined event per
+     * engine's outputs must be the oracle's default outputs, line for line, with one joined event per
      * request with a broker event.
      */
     @Test
@@ -132,8 +132,7 @@ public abstract class JoinConformanceSuite {
         args.addAll(List.of("--set", "join.emit-complete=eager"));
         assertEquals(0, replay(args), "replay join exit code");
         JoinInputs inputs = JoinInputs.read(index, broker).valid();
-        JoinOutputs byDefault =
-                CoreJoinReplay.run(inputs.fragments(), inputs.brokers(), PARTITIONS, 10_000, 1000, new Random(0));
+        JoinOutputs byDefault = JoinOracle.expected(inputs.fragments(), inputs.brokers(), PARTITIONS, 10_000, 1000);
         JoinOutputs eager = new JoinOutputs(
                 lines(out.resolve("joined.jsonl")),
                 lines(out.resolve("orphans.jsonl")),
@@ -168,8 +167,7 @@ public abstract class JoinConformanceSuite {
         args.add("--live");
         assertEquals(0, replay(args), "replay join --live exit code");
         JoinInputs inputs = JoinInputs.read(index, broker).valid();
-        JoinOutputs expected =
-                CoreJoinReplay.run(inputs.fragments(), inputs.brokers(), PARTITIONS, 10_000, 1000, new Random(0));
+        JoinOutputs expected = JoinOracle.expected(inputs.fragments(), inputs.brokers(), PARTITIONS, 10_000, 1000);
         assertEquals(w.brokerEvents(), expected.joined().size(), "one joined event per request (seed " + seed + ")");
         assertSameLines(expected.joined(), lines(out.resolve("joined.jsonl")), "joined.jsonl (seed " + seed + ")");
         assertSameLines(expected.orphans(), lines(out.resolve("orphans.jsonl")), "orphans.jsonl (seed " + seed + ")");
@@ -188,9 +186,9 @@ public abstract class JoinConformanceSuite {
 
     /**
      * The job's process is killed -9 halfway through the input and started again from its last
-     * checkpoint or commit: the outputs must still be the core's, every request joined once. On Flink
+     * checkpoint or commit: the outputs must still be the oracle's, every request joined once. On Flink
      * (transactional outputs, read committed) line for line; on Samza the outputs written since the
-     * last commit are written again, so its distinct lines must be the core's and each repeat the
+     * last commit are written again, so its distinct lines must be the oracle's and each repeat the
      * same line. No late repeats in this traffic: a partition's lateness judgement starts again after
      * a restart, so a straggler read first after it may be judged differently (documented).
      */
@@ -202,7 +200,7 @@ public abstract class JoinConformanceSuite {
 
     /**
      * The broker is stopped and started again under the running job halfway through: the job must
-     * reconnect by itself and end with the core's outputs (distinct lines where a retried write may
+     * reconnect by itself and end with the oracle's outputs (distinct lines where a retried write may
      * repeat one).
      */
     @Test
@@ -213,8 +211,8 @@ public abstract class JoinConformanceSuite {
 
     /**
      * Outputs over {@code join.output.max-bytes} go to the dead letters (RECORD_TOO_LARGE, keyed by
-     * request id, the output topic as source) and the job goes on: every request the core joins is
-     * either sent, exactly as the core makes it, or dead-lettered, never both and never lost.
+     * request id, the output topic as source) and the job goes on: every request the oracle joins is
+     * either sent, exactly as the oracle has it, or dead-lettered, never both and never lost.
      */
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -228,8 +226,7 @@ public abstract class JoinConformanceSuite {
         args.addAll(List.of("--set", "join.output.max-bytes=500"));
         assertEquals(0, replay(args), "replay join exit code");
         JoinInputs inputs = JoinInputs.read(index, broker).valid();
-        JoinOutputs expected =
-                CoreJoinReplay.run(inputs.fragments(), inputs.brokers(), PARTITIONS, 10_000, 1000, new Random(0));
+        JoinOutputs expected = JoinOracle.expected(inputs.fragments(), inputs.brokers(), PARTITIONS, 10_000, 1000);
 
         Set<String> sent = new TreeSet<>();
         for (String line : lines(out.resolve("joined.jsonl"))) {
@@ -268,7 +265,7 @@ public abstract class JoinConformanceSuite {
         return outputs.late().stream().filter(l -> l.contains("AFTER_EMISSION")).count();
     }
 
-    /** Generated traffic with {@code fault} at half the input; the outputs compared with the core's. */
+    /** Generated traffic with {@code fault} at half the input; the outputs compared with the oracle's. */
     private void assertEndsWithTheCoresOutputs(String fault, boolean mayRepeat) {
         long seed = Seeds.seed();
         Path index = dir.resolve("index.jsonl");
@@ -280,8 +277,7 @@ public abstract class JoinConformanceSuite {
         args.addAll(List.of("--checkpoint-interval", "500ms", fault, "0.5"));
         assertEquals(0, replay(args), "replay join " + fault + " exit code");
         JoinInputs inputs = JoinInputs.read(index, broker).valid();
-        JoinOutputs expected =
-                CoreJoinReplay.run(inputs.fragments(), inputs.brokers(), PARTITIONS, 10_000, 1000, new Random(0));
+        JoinOutputs expected = JoinOracle.expected(inputs.fragments(), inputs.brokers(), PARTITIONS, 10_000, 1000);
         assertEquals(w.brokerEvents(), expected.joined().size(), "one joined event per request (seed " + seed + ")");
         for (String file : List.of("joined.jsonl", "orphans.jsonl", "late.jsonl")) {
             List<String> want = file.startsWith("joined")
@@ -299,15 +295,15 @@ public abstract class JoinConformanceSuite {
 
     private record Run(JoinOutputs expected, List<String> deadLetters) {}
 
-    /** The engine's replay and the core's, compared; the expected outputs and the engine's dead letters. */
+    /** The engine's replay and the oracle, compared; the expected outputs and the engine's dead letters. */
     private Run runBoth(Path index, Path broker, long windowMillis, long latenessMillis) {
         Path out = dir.resolve("out");
         List<String> args = args(index, broker, out, windowMillis, latenessMillis);
         assertEquals(0, replay(args), "replay join exit code");
 
         JoinInputs inputs = JoinInputs.read(index, broker).valid();
-        JoinOutputs expected = CoreJoinReplay.run(
-                inputs.fragments(), inputs.brokers(), PARTITIONS, windowMillis, latenessMillis, new Random(0));
+        JoinOutputs expected =
+                JoinOracle.expected(inputs.fragments(), inputs.brokers(), PARTITIONS, windowMillis, latenessMillis);
         assertSameLines(expected.joined(), lines(out.resolve("joined.jsonl")), "joined.jsonl");
         assertSameLines(expected.orphans(), lines(out.resolve("orphans.jsonl")), "orphans.jsonl");
         assertSameLines(expected.late(), lines(out.resolve("late.jsonl")), "late.jsonl");
