@@ -27,11 +27,11 @@ public record KafkaSecurity(
         SASL_PLAINTEXT,
         SASL_SSL;
 
-        boolean sasl() {
+        public boolean sasl() {
             return this == SASL_PLAINTEXT || this == SASL_SSL;
         }
 
-        boolean tls() {
+        public boolean tls() {
             return this == SSL || this == SASL_SSL;
         }
     }
@@ -164,8 +164,9 @@ public record KafkaSecurity(
             p.put("ssl.keystore.location", keystore);
             p.put("ssl.keystore.type", storeType(keystore));
             if (!keystorePassword.equals(Secret.NONE)) {
-                p.put("ssl.keystore.password", keystorePassword.reveal());
-                p.put("ssl.key.password", keystorePassword.reveal());
+                String password = keystorePassword.reveal(); // the key's too: read once
+                p.put("ssl.keystore.password", password);
+                p.put("ssl.key.password", password);
             }
         }
         return p;

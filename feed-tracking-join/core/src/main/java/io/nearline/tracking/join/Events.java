@@ -72,7 +72,7 @@ public final class Events {
 
     /** An event the join did not use because it came too late: never a second joined event. */
     public record Late(String requestId, String kind, String node, long ts, LateReason reason) {
-        static Late of(Input e, LateReason reason) {
+        public static Late of(Input e, LateReason reason) {
             return e instanceof Fragment f
                     ? new Late(f.requestId(), "fragment", f.node(), f.ts(), reason)
                     : new Late(e.requestId(), "broker", null, e.ts(), reason);

@@ -15,7 +15,8 @@ import java.util.TreeSet;
 /**
  * What the join must output for a replay of given inputs, derived from the semantics in
  * feed-tracking-join/README.md and written apart from the join core: no watermark, timers, slices,
- * pending buffers or stored state, only the rules applied to the whole input at once. The conformance
+ * pending buffers or stored state, only the rules applied to the whole input at once (it shares the
+ * event records, their text form and the partition function). The conformance
  * suite, {@code bench join} and the deploy IT check the engines against it, so a bug in the core that
  * both engines share still shows; a test holds the engine-less reference ({@link CoreJoinReplay}) to it
  * too.
@@ -59,7 +60,7 @@ public final class JoinOracle {
                 int partition = JoinPartitions.of(e.requestId(), partitions);
                 Long before = newest.get(partition);
                 if (before != null && e.ts() < before - allowedLatenessMillis) {
-                    late.add(late(e, Events.LateReason.BEHIND_PARTITION));
+                    late.add(Events.Late.of(e, Events.LateReason.BEHIND_PARTITION));
                 } else {
                     inTime.computeIfAbsent(e.requestId(), r -> new ArrayList<>())
                             .add(e);
@@ -80,7 +81,7 @@ public final class JoinOracle {
                     r = new Request(requestId, e.ts() + windowMillis);
                 }
                 if (r.emitted) {
-                    late.add(late(e, Events.LateReason.AFTER_EMISSION));
+                    late.add(Events.Late.of(e, Events.LateReason.AFTER_EMISSION));
                 } else {
                     r.take(e, joined);
                 }
@@ -145,12 +146,6 @@ public final class JoinOracle {
                     Math.max(0, at - lastNeeded),
                     repeats);
         }
-    }
-
-    private static Events.Late late(Events.Input e, Events.LateReason reason) {
-        return e instanceof Events.Fragment f
-                ? new Events.Late(f.requestId(), "fragment", f.node(), f.ts(), reason)
-                : new Events.Late(e.requestId(), "broker", null, e.ts(), reason);
     }
 
     private static final Comparator<Events.Input> EVENT_TIME_ORDER = Comparator.<Events.Input>comparingLong(

@@ -51,7 +51,7 @@ final class LocalKafkaSecurity {
         Path folder = Files.createDirectories(dir.resolve("kafka-security"));
         Path keystore = folder.resolve("broker.p12");
         Path truststore = folder.resolve("truststore.p12");
-        boolean tls = protocol == KafkaSecurity.Protocol.SSL || protocol == KafkaSecurity.Protocol.SASL_SSL;
+        boolean tls = protocol.tls();
         String storePassword = secret(folder.resolve("stores.password"));
         if (tls && !Files.exists(truststore)) {
             certificate(folder, host, keystore, truststore, storePassword);
@@ -79,12 +79,12 @@ final class LocalKafkaSecurity {
     static Map<String, String> clusterFileKeys(Path dir, KafkaSecurity.Protocol protocol) {
         Map<String, String> keys = new LinkedHashMap<>();
         keys.put("security.protocol", KafkaSecurity.PROTOCOL.type().format(protocol));
-        if (protocol == KafkaSecurity.Protocol.SASL_PLAINTEXT || protocol == KafkaSecurity.Protocol.SASL_SSL) {
+        if (protocol.sasl()) {
             keys.put("sasl.mechanism", "plain");
             keys.put("sasl.username", USER);
             keys.put("sasl.password", "file:" + dir.resolve("kafka.password"));
         }
-        if (protocol == KafkaSecurity.Protocol.SSL || protocol == KafkaSecurity.Protocol.SASL_SSL) {
+        if (protocol.tls()) {
             Path folder = dir.resolve("kafka-security");
             keys.put("ssl.truststore", folder.resolve("truststore.p12").toString());
             keys.put("ssl.truststore-password", "file:" + folder.resolve("stores.password"));
