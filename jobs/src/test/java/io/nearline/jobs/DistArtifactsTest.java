@@ -20,6 +20,9 @@ import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 import java.util.zip.GZIPInputStream;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
+import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.opentest4j.AssertionFailedError;
@@ -27,7 +30,7 @@ import org.opentest4j.AssertionFailedError;
 /**
  * What {@code ./mvnw package} leaves in {@code jobs/target/dist}: the Flink jars a cluster runs
  * (Flink, the broker and the local tools not inside; the connector, Avro, stores and the job are) and
- * the Samza packages in Samza's layout.
+ * the Samza packages in Samza's layout, the cache sink's Connect plugin in Confluent Hub's.
  */
 class DistArtifactsTest {
 
@@ -197,5 +200,58 @@ class DistArtifactsTest {
                 "tracking-join.properties",
                 "io.nearline.tracking.samza.JoinApp",
                 "feed-tracking-join-samza-");
+    }
+
+    /** Jars a Connect plugin must leave to the worker: its own copies would be loaded apart from the worker's. */
+    private static final List<String> WORKER_PROVIDED = List.of("kafka-clients-", "connect-api-", "slf4j-api-");
+
+    /** The layout Confluent Hub uses, one top folder: manifest.json, doc/, lib/ with the connector and no Kafka. */
+    private static void assertConnectPlugin(Path zipFile, long maxMb) throws IOException {
+        String name = zipFile.getFileName().toString();
+        long size = Files.size(zipFile);
+        assertTrue(size <= maxMb * MB, name + " is " + size / MB + " MB, more than " + maxMb + " MB");
+        try (ZipFile zip = new ZipFile(zipFile.toFile())) {
+            List<String> entries = zip.stream().map(ZipEntry::getName).toList();
+            String top = "nearline-cache-sink-connect/";
+            assertTrue(entries.stream().allMatch(e -> e.startsWith(top)), name + ": one top folder, " + top);
+            assertTrue(entries.contains(top + "manifest.json"), name + " lacks manifest.json");
+            assertTrue(entries.contains(top + "doc/README.md"), name + " lacks doc/README.md");
+            List<String> lib = entries.stream()
+                    .filter(e -> e.startsWith(top + "lib/") && e.endsWith(".jar"))
+                    .map(e -> e.substring((top + "lib/").length()))
+                    .toList();
+            for (String provided : WORKER_PROVIDED) {
+                assertTrue(lib.stream().noneMatch(j -> j.startsWith(provided)), name + " holds " + provided);
+            }
+            assertTrue(lib.stream().anyMatch(j -> j.startsWith("cache-updater-connect-")), name + ": " + lib);
+            String manifest = new String(
+                    zip.getInputStream(zip.getEntry(top + "manifest.json")).readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(manifest.contains("\"component_types\": [\"sink\"]"), manifest);
+            assertTrue(!manifest.contains("${"), "manifest.json is filtered: " + manifest);
+        }
+    }
+
+    @Test
+    void cacheSinkConnectPlugin() throws IOException {
+        assertConnectPlugin(DIST.resolve("nearline-cache-sink-connect.zip"), 60);
+    }
+
+    /** Negative control: a plugin carrying its own Kafka client is refused. */
+    @Test
+    void aPluginWithKafkaInsideIsRefused(@TempDir Path dir) throws IOException {
+        Path zip = dir.resolve("plugin.zip");
+        try (ZipOutputStream out = new ZipOutputStream(Files.newOutputStream(zip))) {
+            for (String entry : List.of(
+                    "manifest.json",
+                    "doc/README.md",
+                    "lib/cache-updater-connect-1.jar",
+                    "lib/kafka-clients-4.1.2.jar")) {
+                out.putNextEntry(new ZipEntry("nearline-cache-sink-connect/" + entry));
+                out.write("{\"component_types\": [\"sink\"]}".getBytes(StandardCharsets.UTF_8));
+                out.closeEntry();
+            }
+        }
+        AssertionFailedError refused = assertThrows(AssertionFailedError.class, () -> assertConnectPlugin(zip, 1));
+        assertTrue(refused.getMessage().contains("kafka-clients-"), refused.getMessage());
     }
 }
