@@ -31,6 +31,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.RecordBatch;
+import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.connect.errors.ConnectException;
 import org.apache.kafka.connect.sink.ErrantRecordReporter;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -57,6 +59,9 @@ public final class CacheSinkTask extends SinkTask {
 
     /** Records waiting to be written, in batches of write.batch.max-keys, past which input is paused. */
     static final int PAUSE_AT_BATCHES = 4;
+
+    /** A pause longer than this is worth a warning: the store is slow or down, not just a burst. */
+    private static final Duration SLOW_PAUSE = Duration.ofSeconds(10);
 
     /** How long a commit waits for the writes in flight before it commits what is written. */
     private static final Duration COMMIT_WAIT = Duration.ofSeconds(10);
@@ -93,7 +98,10 @@ public final class CacheSinkTask extends SinkTask {
 
     private final List<Future<Void>> reports = new ArrayList<>();
     private volatile RuntimeException writeFailure;
-    private boolean paused;
+    /** When input was paused (System.nanoTime), 0 while it flows. */
+    private long pausedSince;
+    /** Whether this pause was long enough to be warned about. */
+    private boolean warned;
 
     private ExecutorService writer;
     private ScheduledExecutorService timer;
@@ -233,9 +241,18 @@ public final class CacheSinkTask extends SinkTask {
     private void apply(Written w) {
         for (UpdateBatch.Refused refused : w.refused()) {
             SourceRecord s = refused.change().source();
-            deadLetter(
-                    new SinkRecord(s.topic(), s.partition(), null, s.key(), null, s.value(), s.offset()),
-                    refused.rejection());
+            // the record as read again from what the batch kept: Connect's reporter needs a timestamp, not its value
+            SinkRecord record = new SinkRecord(
+                    s.topic(),
+                    s.partition(),
+                    null,
+                    s.key(),
+                    null,
+                    s.value(),
+                    s.offset(),
+                    RecordBatch.NO_TIMESTAMP,
+                    TimestampType.NO_TIMESTAMP_TYPE);
+            deadLetter(record, refused.rejection());
         }
         durable.putAll(w.through());
         synchronized (lock) {
@@ -250,23 +267,39 @@ public final class CacheSinkTask extends SinkTask {
         }
     }
 
-    /** Backpressure: input paused while too many records wait to be written, resumed when half have gone. */
+    /**
+     * Backpressure: input paused while too many records wait to be written, resumed when half have
+     * gone. Under a burst this is routine and logged at debug; a pause that lasts is a warning.
+     */
     private void pauseOrResume() {
         long waiting;
         synchronized (lock) {
             waiting = inFlight + batched;
         }
         long limit = (long) PAUSE_AT_BATCHES * batchMaxKeys;
-        if (!paused && waiting > limit) {
-            paused = true;
+        if (pausedSince == 0 && waiting > limit) {
+            pausedSince = System.nanoTime();
+            warned = false;
             context.pause(context.assignment().toArray(TopicPartition[]::new));
-            LOG.warn("{} records wait to be written to the cache: input paused until they are", waiting);
-        } else if (paused && waiting <= limit / 2) {
-            paused = false;
+            LOG.debug("{} records wait to be written to the cache: input paused", waiting);
+        } else if (pausedSince != 0 && waiting <= limit / 2) {
+            long pausedMillis = (System.nanoTime() - pausedSince) / 1_000_000;
+            pausedSince = 0;
             context.resume(context.assignment().toArray(TopicPartition[]::new));
-            LOG.info("the cache writes caught up: input resumed");
+            if (warned) {
+                LOG.info("the cache writes caught up after {} ms: input resumed", pausedMillis);
+            } else {
+                LOG.debug("the cache writes caught up after {} ms: input resumed", pausedMillis);
+            }
         }
-        if (paused) {
+        if (pausedSince != 0) {
+            if (!warned && System.nanoTime() - pausedSince > SLOW_PAUSE.toNanos()) {
+                warned = true;
+                LOG.warn(
+                        "input paused for {} s: {} records still wait to be written to the cache (is it down?)",
+                        SLOW_PAUSE.toSeconds(),
+                        waiting);
+            }
             context.timeout(100); // poll again soon, to resume as soon as the writes allow
         }
     }

@@ -4,6 +4,7 @@ import io.nearline.common.metrics.Metrics;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.metrics.stats.Avg;
@@ -19,7 +20,11 @@ import org.apache.kafka.common.metrics.stats.Max;
  */
 final class ConnectMetrics implements Metrics {
 
+    /** Sensor names are the worker's, shared by every task in it: each task's get a prefix of their own. */
+    private static final AtomicLong INSTANCES = new AtomicLong();
+
     private final PluginMetrics plugin;
+    private final String prefix = "nearline-" + INSTANCES.incrementAndGet() + "-";
     private final Map<String, Sensor> sensors = new ConcurrentHashMap<>();
 
     ConnectMetrics(PluginMetrics plugin) {
@@ -29,7 +34,7 @@ final class ConnectMetrics implements Metrics {
     @Override
     public Counter counter(String name) {
         Sensor sensor = sensors.computeIfAbsent(name, n -> {
-            Sensor s = plugin.addSensor(n);
+            Sensor s = plugin.addSensor(prefix + n);
             s.add(
                     plugin.metricName(n, "Nearline counter " + n + " (total).", new LinkedHashMap<>()),
                     new CumulativeSum());
@@ -41,7 +46,7 @@ final class ConnectMetrics implements Metrics {
     @Override
     public Histogram histogram(String name) {
         Sensor sensor = sensors.computeIfAbsent(name, n -> {
-            Sensor s = plugin.addSensor(n);
+            Sensor s = plugin.addSensor(prefix + n);
             s.add(plugin.metricName(n + "-avg", "Nearline " + n + ": average.", new LinkedHashMap<>()), new Avg());
             s.add(plugin.metricName(n + "-max", "Nearline " + n + ": largest.", new LinkedHashMap<>()), new Max());
             return s;

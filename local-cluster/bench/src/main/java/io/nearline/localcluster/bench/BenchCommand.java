@@ -136,6 +136,11 @@ public final class BenchCommand extends CommandGroup {
             if (!List.of("rocksdb", "couchbase", "redis").contains(store)) {
                 throw new IllegalArgumentException("--store must be rocksdb, couchbase or redis, got " + store);
             }
+            run.requireEngines(List.of("flink", "samza", "connect"));
+            if (run.engines.contains("connect") && store.equals("rocksdb")) {
+                throw new IllegalArgumentException("--engine connect writes a networked cache: add --store couchbase "
+                        + "or --store redis (the embedded store cannot be a connector's)");
+            }
             return WorkDirs.inWorkDir(run.workDir, "nearline-bench", this::bench);
         }
 
@@ -406,6 +411,7 @@ public final class BenchCommand extends CommandGroup {
             boolean eager =
                     "eager".equalsIgnoreCase(settings.values.getOrDefault(JoinSettings.EMIT_COMPLETE.name(), ""));
             long spacing = spacingMicros;
+            run.requireEngines(List.of("flink", "samza"));
             return WorkDirs.inWorkDir(run.workDir, "nearline-bench-join", work -> bench(work, spacing, eager));
         }
 
@@ -538,6 +544,7 @@ public final class BenchCommand extends CommandGroup {
         @Override
         public Integer call() throws Exception {
             positive("--rows", rows, "--partitions", run.partitions, "--parallelism", run.parallelism);
+            run.requireEngines(List.of("flink", "samza"));
             return WorkDirs.inWorkDir(run.workDir, "nearline-bench-bootstrap", this::bench);
         }
 

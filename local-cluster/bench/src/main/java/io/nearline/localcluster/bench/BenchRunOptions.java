@@ -14,7 +14,8 @@ final class BenchRunOptions {
             names = "--engine",
             split = ",",
             defaultValue = "flink,samza",
-            description = "Engines, in order (default: ${DEFAULT-VALUE}).")
+            description = "Engines, in order: flink, samza; bench cdc also connect, the cache sink connector in a "
+                    + "Kafka Connect worker, on couchbase or redis (default: ${DEFAULT-VALUE}).")
     List<String> engines;
 
     @Option(names = "--partitions", description = "Partitions of each input topic (default: ${DEFAULT-VALUE}).")
@@ -30,6 +31,16 @@ final class BenchRunOptions {
 
     @Option(names = "--summary-json", paramLabel = "FILE", description = BenchCommand.SUMMARY_JSON)
     Path summaryJson;
+
+    /** The engines asked for, each one of {@code allowed}; else the user's mistake, named. */
+    void requireEngines(List<String> allowed) {
+        for (String engine : engines) {
+            if (!allowed.contains(engine)) {
+                throw new IllegalArgumentException(
+                        "--engine " + engine + " cannot run this bench: it takes " + String.join(", ", allowed));
+            }
+        }
+    }
 
     BenchRunOptions(int defaultPartitions) {
         this.partitions = defaultPartitions;

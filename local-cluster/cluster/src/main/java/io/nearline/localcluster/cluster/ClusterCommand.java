@@ -1,6 +1,7 @@
 package io.nearline.localcluster.cluster;
 
 import io.nearline.common.config.KafkaSecurity;
+import io.nearline.localcluster.kit.ForkedConnect;
 import io.nearline.localcluster.kit.Home;
 import io.nearline.store.redis.testkit.RedisServerProcess;
 import java.io.IOException;
@@ -266,9 +267,11 @@ public final class ClusterCommand implements Runnable {
                 System.out.printf(
                         "%s up in %s (%.0f s): addresses in %s%n",
                         kind(), dir, seconds(started), dir.resolve(ClusterFile.NAME));
-                System.out.println(
-                        "  deploy:   bin/nearline deploy jobs/deploy/cache-updater-flink-session.yaml --cluster "
-                                + dir);
+                // the cache updater where this cluster runs it: a Flink session, else the Connect sink
+                String descriptor = !flink() && connect() && !store().equals("rocksdb")
+                        ? "cache-updater-connect.yaml"
+                        : "cache-updater-flink-session.yaml";
+                System.out.println("  deploy:   bin/nearline deploy jobs/deploy/" + descriptor + " --cluster " + dir);
                 System.out.println("  stop:     bin/nearline " + kind() + " down --dir " + dir);
                 return 0;
             } catch (RuntimeException | IOException e) {
@@ -311,6 +314,7 @@ public final class ClusterCommand implements Runnable {
             if (connect()) {
                 needed.add(ConnectWorker.lib(home));
                 needed.add(ConnectWorker.plugins(home));
+                needed.add(ForkedConnect.sinkPluginZip(home));
             }
             for (ClusterDatabase db : databases()) {
                 db.unavailableReason().ifPresent(why -> {
@@ -448,12 +452,15 @@ public final class ClusterCommand implements Runnable {
         }
 
         private void startConnect() throws IOException {
-            Path conf = ConnectWorker.writeConfig(dir, net.serviceAddress(), kafka, ConnectWorker.plugins(home));
+            Path conf = ConnectWorker.writeConfig(dir, net.serviceAddress(), kafka, home);
             ConnectWorker.writeSecrets(dir, databaseSections);
             pids.put(
                     "connect",
                     Daemons.start(
-                            dir, "connect", net.wrap(ConnectWorker.daemon(java, dir, ConnectWorker.lib(home), conf))));
+                            dir,
+                            "connect",
+                            net.wrap(ConnectWorker.daemon(
+                                    java, dir, ConnectWorker.lib(home), conf, net.serviceAddress()))));
             connectRest = "http://" + net.serviceAddress() + ":" + ConnectWorker.REST_PORT;
             writeFile();
             String url = connectRest;
@@ -462,11 +469,11 @@ public final class ClusterCommand implements Runnable {
                     dir, "connect", pids.get("connect"), Duration.ofSeconds(180), () -> !ConnectWorker.connectorClasses(
                                     url)
                             .isEmpty());
-            List<String> debezium = ConnectWorker.connectorClasses(url).stream()
-                    .filter(c -> c.startsWith("io.debezium"))
+            List<String> plugins = ConnectWorker.connectorClasses(url).stream()
+                    .filter(c -> c.startsWith("io.debezium") || c.startsWith("io.nearline"))
                     .map(c -> c.substring(c.lastIndexOf('.') + 1))
                     .toList();
-            step(started, "connect", connectRest + " (Kafka Connect REST; plugins " + debezium + ")");
+            step(started, "connect", connectRest + " (Kafka Connect REST; plugins " + plugins + ")");
         }
 
         private void startFlink() throws IOException {

@@ -1,6 +1,7 @@
 package io.nearline.localcluster.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.nearline.localcluster.kit.ConnectJmx;
 import io.nearline.localcluster.kit.ForkedConnect;
 import java.io.IOException;
 import java.net.http.HttpRequest;
@@ -15,13 +16,15 @@ import java.util.Map;
 
 /**
  * The local cluster's Kafka Connect worker: Apache Kafka's own {@code ConnectDistributed} from the
- * connect-worker module's jars, in distributed mode on the cluster's broker, its REST API on the
- * cluster's address, Debezium's PostgreSQL and MySQL connectors on its plugin path (a class loader of
- * their own). Also the few calls of Connect's REST API that deploys and {@code cluster status} make.
+ * connect-worker module's jars, in distributed mode on the cluster's broker, its REST API and JMX on
+ * the cluster's address, Debezium's PostgreSQL and MySQL connectors and Nearline's cache sink on its
+ * plugin path (each in a class loader of its own). Also the few calls of Connect's REST API that deploys and {@code cluster status} make.
  */
 public final class ConnectWorker {
 
     public static final int REST_PORT = 8083;
+    /** Where the worker's JMX answers, on the REST API's address: the cache sink's counters (jobs list). */
+    public static final int JMX_PORT = 9875;
 
     private ConnectWorker() {}
 
@@ -33,12 +36,16 @@ public final class ConnectWorker {
         return ForkedConnect.plugins(home);
     }
 
-    /** {@code DIR/connect/worker.properties} and its log configuration; returns that directory. */
-    static Path writeConfig(Path dir, String address, String kafka, Path plugins) throws IOException {
+    /**
+     * {@code DIR/connect/worker.properties} and its log configuration, the cache sink's plugin unpacked
+     * into {@code DIR/connect/plugins} beside Debezium's on the plugin path; returns that directory.
+     */
+    static Path writeConfig(Path dir, String address, String kafka, Path home) throws IOException {
         Path conf = Files.createDirectories(dir.resolve("connect"));
+        Path sink = ForkedConnect.unpackPlugin(ForkedConnect.sinkPluginZip(home), conf.resolve("plugins"));
         Files.write(
                 conf.resolve("worker.properties"),
-                ForkedConnect.workerProperties(address, REST_PORT, kafka, plugins),
+                ForkedConnect.workerProperties(address, REST_PORT, kafka, plugins(home) + "," + sink),
                 StandardCharsets.UTF_8);
         Files.write(conf.resolve("log4j2.properties"), ForkedConnect.logSettings(), StandardCharsets.UTF_8);
         return conf;
@@ -70,8 +77,9 @@ public final class ConnectWorker {
         return "${file:" + secrets(dir) + ":" + key + "}";
     }
 
-    static List<String> daemon(String java, Path dir, Path lib, Path conf) {
+    static List<String> daemon(String java, Path dir, Path lib, Path conf, String address) {
         List<String> command = new ArrayList<>(List.of(java, Daemons.marker(dir), "-Xmx512m"));
+        command.addAll(ConnectJmx.jvmOptions(address, JMX_PORT));
         command.add("-Dlog4j2.configurationFile=" + conf.resolve("log4j2.properties"));
         command.addAll(List.of("-cp", lib + "/*", "org.apache.kafka.connect.cli.ConnectDistributed"));
         command.add(conf.resolve("worker.properties").toString());
@@ -93,6 +101,13 @@ public final class ConnectWorker {
 
     public static JsonNode delete(String rest, String path) {
         return JsonRest.call(WHO, rest, path, HttpRequest.newBuilder().DELETE(), Duration.ofSeconds(60));
+    }
+
+    /** The names of the connectors on the worker. */
+    public static List<String> connectors(String rest) {
+        List<String> out = new ArrayList<>();
+        get(rest, "/connectors").forEach(n -> out.add(n.asText()));
+        return out;
     }
 
     /** The connector classes the worker has loaded, or none when it does not answer yet. */

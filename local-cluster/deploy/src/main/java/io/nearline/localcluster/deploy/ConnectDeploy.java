@@ -7,13 +7,16 @@ import io.nearline.localcluster.cluster.ClusterFile;
 import io.nearline.localcluster.cluster.ConnectWorker;
 import io.nearline.localcluster.cluster.Daemons;
 import io.nearline.localcluster.databases.CaptureReadiness;
+import io.nearline.localcluster.kit.ConnectJmx;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -21,7 +24,8 @@ import java.util.TreeMap;
 /**
  * A connector deployed to the cluster's Kafka Connect worker over its REST API: the descriptor's
  * settings are the connector's own keys; the cluster adds where its database and broker are (a key the
- * descriptor or {@code --set} gives wins), the password by reference to the worker's secrets file.
+ * descriptor or {@code --set} gives wins), the password by reference to the worker's secrets file. The
+ * cache sink (job cache-updater) gets the cluster's cache the way the jobs do.
  * Connect validates the config first; a key it refuses stops the deploy with that key named.
  */
 final class ConnectDeploy {
@@ -30,6 +34,9 @@ final class ConnectDeploy {
 
     /** The connector's config: the cluster's addresses, then the descriptor's settings, then the overrides. */
     static Map<String, String> config(Descriptor d, ClusterFile c, Map<String, String> overrides) {
+        if (isCacheSink(d)) {
+            return sinkConfig(d, c, overrides);
+        }
         Map<String, String> config = new LinkedHashMap<>();
         String kind = d.job().substring("debezium-".length());
         Map<String, String> db = c.database(kind);
@@ -52,6 +59,28 @@ final class ConnectDeploy {
         return config;
     }
 
+    /** The cache updater as a Connect sink (cache-updater/connect), rather than a Debezium source. */
+    static boolean isCacheSink(Descriptor d) {
+        return d.job().equals("cache-updater");
+    }
+
+    /**
+     * The cache sink's config: the cluster's cache (its password by reference to its file), then the
+     * descriptor's settings (Connect's and Nearline's keys), then the overrides. Kafka's addresses and
+     * security are the worker's own, so the cluster's {@code kafka.*} settings are left out.
+     */
+    static Map<String, String> sinkConfig(Descriptor d, ClusterFile c, Map<String, String> overrides) {
+        Map<String, String> config = new LinkedHashMap<>();
+        c.jobSettings(d.settings(), overrides).forEach((key, value) -> {
+            if (!key.startsWith("kafka.")) {
+                config.put(key, value);
+            }
+        });
+        config.put("name", d.name());
+        config.put("tasks.max", "" + d.parallelism());
+        return config;
+    }
+
     static int deploy(Descriptor d, ClusterFile c, Map<String, String> overrides, boolean dryRun) {
         String rest = c.connectRest();
         Map<String, String> config = config(d, c, overrides);
@@ -62,17 +91,94 @@ final class ConnectDeploy {
             new TreeMap<>(config).forEach((k, v) -> System.out.println("  " + k + ": " + v));
             return 0;
         }
-        readyForCapture(d, c);
+        if (!isCacheSink(d)) {
+            readyForCapture(d, c);
+        }
         validate(rest, config);
         ConnectWorker.put(rest, "/connectors/" + encode(d.name()) + "/config", config);
         String state = awaitRunning(rest, d.name(), Duration.ofSeconds(90));
         System.out.println("deployed " + d.name() + " as a Kafka Connect connector (" + state + ")");
-        System.out.println("  tables   " + config.get("table.include.list"));
-        System.out.println("  topic    "
-                + config.getOrDefault(
-                        "transforms.route.replacement", config.get("topic.prefix") + ".<schema>.<table>"));
+        if (isCacheSink(d)) {
+            System.out.println("  topics   " + config.get("topics") + " -> " + c.describeStore());
+            System.out.println("  dlq      " + config.get("errors.deadletterqueue.topic.name"));
+        } else {
+            System.out.println("  tables   " + config.get("table.include.list"));
+            System.out.println("  topic    "
+                    + config.getOrDefault(
+                            "transforms.route.replacement", config.get("topic.prefix") + ".<schema>.<table>"));
+        }
         System.out.println("  watch    " + rest + "/connectors/" + d.name() + "/status");
         System.out.println("  stop     curl -X DELETE " + rest + "/connectors/" + d.name());
+        return 0;
+    }
+
+    /** Jobs' ids for connectors: {@code connect:NAME}. */
+    static final String ID_PREFIX = "connect:";
+
+    /** Each connector on the worker: id, name, state (FAILED when a task failed), events.written (the cache sink's). */
+    static List<String[]> list(ClusterFile c) {
+        String rest = c.connectRest();
+        List<String[]> rows = new ArrayList<>();
+        for (JsonNode name : ConnectWorker.get(rest, "/connectors")) {
+            JsonNode status = ConnectWorker.get(rest, "/connectors/" + encode(name.asText()) + "/status");
+            String state = status.path("connector").path("state").asText();
+            for (JsonNode t : status.path("tasks")) {
+                if (t.path("state").asText().equals("FAILED")) {
+                    state = "FAILED";
+                }
+            }
+            String written = "-";
+            String type = ConnectWorker.get(rest, "/connectors/" + encode(name.asText()))
+                    .path("config")
+                    .path("connector.class")
+                    .asText();
+            if (type.equals(SINK_CLASS) && state.equals("RUNNING")) {
+                written = counter(rest, name.asText(), "events.written");
+            }
+            rows.add(new String[] {ID_PREFIX + name.asText(), name.asText(), state, written});
+        }
+        return rows;
+    }
+
+    static final String SINK_CLASS = "io.nearline.cacheupdater.connect.CacheSinkConnector";
+
+    /** A counter of the cache sink's tasks, summed, from the worker's JMX (on its REST address); "(no JMX)" if it has none. */
+    private static String counter(String rest, String name, String counter) {
+        String host = java.net.URI.create(rest).getHost();
+        try (ConnectJmx jmx = ConnectJmx.connect(host, ConnectWorker.JMX_PORT)) {
+            return String.format("%,d", jmx.sum(name, counter));
+        } catch (IOException e) {
+            return "(no JMX)";
+        }
+    }
+
+    /** Deletes connector {@code name}: its tasks stop, its committed offsets stay with its consumer group for a later deploy. */
+    static int stop(ClusterFile c, String name) {
+        String rest = c.connectRest();
+        ConnectWorker.get(rest, "/connectors/" + encode(name)); // an unknown name is an error, named
+        ConnectWorker.delete(rest, "/connectors/" + encode(name));
+        System.out.println("stopped connector " + name + " (its offsets stay with consumer group connect-" + name
+                + ": a deploy of the same name resumes from them)");
+        return 0;
+    }
+
+    /**
+     * The running connector of a descriptor given its new config: validated first, then applied in
+     * place; Connect restarts its tasks, which resume from the group's committed offsets. A new plugin
+     * version goes on the worker's plugin path and needs the worker restarted (docs/kafka-connect.md).
+     */
+    static int upgrade(Descriptor d, ClusterFile c, Map<String, String> overrides) {
+        String rest = c.connectRest();
+        if (!ConnectWorker.connectors(rest).contains(d.name())) {
+            throw new ClusterException("no connector named " + d.name() + " on " + rest
+                    + ": deploy it first ('bin/nearline deploy " + d.file() + "')");
+        }
+        Map<String, String> config = config(d, c, overrides);
+        validate(rest, config);
+        ConnectWorker.put(rest, "/connectors/" + encode(d.name()) + "/config", config);
+        String state = awaitRunning(rest, d.name(), Duration.ofSeconds(90));
+        System.out.println("upgraded " + d.name() + " in place (" + state + "); offsets kept (consumer group connect-"
+                + d.name() + ")");
         return 0;
     }
 

@@ -79,9 +79,12 @@ public record Descriptor(
                     + "' cannot be deployed by this version; it deploys flink to flink-session or yarn, samza to yarn, "
                     + "connect to connect");
         }
-        if (job.startsWith("debezium-") != engine.equals("connect")) {
+        if (job.startsWith("debezium-") && !engine.equals("connect")
+                || engine.equals("connect") && !job.startsWith("debezium-") && !job.equals("cache-updater")) {
             throw new ClusterException(file + ": job '" + job + "' runs on "
-                    + (job.startsWith("debezium-") ? "engine connect (a Kafka Connect connector)" : "flink or samza"));
+                    + (job.startsWith("debezium-")
+                            ? "engine connect (a Kafka Connect connector)"
+                            : "flink or samza (of the jobs, only the cache updater is also a Kafka Connect sink)"));
         }
         if (engine.equals("samza") && job.equals("bootstrapper")) {
             throw new ClusterException(file + ": on Samza the bootstrapper runs inside the cache updater: deploy job "

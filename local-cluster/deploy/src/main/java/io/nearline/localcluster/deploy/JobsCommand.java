@@ -56,6 +56,11 @@ public final class JobsCommand implements Runnable {
                                     : "-");
                 }
             }
+            if (c.connectRestUrl() != null) {
+                for (String[] row : ConnectDeploy.list(c)) {
+                    System.out.printf("%-32s  %-28s  %-10s  %14s  %17s%n", row[0], row[1], row[2], row[3], "-");
+                }
+            }
             if (c.yarnWebUrl() != null) {
                 for (YarnCluster.App app : YarnCluster.apps(c.yarnWebUrl())) {
                     if (app.type().equals("Apache Flink") && app.state().equals("RUNNING")) {
@@ -107,7 +112,10 @@ public final class JobsCommand implements Runnable {
             description = "Stop a job; with --savepoint, take a savepoint first and print its path.")
     static final class Stop implements Callable<Integer> {
 
-        @Parameters(index = "0", paramLabel = "ID", description = "The job id (see jobs list).")
+        @Parameters(
+                index = "0",
+                paramLabel = "ID",
+                description = "The job id (see jobs list; a connector's is connect:NAME).")
         String id;
 
         @Option(
@@ -122,6 +130,13 @@ public final class JobsCommand implements Runnable {
         @Override
         public Integer call() {
             ClusterFile c = cluster.read();
+            if (id.startsWith(ConnectDeploy.ID_PREFIX)) {
+                if (savepoint != null) {
+                    throw new ClusterException("--savepoint is Flink's: a connector's positions are its consumer "
+                            + "group's committed offsets, which stay");
+                }
+                return ConnectDeploy.stop(c, id.substring(ConnectDeploy.ID_PREFIX.length()));
+            }
             if (id.startsWith("application_")
                     && YarnCluster.app(c.yarnWeb(), id).type().equals("Apache Flink")) {
                 String rest = FlinkYarn.rest(c, YarnCluster.app(c.yarnWeb(), id));
@@ -162,7 +177,8 @@ public final class JobsCommand implements Runnable {
             name = "upgrade",
             mixinStandardHelpOptions = true,
             description = "Upgrade the running job of a descriptor: stop it with a savepoint, submit the descriptor's "
-                    + "artifact from that savepoint (state and input positions kept).")
+                    + "artifact from that savepoint (state and input positions kept); a connector gets its new "
+                    + "config in place (offsets kept).")
     static final class Upgrade implements Callable<Integer> {
 
         @Parameters(index = "0", paramLabel = "DESCRIPTOR", description = "The descriptor of the job.")
@@ -178,6 +194,9 @@ public final class JobsCommand implements Runnable {
         public Integer call() {
             Descriptor d = Descriptor.read(descriptor);
             ClusterFile c = cluster.read();
+            if (d.engine().equals("connect")) {
+                return ConnectDeploy.upgrade(d, c, sets.overrides());
+            }
             if (d.engine().equals("samza")) {
                 String web = c.yarnWeb();
                 YarnCluster.App running = SamzaDeploy.running(web, d.name())

@@ -66,8 +66,15 @@ class DescriptorTest {
                 d.settings().get("connector.class"));
         assertTrue(message("job: debezium-mysql\nengine: flink\ntarget: flink-session\nartifact: x.jar\n")
                 .contains("runs on engine connect"));
-        assertTrue(message("job: cache-updater\nengine: connect\ntarget: connect\n")
+        assertTrue(message("job: tracking-join\nengine: connect\ntarget: connect\n")
                 .contains("runs on flink or samza"));
+    }
+
+    @Test
+    void theCacheUpdaterAlsoDeploysAsAConnectSink() throws IOException {
+        Descriptor d = Descriptor.read(write("job: cache-updater\nengine: connect\ntarget: connect\n"));
+        assertEquals("connect", d.engine());
+        assertEquals("", d.artifact(), "the plugin is on the worker's plugin path: no artifact to send");
     }
 
     private String message(String yaml) throws IOException {

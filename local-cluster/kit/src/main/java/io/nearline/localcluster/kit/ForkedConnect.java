@@ -3,6 +3,7 @@ package io.nearline.localcluster.kit;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -10,10 +11,14 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipFile;
 
 /**
  * A Kafka Connect worker of a local run (Apache Kafka's own {@code ConnectDistributed}, from the
@@ -43,14 +48,46 @@ public final class ForkedConnect implements AutoCloseable {
         return home.resolve("local-cluster/connect-worker/target/plugins");
     }
 
-    /** The worker's settings: on {@code kafka}, REST on {@code host:port}, the plugins in {@code plugins}. */
-    public static List<String> workerProperties(String host, int port, String kafka, Path plugins) {
+    /** The cache sink connector's plugin as it ships (built by cache-updater/connect; jobs/target/dist holds a copy). */
+    public static Path sinkPluginZip(Path home) {
+        return home.resolve("cache-updater/connect/target/nearline-cache-sink-connect.zip");
+    }
+
+    /**
+     * Unpacks a plugin zip (one top folder holding {@code lib/}, Confluent Hub's layout) into {@code dir},
+     * which then goes on a worker's {@code plugin.path}; returns {@code dir}.
+     */
+    public static Path unpackPlugin(Path zip, Path dir) throws IOException {
+        if (!Files.isRegularFile(zip)) {
+            throw new IllegalStateException(zip + " is missing: build with ./mvnw package -DskipTests");
+        }
+        try (ZipFile file = new ZipFile(zip.toFile())) {
+            for (ZipEntry entry : file.stream().toList()) {
+                Path to = dir.resolve(entry.getName()).normalize();
+                if (!to.startsWith(dir)) {
+                    throw new IOException(zip + " holds an entry outside its folder: " + entry.getName());
+                }
+                if (entry.isDirectory()) {
+                    Files.createDirectories(to);
+                } else {
+                    Files.createDirectories(to.getParent());
+                    try (InputStream in = file.getInputStream(entry)) {
+                        Files.copy(in, to, StandardCopyOption.REPLACE_EXISTING);
+                    }
+                }
+            }
+        }
+        return dir;
+    }
+
+    /** The worker's settings: on {@code kafka}, REST on {@code host:port}, the plugins in {@code pluginPath} (comma-separated). */
+    public static List<String> workerProperties(String host, int port, String kafka, String pluginPath) {
         return List.of(
                 "bootstrap.servers=" + kafka,
                 "group.id=nearline-connect",
                 "listeners=http://" + host + ":" + port,
                 "rest.advertised.host.name=" + host,
-                "plugin.path=" + plugins,
+                "plugin.path=" + pluginPath,
                 // Kafka's and Debezium's plugins all carry ServiceLoader manifests: no class scan at start
                 "plugin.discovery=service_load",
                 // Debezium's own JSON form, schema included: what the jobs' debezium-json format reads
@@ -66,6 +103,9 @@ public final class ForkedConnect implements AutoCloseable {
                 "offset.storage.replication.factor=1",
                 "status.storage.replication.factor=1",
                 "offset.flush.interval.ms=1000",
+                // a sink task's partitions move to another worker 10 s after its worker dies (default 45 s)
+                "consumer.session.timeout.ms=10000",
+                "consumer.heartbeat.interval.ms=3000",
                 // secrets by reference: ${file:/path:key} in a connector's config
                 "config.providers=file",
                 "config.providers.file.class=org.apache.kafka.common.config.provider.FileConfigProvider");
@@ -88,27 +128,37 @@ public final class ForkedConnect implements AutoCloseable {
 
     /** Starts a worker on {@code kafka} with its files in {@code dir}; returns once its REST API lists plugins. */
     public static ForkedConnect start(Path dir, String kafka) throws IOException {
+        return start(dir, kafka, List.of(), List.of());
+    }
+
+    /**
+     * A worker with {@code morePlugins} on its plugin path beside Debezium's and {@code jvmOptions} on its
+     * command line; the same group and topics, so a worker started again on the same broker takes up
+     * the connectors and their committed positions where the last one left them.
+     */
+    public static ForkedConnect start(Path dir, String kafka, List<Path> morePlugins, List<String> jvmOptions)
+            throws IOException {
         Path home = Home.dir();
         if (!Files.isDirectory(lib(home)) || !Files.isDirectory(plugins(home))) {
             throw new IllegalStateException(lib(home) + " is missing: build with ./mvnw package -DskipTests");
         }
         Files.createDirectories(dir);
         int port = ForkedJvm.freePort();
+        StringBuilder pluginPath = new StringBuilder(plugins(home).toString());
+        morePlugins.forEach(p -> pluginPath.append(',').append(p));
         Path worker = Files.write(
                 dir.resolve("worker.properties"),
-                workerProperties("127.0.0.1", port, kafka, plugins(home)),
+                workerProperties("127.0.0.1", port, kafka, pluginPath.toString()),
                 StandardCharsets.UTF_8);
         Path log = Files.write(dir.resolve("log4j2.properties"), logSettings(), StandardCharsets.UTF_8);
-        Process process = new ProcessBuilder(
-                        Home.java(),
-                        "-Xmx512m",
-                        "-Dlog4j2.configurationFile=" + log,
-                        "-cp",
-                        lib(home) + "/*",
-                        "org.apache.kafka.connect.cli.ConnectDistributed",
-                        worker.toString())
+        List<String> command = new ArrayList<>(List.of(Home.java(), "-Xmx512m", "-Dlog4j2.configurationFile=" + log));
+        command.addAll(jvmOptions);
+        command.addAll(
+                List.of("-cp", lib(home) + "/*", "org.apache.kafka.connect.cli.ConnectDistributed", worker.toString()));
+        Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
-                .redirectOutput(dir.resolve("connect.log").toFile())
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                        dir.resolve("connect.log").toFile()))
                 .start();
         ForkedConnect connect = new ForkedConnect(process, "http://127.0.0.1:" + port);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
@@ -170,7 +220,8 @@ public final class ForkedConnect implements AutoCloseable {
         throw new IOException("connector " + name + " is not running after " + timeout.toSeconds() + " s: " + last);
     }
 
-    private JsonNode get(String path) throws IOException {
+    /** The worker's answer to a GET of {@code path} on its REST API. */
+    public JsonNode get(String path) throws IOException {
         HttpResponse<String> r =
                 send(HttpRequest.newBuilder(URI.create(rest + path)).GET());
         if (r.statusCode() >= 300) {
@@ -191,6 +242,15 @@ public final class ForkedConnect implements AutoCloseable {
     private static void sleep(long millis) {
         try {
             Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Kills the worker at once (SIGKILL), as a crash would: nothing of it runs its shutdown. */
+    public void kill() {
+        try {
+            process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

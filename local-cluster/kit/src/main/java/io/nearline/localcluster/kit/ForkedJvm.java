@@ -10,12 +10,12 @@ import java.time.Duration;
 import java.util.Optional;
 
 /** What the local tools' own server processes (the broker, CouchbaseMock) share: ports and the ready line. */
-final class ForkedJvm {
+public final class ForkedJvm {
 
     private ForkedJvm() {}
 
     /** A port free on loopback now, chosen by the tool so that a server started again is found at it. */
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         }

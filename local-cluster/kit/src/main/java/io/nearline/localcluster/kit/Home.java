@@ -41,10 +41,16 @@ public final class Home {
                 + Home.class.getProtectionDomain().getCodeSource().getLocation() + "); set -Dnearline.home");
     }
 
-    /** The local runner of every job on an engine (flink or samza): what replays, the demo and benches start. */
+    /**
+     * The local runner of every job on an engine (flink, samza; connect, the cache sink connector's):
+     * what replays, the demo and benches start.
+     */
     static Path engineJar(String engine) {
         return dir().resolve("local-cluster/" + engine + "-runner/target/nearline-" + engine + "-runner.jar");
     }
+
+    /** What the cache sink connector's runner does: the cache updater's replay (the connector has no join). */
+    private static final List<String> CONNECT_COMMANDS = List.of("replay-cdc");
 
     /**
      * An engine's runner that runs out of heap (a job falling behind live traffic keeps growing its
@@ -89,9 +95,9 @@ public final class Home {
         return command;
     }
 
-    /** Samza's runner starts the broker as a process of its own, from this jar. */
+    /** Samza's runner and Connect's start the broker as a process of its own, from this jar. */
     private static void addKafkaJarOnSamza(List<String> command, String engine) {
-        if (engine.equals("samza")) {
+        if (engine.equals("samza") || engine.equals("connect")) {
             command.add("--kafka-jar");
             command.add(kafkaJar(dir()).toString());
         }
@@ -103,8 +109,12 @@ public final class Home {
      */
     public static int runOnEngine(String engine, String subcommand, CommandSpec spec, boolean kafkaJarGiven)
             throws IOException, InterruptedException {
-        if (!engine.equals("flink") && !engine.equals("samza")) {
-            throw new ParameterException(spec.commandLine(), "--engine must be flink or samza, got " + engine);
+        boolean connect = engine.equals("connect") && CONNECT_COMMANDS.contains(subcommand);
+        if (!engine.equals("flink") && !engine.equals("samza") && !connect) {
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "--engine must be flink or samza" + (CONNECT_COMMANDS.contains(subcommand) ? " or connect" : "")
+                            + ", got " + engine);
         }
         return run(engineCommand(engine, subcommand, spec, kafkaJarGiven), engineJar(engine));
     }

@@ -41,6 +41,15 @@ public final class CdcReplay {
                 throws Exception {
             run(config, settings, events, 0, work);
         }
+
+        /**
+         * Whether {@link #run} does {@code --kill-at} itself: the engine's job runs in processes it
+         * started (a Kafka Connect worker), which it kills and starts again. Otherwise the replay runs
+         * the job in a process of its own and kills that ({@link JobProcess}).
+         */
+        default boolean killsItsOwnProcess() {
+            return false;
+        }
     }
 
     /** A count the job's process of a crash test does not know: it was sent by the replay's process. */

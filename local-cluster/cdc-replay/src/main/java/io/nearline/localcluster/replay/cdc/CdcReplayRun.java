@@ -157,7 +157,7 @@ final class CdcReplayRun {
                         "events written", sent.events(), () -> CdcReplay.eventsDone(counters), System.err);
                 RateMeter meter = new RateMeter(sent.events(), () -> CdcReplay.eventsDone(counters));
                 RateMeter bootstrapMeter = new RateMeter(bootstrapRecords, () -> CdcReplay.bootstrapDone(counters))) {
-            if (options.run.killAt != null) {
+            if (options.run.killAt != null && !engine.killsItsOwnProcess()) {
                 restartedCounts = JobProcess.runKilledAt(
                         new JobProcess.Spec(options.command, options.store.serverArgs(), options.run, work),
                         bootstrapServers,

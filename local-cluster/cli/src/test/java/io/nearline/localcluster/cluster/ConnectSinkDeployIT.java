@@ -1,0 +1,102 @@
+package io.nearline.localcluster.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.nearline.localcluster.CliRun;
+import io.nearline.store.redis.testkit.RedisServerProcess;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The cache sink connector on the local cluster's Kafka Connect worker, from its shipped descriptor
+ * ({@code jobs/deploy/cache-updater-connect.yaml}), into the cluster's Couchbase (CouchbaseMock over
+ * TCP) or Redis: a change log published, {@code check --wait} converging on the live cache, {@code jobs
+ * list} showing the connector with its events.written, an upgrade in place keeping its offsets (a
+ * second log converges without the first read again), and a stop. Bad settings are refused by
+ * Connect's validation with the jobs' one-line errors, before anything runs.
+ */
+class ConnectSinkDeployIT extends LocalClusterIT {
+
+    private static final Pattern WRITTEN =
+            Pattern.compile("connect:nearline-cache-sink\\s+\\S+\\s+RUNNING\\s+([\\d,]+)");
+
+    /** The connector's events.written in {@code jobs list}. */
+    private static long written(String cluster) {
+        CliRun list = CliRun.of("jobs", "list", "--cluster", cluster);
+        Matcher written = WRITTEN.matcher(list.out());
+        assertTrue(written.find(), list.out());
+        return Long.parseLong(written.group(1).replace(",", ""));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"redis", "couchbase"})
+    @Timeout(value = 6, unit = TimeUnit.MINUTES)
+    void theSinkDeploysFromItsDescriptorAndKeepsTheCacheEqual(String store) throws Exception {
+        if (store.equals("redis")) {
+            Optional<String> skip = RedisServerProcess.skipReason();
+            Assumptions.assumeTrue(skip.isEmpty(), () -> skip.orElse(""));
+        }
+        Path cluster = dir.resolve("cluster-" + store);
+        assertEquals(
+                0,
+                nearline("cluster", "up", "--connect", "--store", store, "--dir", cluster.toString()),
+                err.toString());
+        try {
+            String descriptor = descriptor("cache-updater-connect.yaml");
+            String at = cluster.toString();
+            // refused by the connector's own validation, through Connect's: exit 2, the key named
+            assertEquals(2, nearline("deploy", descriptor, "--cluster", at, "--set", "cache.tll=1d"));
+            assertTrue(err.toString().contains("Did you mean 'cache.ttl'?"), err.toString());
+            assertEquals(
+                    2,
+                    nearline(
+                            "deploy",
+                            descriptor,
+                            "--cluster",
+                            at,
+                            "--set",
+                            "cache.store=rocksdb",
+                            "--set",
+                            "rocksdb.path=/tmp/nowhere"));
+            assertTrue(err.toString().contains("not for a connector"), err.toString());
+
+            assertEquals(0, nearline("deploy", descriptor, "--cluster", at), err.toString());
+            Path scrambled = scenario("cdc/scrambled.jsonl");
+            assertEquals(0, nearline("publish", "cdc", "--events", scrambled.toString(), "--cluster", at));
+            assertEquals(0, checkLive(cluster, store, "120s", scrambled), err.toString());
+
+            long events = Files.readAllLines(scrambled).stream()
+                    .filter(l -> !l.isBlank())
+                    .count();
+            assertEquals(events, written(at), "events.written of the connector's tasks");
+
+            // a new config in place: the tasks restart from the committed offsets, nothing read twice
+            assertEquals(
+                    0,
+                    nearline("jobs", "upgrade", descriptor, "--cluster", at, "--set", "write.batch.max-keys=100"),
+                    err.toString());
+            Path edge = scenario("cdc/edge-cases.jsonl");
+            assertEquals(0, nearline("publish", "cdc", "--events", edge.toString(), "--cluster", at));
+            assertEquals(0, checkLive(cluster, store, "120s", scrambled, edge), err.toString());
+            // the upgraded tasks count from zero: had they read from the start, they would count the first log too
+            long again = written(at);
+            assertTrue(again > 0 && again <= Files.readAllLines(edge).size(), "after the upgrade: " + again);
+
+            assertEquals(0, nearline("jobs", "stop", "connect:nearline-cache-sink", "--cluster", at), err.toString());
+            assertTrue(
+                    !CliRun.of("jobs", "list", "--cluster", at).out().contains("connect:nearline-cache-sink"),
+                    "stopped");
+        } finally {
+            assertEquals(0, nearline("cluster", "down", "--dir", cluster.toString()));
+        }
+    }
+}
