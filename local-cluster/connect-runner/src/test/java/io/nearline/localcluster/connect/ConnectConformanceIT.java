@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.nearline.cacheupdater.reference.ChangeEventGenerator;
 import io.nearline.cacheupdater.reference.Scenarios;
 import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.common.testkit.Seeds;
 import io.nearline.localcluster.kit.CliErrors;
 import io.nearline.localcluster.replay.cdc.CdcConformanceSuite;
 import io.nearline.store.redis.testkit.RedisServerProcess;
@@ -16,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -26,8 +29,8 @@ import picocli.CommandLine;
  * worker (its own JVM) on the replay's broker, writing a real redis-server (or CouchbaseMock over
  * TCP), the third runtime beside Flink and Samza. The same scenarios must end in the same state with
  * the same dead letters; the worker killed -9 half-way and a broker restart must end at the oracle.
- * The connector has no bootstrapper, and its store outages cannot be injected into the worker's JVM:
- * those tests are skipped with the reason.
+ * The connector has no bootstrapper, and no store can be injected into the worker's JVM: those tests
+ * are skipped with the reason, and a real outage (a frozen redis-server) stands in for the injected one.
  */
 class ConnectConformanceIT extends CdcConformanceSuite {
 
@@ -144,6 +147,57 @@ class ConnectConformanceIT extends CdcConformanceSuite {
                 .map(line -> line.substring(0, line.indexOf(',')))
                 .toList();
         assertEquals(List.of("{\"key\":\"ok:1\"", "{\"key\":\"ok:2\"", "{\"key\":\"refused:2\""), written);
+    }
+
+    /**
+     * A real outage under the running connector, in place of the injected one the other engines get:
+     * the redis-server is frozen (SIGSTOP: commands time out) for 6 s once the connector has written
+     * some of the stream, longer than a write's own retries last. The tasks must hold on to their
+     * writes, pause their input meanwhile, and end exactly where the oracle ends: nothing dropped.
+     */
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    @Test
+    void aFrozenStoreIsWaitedOutAndNothingIsLost() throws Exception {
+        Assumptions.assumeTrue(RedisServerProcess.skipReason().isEmpty(), () -> RedisServerProcess.skipReason()
+                .orElse(""));
+        Path events = dir.resolve("changes.jsonl");
+        ChangeEventGenerator.write(events, 60_000, 5_000, Seeds.seed());
+        Path out = dir.resolve("state.jsonl");
+        try (RedisServerProcess redis = RedisServerProcess.start(dir.resolve("redis"))) {
+            List<String> args = new ArrayList<>(List.of(
+                    "--events", events.toString(),
+                    "--out", out.toString(),
+                    "--work-dir", dir.resolve("work").toString(),
+                    "--partitions", "3",
+                    "--store", "redis",
+                    "--set", "write.max-attempts=3",
+                    "--set", "write.outage.max-pause=500ms",
+                    "--set", "redis.command-timeout=1s"));
+            redis.settings().forEach((k, v) -> args.addAll(List.of("--set", k + "=" + v)));
+            ConnectReplay.METRICS.reset(); // the freeze waits for this run's writes, not the last test's
+            AtomicBoolean froze = new AtomicBoolean();
+            Thread freezer = new Thread(() -> {
+                try {
+                    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+                    while (ConnectReplay.METRICS.count("events.written") < 5_000 && System.nanoTime() < deadline) {
+                        Thread.sleep(10);
+                    }
+                    redis.pause();
+                    froze.set(true);
+                    Thread.sleep(6_000);
+                    redis.resume();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            freezer.start();
+            int code = replay(args);
+            freezer.join();
+            assertEquals(0, code);
+            assertTrue(froze.get(), "the store was never frozen");
+        }
+        assertTrue(engineMetrics().count("write.failed") > 0, "the outage was shorter than the writer's retries");
+        assertEquals(Scenarios.expectedState(events), Files.readAllLines(out), "state after the outage");
     }
 
     /** The embedded store cannot be a connector's: refused before anything starts, one line, exit 2. */
