@@ -7,6 +7,8 @@ import io.nearline.localcluster.CliRun;
 import io.nearline.store.redis.testkit.RedisServerProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -20,8 +22,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The cache sink connector on the local cluster's Kafka Connect worker, from its shipped descriptor
  * ({@code jobs/deploy/cache-updater-connect.yaml}), into the cluster's Couchbase (CouchbaseMock over
  * TCP) or Redis: a change log published, {@code check --wait} converging on the live cache, {@code jobs
- * list} showing the connector with its events.written, an upgrade in place keeping its offsets (a
- * second log converges without the first read again), and a stop. Bad settings are refused by
+ * list} showing the connector with its events.written, an upgrade in place keeping its offsets (on
+ * Redis with the plugin put on the worker again and the worker restarted; a second log converges
+ * without the first read again), and a stop. Bad settings are refused by
  * Connect's validation with the jobs' one-line errors, before anything runs.
  */
 class ConnectSinkDeployIT extends LocalClusterIT {
@@ -79,11 +82,19 @@ class ConnectSinkDeployIT extends LocalClusterIT {
                     .count();
             assertEquals(events, written(at), "events.written of the connector's tasks");
 
-            // a new config in place: the tasks restart from the committed offsets, nothing read twice
-            assertEquals(
-                    0,
-                    nearline("jobs", "upgrade", descriptor, "--cluster", at, "--set", "write.batch.max-keys=100"),
-                    err.toString());
+            // a new config in place (on Redis with the plugin put on the worker again, the worker restarted):
+            // the tasks restart from the committed offsets, nothing read twice
+            List<String> upgrade = new ArrayList<>(
+                    List.of("jobs", "upgrade", descriptor, "--cluster", at, "--set", "write.batch.max-keys=100"));
+            if (store.equals("redis")) {
+                upgrade.addAll(List.of(
+                        "--plugin",
+                        Path.of("../../cache-updater/connect/target/nearline-cache-sink-connect.zip")
+                                .toAbsolutePath()
+                                .normalize()
+                                .toString()));
+            }
+            assertEquals(0, nearline(upgrade.toArray(String[]::new)), err.toString());
             Path edge = scenario("cdc/edge-cases.jsonl");
             assertEquals(0, nearline("publish", "cdc", "--events", edge.toString(), "--cluster", at));
             assertEquals(0, checkLive(cluster, store, "120s", scrambled, edge), err.toString());

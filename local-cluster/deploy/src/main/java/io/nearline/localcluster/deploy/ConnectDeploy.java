@@ -8,9 +8,12 @@ import io.nearline.localcluster.cluster.ConnectWorker;
 import io.nearline.localcluster.cluster.Daemons;
 import io.nearline.localcluster.databases.CaptureReadiness;
 import io.nearline.localcluster.kit.ConnectJmx;
+import io.nearline.localcluster.kit.ForkedConnect;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -164,10 +167,12 @@ final class ConnectDeploy {
 
     /**
      * The running connector of a descriptor given its new config: validated first, then applied in
-     * place; Connect restarts its tasks, which resume from the group's committed offsets. A new plugin
-     * version goes on the worker's plugin path and needs the worker restarted (docs/kafka-connect.md).
+     * place; Connect restarts its tasks, which resume from the group's committed offsets. With
+     * {@code plugin} (a plugin zip), on a cluster whose worker Nearline started, the new plugin first
+     * replaces the one on the worker's plugin path and the worker is restarted (stopped gracefully:
+     * its tasks commit what they wrote); the connector comes back with the same offsets.
      */
-    static int upgrade(Descriptor d, ClusterFile c, Map<String, String> overrides) {
+    static int upgrade(Descriptor d, ClusterFile c, Map<String, String> overrides, Path plugin) {
         String rest = c.connectRest();
         if (!ConnectWorker.connectors(rest).contains(d.name())) {
             throw new ClusterException("no connector named " + d.name() + " on " + rest
@@ -175,11 +180,59 @@ final class ConnectDeploy {
         }
         Map<String, String> config = config(d, c, overrides);
         validate(rest, config);
+        if (plugin != null) {
+            replacePlugin(c, plugin);
+        }
         ConnectWorker.put(rest, "/connectors/" + encode(d.name()) + "/config", config);
         String state = awaitRunning(rest, d.name(), Duration.ofSeconds(90));
-        System.out.println("upgraded " + d.name() + " in place (" + state + "); offsets kept (consumer group connect-"
-                + d.name() + ")");
+        System.out.println("upgraded " + d.name() + " in place (" + state + "; plugin " + pluginVersion(rest)
+                + "); offsets kept (consumer group connect-" + d.name() + ")");
         return 0;
+    }
+
+    /** The new plugin on the cluster's worker: unpacked beside the old, swapped in, the worker restarted. */
+    private static void replacePlugin(ClusterFile c, Path zip) {
+        Long pid = c.processes().get("connect");
+        if (pid == null) {
+            throw new ClusterException("--plugin: the Kafka Connect worker of " + c.dir() + " was not started by "
+                    + "Nearline: put the plugin on its workers' plugin.path, restart them, then run 'jobs upgrade' "
+                    + "without --plugin");
+        }
+        Path plugins = c.dir().resolve("connect/plugins");
+        Path fresh = c.dir().resolve("connect/plugins.new");
+        try {
+            ForkedConnect.unpackPlugin(zip, fresh);
+            Daemons.stop(c.dir(), Map.of("connect", pid), Duration.ofSeconds(60));
+            deleteTree(plugins);
+            Files.move(fresh, plugins);
+        } catch (IOException | IllegalStateException e) {
+            throw new ClusterException("--plugin " + zip + ": " + e.getMessage());
+        }
+        long restarted = Daemons.restart(c.dir(), "connect");
+        String rest = c.connectRest();
+        Daemons.await(c.dir(), "connect", restarted, Duration.ofSeconds(180), () -> ConnectWorker.connectorClasses(rest)
+                .contains(SINK_CLASS));
+        System.out.println("restarted the Kafka Connect worker with the plugin from " + zip);
+    }
+
+    private static String pluginVersion(String rest) {
+        for (JsonNode p : ConnectWorker.get(rest, "/connector-plugins")) {
+            if (p.path("class").asText().equals(SINK_CLASS)) {
+                return p.path("version").asText();
+            }
+        }
+        return "?";
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
     }
 
     /** The database set up for the connector (logical WAL or a row binlog, the user's privileges): else exit 2, the setting named. */

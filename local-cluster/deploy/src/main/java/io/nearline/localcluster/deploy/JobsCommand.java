@@ -184,6 +184,14 @@ public final class JobsCommand implements Runnable {
         @Parameters(index = "0", paramLabel = "DESCRIPTOR", description = "The descriptor of the job.")
         Path descriptor;
 
+        @Option(
+                names = "--plugin",
+                paramLabel = "ZIP",
+                description =
+                        "A connector: a new version of its plugin (jobs/target/dist/nearline-cache-sink-connect.zip) "
+                                + "onto the local cluster's Connect worker, restarted for it; offsets kept.")
+        Path plugin;
+
         @Mixin
         ClusterOption cluster;
 
@@ -195,7 +203,11 @@ public final class JobsCommand implements Runnable {
             Descriptor d = Descriptor.read(descriptor);
             ClusterFile c = cluster.read();
             if (d.engine().equals("connect")) {
-                return ConnectDeploy.upgrade(d, c, sets.overrides());
+                return ConnectDeploy.upgrade(d, c, sets.overrides(), plugin);
+            }
+            if (plugin != null) {
+                throw new ClusterException(
+                        "--plugin is for a connector (engine connect); " + d.name() + " runs on " + d.engine());
             }
             if (d.engine().equals("samza")) {
                 String web = c.yarnWeb();
