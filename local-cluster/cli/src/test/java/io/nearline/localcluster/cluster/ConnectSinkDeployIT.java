@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.localcluster.CliRun;
 import io.nearline.store.redis.testkit.RedisServerProcess;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,6 +42,30 @@ class ConnectSinkDeployIT extends LocalClusterIT {
         Matcher written = WRITTEN.matcher(list.out());
         assertTrue(written.find(), list.out());
         return Long.parseLong(written.group(1).replace(",", ""));
+    }
+
+    /**
+     * nearline_events_written summed over the connector's tasks, as the worker's Prometheus endpoint
+     * (the JMX exporter with the shipped rules) gives it.
+     */
+    private static long prometheusWritten(ClusterFile c) throws Exception {
+        String host = URI.create(c.connectRestUrl()).getHost();
+        HttpResponse<String> r = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(
+                                        URI.create("http://" + host + ":" + ConnectWorker.PROMETHEUS_PORT + "/metrics"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        double sum = 0;
+        boolean found = false;
+        for (String line : r.body().lines().toList()) {
+            if (line.startsWith("nearline_events_written{") && line.contains("connector=\"nearline-cache-sink\"")) {
+                sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                found = true;
+            }
+        }
+        assertTrue(found, "no nearline_events_written on the worker's Prometheus endpoint");
+        return Math.round(sum);
     }
 
     @ParameterizedTest
@@ -81,6 +109,7 @@ class ConnectSinkDeployIT extends LocalClusterIT {
                     .filter(l -> !l.isBlank())
                     .count();
             assertEquals(events, written(at), "events.written of the connector's tasks");
+            assertEquals(events, prometheusWritten(ClusterFile.read(cluster)), "the same count through Prometheus");
 
             // a new config in place (on Redis with the plugin put on the worker again, the worker restarted):
             // the tasks restart from the committed offsets, nothing read twice

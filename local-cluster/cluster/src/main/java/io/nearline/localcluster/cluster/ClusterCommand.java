@@ -315,6 +315,7 @@ public final class ClusterCommand implements Runnable {
                 needed.add(ConnectWorker.lib(home));
                 needed.add(ConnectWorker.plugins(home));
                 needed.add(ForkedConnect.sinkPluginZip(home));
+                needed.add(ForkedConnect.prometheusAgent(home));
             }
             for (ClusterDatabase db : databases()) {
                 db.unavailableReason().ifPresent(why -> {
@@ -459,8 +460,7 @@ public final class ClusterCommand implements Runnable {
                     Daemons.start(
                             dir,
                             "connect",
-                            net.wrap(ConnectWorker.daemon(
-                                    java, dir, ConnectWorker.lib(home), conf, net.serviceAddress()))));
+                            net.wrap(ConnectWorker.daemon(java, dir, home, conf, net.serviceAddress()))));
             connectRest = "http://" + net.serviceAddress() + ":" + ConnectWorker.REST_PORT;
             writeFile();
             String url = connectRest;
@@ -473,7 +473,11 @@ public final class ClusterCommand implements Runnable {
                     .filter(c -> c.startsWith("io.debezium") || c.startsWith("io.nearline"))
                     .map(c -> c.substring(c.lastIndexOf('.') + 1))
                     .toList();
-            step(started, "connect", connectRest + " (Kafka Connect REST; plugins " + plugins + ")");
+            step(
+                    started,
+                    "connect",
+                    connectRest + " (Kafka Connect REST; plugins " + plugins + "; Prometheus http://"
+                            + net.serviceAddress() + ":" + ConnectWorker.PROMETHEUS_PORT + "/metrics)");
         }
 
         private void startFlink() throws IOException {

@@ -25,6 +25,8 @@ public final class ConnectWorker {
     public static final int REST_PORT = 8083;
     /** Where the worker's JMX answers, on the REST API's address: the cache sink's counters (jobs list). */
     public static final int JMX_PORT = 9875;
+    /** Where the worker's Prometheus endpoint answers (the JMX exporter with jobs/connect-conf/jmx-exporter.yaml). */
+    public static final int PROMETHEUS_PORT = 9404;
 
     private ConnectWorker() {}
 
@@ -77,9 +79,12 @@ public final class ConnectWorker {
         return "${file:" + secrets(dir) + ":" + key + "}";
     }
 
-    static List<String> daemon(String java, Path dir, Path lib, Path conf, String address) {
+    static List<String> daemon(String java, Path dir, Path home, Path conf, String address) {
         List<String> command = new ArrayList<>(List.of(java, Daemons.marker(dir), "-Xmx512m"));
         command.addAll(ConnectJmx.jvmOptions(address, JMX_PORT));
+        command.add("-javaagent:" + ForkedConnect.prometheusAgent(home) + "=" + address + ":" + PROMETHEUS_PORT + ":"
+                + ForkedConnect.prometheusRules(home));
+        Path lib = lib(home);
         command.add("-Dlog4j2.configurationFile=" + conf.resolve("log4j2.properties"));
         command.addAll(List.of("-cp", lib + "/*", "org.apache.kafka.connect.cli.ConnectDistributed"));
         command.add(conf.resolve("worker.properties").toString());

@@ -48,6 +48,16 @@ public final class ForkedConnect implements AutoCloseable {
         return home.resolve("local-cluster/connect-worker/target/plugins");
     }
 
+    /** The Prometheus JMX exporter agent (connect-worker's build copies it from Maven Central). */
+    public static Path prometheusAgent(Path home) {
+        return home.resolve("local-cluster/connect-worker/target/agents/jmx_prometheus_javaagent.jar");
+    }
+
+    /** The exporter's rules for the cache sink's counters, as shipped for users' workers. */
+    public static Path prometheusRules(Path home) {
+        return home.resolve("jobs/connect-conf/jmx-exporter.yaml");
+    }
+
     /** The cache sink connector's plugin as it ships (built by cache-updater/connect; jobs/target/dist holds a copy). */
     public static Path sinkPluginZip(Path home) {
         return home.resolve("cache-updater/connect/target/nearline-cache-sink-connect.zip");
