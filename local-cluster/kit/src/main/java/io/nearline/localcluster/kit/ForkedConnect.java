@@ -116,6 +116,9 @@ public final class ForkedConnect implements AutoCloseable {
                 // a sink task's partitions move to another worker 10 s after its worker dies (default 45 s)
                 "consumer.session.timeout.ms=10000",
                 "consumer.heartbeat.interval.ms=3000",
+                // a dead worker's connectors and tasks go to the workers left at once: Connect would otherwise
+                // hold them up to 5 minutes for it to come back (its workers here do not come back)
+                "scheduled.rebalance.max.delay.ms=0",
                 // secrets by reference: ${file:/path:key} in a connector's config
                 "config.providers=file",
                 "config.providers.file.class=org.apache.kafka.common.config.provider.FileConfigProvider");
