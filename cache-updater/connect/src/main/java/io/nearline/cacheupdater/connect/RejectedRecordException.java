@@ -17,18 +17,6 @@ public final class RejectedRecordException extends DataException {
         super(why.code() + ": " + why.detail());
     }
 
-    /** The reason code of a dead letter's exception message, or the whole message when it holds none. */
-    public static String reason(String message) {
-        int colon = message.indexOf(':');
-        return colon < 0 ? message : message.substring(0, colon);
-    }
-
-    /** The detail of a dead letter's exception message. */
-    public static String detail(String message) {
-        int colon = message.indexOf(':');
-        return colon < 0 ? "" : message.substring(colon + 1).strip();
-    }
-
     @Override
     public synchronized Throwable fillInStackTrace() {
         return this; // a verdict on a record, not a fault in the code: no stack trace in the dead letter

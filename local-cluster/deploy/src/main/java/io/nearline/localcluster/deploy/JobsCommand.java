@@ -37,16 +37,14 @@ public final class JobsCommand implements Runnable {
         @Override
         public Integer call() {
             ClusterFile c = cluster.read();
-            System.out.printf(
-                    "%-32s  %-28s  %-10s  %14s  %17s%n", "ID", "NAME", "STATE", "EVENTS.WRITTEN", "BOOTSTRAP.WRITTEN");
+            row("ID", "NAME", "STATE", "EVENTS.WRITTEN", "BOOTSTRAP.WRITTEN");
             if (c.flinkRestUrl() != null) {
                 String rest = c.flinkRestUrl();
                 for (JsonNode job : FlinkSession.get(rest, "/jobs/overview").path("jobs")) {
                     String id = job.path("jid").asText();
                     String state = job.path("state").asText();
                     boolean running = state.equals("RUNNING");
-                    System.out.printf(
-                            "%-32s  %-28s  %-10s  %14s  %17s%n",
+                    row(
                             id,
                             job.path("name").asText(),
                             state,
@@ -57,8 +55,8 @@ public final class JobsCommand implements Runnable {
                 }
             }
             if (c.connectRestUrl() != null) {
-                for (String[] row : ConnectDeploy.list(c)) {
-                    System.out.printf("%-32s  %-28s  %-10s  %14s  %17s%n", row[0], row[1], row[2], row[3], "-");
+                for (String[] connector : ConnectDeploy.list(c)) {
+                    row(connector[0], connector[1], connector[2], connector[3], "-");
                 }
             }
             if (c.yarnWebUrl() != null) {
@@ -69,8 +67,7 @@ public final class JobsCommand implements Runnable {
                         for (JsonNode job : FlinkYarn.jobs(rest)) {
                             String jid = job.path("jid").asText();
                             boolean running = job.path("state").asText().equals("RUNNING");
-                            System.out.printf(
-                                    "%-32s  %-28s  %-10s  %14s  %17s%n",
+                            row(
                                     app.id(),
                                     job.path("name").asText(),
                                     job.path("state").asText(),
@@ -93,12 +90,16 @@ public final class JobsCommand implements Runnable {
                         written = count(c, job, "events.written");
                         bootstrap = count(c, job, "bootstrap.written");
                     }
-                    System.out.printf(
-                            "%-32s  %-28s  %-10s  %14s  %17s%n", app.id(), app.name(), app.state(), written, bootstrap);
+                    row(app.id(), app.name(), app.state(), written, bootstrap);
                 }
             }
             return 0;
         }
+    }
+
+    /** One line of {@code jobs list}: id, name, state, events.written, bootstrap.written. */
+    private static void row(String id, String name, String state, String written, String bootstrap) {
+        System.out.printf("%-32s  %-28s  %-10s  %14s  %17s%n", id, name, state, written, bootstrap);
     }
 
     private static String count(ClusterFile c, String job, String counter) {
