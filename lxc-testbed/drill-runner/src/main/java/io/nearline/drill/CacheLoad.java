@@ -40,7 +40,8 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  */
 final class CacheLoad implements DrillLoad {
 
-    private static final int KEYS = 500;
+    /** Keys enough that a load near the job's baseline spreads over many, as production traffic does. */
+    private static final int KEYS = 10_000;
 
     private record Commit(Version version, long millis) {}
 
@@ -61,7 +62,7 @@ final class CacheLoad implements DrillLoad {
         this.sot = new SourceOfTruth(8, new InMemorySchemaRegistry(), Clock.systemUTC(), this::publish);
     }
 
-    /** Commits {@code rate} changes a second over 500 keys for {@code seconds}; returns the commits. */
+    /** Commits {@code rate} changes a second over the keys for {@code seconds}; returns the commits. */
     @Override
     public long run(int rate, int seconds, long seed) {
         long n = new Workload(KEYS, (long) rate * seconds, 0.8, 0.1, -1, rate)
@@ -90,7 +91,7 @@ final class CacheLoad implements DrillLoad {
     @Override
     public String describe(int rate, int seconds, long seed) {
         return String.format(
-                "The cache updater took %,d commits at %d/s for %d s over %d keys (seed %d).",
+                "The cache updater took %,d commits at %,d/s for %d s over %,d keys (seed %d).",
                 (long) rate * seconds, rate, seconds, KEYS, seed);
     }
 
@@ -155,7 +156,15 @@ final class CacheLoad implements DrillLoad {
             throw ClusterException.failed("the store did not answer the final check: " + e.getMessage());
         }
         return new Verdict.Checked(
-                report.keysChecked(), (long) report.divergent().size(), null, null, null, null, null, report.summary());
+                report.keysChecked(),
+                (long) report.divergent().size(),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                report.summary());
     }
 
     private Optional<CacheRecord> cached(CacheKey key) {

@@ -36,6 +36,11 @@ public record Drill(
         Duration drain,
         Duration detectWithin) {
 
+    /** The same drill at another load rate (a share of the job's measured baseline). */
+    public Drill withLoadRate(int rate) {
+        return new Drill(name, description, jobs, rate, loadSeconds, faults, drain, detectWithin);
+    }
+
     /** The drills' folder, under the project's home. */
     public static final String FOLDER = "lxc-testbed/drills";
 

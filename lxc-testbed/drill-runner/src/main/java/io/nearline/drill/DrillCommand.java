@@ -63,8 +63,20 @@ public final class DrillCommand implements Runnable {
             })
     static final class Run implements Callable<Integer> {
 
-        @Parameters(index = "0", paramLabel = "DRILL|all", description = "A drill's name (see drill list), or all.")
+        @Parameters(
+                index = "0",
+                paramLabel = "DRILL|all|baseline",
+                description = "A drill's name (see drill list), all, or baseline: what the job sustains on the testbed "
+                        + "with no fault, which the drills then load a share of.")
         String name;
+
+        @Option(
+                names = "--load-fraction",
+                defaultValue = "0.25",
+                paramLabel = "F",
+                description = "The drills' load as a share of the job's baseline on that engine (default: "
+                        + "${DEFAULT-VALUE}); without a baseline, the drill file's rate.")
+        double loadFraction;
 
         @Option(
                 names = "--engine",
@@ -104,20 +116,28 @@ public final class DrillCommand implements Runnable {
             if (why != null) {
                 throw new ClusterException("drills need the testbed, and " + why);
             }
+            if (!(loadFraction > 0 && loadFraction <= 1)) {
+                throw new ClusterException("--load-fraction " + loadFraction
+                        + ": give a share above 0, at most 1 (0.25 " + "loads a quarter of the baseline)");
+            }
             boolean all = name.equals("all");
-            List<Drill> drills = all ? Drill.all(folder()) : List.of(Drill.named(folder(), name));
-            List<String> engines =
-                    engine != null ? List.of(engine) : all ? List.of("samza", "flink") : List.of("samza");
             Path home = Home.dir();
             DrillRun.Places places =
                     new DrillRun.Places(home, testbed.toAbsolutePath().normalize(), home.resolve("lxc-testbed/store"));
+            if (name.equals("baseline")) {
+                return baseline(places, engine != null ? List.of(engine) : List.of("samza", "flink"));
+            }
+            List<Drill> drills = all ? Drill.all(folder()) : List.of(Drill.named(folder(), name));
+            List<String> engines =
+                    engine != null ? List.of(engine) : all ? List.of("samza", "flink") : List.of("samza");
             List<DrillRun.Outcome> outcomes = new ArrayList<>();
             for (Drill d : drills) {
                 if (!d.jobs().contains(job)) {
                     continue;
                 }
                 for (String e : engines) {
-                    DrillRun.Outcome o = runOne(new DrillRun(d, e, job, seed.value, places), d, e, all);
+                    Baseline.Load load = Baseline.loadFor(d, places.store(), job, e, loadFraction);
+                    DrillRun.Outcome o = runOne(new DrillRun(d, e, job, seed.value, places, load), d, e, all);
                     outcomes.add(o);
                     System.out.println((o.valid() ? "VALID" : "NOT VALID") + ": " + d.name() + " on " + e
                             + (o.folder() == null ? "" : " (" + o.folder().resolve("report.md") + ")"));
@@ -131,6 +151,35 @@ public final class DrillCommand implements Runnable {
                 writeSummary(outcomes);
             }
             return outcomes.stream().allMatch(DrillRun.Outcome::valid) && !outcomes.isEmpty() ? 0 : 1;
+        }
+
+        /**
+         * {@code drill run baseline}: the job with no fault under more load than it takes, on each
+         * engine; what it sustained is kept for the drills. Exit 0 when every run measured it with the
+         * cache matching the source of truth.
+         */
+        private int baseline(DrillRun.Places places, List<String> engines) throws IOException, InterruptedException {
+            boolean ok = true;
+            Drill probe = Baseline.drill();
+            Baseline.Load full = new Baseline.Load(probe.loadRate(), 1, null, null, "the baseline's own load");
+            for (String e : engines) {
+                DrillRun run = new DrillRun(probe, e, job, seed.value, places, full);
+                DrillRun.Outcome o = run.run();
+                Baseline.Measured m = Baseline.conclude(job, e, run, places.store());
+                boolean correct = o.divergentKeys() == 0;
+                ok &= correct;
+                System.out.printf(
+                        "BASELINE %s on %s: %s; %s (%s)%n",
+                        job,
+                        e,
+                        m.sustainedPerSecond() == null
+                                ? String.format(
+                                        "kept up with all %,d a second sent: it sustains at least that", m.loadRate())
+                                : String.format("sustained %,.0f a second", m.sustainedPerSecond()),
+                        correct ? "output checked, 0 wrong" : o.divergentKeys() + " wrong after the drain",
+                        Baseline.file(places.store(), job, e));
+            }
+            return ok ? 0 : 1;
         }
 
         /** One run; in {@code all}, one that could not start is a run not valid and the others go on. */

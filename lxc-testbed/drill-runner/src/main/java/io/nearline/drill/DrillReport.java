@@ -18,7 +18,8 @@ final class DrillReport {
                 .append(" on ")
                 .append(o.engine())
                 .append(": ");
-        md.append(o.valid() ? "valid" : "NOT VALID").append("\n\n");
+        md.append(drill.faults().isEmpty() ? "no fault (a baseline)" : o.valid() ? "valid" : "NOT VALID")
+                .append("\n\n");
         md.append(drill.description()).append("\n\n");
         md.append(ran.load()).append(" YARN application ").append(ran.appId()).append(".\n");
         ran.faults().forEach(f -> md.append(faultLine(f)));
@@ -31,7 +32,8 @@ final class DrillReport {
                     + "do). Two different joins of one request would count as duplicates.\n\n");
         }
         if (o.valid()) {
-            md.append("Every fault was applied and every invariant held.\n");
+            md.append("Every fault was applied, measured in place and healed, the system showed each fault it "
+                    + "should notice, and every invariant held.\n");
         } else {
             md.append("Not valid:\n");
             o.reasons().forEach(r -> md.append("- ").append(r).append('\n'));
@@ -48,17 +50,43 @@ final class DrillReport {
     }
 
     private static String faultLine(Verdict.FaultOutcome f) {
-        return String.format(
-                "- **%s** at %.0f s on %s: %s%s%s%s%n",
+        StringBuilder line = new StringBuilder(String.format(
+                "- **%s** at %.0f s on %s: %s%s",
                 f.kind(),
                 f.startSeconds(),
                 f.target(),
                 f.applied() ? f.detail() : "NOT APPLIED (" + f.detail() + ")",
-                f.endSeconds() == null ? "" : String.format("; healed at %.0f s", f.endSeconds()),
-                f.detectionSeconds() == null
-                        ? "; not noticed"
-                        : String.format("; noticed after %.1f s", f.detectionSeconds()),
-                f.healError() == null ? "" : "; heal failed: " + f.healError());
+                f.endSeconds() == null ? "" : String.format("; healed at %.0f s", f.endSeconds())));
+        if (f.detection() != null) {
+            line.append(
+                    f.detectedBy() == null
+                            ? f.detection().expected().isEmpty()
+                                    ? "; no sign expected from the system, none needed"
+                                    : "; the system never showed "
+                                            + String.join(" or ", f.detection().expected())
+                            : String.format("; noticed: %s after %.1f s", f.detectedBy(), f.detectionSeconds()));
+        }
+        if (f.behindSeconds() != null) {
+            line.append(String.format("; the load behind after %.1f s", f.behindSeconds()));
+        }
+        if (f.healError() != null) {
+            line.append("; heal failed: ").append(f.healError());
+        }
+        line.append('\n');
+        Effect e = f.effect();
+        if (e != null) {
+            line.append(String.format(
+                    "  - effect (%s, %s): %s before, %s in place%s, %s after the heal%s: %s%n",
+                    e.expected().probe(),
+                    e.expected().unit().isEmpty() ? "1 or 0" : e.expected().unit(),
+                    e.before(),
+                    e.during(),
+                    e.late() == null ? "" : " and " + e.late() + " just before the heal",
+                    e.after(),
+                    e.restoredSeconds() == null ? "" : String.format(" (normal %.1f s after)", e.restoredSeconds()),
+                    e.proven() ? "proven" : "NOT PROVEN"));
+        }
+        return line.toString();
     }
 
     /** Throughput before, during and after the faults; the worst backlog and staleness; the recovery. */

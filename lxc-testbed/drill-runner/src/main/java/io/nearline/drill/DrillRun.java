@@ -29,13 +29,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.BooleanSupplier;
-import java.util.stream.Collectors;
 
 /**
  * One drill run: deploy the job to the testbed, run the load, apply the faults on schedule and heal
@@ -75,6 +73,8 @@ final class DrillRun {
             String load) {}
 
     private final Drill drill;
+    private final Baseline.Load chosenLoad;
+    private long steadyBacklog;
     private final String engine;
     private final String job;
     private final long seed;
@@ -86,6 +86,7 @@ final class DrillRun {
     private ClusterFile c;
     private Descriptor d;
     private Injector injector;
+    private Probe probe;
     private Map<String, String> settings;
     private Map<String, String> topics;
     private String tag;
@@ -98,8 +99,10 @@ final class DrillRun {
     /** Faults in place and not healed yet, with how they were applied: what an interrupted run heals. */
     private final Map<Drill.Fault, Injector.Applied> unhealed = new ConcurrentHashMap<>();
 
-    DrillRun(Drill drill, String engine, String job, long seed, Places places) {
-        this.drill = drill;
+    /** A run of {@code drill} at {@code load}'s rate (the drill file's, or a share of the job's baseline). */
+    DrillRun(Drill drill, String engine, String job, long seed, Places places, Baseline.Load load) {
+        this.drill = drill.withLoadRate(load.rate());
+        this.chosenLoad = load;
         this.engine = engine;
         this.job = job;
         this.seed = seed;
@@ -133,7 +136,8 @@ final class DrillRun {
 
         // an interrupted run (Ctrl-C, kill) heals what it applied and stops its job: no broker left
         // stopped, no node left frozen or cut off for the next run
-        injector = new Injector(testbed, c, appId);
+        probe = new Probe(c.address());
+        injector = new Injector(testbed, c, appId, engine, d.name(), probe);
         Thread onInterrupt = new Thread(() -> {
             unhealed.forEach((f, a) -> {
                 try {
@@ -151,23 +155,25 @@ final class DrillRun {
             return runApplied();
         } finally {
             Runtime.getRuntime().removeShutdownHook(onInterrupt);
+            probe.close();
         }
     }
 
     /** The run once its job is up: load, faults, drain, check, and the run's folder. */
     private Outcome runApplied() throws IOException, InterruptedException {
         Verdict.Checks checks;
-        long steadyBacklog;
         String describe;
         ExecutorService threads = Executors.newCachedThreadPool(); // the load and each fault on a thread of its own
         try (DrillLoad load = load()) {
-            describe = load.describe(drill.loadRate(), drill.loadSeconds(), seed);
+            describe = load.describe(drill.loadRate(), drill.loadSeconds(), seed) + " The rate is " + chosenLoad.note()
+                    + ".";
             long t0 = System.nanoTime();
             CompletableFuture<Long> commits =
                     CompletableFuture.supplyAsync(() -> load.run(drill.loadRate(), drill.loadSeconds(), seed), threads);
             List<CompletableFuture<Void>> scheduled = new ArrayList<>();
+            FaultLife life = new FaultLife(injector, FaultLife.Timing.DRILL, unhealed);
             for (Drill.Fault f : drill.faults()) {
-                scheduled.add(CompletableFuture.runAsync(() -> faults.add(inject(f, t0)), threads));
+                scheduled.add(CompletableFuture.runAsync(() -> faults.add(life.live(f, t0)), threads));
             }
             long drainDeadline = sampleUntilDrained(
                     load,
@@ -180,7 +186,22 @@ final class DrillRun {
             threads.shutdownNow();
             YarnCluster.kill(c.yarnWeb(), appId);
         }
-        return conclude(checks, steadyBacklog, describe);
+        return conclude(checks, describe);
+    }
+
+    /** The run's per-second readings. */
+    List<Timeline.Second> history() {
+        return List.copyOf(history);
+    }
+
+    /** The backlog under which the job kept pace with this run's load. */
+    long steadyBacklog() {
+        return steadyBacklog;
+    }
+
+    /** The run's folder. */
+    Path folder() {
+        return folder;
     }
 
     /**
@@ -252,9 +273,9 @@ final class DrillRun {
     }
 
     /** The verdict, the run's folder, and {@code STORE/latest} pointing at it. */
-    private Outcome conclude(Verdict.Checks checks, long steadyBacklog, String describe) throws IOException {
+    private Outcome conclude(Verdict.Checks checks, String describe) throws IOException {
         List<Verdict.FaultOutcome> outcomes = faults.stream()
-                .map(f -> f.detectionSeconds() != null || !f.applied() ? f : withBehind(f, history, steadyBacklog))
+                .map(f -> f.applied() ? f.withBehind(behindSeconds(f, history, steadyBacklog)) : f)
                 .toList();
         List<String> reasons = Verdict.reasons(outcomes, drill.detectWithin(), checks);
         Outcome outcome = new Outcome(
@@ -277,78 +298,17 @@ final class DrillRun {
         return outcome;
     }
 
-    /** Applies {@code f} at its time, watches for YARN or the engine to notice it, heals it at its end. */
-    private Verdict.FaultOutcome inject(Drill.Fault f, long t0) {
-        sleepUntil(t0, f.at());
-        Set<String> before = JobContainers.of(appId).stream()
-                .map(JobContainers.Container::id)
-                .collect(Collectors.toSet());
-        double start = (System.nanoTime() - t0) / 1e9;
-        Injector.Applied a = injector.apply(f);
-        if (a.touched()) {
-            unhealed.put(f, a); // healed where it reached, in place or not
-        }
-        System.out.printf(
-                "  >> t=%.0fs %s on %s: %s%n",
-                start, f.kind().label(), a.target(), a.applied() ? a.detail() : "NOT APPLIED: " + a.detail());
-        Double detected = null;
-        long watchUntil = t0
-                + f.at().plus(f.lasting())
-                        .plusSeconds(f.lasting().isZero() ? 60 : 0)
-                        .toNanos();
-        while (a.applied() && detected == null && System.nanoTime() < watchUntil) {
-            if (noticed(f.kind(), a, before)) {
-                detected = (System.nanoTime() - t0) / 1e9 - start;
-                System.out.printf("  >> %s noticed after %.1f s%n", f.kind().label(), detected);
-            }
-            Daemons.sleep(250);
-        }
-        sleepUntil(t0, f.at().plus(f.lasting()));
-        String healError = null;
-        try {
-            injector.heal(f, a);
-        } catch (ClusterException e) {
-            healError = e.getMessage();
-        } finally {
-            unhealed.remove(f);
-        }
-        Double end = f.lasting().isZero() ? null : (System.nanoTime() - t0) / 1e9;
-        if (a.touched() && end != null) {
-            System.out.printf(
-                    "  >> t=%.0fs %s healed%s%n", end, f.kind().label(), healError == null ? "" : ": " + healError);
-        }
-        return new Verdict.FaultOutcome(
-                f.kind().label(), a.target(), a.applied(), a.detail(), start, end, detected, healError);
-    }
-
-    /** YARN's or the engine's notice of a fault: a node LOST, a container replaced. */
-    private boolean noticed(Drill.Kind kind, Injector.Applied a, Set<String> before) {
-        if (kind.losesNode()) {
-            String address = TestbedCommand.nodes(testbed).stream()
-                    .filter(n -> n.name().equals(a.target()))
-                    .map(LxcNode::address)
-                    .findFirst()
-                    .orElse("");
-            return Set.of("LOST", "UNHEALTHY", "SHUTDOWN")
-                    .contains(YarnCluster.nodes(c.yarnWeb()).getOrDefault(address, ""));
-        }
-        if (kind == Drill.Kind.KILL_CONTAINER || kind == Drill.Kind.KILL_AM) {
-            return JobContainers.of(appId).stream().anyMatch(x -> !before.contains(x.id()));
-        }
-        return false; // the others show in the job's lag, after the run
-    }
-
-    /** For faults YARN does not see: noticed when the job first fell behind the load after it began. */
-    private static Verdict.FaultOutcome withBehind(
-            Verdict.FaultOutcome f, List<Timeline.Second> history, long steadyBacklog) {
-        Double behind = history.stream()
+    /**
+     * Seconds from the fault to the first second the drill's load was behind (the backlog above what
+     * keeping pace leaves open, or unreadable), or null: reported beside detection, never as it.
+     */
+    private static Double behindSeconds(Verdict.FaultOutcome f, List<Timeline.Second> history, long steadyBacklog) {
+        return history.stream()
                 .filter(s -> s.t() >= f.startSeconds())
                 .filter(s -> s.consumerLag() == null || s.consumerLag() > steadyBacklog)
                 .map(s -> s.t() - f.startSeconds())
                 .findFirst()
                 .orElse(null);
-        return new Verdict.FaultOutcome(
-                f.kind(), f.target(), f.applied(), f.detail(), f.startSeconds(), f.endSeconds(), behind, f.healError());
     }
 
     /**
@@ -458,16 +418,7 @@ final class DrillRun {
         Files.write(folder.resolve("history.jsonl"), lines);
         List<String> faultLines = new ArrayList<>();
         for (Verdict.FaultOutcome f : ran.faults()) {
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("kind", f.kind());
-            m.put("target", f.target());
-            m.put("applied", f.applied());
-            m.put("detail", f.detail());
-            m.put("start", round(f.startSeconds()));
-            m.put("end", round(f.endSeconds()));
-            m.put("detectionSeconds", round(f.detectionSeconds()));
-            m.put("healError", f.healError());
-            faultLines.add(LINE.writeValueAsString(m));
+            faultLines.add(LINE.writeValueAsString(faultEntry(f)));
         }
         Files.write(folder.resolve("faults.jsonl"), faultLines);
         Timeline.write(
@@ -496,9 +447,19 @@ final class DrillRun {
         r.put("duplicateJoins", checked.duplicateJoins());
         r.put("lostJoins", checked.lostJoins());
         r.put("repeatedOutputs", checked.repeatedOutputs());
+        r.put("oracleMismatches", checked.oracleMismatches());
+        r.put("oracle", checked.oracle());
         r.put("faults", ran.faults().size());
         r.put("detectionSeconds", round(o.detectionSeconds()));
+        r.put(
+                "behindSeconds",
+                round(ran.faults().stream()
+                        .map(Verdict.FaultOutcome::behindSeconds)
+                        .filter(x -> x != null)
+                        .min(Double::compare)
+                        .orElse(null)));
         r.put("recoverySeconds", round(o.recoverySeconds()));
+        r.put("faultLog", ran.faults().stream().map(DrillRun::faultEntry).toList());
         r.put("reasons", o.reasons());
         r.put("startedAt", started.toString());
         r.put("application", appId);
@@ -506,7 +467,62 @@ final class DrillRun {
                 job.equals("tracking-join") ? "requestsSent" : "commits",
                 ran.checks().units());
         r.put("loadRate", drill.loadRate());
+        r.put("load", chosenLoad.json());
         r.put("jobStateAtEnd", ran.checks().jobStateAtEnd());
+        return r;
+    }
+
+    /**
+     * One fault as {@code results.json}'s {@code faultLog} and {@code faults.jsonl} give it: what was
+     * done where, what the system under test showed and when, the probe's figures and verdict, and
+     * apart from those, when the drill's own load fell behind.
+     */
+    static Map<String, Object> faultEntry(Verdict.FaultOutcome f) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("kind", f.kind());
+        m.put("node", f.target());
+        m.put("applied", f.applied());
+        m.put("detail", f.detail());
+        m.put("start", round(f.startSeconds()));
+        m.put("end", round(f.endSeconds()));
+        FaultLife.Detection d = f.detection();
+        m.put("expectedSigns", d == null ? List.of() : d.expected());
+        m.put("detectedBy", f.detectedBy());
+        m.put("detectionSeconds", round(f.detectionSeconds()));
+        m.put("signs", d == null ? Map.of() : d.seen());
+        Effect e = f.effect();
+        if (e == null) {
+            m.put("effect", null);
+        } else {
+            Map<String, Object> effect = new LinkedHashMap<>();
+            effect.put("probe", e.expected().probe());
+            effect.put("unit", e.expected().unit());
+            Map<String, String> none = new LinkedHashMap<>();
+            for (Map.Entry<String, Probe.Reading> r : readings(e).entrySet()) {
+                effect.put(
+                        r.getKey(),
+                        r.getValue() == null ? null : round(r.getValue().value()));
+                if (r.getValue() != null && !r.getValue().answered()) {
+                    none.put(r.getKey(), r.getValue().error());
+                }
+            }
+            effect.put("restoredSeconds", round(e.restoredSeconds()));
+            effect.put("noFigure", none);
+            effect.put("reasons", e.reasons());
+            m.put("effect", effect);
+        }
+        m.put("effectProven", e != null && e.proven());
+        m.put("behindSeconds", round(f.behindSeconds()));
+        m.put("healError", f.healError());
+        return m;
+    }
+
+    private static Map<String, Probe.Reading> readings(Effect e) {
+        Map<String, Probe.Reading> r = new LinkedHashMap<>();
+        r.put("before", e.before());
+        r.put("during", e.during());
+        r.put("late", e.late());
+        r.put("after", e.after());
         return r;
     }
 

@@ -20,24 +20,31 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Applies and heals the catalogue's faults on a testbed running one job. Each apply says what it hit
  * and whether the fault is really there (the instance STOPPED, the process gone, the rules loaded):
  * a fault that could not be applied makes the drill invalid instead of passing vacuously.
  */
-final class Injector {
+final class Injector implements FaultLife.Testbed {
 
     /**
      * What an apply did: whether the fault is in place, on what it was tried ({@code "-"}: nothing was
      * touched), and why not when it is not. A fault that is not in place may still have reached its
      * target, or some of its targets: it is healed there all the same.
      */
-    record Applied(boolean applied, String target, String detail) {
+    record Applied(boolean applied, String target, String detail, String container) {
+
+        Applied(boolean applied, String target, String detail) {
+            this(applied, target, detail, null);
+        }
 
         /** Whether anything may have been changed, so that a heal is due. */
         boolean touched() {
@@ -74,17 +81,34 @@ final class Injector {
             8031, // and resource tracker
             ZooKeeper.PORT);
 
+    private static final int NODE_MANAGER_WEB = 8042;
+
     private final Path dir;
     private final ClusterFile cluster;
     private final String appId;
+    private final String engine;
+    private final String jobName;
+    private final Probe probe;
+    /** The containers of the killed one's role before each kill: a replacement is one not among them. */
+    private final Map<Fault, Set<String>> containersBefore = new ConcurrentHashMap<>();
 
-    Injector(Path dir, ClusterFile cluster, String appId) {
+    /** Faults for {@code appId}, the job {@code jobName} on {@code engine}, measured with {@code probe}. */
+    Injector(Path dir, ClusterFile cluster, String appId, String engine, String jobName, Probe probe) {
         this.dir = dir;
         this.cluster = cluster;
         this.appId = appId;
+        this.engine = engine;
+        this.jobName = jobName;
+        this.probe = probe;
     }
 
-    Applied apply(Fault f) {
+    @Override
+    public String store() {
+        return cluster.store();
+    }
+
+    @Override
+    public Applied apply(Fault f) {
         try {
             return switch (f.kind()) {
                 case KILL_NODE -> {
@@ -141,7 +165,8 @@ final class Injector {
      * Takes the fault off again wherever it reached, in place or not; faults that heal themselves (a
      * killed container) need nothing. Every node is tried; the first failure is thrown after.
      */
-    void heal(Fault f, Applied applied) {
+    @Override
+    public void heal(Fault f, Applied applied) {
         if (!applied.touched()) {
             return;
         }
@@ -172,6 +197,98 @@ final class Injector {
                 // YARN and the engine replace what was killed
             }
         }
+    }
+
+    /**
+     * The fault's probe (see {@link Effect#expectation}): node faults from this machine to the node's
+     * NodeManager; store, broker and link faults from a node of the job; kills on the process table.
+     */
+    @Override
+    public Probe.Reading probe(Fault f, Applied applied) {
+        try {
+            return switch (f.kind()) {
+                case KILL_NODE, PAUSE_NODE, PARTITION_NODE ->
+                    probe.request(
+                            null,
+                            (applied == null ? jobNode() : node(applied.target())).address(),
+                            NODE_MANAGER_WEB,
+                            "GET /ws/v1/node/info HTTP/1.0\\r\\n\\r\\n");
+                case PARTITION_STORE -> probe.connect(probeNode(applied), storeHost(), storePort());
+                case STORE_OUTAGE -> probe.request(probeNode(applied), storeHost(), storePort(), storeRequest());
+                case BROKER_RESTART -> {
+                    String[] broker =
+                            cluster.kafkaBootstrapServers().split(",")[0].split(":");
+                    yield probe.connect(probeNode(applied), broker[0], Integer.parseInt(broker[1]));
+                }
+                case SLOW_LINK -> probe.upload(probeNode(applied));
+                case LOSSY_LINK -> probe.loss(probeNode(applied));
+                case DELAYED_LINK -> probe.roundTrip(probeNode(applied));
+                case KILL_CONTAINER, KILL_AM -> containerProbe(f, applied);
+            };
+        } catch (ClusterException e) {
+            return Probe.Reading.none(e.getMessage());
+        }
+    }
+
+    @Override
+    public Signs.Source signs(Fault f, long startMillis) {
+        return new Signs.OnTestbed(
+                cluster,
+                new Signs.Job(appId, engine, jobName),
+                f.kind(),
+                name -> node(name).address(),
+                startMillis);
+    }
+
+    /**
+     * Before a kill: 1 when a container of the role runs (and which do). After: 1 while the killed JVM
+     * still runs or a replacement does, 0 in between.
+     */
+    private Probe.Reading containerProbe(Fault f, Applied applied) {
+        boolean am = f.kind() == Drill.Kind.KILL_AM;
+        Set<String> role = new LinkedHashSet<>();
+        JobContainers.of(appId).stream()
+                .filter(x -> x.applicationMaster() == am)
+                .forEach(x -> role.add(x.id()));
+        if (applied == null) {
+            containersBefore.put(f, role);
+            return Probe.Reading.of(role.isEmpty() ? 0 : 1);
+        }
+        Set<String> before = containersBefore.getOrDefault(f, Set.of());
+        boolean killedRuns = role.contains(applied.container());
+        boolean replaced = role.stream().anyMatch(id -> !before.contains(id));
+        return Probe.Reading.of(killedRuns || replaced ? 1 : 0);
+    }
+
+    /** The node a probe runs on: the first a fault on nodes reached (a link's), or one running the job. */
+    private LxcNode probeNode(Applied applied) {
+        String first = applied == null ? "" : applied.target().split(",")[0];
+        return TestbedCommand.nodes(dir).stream()
+                .filter(n -> n.name().equals(first))
+                .findFirst()
+                .orElseGet(() -> jobNodes().get(0));
+    }
+
+    private String storeHost() {
+        return cluster.address();
+    }
+
+    /** The port the store's probe speaks to: Redis's, or CouchbaseMock's HTTP (its {@code =manager} port). */
+    private int storePort() {
+        String address = cluster.storeAddress()
+                .getOrDefault(cluster.store().equals("redis") ? "servers" : "connection-string", "");
+        Matcher m = Pattern.compile(cluster.store().equals("redis") ? ":(\\d+)" : ":(\\d+)=manager")
+                .matcher(address);
+        if (!m.find()) {
+            throw new ClusterException(
+                    "cannot tell the store's port from '" + address + "' in the testbed's cluster.yaml");
+        }
+        return Integer.parseInt(m.group(1));
+    }
+
+    /** A request the store answers at once when it runs: Redis's PING, an HTTP request to CouchbaseMock. */
+    private String storeRequest() {
+        return cluster.store().equals("redis") ? "PING\\r\\n" : "GET /pools HTTP/1.0\\r\\n\\r\\n";
     }
 
     /** The node to fail: one running a job container, one without the AM when there is such. */
@@ -212,10 +329,8 @@ final class Injector {
                 .map(p -> p.onExit().completeOnTimeout(p, 5, TimeUnit.SECONDS).join())
                 .map(p -> !p.isAlive())
                 .orElse(true);
-        return check(
-                gone,
-                c.node(),
-                (am ? "application master " : "container ") + c.id() + " killed (kill -9, pid " + c.pid() + ")");
+        String what = (am ? "application master " : "container ") + c.id() + " killed (kill -9, pid " + c.pid() + ")";
+        return new Applied(gone, c.node(), gone ? what : "not in place after the attempt: " + what, c.id());
     }
 
     private Applied pipe(Pipe pipe, String what) {

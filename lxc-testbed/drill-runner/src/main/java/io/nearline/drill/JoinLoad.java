@@ -11,6 +11,8 @@ import io.nearline.tracking.join.JoinPartitions;
 import io.nearline.tracking.join.JoinSettings;
 import io.nearline.tracking.join.TrackingCodec;
 import io.nearline.tracking.join.TrackingText;
+import io.nearline.tracking.reference.JoinOracle;
+import io.nearline.tracking.reference.JoinOutputs;
 import io.nearline.tracking.reference.TrackingGenerator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -18,7 +20,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -57,11 +61,16 @@ final class JoinLoad implements DrillLoad {
     private final Duration outputDelay;
     private final Set<String> withBroker = ConcurrentHashMap.newKeySet();
     private final AtomicLong sent = new AtomicLong();
-    /** The joined topic read so far: each request's distinct joins, and every join read. */
-    private final KafkaConsumer<byte[], byte[]> joinedReader;
+    /** The job's outputs read so far: each request's distinct joins, every join read, the distinct orphans and late lines. */
+    private final KafkaConsumer<byte[], byte[]> outputReader;
 
     private final Map<String, Set<String>> joins = new HashMap<>();
+    private final Set<String> orphans = new TreeSet<>();
+    private final Set<String> late = new TreeSet<>();
     private long joinsRead;
+
+    /** What the join oracle says the job must output for the traffic as it was sent (null before the load). */
+    private volatile JoinOutputs expected;
 
     /**
      * {@code outputDelay}: how long a join the job made may stay unseen by a reader of the joined topic
@@ -82,31 +91,38 @@ final class JoinLoad implements DrillLoad {
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed"); // a transactional job's aborted writes
-        joinedReader = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        List<TopicPartition> joined = KafkaTopics.endOffsets(bootstrap, settings.joinedTopic()).keySet().stream()
-                .map(p -> new TopicPartition(settings.joinedTopic(), p))
-                .toList();
-        joinedReader.assign(joined);
-        joinedReader.seekToBeginning(joined);
+        outputReader = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer());
+        List<TopicPartition> outputs = new ArrayList<>();
+        for (String topic : List.of(settings.joinedTopic(), settings.orphansTopic(), settings.lateTopic())) {
+            KafkaTopics.endOffsets(bootstrap, topic).keySet().forEach(p -> outputs.add(new TopicPartition(topic, p)));
+        }
+        outputReader.assign(outputs);
+        outputReader.seekToBeginning(outputs);
     }
 
-    /** Reads what the job joined since the last call (a few polls, until one brings nothing). */
+    /** Reads what the job wrote since the last call (a few polls, until one brings nothing); returns the joins. */
     private synchronized Map<String, Set<String>> readJoins() {
         for (int polls = 0; polls < 20; polls++) {
-            ConsumerRecords<byte[], byte[]> records = joinedReader.poll(Duration.ofMillis(100));
+            ConsumerRecords<byte[], byte[]> records = outputReader.poll(Duration.ofMillis(100));
             if (records.isEmpty()) {
                 break;
             }
             for (ConsumerRecord<byte[], byte[]> r : records) {
                 try {
-                    Events.Joined j = TrackingCodec.decodeJoined(r.value());
-                    if (!j.requestId().startsWith(END)) {
-                        joins.computeIfAbsent(j.requestId(), k -> new TreeSet<>())
-                                .add(TrackingText.format(j));
-                        joinsRead++;
+                    if (r.topic().equals(settings.orphansTopic())) {
+                        orphans.add(TrackingText.format(TrackingCodec.decodeOrphan(r.value())));
+                    } else if (r.topic().equals(settings.lateTopic())) {
+                        late.add(TrackingText.format(TrackingCodec.decodeLate(r.value())));
+                    } else {
+                        Events.Joined j = TrackingCodec.decodeJoined(r.value());
+                        if (!j.requestId().startsWith(END)) {
+                            joins.computeIfAbsent(j.requestId(), k -> new TreeSet<>())
+                                    .add(TrackingText.format(j));
+                            joinsRead++;
+                        }
                     }
                 } catch (IOException e) {
-                    throw new UncheckedIOException("a join the job wrote does not decode", e);
+                    throw new UncheckedIOException("an output the job wrote to " + r.topic() + " does not decode", e);
                 }
             }
         }
@@ -141,6 +157,7 @@ final class JoinLoad implements DrillLoad {
                     .add(b);
             newest = Math.max(newest, b.ts());
         }
+        expected = oracle(fragments, brokers, seconds);
         long t0 = System.nanoTime();
         for (int s = 0; s < seconds; s++) {
             long wait = t0 + s * 1_000_000_000L - System.nanoTime();
@@ -159,6 +176,30 @@ final class JoinLoad implements DrillLoad {
         }
         sendEndOfTraffic(newest);
         return requests;
+    }
+
+    /**
+     * The join oracle's outputs for the traffic in the order it is sent (a second's requests at a time,
+     * each topic in its own order), the end of the traffic left out: the oracle closes every window at
+     * the end of its input, as the end requests make the job do.
+     */
+    private JoinOutputs oracle(
+            Map<Integer, List<Events.Fragment>> fragments,
+            Map<Integer, List<Events.BrokerEvent>> brokers,
+            int seconds) {
+        List<Events.Fragment> index = new ArrayList<>();
+        List<Events.BrokerEvent> broker = new ArrayList<>();
+        for (int s = 0; s < seconds; s++) {
+            index.addAll(fragments.getOrDefault(s, List.of()));
+            broker.addAll(brokers.getOrDefault(s, List.of()));
+        }
+        JoinOutputs outputs = JoinOracle.expected(
+                index,
+                broker,
+                partitions,
+                settings.window().toMillis(),
+                settings.allowedLateness().toMillis());
+        return settings.emitComplete() == JoinSettings.EmitComplete.EAGER ? outputs.repeatsFolded() : outputs;
     }
 
     /**
@@ -232,6 +273,9 @@ final class JoinLoad implements DrillLoad {
                         .count();
                 long distinct = joins.values().stream().mapToLong(Set::size).sum();
                 long repeats = joinsRead - distinct;
+                Map<String, Long> oracle = againstOracle(joins);
+                long mismatches =
+                        oracle.values().stream().mapToLong(Long::longValue).sum();
                 return new Verdict.Checked(
                         null,
                         null,
@@ -240,13 +284,49 @@ final class JoinLoad implements DrillLoad {
                         different,
                         lost,
                         repeats,
+                        oracle,
                         String.format(
                                 "requests with a broker event %,d, joined once %,d, joined differently twice %,d, "
-                                        + "lost %,d; %,d identical repeats removed",
-                                withBroker.size(), once, different, lost, repeats));
+                                        + "lost %,d; %,d identical repeats removed; against the join oracle: %s",
+                                withBroker.size(),
+                                once,
+                                different,
+                                lost,
+                                repeats,
+                                mismatches == 0 ? "every joined, orphan and late output as expected" : oracle));
             }
             Thread.sleep(2000);
         }
+    }
+
+    /**
+     * The outputs read (identical repeats counted once) against the oracle's: for the joined, orphan
+     * and late outputs, how many it expected and were not written, and how many were written and not
+     * expected. A join with wrong contents counts on both sides.
+     */
+    private synchronized Map<String, Long> againstOracle(Map<String, Set<String>> joins) {
+        Set<String> joined = new TreeSet<>();
+        joins.values().forEach(joined::addAll);
+        Map<String, Long> m = new LinkedHashMap<>();
+        differences("joined", withoutEnd(expected.joined()), joined, m);
+        differences("orphans", withoutEnd(expected.orphans()), withoutEnd(orphans), m);
+        differences("late", withoutEnd(expected.late()), withoutEnd(late), m);
+        return m;
+    }
+
+    private static void differences(String output, Set<String> expected, Set<String> actual, Map<String, Long> m) {
+        m.put(
+                output + "Missing",
+                expected.stream().filter(x -> !actual.contains(x)).count());
+        m.put(
+                output + "Unexpected",
+                actual.stream().filter(x -> !expected.contains(x)).count());
+    }
+
+    private static Set<String> withoutEnd(Collection<String> lines) {
+        Set<String> out = new TreeSet<>();
+        lines.stream().filter(l -> !l.contains("\"" + END)).forEach(out::add);
+        return out;
     }
 
     @Override
@@ -268,6 +348,6 @@ final class JoinLoad implements DrillLoad {
 
     @Override
     public synchronized void close() {
-        joinedReader.close();
+        outputReader.close();
     }
 }

@@ -3,6 +3,7 @@ package io.nearline.drill;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Whether a drill run is valid, and every reason it is not. A run proves something only if its
@@ -11,7 +12,11 @@ import java.util.List;
  */
 final class Verdict {
 
-    /** A fault as it went: applied or not (and why), when, and when YARN or the engine noticed it. */
+    /**
+     * A fault as it went: applied or not (and why), when, what the system under test showed of it, its
+     * measured effect (null when it was never applied), and, apart, how soon the drill's own load fell
+     * behind after it began ({@code behindSeconds}: never a stand-in for detection).
+     */
     record FaultOutcome(
             String kind,
             String target,
@@ -19,8 +24,24 @@ final class Verdict {
             String detail,
             double startSeconds,
             Double endSeconds,
-            Double detectionSeconds,
-            String healError) {}
+            FaultLife.Detection detection,
+            Effect effect,
+            Double behindSeconds,
+            String healError) {
+
+        Double detectionSeconds() {
+            return detection == null ? null : detection.seconds();
+        }
+
+        String detectedBy() {
+            return detection == null ? null : detection.by();
+        }
+
+        FaultOutcome withBehind(Double behind) {
+            return new FaultOutcome(
+                    kind, target, applied, detail, startSeconds, endSeconds, detection, effect, behind, healError);
+        }
+    }
 
     /**
      * What a load's check found: the cache updater's keys, or the tracking join's requests (null where
@@ -35,7 +56,16 @@ final class Verdict {
             Long duplicateJoins,
             Long lostJoins,
             Long repeatedOutputs,
-            String summary) {}
+            Map<String, Long> oracle,
+            String summary) {
+
+        /** Outputs the join oracle expected and did not get, or got and did not expect; null for the cache updater. */
+        Long oracleMismatches() {
+            return oracle == null
+                    ? null
+                    : oracle.values().stream().mapToLong(Long::longValue).sum();
+        }
+    }
 
     /** What the checks found once the load was over and the job drained. */
     record Checks(
@@ -57,11 +87,17 @@ final class Verdict {
             if (f.healError() != null) {
                 why.add(f.kind() + " could not be healed: " + f.healError());
             }
-            if (detectWithin != null
-                    && (f.detectionSeconds() == null || f.detectionSeconds() > detectWithin.toMillis() / 1000.0)) {
+            if (f.detection() != null && !f.detection().expected().isEmpty() && f.detectedBy() == null) {
+                why.add(f.kind() + " on " + f.target() + ": the system under test never showed "
+                        + String.join(" or ", f.detection().expected()) + " (not noticed)");
+            } else if (detectWithin != null
+                    && f.detectionSeconds() != null
+                    && f.detectionSeconds() > detectWithin.toMillis() / 1000.0) {
                 why.add(f.kind() + " on " + f.target() + " not noticed within " + detectWithin.toSeconds() + " s ("
-                        + (f.detectionSeconds() == null ? "never" : String.format("%.1f s", f.detectionSeconds()))
-                        + ")");
+                        + f.detectedBy() + String.format(" after %.1f s)", f.detectionSeconds()));
+            }
+            if (f.effect() != null) {
+                f.effect().reasons().forEach(r -> why.add(f.kind() + " on " + f.target() + ": " + r));
             }
         }
         if (checks.sendFailures() > 0 || checks.sent() < checks.units()) {
@@ -80,6 +116,10 @@ final class Verdict {
         }
         if (c.lostJoins() != null && c.lostJoins() > 0) {
             why.add(c.lostJoins() + " requests with a broker event never joined");
+        }
+        if (c.oracleMismatches() != null && c.oracleMismatches() > 0) {
+            why.add(c.oracleMismatches() + " outputs differ from the join oracle's (joined contents, orphans, late): "
+                    + c.oracle());
         }
         if (c.duplicateJoins() != null && c.duplicateJoins() > 0) {
             why.add(c.duplicateJoins() + " requests joined more than once, differently");

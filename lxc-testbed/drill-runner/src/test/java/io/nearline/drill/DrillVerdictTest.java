@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,18 +21,41 @@ class DrillVerdictTest {
     private static final Verdict.Checks CLEAN = new Verdict.Checks(12_000, 12_000, 0, NO_DIVERGENCE, 20.0, "RUNNING");
 
     private static Verdict.Checked keys(long checked, long divergent) {
-        return new Verdict.Checked(checked, divergent, null, null, null, null, null, "");
+        return new Verdict.Checked(checked, divergent, null, null, null, null, null, null, "");
     }
 
     private static Verdict.Checked joins(long requests, long once, long twice, long lost) {
-        return new Verdict.Checked(null, null, requests, once, twice, lost, 3L, "");
+        return new Verdict.Checked(null, null, requests, once, twice, lost, 3L, Map.of("joinedMissing", 0L), "");
     }
 
     @TempDir
     Path dir;
 
-    private static Verdict.FaultOutcome applied(Double detection) {
-        return new Verdict.FaultOutcome("kill-node", "node-2", true, "instance stopped", 25, 50.0, detection, null);
+    /** A kill-node whose effect was proven and which YARN reported LOST after {@code detection} s (null: never). */
+    static Verdict.FaultOutcome applied(Double detection) {
+        return new Verdict.FaultOutcome(
+                "kill-node", "node-2", true, "instance stopped", 25, 50.0, lost(detection), proven(), 30.0, null);
+    }
+
+    private static FaultLife.Detection lost(Double seconds) {
+        return new FaultLife.Detection(
+                List.of("yarn:node-lost"),
+                seconds == null ? null : "yarn:node-lost",
+                seconds,
+                seconds == null ? Map.of() : Map.of("yarn:node-lost", seconds));
+    }
+
+    private static Effect proven() {
+        Effect.Expectation e = Effect.expectation(
+                new Drill.Fault(Drill.Kind.KILL_NODE, Duration.ZERO, Duration.ofSeconds(25), null, 0, Duration.ZERO),
+                "couchbase");
+        return Effect.of(
+                e,
+                Probe.Reading.of(2),
+                Probe.Reading.none("timed out"),
+                Probe.Reading.none("timed out"),
+                Probe.Reading.of(3),
+                12.0);
     }
 
     @Test
@@ -42,7 +66,16 @@ class DrillVerdictTest {
     @Test
     void aFaultThatWasNeverAppliedMakesTheRunInvalidHoweverCleanTheCache() {
         Verdict.FaultOutcome never = new Verdict.FaultOutcome(
-                "delayed-link", "-", false, "--delay needs the kernel's netem scheduler", 25, 50.0, null, null);
+                "delayed-link",
+                "-",
+                false,
+                "--delay needs the kernel's netem scheduler",
+                25,
+                50.0,
+                null,
+                null,
+                null,
+                null);
         List<String> why = Verdict.reasons(List.of(never), null, CLEAN);
         assertEquals(1, why.size(), why.toString());
         assertTrue(why.get(0).startsWith("delayed-link was never applied: --delay needs"), why.get(0));
@@ -53,10 +86,12 @@ class DrillVerdictTest {
     void eachBrokenInvariantIsNamed() {
         assertTrue(Verdict.reasons(List.of(applied(12.4)), Duration.ofSeconds(11), CLEAN)
                 .get(0)
-                .contains("not noticed within 11 s (12.4 s)"));
-        assertTrue(Verdict.reasons(List.of(applied(null)), Duration.ofSeconds(11), CLEAN)
-                .get(0)
-                .contains("(never)"));
+                .contains("not noticed within 11 s (yarn:node-lost after 12.4 s)"));
+        // the drill's own load fell behind 5 s in (behindSeconds), but YARN never said LOST: not noticed
+        Verdict.FaultOutcome onlyBehind = applied(null).withBehind(5.0);
+        assertEquals(
+                List.of("kill-node on node-2: the system under test never showed yarn:node-lost (not noticed)"),
+                Verdict.reasons(List.of(onlyBehind), Duration.ofSeconds(11), CLEAN));
         Verdict.Checks diverged = new Verdict.Checks(12_000, 12_000, 0, keys(500, 3), 20.0, "RUNNING");
         assertEquals(
                 List.of("3 divergent keys after the drain"), Verdict.reasons(List.of(applied(9.0)), null, diverged));
@@ -64,7 +99,8 @@ class DrillVerdictTest {
         assertTrue(Verdict.reasons(List.of(applied(9.0)), null, lostLoad).get(0).startsWith("the load was not all"));
         Verdict.Checks stuck = new Verdict.Checks(12_000, 12_000, 0, NO_DIVERGENCE, null, "FAILED");
         assertEquals(2, Verdict.reasons(List.of(applied(9.0)), null, stuck).size());
-        Verdict.FaultOutcome unhealed = new Verdict.FaultOutcome("kill-node", "node-2", true, "x", 25, 50.0, 9.0, "no");
+        Verdict.FaultOutcome unhealed =
+                new Verdict.FaultOutcome("kill-node", "node-2", true, "x", 25, 50.0, lost(9.0), proven(), null, "no");
         assertTrue(Verdict.reasons(List.of(unhealed), null, CLEAN).get(0).contains("could not be healed"));
     }
 
@@ -76,6 +112,13 @@ class DrillVerdictTest {
         assertEquals(
                 List.of("2 requests with a broker event never joined"),
                 Verdict.reasons(List.of(applied(9.0)), null, lost));
+        // every request joined once, but one join's contents are not the oracle's
+        Verdict.Checked wrongContents = new Verdict.Checked(
+                null, null, 14_850L, 14_850L, 0L, 0L, 0L, Map.of("joinedMissing", 1L, "joinedUnexpected", 1L), "");
+        List<String> why = Verdict.reasons(
+                List.of(applied(9.0)), null, new Verdict.Checks(15_000, 15_000, 0, wrongContents, 12.0, "RUNNING"));
+        assertEquals(1, why.size(), why.toString());
+        assertTrue(why.get(0).startsWith("2 outputs differ from the join oracle's"), why.get(0));
         Verdict.Checks twice = new Verdict.Checks(15_000, 15_000, 0, joins(14_850, 14_849, 1, 0), 12.0, "RUNNING");
         assertEquals(
                 List.of("1 requests joined more than once, differently"),

@@ -45,6 +45,23 @@ public record Pipe(String bandwidth, long delayMillis, int lossPercent, String p
         }
     }
 
+    /** A tc rate such as {@code 256kbit} in kbit/s. */
+    public static double kbitPerSecond(String rate) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+(?:\\.\\d+)?)(bit|kbit|mbit|gbit)")
+                .matcher(rate);
+        if (!m.matches()) {
+            throw new ClusterException("'" + rate + "' is not a rate such as 512kbit, 1mbit or 1gbit");
+        }
+        double scale =
+                switch (m.group(2)) {
+                    case "bit" -> 0.001;
+                    case "kbit" -> 1;
+                    case "mbit" -> 1_000;
+                    default -> 1_000_000;
+                };
+        return Double.parseDouble(m.group(1)) * scale;
+    }
+
     /** Puts the pipe on {@code node}, replacing any pipe it had. */
     public void apply(LxcNode node) {
         clear(node);
@@ -71,21 +88,22 @@ public record Pipe(String bandwidth, long delayMillis, int lossPercent, String p
 
     /** Takes every pipe off {@code node}. */
     public static void clear(LxcNode node) {
-        stopDelay(node);
-        if (!node.state().equals("RUNNING")) {
-            return; // its namespace is gone, and the pipe with it
+        if (node.state().equals("RUNNING")) { // otherwise its namespace is gone, and the pipe with it
+            // the queue rules first: with no helper behind them they would drop every packet
+            runQuietly(node.inside(List.of("iptables", "-F", "INPUT")));
+            runQuietly(node.inside(List.of("iptables", "-F", "OUTPUT")));
+            runQuietly(node.inside(List.of("tc", "qdisc", "del", "dev", "eth0", "root")));
+            runQuietly(List.of("tc", "qdisc", "del", "dev", node.hostLink(), "root"));
+            runQuietly(node.inside(List.of("nft", "delete", "table", "inet", TABLE)));
         }
-        runQuietly(node.inside(List.of("tc", "qdisc", "del", "dev", "eth0", "root")));
-        runQuietly(List.of("tc", "qdisc", "del", "dev", node.hostLink(), "root"));
-        runQuietly(node.inside(List.of("nft", "delete", "table", "inet", TABLE)));
-        runQuietly(node.inside(List.of("iptables", "-F", "INPUT")));
-        runQuietly(node.inside(List.of("iptables", "-F", "OUTPUT")));
+        stopDelay(node);
     }
 
     /**
      * Delay without netem: the node's packets to and from the peer queued by iptables (the kernel has
-     * no nftables queue expression here), released by {@code nfqueue-delay} after the delay. With
-     * {@code --queue-bypass}, packets pass undelayed whenever the helper is not there.
+     * no nftables queue expression here), released by {@code nfqueue-delay} after the delay. There is
+     * no {@code --queue-bypass}: should the helper die, the node's packets are dropped rather than
+     * passed undelayed, and a drill's probe sees the delay gone instead of the fault silently off.
      */
     private void delayInUserSpace(LxcNode node) {
         Path helper = Home.dir().resolve("lxc-testbed/bin/nfqueue-delay");
@@ -126,7 +144,7 @@ public record Pipe(String bandwidth, long delayMillis, int lossPercent, String p
             if (peer != null) {
                 iptables.addAll(List.of(rule[2], peer));
             }
-            iptables.addAll(List.of("-j", "NFQUEUE", "--queue-num", "" + QUEUE, "--queue-bypass"));
+            iptables.addAll(List.of("-j", "NFQUEUE", "--queue-num", "" + QUEUE));
             TestbedNetwork.run(node.inside(iptables));
         }
     }

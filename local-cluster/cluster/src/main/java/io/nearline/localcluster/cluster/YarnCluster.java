@@ -192,6 +192,28 @@ public final class YarnCluster {
                         "no application " + id + " on the YARN cluster at " + web + " (see 'bin/nearline jobs list')"));
     }
 
+    /** When YARN started each attempt of an application (epoch ms, its own clock): a second is a new application master. */
+    public static List<Long> attemptStarts(String web, String id) {
+        List<Long> out = new ArrayList<>();
+        for (Element a : elements(get(web, "/ws/v1/cluster/apps/" + id + "/appattempts"), "appAttempt")) {
+            out.add(Long.parseLong(text(a, "startTime")));
+        }
+        return out;
+    }
+
+    /**
+     * A container's state as its NodeManager reports it (RUNNING, COMPLETE, ...) and its exit code, or
+     * null when the NodeManager does not answer: {@code nodeWeb} is the node's web address.
+     */
+    public static String containerState(String nodeWeb, String containerId) {
+        try {
+            List<Element> c = elements(get(nodeWeb, "/ws/v1/node/containers/" + containerId), "container");
+            return c.isEmpty() ? null : text(c.get(0), "state") + " (exit " + text(c.get(0), "exitCode") + ")";
+        } catch (ClusterException e) {
+            return null;
+        }
+    }
+
     /** Kills an application and waits until YARN says it is gone. */
     public static void kill(String web, String id) {
         app(web, id);

@@ -1,0 +1,205 @@
+package io.nearline.drill;
+
+import io.nearline.drill.Probe.Reading;
+import io.nearline.localcluster.cluster.ClusterException;
+import io.nearline.localcluster.cluster.Daemons;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One fault's life in a drill: its probe read before, the fault applied, the system under test's
+ * signs watched for, the probe read again soon after and just before the heal, the heal, and the
+ * probe read until it is back to normal. It works against {@link Testbed}, which {@link Injector}
+ * implements on the LXC testbed and the tests fake.
+ */
+final class FaultLife {
+
+    /** What a fault's life needs from the testbed. */
+    interface Testbed {
+        Injector.Applied apply(Drill.Fault f);
+
+        /** Takes the fault off wherever it reached; throws when it cannot. */
+        void heal(Drill.Fault f, Injector.Applied applied);
+
+        /** The fault's probe now: before it ({@code applied} null), while it is in place, after the heal. */
+        Reading probe(Drill.Fault f, Injector.Applied applied);
+
+        /** Where the system's signs of this fault are read; made just before it is applied. */
+        Signs.Source signs(Drill.Fault f, long startMillis);
+
+        /** The cache the testbed runs (couchbase, redis): what the store probes speak. */
+        String store();
+    }
+
+    /** What the system showed: the signs expected, the first of them and when, and every sign seen. */
+    record Detection(List<String> expected, String by, Double seconds, Map<String, Double> seen) {}
+
+    /**
+     * How the life is paced: the probe taken {@code settle} after the apply, again {@code lateLead}
+     * before the heal; the signs watched until {@code watchAfterEnd} past the heal (for a kill,
+     * {@code watchAfterKill} past it), every {@code poll}; the probe given {@code restoreWithin} to
+     * read normal after the heal.
+     */
+    record Timing(
+            Duration settle,
+            Duration lateLead,
+            Duration watchAfterEnd,
+            Duration watchAfterKill,
+            Duration restoreWithin,
+            Duration poll) {
+
+        static final Timing DRILL = new Timing(
+                Duration.ofSeconds(2),
+                Duration.ofSeconds(6),
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(60),
+                Duration.ofSeconds(Effect.RESTORE_SECONDS),
+                Duration.ofMillis(250));
+    }
+
+    private final Testbed testbed;
+    private final Timing timing;
+    private final Map<Drill.Fault, Injector.Applied> unhealed;
+
+    /** {@code unhealed} holds each fault while it may be in place: what an interrupted run heals. */
+    FaultLife(Testbed testbed, Timing timing, Map<Drill.Fault, Injector.Applied> unhealed) {
+        this.testbed = testbed;
+        this.timing = timing;
+        this.unhealed = unhealed;
+    }
+
+    /** Lives {@code f} out, {@code t0} being the load's start ({@link System#nanoTime}). */
+    Verdict.FaultOutcome live(Drill.Fault f, long t0) {
+        sleepUntil(t0, f.at());
+        Effect.Expectation expected = Effect.expectation(f, testbed.store());
+        Reading before = testbed.probe(f, null);
+        long startMillis = System.currentTimeMillis();
+        Signs.Source signs = testbed.signs(f, startMillis);
+        double start = seconds(t0);
+        Injector.Applied a = testbed.apply(f);
+        if (a.touched()) {
+            unhealed.put(f, a); // healed where it reached, in place or not
+        }
+        System.out.printf(
+                "  >> t=%.0fs %s on %s: %s%n",
+                start, f.kind().label(), a.target(), a.applied() ? a.detail() : "NOT APPLIED: " + a.detail());
+        if (!a.applied()) {
+            String healError = heal(f, a);
+            return new Verdict.FaultOutcome(
+                    f.kind().label(), a.target(), false, a.detail(), start, null, null, null, null, healError);
+        }
+        boolean kill = f.lasting().isZero();
+        Duration watch = f.at().plus(f.lasting()).plus(kill ? timing.watchAfterKill() : timing.watchAfterEnd());
+        CompletableFuture<Detection> detection =
+                CompletableFuture.supplyAsync(() -> watch(f, a, signs, startMillis, t0 + watch.toNanos()), r -> {
+                    Thread t = new Thread(r, "signs-" + f.kind().label());
+                    t.setDaemon(true);
+                    t.start();
+                });
+
+        Daemons.sleep(kill ? 0 : timing.settle().toMillis());
+        Reading during = testbed.probe(f, a);
+        Reading late = null;
+        if (!kill) {
+            sleepUntil(t0, f.at().plus(f.lasting()).minus(timing.lateLead()));
+            late = testbed.probe(f, a);
+        }
+        sleepUntil(t0, f.at().plus(f.lasting()));
+        String healError = heal(f, a);
+        Double end = kill ? null : seconds(t0);
+        if (end != null) {
+            System.out.printf(
+                    "  >> t=%.0fs %s healed%s%n", end, f.kind().label(), healError == null ? "" : ": " + healError);
+        }
+        long healed = System.nanoTime();
+        Reading after;
+        Double restored = null;
+        while (true) {
+            after = testbed.probe(f, a);
+            if (expected.normal(before, after)) {
+                restored = (System.nanoTime() - healed) / 1e9;
+                break;
+            }
+            if (System.nanoTime() - healed > timing.restoreWithin().toNanos()) {
+                break;
+            }
+            Daemons.sleep(timing.poll().toMillis() * 4);
+        }
+        Effect effect = Effect.of(expected, before, during, late, after, restored);
+        System.out.printf(
+                "  >> %s: %s %s before, %s in place%s, %s after the heal%s%n",
+                f.kind().label(),
+                expected.probe(),
+                before,
+                during,
+                late == null ? "" : " (" + late + " just before the heal)",
+                after,
+                effect.proven() ? "" : ": NOT PROVEN");
+        return new Verdict.FaultOutcome(
+                f.kind().label(), a.target(), true, a.detail(), start, end, detection.join(), effect, null, healError);
+    }
+
+    /** Takes the fault off; the reason it could not be, or null. */
+    private String heal(Drill.Fault f, Injector.Applied a) {
+        try {
+            testbed.heal(f, a);
+            return null;
+        } catch (ClusterException e) {
+            return e.getMessage();
+        } finally {
+            unhealed.remove(f);
+        }
+    }
+
+    /** Polls every sign that may show until the deadline, or until each has shown. */
+    private Detection watch(
+            Drill.Fault f, Injector.Applied applied, Signs.Source source, long startMillis, long deadline) {
+        List<Signs.Sign> expected = Signs.expected(f.kind());
+        List<Signs.Sign> polled = new ArrayList<>(expected);
+        for (Signs.Sign s : List.of(Signs.Sign.AM_RESTART, Signs.Sign.FLINK_RESTART)) {
+            if (!polled.contains(s)) {
+                polled.add(s); // not needed, but worth knowing when it happens
+            }
+        }
+        Map<String, Double> seen = new LinkedHashMap<>();
+        while (System.nanoTime() < deadline && seen.size() < polled.size()) {
+            for (Signs.Sign s : polled) {
+                if (!seen.containsKey(s.label)) {
+                    Optional<Long> at = source.seen(s, applied);
+                    at.ifPresent(millis -> {
+                        seen.put(s.label, Math.max(0, millis - startMillis) / 1000.0);
+                        System.out.printf("  >> %s: %s after %.1f s%n", f.kind().label(), s.label, seen.get(s.label));
+                    });
+                }
+            }
+            Daemons.sleep(timing.poll().toMillis());
+        }
+        String by = null;
+        Double first = null;
+        // the first expected sign; where none is expected, the first that showed
+        for (Signs.Sign s : expected.isEmpty() ? polled : expected) {
+            Double at = seen.get(s.label);
+            if (at != null && (first == null || at < first)) {
+                by = s.label;
+                first = at;
+            }
+        }
+        return new Detection(expected.stream().map(s -> s.label).toList(), by, first, seen);
+    }
+
+    private static double seconds(long t0) {
+        return (System.nanoTime() - t0) / 1e9;
+    }
+
+    private static void sleepUntil(long t0, Duration at) {
+        long wait = t0 + at.toNanos() - System.nanoTime();
+        if (wait > 0) {
+            Daemons.sleep(wait / 1_000_000);
+        }
+    }
+}
