@@ -21,10 +21,11 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  * under load, when, for how long, and what it expects. Every key is checked; a misspelt one fails
  * naming the keys there are.
  *
- * @param loadRate changes (or requests) per second sent while the load runs
+ * @param loadRate changes (or requests) per second sent while the load runs, where no baseline of the
+ *     job was measured (with one, a share of it: {@link Baseline})
  * @param loadSeconds how long the load runs; the faults fall inside it
  * @param drain how long the job may take to catch up once the load and the faults are over
- * @param detectWithin the fault must be noticed (a node LOST, a container replaced) this soon, or null
+ * @param detectWithin the system under test must show the fault's sign (a node LOST...) this soon, or null
  */
 public record Drill(
         String name,

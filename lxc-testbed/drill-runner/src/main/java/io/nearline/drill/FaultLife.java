@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 
 /**
  * One fault's life in a drill: its probe read before, the fault applied, the system under test's
@@ -95,12 +96,9 @@ final class FaultLife {
         }
         boolean kill = f.lasting().isZero();
         Duration watch = f.at().plus(f.lasting()).plus(kill ? timing.watchAfterKill() : timing.watchAfterEnd());
-        CompletableFuture<Detection> detection =
-                CompletableFuture.supplyAsync(() -> watch(f, a, signs, startMillis, t0 + watch.toNanos()), r -> {
-                    Thread t = new Thread(r, "signs-" + f.kind().label());
-                    t.setDaemon(true);
-                    t.start();
-                });
+        CompletableFuture<Detection> detection = CompletableFuture.supplyAsync(
+                () -> watch(f, a, signs, startMillis, t0 + watch.toNanos()),
+                daemon("signs-" + f.kind().label()));
 
         Daemons.sleep(kill ? 0 : timing.settle().toMillis());
         Reading during = testbed.probe(f, a);
@@ -166,19 +164,17 @@ final class FaultLife {
                 polled.add(s); // not needed, but worth knowing when it happens
             }
         }
-        Map<String, Double> seen = new LinkedHashMap<>();
-        while (System.nanoTime() < deadline && seen.size() < polled.size()) {
-            for (Signs.Sign s : polled) {
-                if (!seen.containsKey(s.label)) {
-                    Optional<Long> at = source.seen(s, applied);
-                    at.ifPresent(millis -> {
-                        seen.put(s.label, Math.max(0, millis - startMillis) / 1000.0);
-                        System.out.printf("  >> %s: %s after %.1f s%n", f.kind().label(), s.label, seen.get(s.label));
-                    });
-                }
-            }
-            Daemons.sleep(timing.poll().toMillis());
+        // each sign on a thread of its own: a slow source (Flink's REST through YARN's proxy while its
+        // application master restarts) must not hold up the others
+        Map<Signs.Sign, CompletableFuture<Optional<Double>>> watches = new LinkedHashMap<>();
+        for (Signs.Sign s : polled) {
+            watches.put(
+                    s,
+                    CompletableFuture.supplyAsync(
+                            () -> watchOne(f, s, applied, source, startMillis, deadline), daemon("sign-" + s.label)));
         }
+        Map<String, Double> seen = new LinkedHashMap<>();
+        watches.forEach((s, w) -> w.join().ifPresent(at -> seen.put(s.label, at)));
         String by = null;
         Double first = null;
         // the first expected sign; where none is expected, the first that showed
@@ -190,6 +186,35 @@ final class FaultLife {
             }
         }
         return new Detection(expected.stream().map(s -> s.label).toList(), by, first, seen);
+    }
+
+    /** Seconds from the fault to {@code sign}, polled until the deadline; empty if it never showed. */
+    private Optional<Double> watchOne(
+            Drill.Fault f,
+            Signs.Sign sign,
+            Injector.Applied applied,
+            Signs.Source source,
+            long startMillis,
+            long deadline) {
+        while (System.nanoTime() < deadline) {
+            Optional<Long> at = source.seen(sign, applied);
+            if (at.isPresent()) {
+                double seconds = Math.max(0, at.get() - startMillis) / 1000.0;
+                System.out.printf("  >> %s: %s after %.1f s%n", f.kind().label(), sign.label, seconds);
+                return Optional.of(seconds);
+            }
+            Daemons.sleep(timing.poll().toMillis());
+        }
+        return Optional.empty();
+    }
+
+    /** Runs each task on a daemon thread of its own, named {@code name}. */
+    private static Executor daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            t.start();
+        };
     }
 
     private static double seconds(long t0) {
