@@ -344,7 +344,7 @@ final class Injector implements FaultLife.Testbed {
         } catch (ClusterException e) {
             return new Applied(false, node.name(), "failed on " + node.name() + ": " + e.getMessage());
         }
-        return check(inPlace.getAsBoolean(), node.name(), what);
+        return check(within(inPlace, Duration.ofSeconds(5)), node.name(), what);
     }
 
     /** {@code action} on each of the job's nodes; those it reached are the target even when one fails. */
@@ -379,31 +379,36 @@ final class Injector implements FaultLife.Testbed {
         HostCommand.run(List.of("kill", "-" + signal, Long.toString(pid)), "");
     }
 
-    /** Whether {@code pid} is stopped by a signal (state T in /proc/PID/stat). */
     /**
-     * Whether the process is stopped (state T), looked at for up to two seconds: a stop signal reaches
-     * every thread of a process, and its state shows it only once the kernel has got to them.
+     * Whether the process is stopped (state T in /proc/PID/stat), looked at for up to two seconds: a stop
+     * signal reaches every thread of a process, and its state shows it only once the kernel has got to
+     * them.
      */
     private static boolean stopped(long pid) {
-        long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-        while (true) {
-            try {
-                String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-                if (stat.substring(stat.lastIndexOf(')') + 2).startsWith("T")) {
-                    return true;
-                }
-            } catch (IOException e) {
-                return false; // gone
-            }
+        return within(
+                () -> {
+                    try {
+                        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+                        return stat.substring(stat.lastIndexOf(')') + 2).startsWith("T");
+                    } catch (IOException e) {
+                        return false; // gone
+                    }
+                },
+                Duration.ofSeconds(2));
+    }
+
+    /**
+     * Whether {@code holds} comes true within {@code time}: a freeze, a stop or a kill takes the kernel
+     * a moment, longer on a loaded machine (a node's freezer reads FREEZING before FROZEN).
+     */
+    private static boolean within(BooleanSupplier holds, Duration time) {
+        long deadline = System.nanoTime() + time.toNanos();
+        while (!holds.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
                 return false;
             }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return false;
-            }
+            Daemons.sleep(50);
         }
+        return true;
     }
 }
