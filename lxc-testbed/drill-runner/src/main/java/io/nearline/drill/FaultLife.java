@@ -114,20 +114,9 @@ final class FaultLife {
             System.out.printf(
                     "  >> t=%.0fs %s healed%s%n", end, f.kind().label(), healError == null ? "" : ": " + healError);
         }
-        long healed = System.nanoTime();
-        Reading after;
-        Double restored = null;
-        while (true) {
-            after = testbed.probe(f, a);
-            if (expected.normal(before, after)) {
-                restored = (System.nanoTime() - healed) / 1e9;
-                break;
-            }
-            if (System.nanoTime() - healed > timing.restoreWithin().toNanos()) {
-                break;
-            }
-            Daemons.sleep(timing.poll().toMillis() * 4);
-        }
+        Restored back = afterHeal(f, a, expected, before);
+        Reading after = back.reading();
+        Double restored = back.seconds();
         Effect effect = Effect.of(expected, before, during, late, after, restored);
         System.out.printf(
                 "  >> %s: %s %s before, %s in place%s, %s after the heal%s%n",
@@ -140,6 +129,24 @@ final class FaultLife {
                 effect.proven() ? "" : ": NOT PROVEN");
         return new Verdict.FaultOutcome(
                 f.kind().label(), a.target(), true, a.detail(), start, end, detection.join(), effect, null, healError);
+    }
+
+    /** The probe's last reading after the heal, and the seconds until it read normal (null: not within the limit). */
+    private record Restored(Reading reading, Double seconds) {}
+
+    /** Reads the probe after the heal until it is normal again, or the limit has passed. */
+    private Restored afterHeal(Drill.Fault f, Injector.Applied a, Effect.Expectation expected, Reading before) {
+        long healed = System.nanoTime();
+        while (true) {
+            Reading after = testbed.probe(f, a);
+            if (expected.normal(before, after)) {
+                return new Restored(after, (System.nanoTime() - healed) / 1e9);
+            }
+            if (System.nanoTime() - healed > timing.restoreWithin().toNanos()) {
+                return new Restored(after, null);
+            }
+            Daemons.sleep(timing.poll().toMillis() * 4);
+        }
     }
 
     /** Takes the fault off; the reason it could not be, or null. */

@@ -7,6 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A network pipe on one testbed node, in the spirit of Dummynet's: a bandwidth limit, a random loss
@@ -47,8 +49,7 @@ public record Pipe(String bandwidth, long delayMillis, int lossPercent, String p
 
     /** A tc rate such as {@code 256kbit} in kbit/s. */
     public static double kbitPerSecond(String rate) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+(?:\\.\\d+)?)(bit|kbit|mbit|gbit)")
-                .matcher(rate);
+        Matcher m = Pattern.compile("(\\d+(?:\\.\\d+)?)(bit|kbit|mbit|gbit)").matcher(rate);
         if (!m.matches()) {
             throw new ClusterException("'" + rate + "' is not a rate such as 512kbit, 1mbit or 1gbit");
         }
