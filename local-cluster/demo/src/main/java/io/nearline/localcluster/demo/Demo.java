@@ -62,6 +62,8 @@ public final class Demo {
 
     static final Duration OUTAGE = Duration.ofSeconds(3);
     private static final Duration DRAIN_LIMIT = Duration.ofSeconds(90);
+    /** How long the cache's divergent keys must stay the same before the verdict is given early. */
+    static final Duration SETTLED = Duration.ofSeconds(15);
 
     private Demo() {}
 
@@ -178,8 +180,11 @@ public final class Demo {
 
     /** Waits until the cache equals the source, or the drain limit passes; returns the last check. */
     static DivergenceChecker.Report drain(SourceOfTruth sot, CacheStore store) throws InterruptedException {
-        return DivergenceChecker.checkUntil(
-                sot, CacheView.of(store), System.nanoTime() + DRAIN_LIMIT.toNanos(), Duration.ofMillis(500), r -> {});
+        return DivergenceChecker.checkUntilSettled(
+                () -> DivergenceChecker.check(sot, CacheView.of(store), List.of(), System.currentTimeMillis()),
+                System.nanoTime() + DRAIN_LIMIT.toNanos(),
+                Duration.ofMillis(500),
+                SETTLED);
     }
 
     /**

@@ -107,7 +107,8 @@ final class DemoRun {
                 readers.start();
             }
             Random sample = new Random(options.seed.value + 7);
-            while (committing.get()) {
+            // a slow machine may finish committing before the last trouble is due: it is still injected
+            while (committing.get() || troublePending()) {
                 Thread.sleep(1000);
                 long t = System.currentTimeMillis() - started;
                 if (!options.noTrouble) {
@@ -183,6 +184,14 @@ final class DemoRun {
             }
             storePauses++;
         }
+    }
+
+    private boolean troublePending() {
+        return !options.noTrouble
+                && (!restarted
+                        || (!bootstrapped && !options.noRepair)
+                        || !outage
+                        || (storeServer != null && storePauses == 0));
     }
 
     /** The embedded store refuses calls for a while; a networked store's server is killed, started empty and re-seeded. */

@@ -326,21 +326,12 @@ final class SourceDemo {
         System.out.printf(
                 "  source: %,d rows; columns compared %s, not compared %s%n",
                 rows.byKey().size(), rows.compared(), rows.notCompared());
-        // until the cache agrees, or nothing has changed for 15 s (the job has taken all there was), or 90 s
-        long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-        DivergenceChecker.Report report = TableCheck.check(byKey, rows.compared(), everyKey, CacheView.of(store));
-        long unchangedSince = System.nanoTime();
-        while (!report.converged()
-                && System.nanoTime() < deadline
-                && System.nanoTime() - unchangedSince < Duration.ofSeconds(15).toNanos()) {
-            Thread.sleep(500);
-            DivergenceChecker.Report next = TableCheck.check(byKey, rows.compared(), everyKey, CacheView.of(store));
-            if (!next.divergent().equals(report.divergent())) {
-                unchangedSince = System.nanoTime();
-            }
-            report = next;
-        }
-        return report;
+        // until the cache agrees, or nothing has changed for SETTLED (the job has taken all there was), or 90 s
+        return DivergenceChecker.checkUntilSettled(
+                () -> TableCheck.check(byKey, rows.compared(), everyKey, CacheView.of(store)),
+                System.nanoTime() + Duration.ofSeconds(90).toNanos(),
+                Duration.ofMillis(500),
+                Demo.SETTLED);
     }
 
     private Map<String, Object> summary(

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -125,13 +126,48 @@ public final class DivergenceChecker {
         return checkUntil(() -> check(sot, cache, List.of(), System.currentTimeMillis()), deadlineNanos, pause, notYet);
     }
 
+    /**
+     * As {@link #checkUntil}, but also returns once the divergent keys have stayed exactly the same for
+     * {@code settled}: the job has taken all there was, and waiting out the deadline would only delay
+     * the verdict on a cache that lost writes.
+     */
+    public static Report checkUntilSettled(Supplier<Report> check, long deadlineNanos, Duration pause, Duration settled)
+            throws InterruptedException {
+        Report[] last = {null};
+        long[] unchangedSince = {System.nanoTime()};
+        long settledNanos = settled.toNanos();
+        return checkUntil(
+                () -> {
+                    Report report = check.get();
+                    if (last[0] == null || !report.divergent().equals(last[0].divergent())) {
+                        unchangedSince[0] = System.nanoTime();
+                    }
+                    last[0] = report;
+                    return report;
+                },
+                deadlineNanos,
+                pause,
+                r -> {},
+                () -> System.nanoTime() - unchangedSince[0] >= settledNanos);
+    }
+
     /** As above, for any check (against a table: {@link TableCheck}). */
     public static Report checkUntil(Supplier<Report> check, long deadlineNanos, Duration pause, Consumer<Report> notYet)
+            throws InterruptedException {
+        return checkUntil(check, deadlineNanos, pause, notYet, () -> false);
+    }
+
+    private static Report checkUntil(
+            Supplier<Report> check,
+            long deadlineNanos,
+            Duration pause,
+            Consumer<Report> notYet,
+            BooleanSupplier settled)
             throws InterruptedException {
         while (true) {
             try {
                 Report report = check.get();
-                if (report.converged() || System.nanoTime() >= deadlineNanos) {
+                if (report.converged() || System.nanoTime() >= deadlineNanos || settled.getAsBoolean()) {
                     return report;
                 }
                 notYet.accept(report);

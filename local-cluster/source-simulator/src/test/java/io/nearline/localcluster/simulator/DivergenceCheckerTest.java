@@ -38,6 +38,37 @@ class DivergenceCheckerTest {
 
     private static final Duration TTL = Duration.ofHours(1);
 
+    /** A cache that keeps the same divergent keys is judged once they have settled, not at the deadline. */
+    @Test
+    void aSettledDivergenceIsJudgedBeforeTheDeadline() throws InterruptedException {
+        CacheKey k = CacheKey.of("k");
+        List<DivergenceChecker.Divergence> same =
+                List.of(new DivergenceChecker.Divergence(k, DivergenceChecker.Kind.MISSING, Version.of(5, 1), null));
+        long start = System.nanoTime();
+        DivergenceChecker.Report settled = DivergenceChecker.checkUntilSettled(
+                () -> new DivergenceChecker.Report(1, same, new long[0], new long[0]),
+                start + TimeUnit.SECONDS.toNanos(30),
+                Duration.ofMillis(20),
+                Duration.ofMillis(300));
+        assertEquals(1, settled.divergent().size());
+        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(10), "waited for the deadline");
+
+        // the control: divergent keys that keep changing are waited on until the deadline
+        long[] n = {0};
+        start = System.nanoTime();
+        DivergenceChecker.checkUntilSettled(
+                () -> new DivergenceChecker.Report(
+                        1,
+                        List.of(new DivergenceChecker.Divergence(
+                                k, DivergenceChecker.Kind.STALE, Version.of(5, 1), Version.of(++n[0], 1))),
+                        new long[0],
+                        new long[0]),
+                start + TimeUnit.MILLISECONDS.toNanos(800),
+                Duration.ofMillis(20),
+                Duration.ofMillis(300));
+        assertTrue(System.nanoTime() - start >= TimeUnit.MILLISECONDS.toNanos(800), "judged while still changing");
+    }
+
     @Test
     void everyKindIsRecognised() {
         CacheKey k = CacheKey.of("k");
