@@ -1,5 +1,6 @@
 package io.nearline.localcluster.cluster;
 
+import static io.nearline.common.testkit.Tiers.SLOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -13,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -141,6 +143,7 @@ class FlinkSessionDeployIT extends LocalClusterIT {
      * deployed, a change log published, check converging on the live Redis. A descriptor naming Redis
      * on a Couchbase cluster, or a check of the wrong store, fails with exit 2 and one line.
      */
+    @Tag(SLOW)
     @Test
     @Timeout(value = 6, unit = TimeUnit.MINUTES)
     void onRedisDeployPublishConvergeAndDown() throws Exception {

@@ -1,5 +1,6 @@
 package io.nearline.localcluster.cluster;
 
+import static io.nearline.common.testkit.Tiers.SLOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -10,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -18,6 +20,7 @@ import org.junit.jupiter.api.Timeout;
  * on the live cache, upgraded through a savepoint (a new application resumes from it, so it writes only
  * what is new), converging again; the cluster goes down with no container left.
  */
+@Tag(SLOW)
 class FlinkYarnDeployIT extends LocalClusterIT {
 
     private static final String NAME = "nearline-cache-updater-yarn";

@@ -1,5 +1,6 @@
 package io.nearline.localcluster.cluster;
 
+import static io.nearline.common.testkit.Tiers.SLOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -27,6 +29,7 @@ import org.junit.jupiter.api.Timeout;
  * sources and sinks) connects with the file's Kafka client security. A file with one wrong address per
  * kind, or a wrong Kafka password, fails the check with exit 2, the address named.
  */
+@Tag(SLOW)
 class OwnClusterFileIT extends LocalClusterIT {
 
     @Test

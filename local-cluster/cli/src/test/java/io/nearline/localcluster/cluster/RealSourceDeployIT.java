@@ -1,5 +1,6 @@
 package io.nearline.localcluster.cluster;
 
+import static io.nearline.common.testkit.Tiers.SLOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,6 +20,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -30,6 +32,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * SQL writers before and after the connector's snapshot, and {@code check --source} comparing every row
  * of the table with the live cache. Negative control: a change made while no connector runs is named.
  */
+@Tag(SLOW)
 class RealSourceDeployIT extends LocalClusterIT {
 
     @ParameterizedTest

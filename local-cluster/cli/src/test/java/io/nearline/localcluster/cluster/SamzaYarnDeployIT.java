@@ -1,5 +1,6 @@
 package io.nearline.localcluster.cluster;
 
+import static io.nearline.common.testkit.Tiers.SLOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -14,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -23,6 +25,7 @@ import org.junit.jupiter.api.Timeout;
  * input positions come back from its checkpoints); upgraded (killed and resubmitted), it converges on
  * what comes after; the cluster goes down with no process left, containers included.
  */
+@Tag(SLOW)
 class SamzaYarnDeployIT extends LocalClusterIT {
 
     private int check(Path cluster, Path... logs) {

@@ -1,5 +1,6 @@
 package io.nearline.localcluster.testbed;
 
+import static io.nearline.common.testkit.Tiers.SLOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,6 +30,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.CleanupMode;
@@ -40,6 +42,7 @@ import picocli.CommandLine;
  * nothing, the instances have no route out, a node stopped hard is LOST to YARN within seconds, and
  * down leaves no instance, bridge or process behind. Skipped (the reason printed) without root or LXC.
  */
+@Tag(SLOW)
 class LxcTestbedIT {
 
     /** Kept when the test fails: DIR/logs has every daemon's log. */

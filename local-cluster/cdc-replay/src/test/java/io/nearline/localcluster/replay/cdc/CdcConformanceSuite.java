@@ -1,5 +1,6 @@
 package io.nearline.localcluster.replay.cdc;
 
+import static io.nearline.common.testkit.Tiers.SLOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -38,6 +39,7 @@ import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -542,6 +544,7 @@ public abstract class CdcConformanceSuite {
      * reached through the real SDK over TCP; the job writes it asynchronously, batched per key. The
      * killed job's writes in flight are lost or done; either way the restarted job ends at the oracle.
      */
+    @Tag(SLOW)
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
     @Test
     void onCouchbaseAJobKilledMidRunEndsAtTheNewestVersions() throws Exception {
@@ -550,6 +553,7 @@ public abstract class CdcConformanceSuite {
     }
 
     /** The crash test into Redis: the job killed -9 with writes in flight to the server ends at the oracle. */
+    @Tag(SLOW)
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
     @Test
     protected void onRedisAJobKilledMidRunEndsAtTheNewestVersions() throws Exception {

@@ -1,5 +1,6 @@
 package io.nearline.localcluster.replay.cdc;
 
+import static io.nearline.common.testkit.Tiers.SLOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,6 +54,7 @@ public abstract class DemoSuite {
      * redis-server): killed and started again empty (re-seeded from a snapshot), then frozen so that
      * calls time out.
      */
+    @Tag(SLOW)
     @Timeout(value = 6, unit = TimeUnit.MINUTES)
     @ParameterizedTest
     @ValueSource(strings = {"couchbase", "redis"})
@@ -108,6 +111,7 @@ public abstract class DemoSuite {
      * A real database as the source of truth: racing SQL writers, Debezium's connector in a Kafka
      * Connect worker, the job on the engine, the verdict against every row of the table.
      */
+    @Tag(SLOW)
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     @ParameterizedTest
     @ValueSource(strings = {"postgres", "mysql"})
@@ -126,6 +130,7 @@ public abstract class DemoSuite {
     }
 
     /** Its negative control: a store that drops some keys' writes fails the verdict against the table. */
+    @Tag(SLOW)
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     @Test
     void aRealDatabaseCatchesAStoreThatLosesWrites() throws Exception {
