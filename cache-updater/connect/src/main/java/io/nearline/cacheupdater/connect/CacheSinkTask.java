@@ -75,6 +75,7 @@ public final class CacheSinkTask extends SinkTask {
     private int batchMaxKeys;
     private CacheStore store;
     private UpdateBatch batch;
+    private ConnectMetrics metrics;
     private ErrantRecordReporter reporter;
     private Metrics.Counter received;
     private Metrics.Counter invalid;
@@ -126,7 +127,7 @@ public final class CacheSinkTask extends SinkTask {
             throw new ConnectException("this Kafka Connect worker gives the task no errant-record reporter: the "
                     + "Nearline cache sink needs Kafka Connect 4.1 or newer");
         }
-        Metrics metrics = new ConnectMetrics(context.pluginMetrics());
+        metrics = new ConnectMetrics(context.pluginMetrics());
         received = metrics.counter("events.received");
         invalid = metrics.counter("events.invalid");
         deadLettered = metrics.counter("events.dead-lettered");
@@ -375,7 +376,9 @@ public final class CacheSinkTask extends SinkTask {
         if (writer != null) {
             writer.shutdownNow(); // what is not yet written is not committed either: it is read again
             try {
-                writer.awaitTermination(10, TimeUnit.SECONDS);
+                // within the worker's task.shutdown.graceful.timeout.ms (5 s by default): a task that stops late
+                // keeps its metrics registered while the worker starts the next one
+                writer.awaitTermination(4, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -385,6 +388,9 @@ public final class CacheSinkTask extends SinkTask {
         }
         if (store != null) {
             store.close();
+        }
+        if (metrics != null) {
+            metrics.close();
         }
     }
 

@@ -1,0 +1,79 @@
+package io.nearline.cacheupdater.connect;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.Map;
+import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.metrics.Metrics;
+import org.apache.kafka.common.metrics.internals.PluginMetricsImpl;
+import org.junit.jupiter.api.Test;
+
+/** The task's counters in the worker's registry, as Connect gives each task its plugin metrics. */
+class ConnectMetricsTest {
+
+    private static final Map<String, String> TASK_1 = Map.of("connector", "nearline-cache-updater", "task", "1");
+
+    @Test
+    void aTaskStartedBeforeItsPredecessorStoppedCountsOnceThePredecessorsMetricsAreClosed() throws Exception {
+        try (Metrics registry = new Metrics()) {
+            PluginMetricsImpl predecessor = new PluginMetricsImpl(registry, TASK_1);
+            ConnectMetrics stale = new ConnectMetrics(predecessor);
+            stale.counter("events.received").inc(5);
+            stale.histogram("write.latency-ms").record(3);
+            // the worker closes the predecessor's plugin metrics a moment after the next task starts
+            Thread closer = new Thread(() -> {
+                try {
+                    Thread.sleep(300);
+                    predecessor.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            closer.start();
+
+            ConnectMetrics next = new ConnectMetrics(new PluginMetricsImpl(registry, TASK_1), Duration.ofSeconds(10));
+            next.counter("events.received").inc(2);
+            next.histogram("write.latency-ms").record(7);
+            closer.join();
+
+            assertEquals(2.0, value(registry, "events.received"));
+            assertEquals(7.0, value(registry, "write.latency-ms-max"));
+        }
+    }
+
+    /** Its control: a predecessor whose metrics stay leaves the next task counting, unpublished, not failed. */
+    @Test
+    void aPredecessorThatNeverStopsLeavesTheNextTaskRunning() throws Exception {
+        try (Metrics registry = new Metrics()) {
+            new ConnectMetrics(new PluginMetricsImpl(registry, TASK_1))
+                    .counter("events.received")
+                    .inc(5);
+            ConnectMetrics next = new ConnectMetrics(new PluginMetricsImpl(registry, TASK_1), Duration.ofMillis(300));
+            next.counter("events.received").inc(2);
+            assertEquals(5.0, value(registry, "events.received"));
+        }
+    }
+
+    @Test
+    void aStoppedTaskLeavesNoMetrics() throws Exception {
+        try (Metrics registry = new Metrics()) {
+            ConnectMetrics task = new ConnectMetrics(new PluginMetricsImpl(registry, TASK_1));
+            task.counter("events.received").inc(1);
+            assertTrue(
+                    registry.metrics().keySet().stream().anyMatch(m -> m.name().equals("events.received")));
+            task.close();
+            assertTrue(registry.metrics().keySet().stream()
+                    .noneMatch(m -> m.group().equals("plugins")));
+        }
+    }
+
+    private static double value(Metrics registry, String name) {
+        MetricName metric = registry.metrics().keySet().stream()
+                .filter(m -> m.name().equals(name) && m.tags().equals(TASK_1))
+                .findFirst()
+                .orElseThrow();
+        return (Double) registry.metrics().get(metric).metricValue();
+    }
+}
