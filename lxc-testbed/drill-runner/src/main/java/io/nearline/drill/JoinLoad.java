@@ -54,6 +54,9 @@ final class JoinLoad implements DrillLoad {
     /** The most an event is delayed behind its request's start in the generated traffic. */
     private static final long MAX_DELAY_MILLIS = 500;
 
+    /** How long after the last join the orphans and late lines may still be coming. */
+    private static final Duration ORPHANS_SETTLE = Duration.ofSeconds(30);
+
     private final String bootstrap;
     private final JoinSettings settings;
     private final int partitions;
@@ -261,10 +264,18 @@ final class JoinLoad implements DrillLoad {
 
     @Override
     public Verdict.Checked check(long deadlineNanos) throws InterruptedException {
+        long allJoinedAt = 0;
         while (true) {
             Map<String, Set<String>> joins = readJoins();
             long lost = withBroker.stream().filter(id -> !joins.containsKey(id)).count();
-            if (lost == 0 || System.nanoTime() > deadlineNanos) {
+            // orphans and late lines go out as windows close, which may be after the last join: once every
+            // request is joined, they get ORPHANS_SETTLE to match the oracle
+            if (lost == 0 && allJoinedAt == 0) {
+                allJoinedAt = System.nanoTime();
+            }
+            boolean settled = allJoinedAt != 0
+                    && (System.nanoTime() - allJoinedAt > ORPHANS_SETTLE.toNanos() || matchesOracle(joins));
+            if (settled || System.nanoTime() > deadlineNanos) {
                 long once = withBroker.stream()
                         .filter(id -> joins.getOrDefault(id, Set.of()).size() == 1)
                         .count();
@@ -297,6 +308,10 @@ final class JoinLoad implements DrillLoad {
             }
             Thread.sleep(2000);
         }
+    }
+
+    private boolean matchesOracle(Map<String, Set<String>> joins) {
+        return againstOracle(joins).values().stream().allMatch(n -> n == 0);
     }
 
     /**
