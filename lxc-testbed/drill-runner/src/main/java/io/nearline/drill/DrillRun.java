@@ -498,16 +498,20 @@ final class DrillRun {
             effect.put("probe", e.expected().probe());
             effect.put("unit", e.expected().unit());
             Map<String, String> none = new LinkedHashMap<>();
+            Map<String, String> atMost = new LinkedHashMap<>();
             for (Map.Entry<String, Probe.Reading> r : readings(e).entrySet()) {
                 effect.put(
                         r.getKey(),
                         r.getValue() == null ? null : round(r.getValue().value()));
                 if (r.getValue() != null && !r.getValue().answered()) {
                     none.put(r.getKey(), r.getValue().error());
+                } else if (r.getValue() != null && r.getValue().bound()) {
+                    atMost.put(r.getKey(), r.getValue().error());
                 }
             }
             effect.put("restoredSeconds", round(e.restoredSeconds()));
             effect.put("noFigure", none);
+            effect.put("atMost", atMost);
             effect.put("reasons", e.reasons());
             m.put("effect", effect);
         }

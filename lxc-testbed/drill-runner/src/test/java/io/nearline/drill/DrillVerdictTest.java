@@ -58,6 +58,33 @@ class DrillVerdictTest {
                 12.0);
     }
 
+    /**
+     * A slow link's upload that does not finish in time read at most its bound: in effect while the link
+     * is narrow, and the same bound after the heal is no restored baseline.
+     */
+    @Test
+    void anUploadCutOffByASlowLinkIsBoundedNotMissing() {
+        Effect.Expectation slow = new Effect.Expectation("upload", "kbit/s", Effect.Change.NARROWER, 256);
+        Probe.Reading before = Probe.Reading.of(87_000);
+        Probe.Reading cutOff = Probe.Reading.atMost(26.2, "the upload did not finish in 20 s");
+        assertTrue(cutOff.answered() && cutOff.bound());
+        assertEquals(
+                List.of(),
+                Effect.of(slow, before, Probe.Reading.of(34), cutOff, before, 3.0)
+                        .reasons());
+        assertEquals(
+                1,
+                Effect.of(slow, before, Probe.Reading.of(34), cutOff, cutOff, null)
+                        .reasons()
+                        .size());
+        // no figure at all is still no effect
+        assertEquals(
+                1,
+                Effect.of(slow, before, Probe.Reading.none("no route"), null, before, 3.0)
+                        .reasons()
+                        .size());
+    }
+
     @Test
     void aRunWhoseFaultWasAppliedAndWhoseInvariantsHeldIsValid() {
         assertEquals(List.of(), Verdict.reasons(List.of(applied(9.5)), Duration.ofSeconds(11), CLEAN));
