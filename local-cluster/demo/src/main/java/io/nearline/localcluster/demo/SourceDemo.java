@@ -99,16 +99,9 @@ final class SourceDemo {
             System.out.printf(
                     "demo on %s, source %s (%s): %,d keys, %,d transactions/s for %s, work dir %s%n",
                     engine.name(), kind, db.url, options.keys, options.rate, options.duration, work);
-            try (Connection c = db.connect();
-                    Statement s = c.createStatement()) {
-                s.execute("CREATE TABLE items (id BIGINT PRIMARY KEY, name VARCHAR(200), qty INTEGER, "
-                        + "price DECIMAL(12,2), note TEXT, updated_at TIMESTAMP(6))");
-            }
             SqlWorkload.Dialect dialect =
                     kind.equals("postgres") ? SqlWorkload.Dialect.POSTGRES : SqlWorkload.Dialect.MYSQL;
-            // rows before the connector: its snapshot reads them
-            new SqlWorkload(dialect, WRITERS, options.keys, options.keys, 0, options.seed.value)
-                    .run(db::connect, Duration.ofSeconds(120));
+            createAndFillTheTable(db, dialect);
             try (ForkedConnect connect = ForkedConnect.start(work.resolve("connect"), bootstrap);
                     CacheStore store = CacheStores.open(config)) {
                 startConnector(
@@ -151,6 +144,17 @@ final class SourceDemo {
                 return Demo.conclude(options, engine, summary, report);
             }
         }
+    }
+
+    /** The demo's table, with its rows before the connector starts: the connector's snapshot reads them. */
+    private void createAndFillTheTable(Database db, SqlWorkload.Dialect dialect) throws Exception {
+        try (Connection c = db.connect();
+                Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE items (id BIGINT PRIMARY KEY, name VARCHAR(200), qty INTEGER, "
+                    + "price DECIMAL(12,2), note TEXT, updated_at TIMESTAMP(6))");
+        }
+        new SqlWorkload(dialect, WRITERS, options.keys, options.keys, 0, options.seed.value)
+                .run(db::connect, Duration.ofSeconds(120));
     }
 
     private Config configure(String bootstrap) {
