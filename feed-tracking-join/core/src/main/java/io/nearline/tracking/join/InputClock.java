@@ -10,40 +10,47 @@ import java.util.Map;
  *       its own partition is late. Judged against its own partition only, so the verdict depends on
  *       the partition's order alone, not on how an engine interleaves partitions.</li>
  *   <li>{@link #watermark}: the smallest of the partitions' newest event times, less the allowed
- *       lateness and 1 ms (as Flink's bounded-out-of-orderness watermarks). A partition with nothing
- *       new for the idle timeout stops holding it back; an ended partition never does; when every
- *       partition is idle it stays where it is. It never goes back.</li>
+ *       lateness and 1 ms (as Flink's bounded-out-of-orderness watermarks). A partition counted idle
+ *       ({@link InputActivity}: quiet while the others are read, not stalled with them) stops holding
+ *       it back; an ended partition never does; when every partition is idle it stays where it is.
+ *       It never goes back.</li>
  * </ul>
- * Flink uses the first (its own watermark generator does the second, per split); Samza uses both.
+ * Flink uses the first (its watermark generator, {@code PartitionWatermarks}, does the second per
+ * split with the same {@link InputActivity}); Samza uses both.
  * Not thread-safe: one per task.
  */
 public final class InputClock {
 
     private static final class Input {
         long newest = Long.MIN_VALUE;
-        long lastActivity;
         boolean ended;
     }
 
     private final long latenessMillis;
-    private final long idleTimeoutMillis;
+    private final InputActivity activity;
     private final Map<String, Input> inputs = new HashMap<>();
     private long watermark = Long.MIN_VALUE;
 
-    public InputClock(long latenessMillis, long idleTimeoutMillis) {
+    /** Lateness only, no idleness: for a clock whose {@link #watermark} is not used, or a bounded replay. */
+    public InputClock(long latenessMillis) {
+        this(latenessMillis, Long.MAX_VALUE, Long.MAX_VALUE);
+    }
+
+    public InputClock(long latenessMillis, long idleTimeoutMillis, long stallTimeoutMillis) {
         this.latenessMillis = latenessMillis;
-        this.idleTimeoutMillis = idleTimeoutMillis;
+        this.activity = new InputActivity(idleTimeoutMillis, stallTimeoutMillis);
     }
 
     /** An input this task will read: it holds the watermark back until it is seen, idle or ended. */
     public void expect(String input, long nowMillis) {
-        inputs.computeIfAbsent(input, i -> new Input()).lastActivity = nowMillis;
+        inputs.computeIfAbsent(input, i -> new Input());
+        activity.expect(input, nowMillis);
     }
 
     /** Records an event of {@code input}; false when it is late for its own partition. */
     public boolean admit(String input, long eventTime, long nowMillis) {
         Input in = inputs.computeIfAbsent(input, i -> new Input());
-        in.lastActivity = nowMillis;
+        activity.record(input, nowMillis);
         boolean inTime = in.newest == Long.MIN_VALUE || eventTime >= in.newest - latenessMillis;
         in.newest = Math.max(in.newest, eventTime);
         return inTime;
@@ -65,8 +72,9 @@ public final class InputClock {
         }
         long min = Long.MAX_VALUE;
         boolean anyActive = false;
-        for (Input in : inputs.values()) {
-            if (in.ended || nowMillis - in.lastActivity >= idleTimeoutMillis) {
+        for (Map.Entry<String, Input> e : inputs.entrySet()) {
+            Input in = e.getValue();
+            if (in.ended || activity.isIdle(e.getKey(), nowMillis)) {
                 continue;
             }
             anyActive = true;

@@ -24,6 +24,7 @@ public record JoinSettings(
         Duration window,
         Duration allowedLateness,
         Duration idleTimeout,
+        Duration stallTimeout,
         EmitComplete emitComplete,
         OutputDelivery outputDelivery,
         String transactionalIdPrefix,
@@ -92,8 +93,17 @@ public record JoinSettings(
                     "join.idle-timeout",
                     ValueType.DURATION,
                     Duration.ofSeconds(30),
-                    "A partition with no new event for this long stops holding the watermark back, so "
-                            + "a quiet partition does not hold results back forever.")
+                    "A partition with no new event for this long, while the job reads the others, stops holding the "
+                            + "watermark back, so a quiet partition does not hold results back forever.")
+            .checked(Check.positiveDuration());
+    public static final ConfigKey<Duration> STALL_TIMEOUT = ConfigKey.of(
+                    "join.stall-timeout",
+                    ValueType.DURATION,
+                    Duration.ofMinutes(5),
+                    "When every partition a reader reads goes quiet at once (a broker restart, a network cut), none "
+                            + "counts idle for up to this long, so their events, read again later, are joined in their "
+                            + "windows instead of coming late. A topic with no traffic at all holds results back this "
+                            + "long. At least join.idle-timeout.")
             .checked(Check.positiveDuration());
 
     public static final ConfigKey<EmitComplete> EMIT_COMPLETE = ConfigKey.of(
@@ -152,6 +162,7 @@ public record JoinSettings(
                     WINDOW,
                     ALLOWED_LATENESS,
                     IDLE_TIMEOUT,
+                    STALL_TIMEOUT,
                     EMIT_COMPLETE,
                     OUTPUT_DELIVERY,
                     TRANSACTIONAL_ID_PREFIX,
@@ -169,7 +180,11 @@ public record JoinSettings(
                         return new HashSet<>(topics).size() == topics.size();
                     },
                     "the six 'tracking.*-topic' settings must name six different topics: an output read again as input "
-                            + "would loop.");
+                            + "would loop.")
+            .withInvariant(
+                    c -> c.get(STALL_TIMEOUT).compareTo(c.get(IDLE_TIMEOUT)) >= 0,
+                    "join.stall-timeout must be at least join.idle-timeout: raise join.stall-timeout or lower "
+                            + "join.idle-timeout.");
 
     private static ConfigKey<String> topic(String name, String defaultTopic, String description) {
         return ConfigKey.of(name, ValueType.STRING, defaultTopic, description).checked(Check.notBlank());
@@ -194,6 +209,7 @@ public record JoinSettings(
                 config.get(WINDOW),
                 config.get(ALLOWED_LATENESS),
                 config.get(IDLE_TIMEOUT),
+                config.get(STALL_TIMEOUT),
                 config.get(EMIT_COMPLETE),
                 config.get(OUTPUT_DELIVERY),
                 config.get(TRANSACTIONAL_ID_PREFIX).isBlank()

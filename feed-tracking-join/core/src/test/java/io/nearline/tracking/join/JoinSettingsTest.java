@@ -37,6 +37,11 @@ class JoinSettingsTest {
                 () -> JoinSettings.validateJob(
                         Config.of(Map.of("kafka.bootstrap-servers", "b:1", "join.alowed-lateness", "1s"))));
         assertTrue(typo.getMessage().contains("join.allowed-lateness"), typo.getMessage());
+        ConfigException stall = assertThrows(
+                ConfigException.class,
+                () -> JoinSettings.from(Config.of(Map.of(
+                        "kafka.bootstrap-servers", "b:1", "join.idle-timeout", "2m", "join.stall-timeout", "1m"))));
+        assertTrue(stall.getMessage().contains("join.stall-timeout"), stall.getMessage());
     }
 
     @Test

@@ -32,7 +32,7 @@ final class InputDeserializer implements KafkaRecordDeserializationSchema<Tracki
 
     @Override
     public void open(DeserializationSchema.InitializationContext context) {
-        clock = new InputClock(allowedLatenessMillis, Long.MAX_VALUE); // lateness only; Flink makes the watermark
+        clock = new InputClock(allowedLatenessMillis); // lateness only; Flink makes the watermark
     }
 
     @Override

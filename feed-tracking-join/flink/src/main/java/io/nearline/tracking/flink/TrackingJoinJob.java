@@ -14,7 +14,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * The feed-tracking-join job on Flink.
  *
  * <pre>
- * index topic ──► route ─┐ (per-split watermarks: bounded out-of-orderness = allowed lateness, idleness)
+ * index topic ──► route ─┐ (per-split watermarks: allowed lateness; idle, not stalled: PartitionWatermarks)
  * broker topic ─► route ─┴─► union ─► keyBy(requestId) ─► join ─► joined topic
  *                   │                                      ├─► orphans topic
  *                   └─► dead-letter topic                  └─► late topic
@@ -33,10 +33,8 @@ public final class TrackingJoinJob {
      */
     public static void define(StreamExecutionEnvironment env, TrackingJoinIo io, JoinSettings s) {
         checkTransactions(s, env.getCheckpointConfig().getCheckpointInterval());
-        WatermarkStrategy<TrackingInput> watermarks = WatermarkStrategy.<TrackingInput>forBoundedOutOfOrderness(
-                        s.allowedLateness())
-                .withTimestampAssigner((in, kafkaTimestamp) -> in.ts)
-                .withIdleness(s.idleTimeout());
+        WatermarkStrategy<TrackingInput> watermarks =
+                PartitionWatermarks.of(s.allowedLateness(), s.idleTimeout(), s.stallTimeout());
         SingleOutputStreamOperator<TrackingInput> index = env.fromSource(io.index(), watermarks, "index-source")
                 .uid("index-source")
                 .process(new RouteFunction(s.consumerGroup()))

@@ -53,7 +53,7 @@ public final class LocalJoin implements JoinPorts.State, JoinPorts.Pending, Join
             long windowMillis, long allowedLatenessMillis, JoinSettings.EmitComplete emitComplete, LongSupplier now) {
         this.windowMillis = windowMillis;
         this.allowedLatenessMillis = allowedLatenessMillis;
-        this.clock = new InputClock(allowedLatenessMillis, Long.MAX_VALUE);
+        this.clock = new InputClock(allowedLatenessMillis);
         this.join = new TrackingJoin(windowMillis, emitComplete, this, this, this, this);
         this.now = now;
     }
@@ -84,7 +84,7 @@ public final class LocalJoin implements JoinPorts.State, JoinPorts.Pending, Join
         states.forEach((id, s) -> register(id, s.nextTimer(windowMillis)));
         pending.forEach((id, list) ->
                 list.forEach(p -> register(id, TrackingJoin.sliceEnd(p.event().ts()))));
-        clock = new InputClock(allowedLatenessMillis, Long.MAX_VALUE);
+        clock = new InputClock(allowedLatenessMillis);
         watermark = Long.MIN_VALUE;
         inputs.forEach(input -> clock.expect(input, now.getAsLong()));
         ended.forEach(clock::end);

@@ -105,7 +105,9 @@ final class JoinTask
         JoinOutput output = new JoinOutput(metrics, OutputLimit.of(settings), JoinOutput.Topics.of(settings), this);
         join = new TrackingJoin(windowMillis, settings.emitComplete(), this, this, this, output);
         clock = new InputClock(
-                settings.allowedLateness().toMillis(), settings.idleTimeout().toMillis());
+                settings.allowedLateness().toMillis(),
+                settings.idleTimeout().toMillis(),
+                settings.stallTimeout().toMillis());
         long now = System.currentTimeMillis();
         for (SystemStreamPartition ssp : context.getTaskContext().getTaskModel().getSystemStreamPartitions()) {
             String input =

@@ -1,0 +1,70 @@
+package io.nearline.tracking.join;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * When one reader's input partition stops holding the watermark back, engine-neutral (Samza's task
+ * and each Flink source subtask keep one). Processing time, in milliseconds.
+ *
+ * <p>Idleness is for a partition that is quiet while its neighbours are read: after
+ * {@code idleTimeout} without an event it no longer holds the watermark. When every input of the
+ * reader goes quiet at once, that is a <em>stall</em> (the broker restarts, the network is cut, the
+ * consumer is rebalanced), not idleness: the events are still coming, with event times from during
+ * the stall. Counting those partitions idle let the first one read again move the watermark through
+ * its backlog while the others had not been read yet, so their requests were closed early and their
+ * events came late. So during a stall no input counts idle, and when reading resumes each input gets
+ * a full {@code idleTimeout} from that moment to deliver again.
+ *
+ * <p>A reader with nothing for {@code stallTimeout} counts idle as a whole (a topic that really has
+ * no traffic must not hold the other topic's results back forever), and so does a reader that has
+ * never read an event (a source subtask without partitions, or a topic not yet written).
+ *
+ * <p>Not thread-safe: one per reader.
+ */
+public final class InputActivity {
+
+    private final long idleTimeoutMillis;
+    private final long stallTimeoutMillis;
+    private final Map<String, Long> lastEvent = new HashMap<>();
+    private long lastAnyEvent = Long.MIN_VALUE;
+    private long resumedAt = Long.MIN_VALUE;
+
+    public InputActivity(long idleTimeoutMillis, long stallTimeoutMillis) {
+        if (stallTimeoutMillis < idleTimeoutMillis) {
+            throw new IllegalArgumentException("the stall timeout must be at least the idle timeout");
+        }
+        this.idleTimeoutMillis = idleTimeoutMillis;
+        this.stallTimeoutMillis = stallTimeoutMillis;
+    }
+
+    /** An input this reader will read, seen at {@code nowMillis}: its idle timeout starts now. */
+    public void expect(String input, long nowMillis) {
+        lastEvent.putIfAbsent(input, nowMillis);
+    }
+
+    /** An event of {@code input} was read at {@code nowMillis}. */
+    public void record(String input, long nowMillis) {
+        if (lastAnyEvent != Long.MIN_VALUE && nowMillis - lastAnyEvent >= idleTimeoutMillis) {
+            resumedAt = nowMillis; // the end of a stall: every input gets a fresh idle timeout
+        }
+        lastAnyEvent = Math.max(lastAnyEvent, nowMillis);
+        lastEvent.merge(input, nowMillis, Math::max);
+    }
+
+    /** Whether {@code input} no longer holds the watermark back at {@code nowMillis}. */
+    public boolean isIdle(String input, long nowMillis) {
+        if (lastAnyEvent == Long.MIN_VALUE) {
+            return nowMillis - lastEvent.getOrDefault(input, nowMillis) >= idleTimeoutMillis;
+        }
+        long readerQuiet = nowMillis - lastAnyEvent;
+        if (readerQuiet >= stallTimeoutMillis) {
+            return true;
+        }
+        if (readerQuiet >= idleTimeoutMillis) {
+            return false; // a stall: every input is behind, none is idle
+        }
+        long since = Math.max(lastEvent.getOrDefault(input, Long.MIN_VALUE), resumedAt);
+        return since == Long.MIN_VALUE || nowMillis - since >= idleTimeoutMillis;
+    }
+}
