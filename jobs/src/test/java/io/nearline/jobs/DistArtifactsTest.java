@@ -1,10 +1,12 @@
 package io.nearline.jobs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedInputStream;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -12,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.jar.Attributes;
@@ -19,9 +22,11 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
+import java.util.regex.Pattern;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
+import java.util.zip.ZipInputStream;
 import java.util.zip.ZipOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -127,9 +132,20 @@ class DistArtifactsTest {
                 "org/apache/avro/Schema.class");
     }
 
-    /** Entry name to content (for text entries we look into) of a .tar.gz. */
-    private static Map<String, String> tarEntries(String name) throws IOException {
-        Map<String, String> entries = new HashMap<>();
+    /** A .tar.gz read once: entry names in order, text of .properties entries, natives inside its jars. */
+    private record Tar(List<String> names, Map<String, String> properties, List<String> natives) {}
+
+    private static final Pattern NATIVE = Pattern.compile(".*[.](so|dll|dylib|jnilib|a)$");
+
+    /** The native libraries a Samza package keeps: Linux on x86-64 or arm64, glibc. */
+    private static final Pattern LINUX_NATIVE = Pattern.compile(
+            "(?!.*musl).*(linux64|linux-aarch64|linux/amd64|linux/aarch64|Linux/x86_64|Linux/aarch64|linux-x86-64"
+                    + "|epoll_x86_64|epoll_aarch_64)[^/]*/?[^/]*$");
+
+    private static Tar readTar(String name) throws IOException {
+        List<String> names = new ArrayList<>();
+        Map<String, String> properties = new HashMap<>();
+        List<String> natives = new ArrayList<>();
         try (InputStream in = new GZIPInputStream(new BufferedInputStream(Files.newInputStream(DIST.resolve(name))))) {
             byte[] header = new byte[512];
             while (in.readNBytes(header, 0, 512) == 512 && header[0] != 0) {
@@ -149,18 +165,31 @@ class DistArtifactsTest {
                         8);
                 byte[] body = in.readNBytes((int) Math.min(size, Integer.MAX_VALUE));
                 in.skipNBytes((512 - size % 512) % 512);
-                entries.put(entry, entry.endsWith(".properties") ? new String(body, StandardCharsets.UTF_8) : "");
+                names.add(entry);
+                if (entry.endsWith(".properties")) {
+                    properties.put(entry, new String(body, StandardCharsets.UTF_8));
+                } else if (entry.endsWith(".jar")) {
+                    try (ZipInputStream jar = new ZipInputStream(new ByteArrayInputStream(body))) {
+                        for (ZipEntry e; (e = jar.getNextEntry()) != null; ) {
+                            if (NATIVE.matcher(e.getName()).matches()) {
+                                natives.add(entry + "!" + e.getName());
+                            }
+                        }
+                    }
+                }
             }
         }
-        return entries;
+        return new Tar(names, properties, natives);
     }
 
-    private static void assertSamzaPackage(String name, String config, String appClass, String jobJar)
+    private static void assertSamzaPackage(String name, String config, String appClass, String jobJar, long maxBytes)
             throws IOException {
-        Map<String, String> entries = tarEntries(name);
-        assertTrue(entries.containsKey("bin/run-app.sh"), name + " lacks bin/run-app.sh");
-        assertTrue(entries.containsKey("bin/run-class.sh"), name + " lacks bin/run-class.sh");
-        String properties = entries.get("config/" + config);
+        long size = Files.size(DIST.resolve(name));
+        assertTrue(size <= maxBytes, name + " is " + size / 1_000_000 + " MB, more than " + maxBytes / 1_000_000);
+        Tar tar = readTar(name);
+        assertTrue(tar.names().contains("bin/run-app.sh"), name + " lacks bin/run-app.sh");
+        assertTrue(tar.names().contains("bin/run-class.sh"), name + " lacks bin/run-class.sh");
+        String properties = tar.properties().get("config/" + config);
         assertTrue(properties != null, name + " lacks config/" + config);
         for (String key : List.of(
                 "app.class=" + appClass,
@@ -170,18 +199,57 @@ class DistArtifactsTest {
                 "metrics.reporters=")) {
             assertTrue(properties.contains(key), "config/" + config + " lacks " + key);
         }
-        List<String> lib = new ArrayList<>(
-                entries.keySet().stream().filter(e -> e.startsWith("lib/")).toList());
+        List<String> lib =
+                tar.names().stream().filter(e -> e.startsWith("lib/")).toList();
+        assertEquals(new HashSet<>(lib).size(), lib.size(), name + " holds a jar twice: " + lib);
         for (String jar : List.of(
                 jobJar,
                 "samza-core_2.12-1.8.0.jar",
                 "samza-kafka_2.12-1.8.0.jar",
                 "samza-yarn_2.12-1.8.0.jar",
                 "samza-kv-rocksdb_2.12-1.8.0.jar",
+                "rocksdbjni-",
+                "zstd-jni-",
+                "hadoop-hdfs-client-",
                 "log4j-slf4j2-impl")) {
             assertTrue(lib.stream().anyMatch(e -> e.startsWith("lib/" + jar)), name + " lacks lib/" + jar);
         }
         assertTrue(lib.stream().noneMatch(e -> e.contains("local-cluster") || e.contains("flink")), name + ": " + lib);
+        for (String left : List.of("hadoop-hdfs-2", "netty-all-", "scala-compiler-", "leveldbjni-")) {
+            assertTrue(lib.stream().noneMatch(e -> e.startsWith("lib/" + left)), name + " holds lib/" + left);
+        }
+        List<String> foreign = tar.natives().stream()
+                .filter(n -> !LINUX_NATIVE.matcher(n).matches())
+                .toList();
+        assertTrue(foreign.isEmpty(), name + " holds native libraries YARN's Linux nodes never load: " + foreign);
+        for (String kept : List.of("librocksdbjni-linux64.so", "librocksdbjni-linux-aarch64.so")) {
+            assertTrue(tar.natives().stream().anyMatch(n -> n.endsWith("!" + kept)), name + " lacks " + kept);
+        }
+    }
+
+    /** Negative control: the native-library rule keeps Linux x86-64 and arm64 (glibc) only. */
+    @Test
+    void onlyLinuxNativesAreKept() {
+        for (String kept : List.of(
+                "lib/rocksdbjni-7.0.3.jar!librocksdbjni-linux64.so",
+                "lib/rocksdbjni-7.0.3.jar!librocksdbjni-linux-aarch64.so",
+                "lib/zstd-jni-1.4.3-1.jar!linux/amd64/libzstd-jni.so",
+                "lib/snappy-java-1.1.7.3.jar!org/xerial/snappy/native/Linux/aarch64/libsnappyjava.so",
+                "lib/jna-5.12.1.jar!com/sun/jna/linux-x86-64/libjnidispatch.so",
+                "lib/core-io-3.12.1.jar!META-INF/native/libcom_couchbase_client_core_deps_netty_transport_native_epoll_x86_64.so")) {
+            assertTrue(LINUX_NATIVE.matcher(kept).matches(), kept);
+        }
+        for (String dropped : List.of(
+                "lib/rocksdbjni-7.0.3.jar!librocksdbjni-linux64-musl.so",
+                "lib/rocksdbjni-7.0.3.jar!librocksdbjni-osx-arm64.jnilib",
+                "lib/rocksdbjni-7.0.3.jar!librocksdbjni-win64.dll",
+                "lib/rocksdbjni-7.0.3.jar!librocksdbjni-linux-s390x.so",
+                "lib/zstd-jni-1.4.3-1.jar!linux/ppc64le/libzstd-jni.so",
+                "lib/snappy-java-1.1.7.3.jar!org/xerial/snappy/native/Mac/x86_64/libsnappyjava.jnilib",
+                "lib/jna-5.12.1.jar!com/sun/jna/linux-arm/libjnidispatch.so",
+                "lib/core-io-3.12.1.jar!META-INF/native/libcom_couchbase_client_core_deps_netty_tcnative_osx_x86_64.jnilib")) {
+            assertFalse(LINUX_NATIVE.matcher(dropped).matches(), dropped);
+        }
     }
 
     @Test
@@ -190,7 +258,8 @@ class DistArtifactsTest {
                 "nearline-cache-updater-samza.tar.gz",
                 "cache-updater.properties",
                 "io.nearline.cacheupdater.samza.CacheUpdaterApp",
-                "cache-updater-samza-");
+                "cache-updater-samza-",
+                110_000_000); // over the 90 MB goal: both networked stores' SDKs (docs/benchmarks.md)
     }
 
     @Test
@@ -199,7 +268,8 @@ class DistArtifactsTest {
                 "nearline-tracking-join-samza.tar.gz",
                 "tracking-join.properties",
                 "io.nearline.tracking.samza.JoinApp",
-                "feed-tracking-join-samza-");
+                "feed-tracking-join-samza-",
+                90_000_000);
     }
 
     /** Jars a Connect plugin must leave to the worker: its own copies would be loaded apart from the worker's. */
