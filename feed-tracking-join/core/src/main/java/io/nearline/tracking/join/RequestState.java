@@ -45,6 +45,15 @@ public final class RequestState {
         return emitted;
     }
 
+    /** The events this state holds (the broker event and fragments applied so far): for measuring its cost. */
+    public List<Events.Input> held() {
+        List<Events.Input> held = new ArrayList<>(fragments.values());
+        if (broker != null) {
+            held.add(broker);
+        }
+        return held;
+    }
+
     /**
      * The event time at which the join next wants {@link TrackingJoin#onTimer} for this state: the
      * window's close, or the marker's cleanup (for an engine that rebuilds its timers from the store).

@@ -44,6 +44,17 @@ public final class CoreJoinReplay {
             int partitions,
             LocalJoin join,
             Random interleaving) {
+        return run(index, broker, partitions, join, interleaving, () -> {});
+    }
+
+    /** The same, calling {@code afterEachEvent} once each event has been offered (to look at the join's state). */
+    public static JoinOutputs run(
+            List<Events.Fragment> index,
+            List<Events.BrokerEvent> broker,
+            int partitions,
+            LocalJoin join,
+            Random interleaving,
+            Runnable afterEachEvent) {
 
         List<String> names = new ArrayList<>();
         List<ArrayDeque<Events.Input>> queues = new ArrayList<>();
@@ -73,6 +84,7 @@ public final class CoreJoinReplay {
             int pick = interleaving.nextInt(open.size());
             int q = open.get(pick);
             join.offer(names.get(q), queues.get(q).poll());
+            afterEachEvent.run();
             if (queues.get(q).isEmpty()) {
                 open.remove(pick);
                 join.end(names.get(q));

@@ -6,7 +6,9 @@ import io.nearline.tracking.join.JoinPorts;
 import io.nearline.tracking.join.JoinSettings;
 import io.nearline.tracking.join.RequestState;
 import io.nearline.tracking.join.RequestStateCodec;
+import io.nearline.tracking.join.TrackingCodec;
 import io.nearline.tracking.join.TrackingJoin;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -120,6 +122,60 @@ public final class LocalJoin implements JoinPorts.State, JoinPorts.Pending, Join
                 join.onTimer(requestId, due.getKey());
             }
         }
+    }
+
+    /**
+     * What the join holds at one moment, in bytes as the engines store it: each entry's key (the
+     * request id) and value, the request's state and each waiting event apart, as Flink's value and
+     * list state keep them (Samza keeps the waiting events of a request in one value: the same bytes
+     * less a key per event). {@code eventBytes} is the same events in their own Avro encoding, as
+     * they came from the topics. A storage engine's own overhead per entry is not counted.
+     */
+    public record StateSize(
+            int openRequests, int markers, int waitingEvents, long requestBytes, long waitingBytes, long eventBytes) {
+
+        /** Everything stored: the requests' states (markers included) and the waiting events. */
+        public long storedBytes() {
+            return requestBytes + waitingBytes;
+        }
+    }
+
+    public StateSize stateSize() {
+        int open = 0;
+        int markers = 0;
+        int waiting = 0;
+        long requestBytes = 0;
+        long waitingBytes = 0;
+        long events = 0;
+        for (Map.Entry<String, RequestState> e : states.entrySet()) {
+            requestBytes += keyBytes(e.getKey()) + RequestStateCodec.encode(e.getValue()).length;
+            if (e.getValue().emitted()) {
+                markers++;
+            } else {
+                open++;
+            }
+            for (Events.Input held : e.getValue().held()) {
+                events += avroBytes(held);
+            }
+        }
+        for (Map.Entry<String, List<RequestState.Pending>> e : pending.entrySet()) {
+            for (RequestState.Pending p : e.getValue()) {
+                waitingBytes += keyBytes(e.getKey()) + RequestStateCodec.encode(p).length;
+                events += avroBytes(p.event());
+                waiting++;
+            }
+        }
+        return new StateSize(open, markers, waiting, requestBytes, waitingBytes, events);
+    }
+
+    private static int keyBytes(String requestId) {
+        return requestId.getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    private static int avroBytes(Events.Input e) {
+        return e instanceof Events.Fragment f
+                ? TrackingCodec.encode(f).length
+                : TrackingCodec.encode((Events.BrokerEvent) e).length;
     }
 
     /** Requests still holding state or pending events: 0 once every input has ended. */
