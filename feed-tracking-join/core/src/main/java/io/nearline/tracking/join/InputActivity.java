@@ -1,8 +1,5 @@
 package io.nearline.tracking.join;
 
-import java.util.HashMap;
-import java.util.Map;
-
 /**
  * When one reader's input partition stops holding the watermark back, engine-neutral (Samza's task
  * and each Flink source subtask keep one). Processing time, in milliseconds.
@@ -26,7 +23,6 @@ public final class InputActivity {
 
     private final long idleTimeoutMillis;
     private final long stallTimeoutMillis;
-    private final Map<String, Long> lastEvent = new HashMap<>();
     private long lastAnyEvent = Long.MIN_VALUE;
     private long resumedAt = Long.MIN_VALUE;
 
@@ -38,33 +34,41 @@ public final class InputActivity {
         this.stallTimeoutMillis = stallTimeoutMillis;
     }
 
-    /** An input this reader will read, seen at {@code nowMillis}: its idle timeout starts now. */
-    public void expect(String input, long nowMillis) {
-        lastEvent.putIfAbsent(input, nowMillis);
+    /** An input this reader will read, seen at {@code nowMillis}: its idle timeout starts then. */
+    public Input input(long nowMillis) {
+        return new Input(nowMillis);
     }
 
-    /** An event of {@code input} was read at {@code nowMillis}. */
-    public void record(String input, long nowMillis) {
-        if (lastAnyEvent != Long.MIN_VALUE && nowMillis - lastAnyEvent >= idleTimeoutMillis) {
-            resumedAt = nowMillis; // the end of a stall: every input gets a fresh idle timeout
-        }
-        lastAnyEvent = Math.max(lastAnyEvent, nowMillis);
-        lastEvent.merge(input, nowMillis, Math::max);
-    }
+    /** One input of the reader. Its own state is a field, so recording an event costs no lookup. */
+    public final class Input {
+        private long lastEvent;
 
-    /** Whether {@code input} no longer holds the watermark back at {@code nowMillis}. */
-    public boolean isIdle(String input, long nowMillis) {
-        if (lastAnyEvent == Long.MIN_VALUE) {
-            return nowMillis - lastEvent.getOrDefault(input, nowMillis) >= idleTimeoutMillis;
+        private Input(long seenAt) {
+            this.lastEvent = seenAt;
         }
-        long readerQuiet = nowMillis - lastAnyEvent;
-        if (readerQuiet >= stallTimeoutMillis) {
-            return true;
+
+        /** An event of this input was read at {@code nowMillis}. */
+        public void record(long nowMillis) {
+            if (lastAnyEvent != Long.MIN_VALUE && nowMillis - lastAnyEvent >= idleTimeoutMillis) {
+                resumedAt = nowMillis; // the end of a stall: every input gets a fresh idle timeout
+            }
+            lastAnyEvent = Math.max(lastAnyEvent, nowMillis);
+            lastEvent = Math.max(lastEvent, nowMillis);
         }
-        if (readerQuiet >= idleTimeoutMillis) {
-            return false; // a stall: every input is behind, none is idle
+
+        /** Whether this input no longer holds the watermark back at {@code nowMillis}. */
+        public boolean isIdle(long nowMillis) {
+            if (lastAnyEvent == Long.MIN_VALUE) {
+                return nowMillis - lastEvent >= idleTimeoutMillis;
+            }
+            long readerQuiet = nowMillis - lastAnyEvent;
+            if (readerQuiet >= stallTimeoutMillis) {
+                return true;
+            }
+            if (readerQuiet >= idleTimeoutMillis) {
+                return false; // a stall: every input is behind, none is idle
+            }
+            return nowMillis - Math.max(lastEvent, resumedAt) >= idleTimeoutMillis;
         }
-        long since = Math.max(lastEvent.getOrDefault(input, Long.MIN_VALUE), resumedAt);
-        return since == Long.MIN_VALUE || nowMillis - since >= idleTimeoutMillis;
     }
 }

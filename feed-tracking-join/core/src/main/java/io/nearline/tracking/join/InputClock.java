@@ -22,8 +22,13 @@ import java.util.Map;
 public final class InputClock {
 
     private static final class Input {
+        final InputActivity.Input activity;
         long newest = Long.MIN_VALUE;
         boolean ended;
+
+        Input(InputActivity.Input activity) {
+            this.activity = activity;
+        }
     }
 
     private final long latenessMillis;
@@ -43,14 +48,13 @@ public final class InputClock {
 
     /** An input this task will read: it holds the watermark back until it is seen, idle or ended. */
     public void expect(String input, long nowMillis) {
-        inputs.computeIfAbsent(input, i -> new Input());
-        activity.expect(input, nowMillis);
+        inputs.computeIfAbsent(input, i -> new Input(activity.input(nowMillis)));
     }
 
     /** Records an event of {@code input}; false when it is late for its own partition. */
     public boolean admit(String input, long eventTime, long nowMillis) {
-        Input in = inputs.computeIfAbsent(input, i -> new Input());
-        activity.record(input, nowMillis);
+        Input in = inputs.computeIfAbsent(input, i -> new Input(activity.input(nowMillis)));
+        in.activity.record(nowMillis);
         boolean inTime = in.newest == Long.MIN_VALUE || eventTime >= in.newest - latenessMillis;
         in.newest = Math.max(in.newest, eventTime);
         return inTime;
@@ -58,7 +62,8 @@ public final class InputClock {
 
     /** {@code input} has no more events (a bounded replay read it to its end). */
     public void end(String input) {
-        inputs.computeIfAbsent(input, i -> new Input()).ended = true;
+        // an ended input never holds the watermark: its activity is never asked
+        inputs.computeIfAbsent(input, i -> new Input(activity.input(0))).ended = true;
     }
 
     public boolean allEnded() {
@@ -72,9 +77,8 @@ public final class InputClock {
         }
         long min = Long.MAX_VALUE;
         boolean anyActive = false;
-        for (Map.Entry<String, Input> e : inputs.entrySet()) {
-            Input in = e.getValue();
-            if (in.ended || activity.isIdle(e.getKey(), nowMillis)) {
+        for (Input in : inputs.values()) {
+            if (in.ended || in.activity.isIdle(nowMillis)) {
                 continue;
             }
             anyActive = true;

@@ -11,64 +11,66 @@ class InputActivityTest {
     private static final long IDLE = 30_000;
     private static final long STALL = 300_000;
 
-    private static InputActivity readingBoth(long until) {
-        InputActivity activity = new InputActivity(IDLE, STALL);
-        activity.expect("a", 0);
-        activity.expect("b", 0);
-        for (long t = 0; t <= until; t += 1000) {
-            activity.record("a", t);
-            activity.record("b", t);
+    /** A reader of two inputs, both read every second from 0 to {@code until}. */
+    private static final class Reader {
+        final InputActivity activity = new InputActivity(IDLE, STALL);
+        final InputActivity.Input a = activity.input(0);
+        final InputActivity.Input b = activity.input(0);
+
+        Reader(long until) {
+            for (long t = 0; t <= until; t += 1000) {
+                a.record(t);
+                b.record(t);
+            }
         }
-        return activity;
     }
 
     @Test
     void aPartitionQuietWhileTheOthersAreReadIsIdle() {
-        InputActivity activity = readingBoth(10_000);
+        Reader r = new Reader(10_000);
         for (long t = 11_000; t <= 60_000; t += 1000) {
-            activity.record("a", t);
+            r.a.record(t);
         }
-        assertFalse(activity.isIdle("b", 10_000 + IDLE - 1));
-        assertTrue(activity.isIdle("b", 10_000 + IDLE));
-        assertFalse(activity.isIdle("a", 60_000));
+        assertFalse(r.b.isIdle(10_000 + IDLE - 1));
+        assertTrue(r.b.isIdle(10_000 + IDLE));
+        assertFalse(r.a.isIdle(60_000));
     }
 
     @Test
     void everyPartitionQuietAtOnceIsAStallNotIdleness() {
-        InputActivity activity = readingBoth(10_000);
+        Reader r = new Reader(10_000);
         long quiet = 10_000 + 2 * IDLE; // a broker restart
-        assertFalse(activity.isIdle("a", quiet));
-        assertFalse(activity.isIdle("b", quiet));
-        activity.record("a", quiet); // a is read again first
-        assertFalse(activity.isIdle("b", quiet + 1), "b gets a fresh idle timeout from the resumption");
-        assertFalse(activity.isIdle("b", quiet + IDLE - 1));
-        activity.record("a", quiet + IDLE - 1);
-        assertTrue(activity.isIdle("b", quiet + IDLE), "quiet for a whole idle timeout while a is read");
+        assertFalse(r.a.isIdle(quiet));
+        assertFalse(r.b.isIdle(quiet));
+        r.a.record(quiet); // a is read again first
+        assertFalse(r.b.isIdle(quiet + 1), "b gets a fresh idle timeout from the resumption");
+        assertFalse(r.b.isIdle(quiet + IDLE - 1));
+        r.a.record(quiet + IDLE - 1);
+        assertTrue(r.b.isIdle(quiet + IDLE), "quiet for a whole idle timeout while a is read");
     }
 
     @Test
     void aReaderQuietForTheStallTimeoutIsIdle() {
-        InputActivity activity = readingBoth(10_000);
-        assertFalse(activity.isIdle("a", 10_000 + STALL - 1));
-        assertTrue(activity.isIdle("a", 10_000 + STALL), "a topic with no traffic at all");
-        assertTrue(activity.isIdle("b", 10_000 + STALL));
+        Reader r = new Reader(10_000);
+        assertFalse(r.a.isIdle(10_000 + STALL - 1));
+        assertTrue(r.a.isIdle(10_000 + STALL), "a topic with no traffic at all");
+        assertTrue(r.b.isIdle(10_000 + STALL));
     }
 
     @Test
     void aReaderThatNeverReadIsIdleAfterTheIdleTimeout() {
-        InputActivity activity = new InputActivity(IDLE, STALL);
-        activity.expect("a", 5_000);
-        assertFalse(activity.isIdle("a", 5_000 + IDLE - 1));
-        assertTrue(activity.isIdle("a", 5_000 + IDLE), "a subtask without partitions must not hold the others");
+        InputActivity.Input a = new InputActivity(IDLE, STALL).input(5_000);
+        assertFalse(a.isIdle(5_000 + IDLE - 1));
+        assertTrue(a.isIdle(5_000 + IDLE), "a subtask without partitions must not hold the others");
     }
 
     @Test
     void aPartitionExpectedLateGetsItsOwnIdleTimeout() {
-        InputActivity activity = readingBoth(100_000);
-        activity.expect("c", 100_000);
-        activity.record("a", 120_000);
-        assertFalse(activity.isIdle("c", 120_000));
-        assertTrue(activity.isIdle("c", 130_000));
+        Reader r = new Reader(100_000);
+        InputActivity.Input c = r.activity.input(100_000);
+        r.a.record(120_000);
+        assertFalse(c.isIdle(120_000));
+        assertTrue(c.isIdle(130_000));
     }
 
     @Test

@@ -27,7 +27,6 @@ final class PartitionWatermarks implements WatermarkStrategy<TrackingInput> {
     private final long idleTimeoutMillis;
     private final long stallTimeoutMillis;
     private transient InputActivity activity;
-    private transient int outputs;
 
     PartitionWatermarks(Duration lateness, Duration idleTimeout, Duration stallTimeout) {
         this.latenessMillis = lateness.toMillis();
@@ -46,33 +45,39 @@ final class PartitionWatermarks implements WatermarkStrategy<TrackingInput> {
             activity = new InputActivity(idleTimeoutMillis, stallTimeoutMillis);
         }
         RelativeClock clock = context.getInputActivityClock();
-        String output = "output-" + outputs++;
-        activity.expect(output, clock.relativeTimeMillis());
-        return new SplitGenerator(output, activity, clock);
+        return new SplitGenerator(activity.input(clock.relativeTimeMillis()), clock);
     }
 
-    /** One split's watermark: its newest event time less the lateness, or idle. */
+    /**
+     * One split's watermark: its newest event time less the lateness, or idle. An event only notes
+     * that the split was read; the activity is recorded at the next periodic emit (every 200 ms by
+     * default), as Flink's own idleness does, so the clock is not read for every record.
+     */
     private final class SplitGenerator implements WatermarkGenerator<TrackingInput> {
-        private final String output;
-        private final InputActivity activity;
+        private final InputActivity.Input input;
         private final RelativeClock clock;
         private long newest = Long.MIN_VALUE;
+        private boolean read;
 
-        SplitGenerator(String output, InputActivity activity, RelativeClock clock) {
-            this.output = output;
-            this.activity = activity;
+        SplitGenerator(InputActivity.Input input, RelativeClock clock) {
+            this.input = input;
             this.clock = clock;
         }
 
         @Override
         public void onEvent(TrackingInput event, long eventTimestamp, WatermarkOutput out) {
             newest = Math.max(newest, eventTimestamp);
-            activity.record(output, clock.relativeTimeMillis());
+            read = true;
         }
 
         @Override
         public void onPeriodicEmit(WatermarkOutput out) {
-            if (activity.isIdle(output, clock.relativeTimeMillis())) {
+            long now = clock.relativeTimeMillis();
+            if (read) {
+                input.record(now);
+                read = false;
+            }
+            if (input.isIdle(now)) {
                 out.markIdle();
             } else if (newest != Long.MIN_VALUE) {
                 out.emitWatermark(new Watermark(newest - latenessMillis - 1));
