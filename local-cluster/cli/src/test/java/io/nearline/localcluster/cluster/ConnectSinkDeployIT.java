@@ -128,7 +128,12 @@ class ConnectSinkDeployIT extends LocalClusterIT {
             assertEquals(0, nearline("publish", "cdc", "--events", edge.toString(), "--cluster", at));
             assertEquals(0, checkLive(cluster, store, "120s", scrambled, edge), err.toString());
             // the upgraded tasks count from zero: had they read from the start, they would count the first log too
-            long again = written(at);
+            // the upgraded tasks publish their counters once the worker has closed their predecessors' metrics
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            long again;
+            while ((again = written(at)) == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(500);
+            }
             assertTrue(again > 0 && again <= Files.readAllLines(edge).size(), "after the upgrade: " + again);
 
             assertEquals(0, nearline("jobs", "stop", "connect:nearline-cache-sink", "--cluster", at), err.toString());
