@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.DoubleAdder;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.MeasurableStat;
 import org.apache.kafka.common.metrics.PluginMetrics;
@@ -22,6 +23,12 @@ import org.slf4j.LoggerFactory;
  * them; with JMX they are the attributes of {@code kafka.connect:type=plugins,connector=NAME,task=N}
  * (a counter {@code events.written}, a histogram {@code write.latency-ms} as
  * {@code write.latency-ms-avg} and {@code -max}).
+ *
+ * <p>A task started while the worker still stops its predecessor (a rebalance, a connector upgraded in
+ * place, a broker restart) finds that task's metrics, under the same connector and task number, still
+ * registered. It does not wait for them: it counts on, and publishes its metrics at the first record
+ * after the predecessor's are closed, its counters including what it counted before. (A histogram's
+ * samples from before are not kept: it reports recent values.)
  */
 final class ConnectMetrics implements Metrics {
 
@@ -32,37 +39,32 @@ final class ConnectMetrics implements Metrics {
 
     private final PluginMetrics plugin;
     private final String prefix = "nearline-" + INSTANCES.incrementAndGet() + "-";
-    private final Map<String, Sensor> sensors = new ConcurrentHashMap<>();
+    private final Map<String, PublishedSensor> sensors = new ConcurrentHashMap<>();
 
-    private final Duration registerWait;
+    /** How often a task whose metrics are not yet published tries again (at a record, never in a thread of its own). */
+    private final Duration retryEvery;
 
     ConnectMetrics(PluginMetrics plugin) {
-        this(plugin, Duration.ofSeconds(15));
+        this(plugin, Duration.ofMillis(500));
     }
 
-    ConnectMetrics(PluginMetrics plugin, Duration registerWait) {
+    ConnectMetrics(PluginMetrics plugin, Duration retryEvery) {
         this.plugin = plugin;
-        this.registerWait = registerWait;
+        this.retryEvery = retryEvery;
     }
 
     @Override
     public Counter counter(String name) {
-        Sensor sensor = sensors.computeIfAbsent(name, n -> {
-            Sensor s = plugin.addSensor(prefix + n);
-            add(s, n, "Nearline counter " + n + " (total).", new CumulativeSum());
-            return s;
-        });
+        PublishedSensor sensor = sensors.computeIfAbsent(name, n -> new PublishedSensor(n, true)
+                .with(n, "Nearline counter " + n + " (total).", new CumulativeSum()));
         return sensor::record;
     }
 
     @Override
     public Histogram histogram(String name) {
-        Sensor sensor = sensors.computeIfAbsent(name, n -> {
-            Sensor s = plugin.addSensor(prefix + n);
-            add(s, n + "-avg", "Nearline " + n + ": average.", new Avg());
-            add(s, n + "-max", "Nearline " + n + ": largest.", new Max());
-            return s;
-        });
+        PublishedSensor sensor = sensors.computeIfAbsent(name, n -> new PublishedSensor(n, false)
+                .with(n + "-avg", "Nearline " + n + ": average.", new Avg())
+                .with(n + "-max", "Nearline " + n + ": largest.", new Max()));
         return sensor::record;
     }
 
@@ -72,34 +74,81 @@ final class ConnectMetrics implements Metrics {
         sensors.clear();
     }
 
-    /**
-     * A task restarted while the worker still stops its predecessor (after a broker restart, the
-     * worker's rebalance) finds that task's metrics under the same connector and task number until the
-     * predecessor's are closed: it waits for them to go. If they never do, the task runs and counts, but
-     * that metric is not published (a gap in monitoring rather than a stopped pipeline).
-     */
-    private void add(Sensor sensor, String name, String description, MeasurableStat stat) {
-        MetricName metric = plugin.metricName(name, description, new LinkedHashMap<>());
-        long deadline = System.nanoTime() + registerWait.toNanos();
-        while (true) {
-            try {
-                sensor.add(metric, stat);
-                return;
-            } catch (IllegalArgumentException stillThere) {
-                if (System.nanoTime() > deadline) {
-                    LOG.warn(
-                            "metric {} of {} is still registered by an earlier task after {}: not published",
-                            name,
-                            metric.tags(),
-                            registerWait);
+    /** One sensor in the worker's registry, and the metrics it has still to register there. */
+    private final class PublishedSensor {
+        private final String name;
+        private final Sensor sensor;
+        /** A counter keeps what it counted before its metric was published; a histogram does not. */
+        private final boolean keepsUnpublished;
+
+        private final Map<MetricName, MeasurableStat> unregistered = new LinkedHashMap<>();
+        private final DoubleAdder unpublished = new DoubleAdder();
+        private volatile boolean published;
+        private long nextTry;
+        /** The task's tags, once it has warned that its metrics wait for its predecessor's. */
+        private Map<String, String> waitedAs;
+
+        PublishedSensor(String name, boolean keepsUnpublished) {
+            this.name = name;
+            this.sensor = plugin.addSensor(prefix + name);
+            this.keepsUnpublished = keepsUnpublished;
+        }
+
+        PublishedSensor with(String metric, String description, MeasurableStat stat) {
+            unregistered.put(plugin.metricName(metric, description, new LinkedHashMap<>()), stat);
+            tryPublish();
+            return this;
+        }
+
+        void record(double value) {
+            if (!published) {
+                if (keepsUnpublished) {
+                    unpublished.add(value);
+                    tryPublish(); // records it if published now
                     return;
                 }
-                try {
-                    Thread.sleep(100);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+                tryPublish();
+                if (!published) {
                     return;
                 }
+            }
+            sensor.record(value);
+        }
+
+        private synchronized void tryPublish() {
+            if (!published) {
+                long now = System.nanoTime();
+                if (now - nextTry < 0) {
+                    return;
+                }
+                var it = unregistered.entrySet().iterator();
+                while (it.hasNext()) {
+                    var metric = it.next();
+                    try {
+                        sensor.add(metric.getKey(), metric.getValue());
+                        it.remove();
+                    } catch (IllegalArgumentException stillThere) { // the predecessor's, until the worker closes them
+                        nextTry = now + retryEvery.toNanos();
+                        if (waitedAs == null) {
+                            waitedAs = metric.getKey().tags();
+                            LOG.warn(
+                                    "metric {} of {} is still registered by an earlier task: published once that "
+                                            + "task's metrics are closed",
+                                    metric.getKey().name(),
+                                    metric.getKey().tags());
+                        }
+                        return;
+                    }
+                }
+                if (waitedAs != null) {
+                    LOG.info("metric {} of {} published", name, waitedAs);
+                }
+                published = true;
+            }
+            // what was counted before publishing, and by a record that raced with it
+            double held = unpublished.sumThenReset();
+            if (held != 0) {
+                sensor.record(held);
             }
         }
     }
