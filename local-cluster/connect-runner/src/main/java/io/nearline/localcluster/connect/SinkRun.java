@@ -134,6 +134,11 @@ final class SinkRun {
                     }
                     Thread.sleep(200);
                 }
+            } catch (Exception e) {
+                // the work dir may not outlive the run (a test's): its log's warnings go with the failure
+                System.err.println(
+                        "the Kafka Connect worker's last warnings and errors:\n" + ForkedConnect.problems(dir));
+                throw e;
             } finally {
                 worker.close();
             }
