@@ -100,7 +100,15 @@ public final class BootstrapIntake {
      * task resumes from. A share complete by then counts as complete in this process, once.
      */
     public void restore(String share, byte[] progress) {
-        if (tracker.restore(share, progress)) {
+        restore(share, progress, true);
+    }
+
+    /**
+     * As above; with {@code countsComplete} false a share complete by then is known, but counted by
+     * another task (where every task restores every share, one of them counts).
+     */
+    public void restore(String share, byte[] progress, boolean countsComplete) {
+        if (tracker.restore(share, progress) && countsComplete) {
             complete.inc();
             LOG.info("bootstrap {}: complete (restored)", share);
         }

@@ -171,10 +171,12 @@ public final class BootstrapTracker {
     /**
      * Takes back a share's {@link #state} after a restart, merged into what is known of it (states
      * from several tasks may name the same share: the rows seen are their union). Returns true when
-     * the share is complete, and then marks it reported: the restarted task does not report it again.
+     * this state makes the share complete, and then marks it reported: neither a second state of the
+     * same share nor the restarted task reports it again.
      */
     public boolean restore(String key, byte[] state) {
         Share share = shares.computeIfAbsent(key, k -> new Share());
+        boolean wasReported = share.reported;
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(state))) {
             if (in.readByte() != STATE_VERSION) {
                 throw new IllegalArgumentException("bootstrap progress " + key + ": unknown state version");
@@ -192,7 +194,7 @@ public final class BootstrapTracker {
             throw new IllegalArgumentException("bootstrap progress " + key + ": unreadable state", e);
         }
         share.reported = share.complete();
-        return share.complete();
+        return share.complete() && !wasReported;
     }
 
     private static final byte STATE_VERSION = 1;

@@ -121,6 +121,8 @@ class BootstrapCoreTest {
         assertEquals(false, merged.restore("s1/0", a.state("s1/0")));
         assertTrue(merged.restore("s1/0", b.state("s1/0")), "the union of both is every row, and the end");
         assertEquals(10_000, merged.share("s1", 0).rowsSeen());
+        // two tasks' states both complete (union state after a second restore): complete once
+        assertEquals(false, merged.restore("s1/0", b.state("s1/0")), "a share complete already is not again");
         byte[] unknown = a.state("s1/0");
         unknown[0] = 99;
         assertThrows(IllegalArgumentException.class, () -> merged.restore("s1/0", unknown));

@@ -50,8 +50,10 @@ final class BootstrapDecodeFunction extends ProcessFunction<KafkaInput, Change> 
         Metrics metrics = new FlinkMetrics(getRuntimeContext().getMetricGroup());
         intake = new BootstrapIntake(ChangeEventValidator.of(maxPayloadBytes, schemaRegistryDir), metrics);
         deadLettered = metrics.counter("events.dead-lettered");
+        // union state: every subtask restores every share, so the shares complete already count in one
+        boolean countsComplete = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0;
         for (Tuple2<String, byte[]> share : progress.get()) {
-            intake.restore(share.f0, share.f1);
+            intake.restore(share.f0, share.f1, countsComplete);
         }
     }
 
