@@ -5,8 +5,10 @@ import io.nearline.engine.flink.FlinkJobMain;
 import io.nearline.tracking.join.JoinOutput;
 import io.nearline.tracking.join.JoinSettings;
 import io.nearline.tracking.join.OutputLimit;
+import java.time.Duration;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -25,6 +27,12 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  */
 public final class TrackingJoinJob {
 
+    /**
+     * How long a record may wait in a network buffer with {@code join.emit-complete=eager}, unless
+     * {@code execution.buffer-timeout.interval} is set: short, so a complete request is not held back.
+     */
+    static final Duration EAGER_BUFFER_TIMEOUT = Duration.ofMillis(5);
+
     private TrackingJoinJob() {}
 
     /**
@@ -33,6 +41,13 @@ public final class TrackingJoinJob {
      */
     public static void define(StreamExecutionEnvironment env, TrackingJoinIo io, JoinSettings s) {
         checkTransactions(s, env.getCheckpointConfig().getCheckpointInterval());
+        if (s.emitComplete() == JoinSettings.EmitComplete.EAGER
+                && env.getConfiguration()
+                        .getOptional(ExecutionOptions.BUFFER_TIMEOUT)
+                        .isEmpty()) {
+            // eager emission is for latency: Flink's default would hold each record up to 100 ms in a buffer
+            env.setBufferTimeout(EAGER_BUFFER_TIMEOUT.toMillis());
+        }
         WatermarkStrategy<TrackingInput> watermarks =
                 PartitionWatermarks.of(s.allowedLateness(), s.idleTimeout(), s.stallTimeout());
         SingleOutputStreamOperator<TrackingInput> index = env.fromSource(io.index(), watermarks, "index-source")

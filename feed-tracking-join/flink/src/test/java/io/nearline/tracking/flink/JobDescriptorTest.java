@@ -8,6 +8,8 @@ import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigException;
 import io.nearline.tracking.join.JoinSettings;
 import java.time.Duration;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExecutionOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.junit.jupiter.api.Test;
 
@@ -43,6 +45,28 @@ class JobDescriptorTest {
         JoinSettings atLeastOnce = JoinSettings.from(Config.fromArgs(
                 new String[] {"--config", "conf/tracking-join.yaml", "--set", "join.output.delivery=at-least-once"}));
         TrackingJoinJob.checkTransactions(atLeastOnce, -1); // nothing to commit: no checkpoint needed
+    }
+
+    /** Eager emission flushes network buffers within 5 ms, unless the Flink configuration says otherwise. */
+    @Test
+    void eagerEmissionShortensTheBufferTimeoutUnlessItIsConfigured() {
+        assertEquals(5, bufferTimeout(new Configuration(), "eager"));
+        Configuration configured = new Configuration();
+        configured.set(ExecutionOptions.BUFFER_TIMEOUT, Duration.ofMillis(40));
+        assertEquals(40, bufferTimeout(configured, "eager"));
+        // control: waiting for the watermark leaves Flink's default
+        assertEquals(
+                ExecutionOptions.BUFFER_TIMEOUT.defaultValue().toMillis(),
+                bufferTimeout(new Configuration(), "watermark"));
+    }
+
+    private static long bufferTimeout(Configuration flink, String emitComplete) {
+        Config config = Config.fromArgs(
+                new String[] {"--config", "conf/tracking-join.yaml", "--set", "join.emit-complete=" + emitComplete});
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
+        env.enableCheckpointing(5000);
+        TrackingJoinJob.define(env, TrackingJoinIo.kafka(config, false), JoinSettings.from(config));
+        return env.getBufferTimeout();
     }
 
     @Test
