@@ -101,25 +101,22 @@ final class ConnectMetrics implements Metrics {
         }
 
         void record(double value) {
-            if (!published) {
-                if (keepsUnpublished) {
-                    unpublished.add(value);
-                    tryPublish(); // records it if published now
-                    return;
-                }
-                tryPublish();
-                if (!published) {
-                    return;
-                }
+            if (published) {
+                sensor.record(value);
+            } else if (keepsUnpublished) {
+                unpublished.add(value);
+                tryPublish(); // records it with the rest, if published now
+            } else if (tryPublish()) {
+                sensor.record(value);
             }
-            sensor.record(value);
         }
 
-        private synchronized void tryPublish() {
+        /** Registers what is left if the predecessor's metrics are gone; returns whether all are published. */
+        private synchronized boolean tryPublish() {
             if (!published) {
                 long now = System.nanoTime();
                 if (now - nextTry < 0) {
-                    return;
+                    return false;
                 }
                 var it = unregistered.entrySet().iterator();
                 while (it.hasNext()) {
@@ -137,7 +134,7 @@ final class ConnectMetrics implements Metrics {
                                     metric.getKey().name(),
                                     metric.getKey().tags());
                         }
-                        return;
+                        return false;
                     }
                 }
                 if (waitedAs != null) {
@@ -150,6 +147,7 @@ final class ConnectMetrics implements Metrics {
             if (held != 0) {
                 sensor.record(held);
             }
+            return true;
         }
     }
 }

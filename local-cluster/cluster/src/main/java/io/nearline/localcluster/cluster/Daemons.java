@@ -1,5 +1,6 @@
 package io.nearline.localcluster.cluster;
 
+import io.nearline.localcluster.kit.LogTail;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -125,12 +126,7 @@ public final class Daemons {
     }
 
     static String tail(Path dir, String name) {
-        try {
-            List<String> lines = Files.readAllLines(log(dir, name), StandardCharsets.ISO_8859_1);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
-        } catch (IOException e) {
-            return "(no log)";
-        }
+        return LogTail.of(log(dir, name), line -> true);
     }
 
     /** Whether something accepts connections at {@code host:port} (2 s to answer). */

@@ -191,13 +191,7 @@ public final class ForkedConnect implements AutoCloseable {
 
     /** The last warnings and errors in the log of the worker run in {@code dir}: what a failed run prints. */
     public static String problems(Path dir) {
-        try (var lines = Files.lines(dir.resolve("connect.log"), StandardCharsets.ISO_8859_1)) {
-            List<String> problems = lines.filter(l -> l.contains(" WARN ") || l.contains(" ERROR "))
-                    .toList();
-            return String.join("\n", problems.subList(Math.max(0, problems.size() - 15), problems.size()));
-        } catch (IOException | java.io.UncheckedIOException e) {
-            return "(no log at " + dir.resolve("connect.log") + ")";
-        }
+        return LogTail.of(dir.resolve("connect.log"), l -> l.contains(" WARN ") || l.contains(" ERROR "));
     }
 
     public String rest() {
