@@ -1,0 +1,42 @@
+package io.nearline.jobs;
+
+import java.io.BufferedInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.zip.GZIPInputStream;
+
+/** Reads a Samza package (.tar.gz, ustar) entry by entry, without unpacking it to disk. */
+final class TarGz {
+
+    interface EntryReader {
+        void read(String name, byte[] body) throws IOException;
+    }
+
+    private TarGz() {}
+
+    static void forEachEntry(Path tarGz, EntryReader reader) throws IOException {
+        try (InputStream in = new GZIPInputStream(new BufferedInputStream(Files.newInputStream(tarGz)))) {
+            byte[] header = new byte[512];
+            while (in.readNBytes(header, 0, 512) == 512 && header[0] != 0) {
+                String name = field(header, 0, 100);
+                String prefix = field(header, 345, 155);
+                if (!prefix.isEmpty()) {
+                    name = prefix + "/" + name;
+                }
+                long size = Long.parseLong(field(header, 124, 12), 8);
+                byte[] body = in.readNBytes((int) Math.min(size, Integer.MAX_VALUE));
+                in.skipNBytes((512 - size % 512) % 512);
+                reader.read(name, body);
+            }
+        }
+    }
+
+    private static String field(byte[] header, int offset, int length) {
+        return new String(header, offset, length, StandardCharsets.US_ASCII)
+                .replace("\0", "")
+                .trim();
+    }
+}
