@@ -10,7 +10,9 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,6 +28,12 @@ import org.junit.jupiter.api.io.TempDir;
 class SamzaPackageClasspathTest {
 
     private static final Path DIST = Path.of(System.getProperty("nearline.dist", "target/dist"));
+
+    /** Each package's lib/, unpacked once for all the tests that read it. */
+    @TempDir
+    static Path unpacked;
+
+    private static final Map<String, List<Path>> LIBS = new HashMap<>();
 
     /** Entry points: the AM's, a container's, the client's, and the job's own. */
     private static final List<String> STARTS = List.of(
@@ -47,8 +55,8 @@ class SamzaPackageClasspathTest {
             "org.apache.hadoop.hdfs.DistributedFileSystem");
 
     @Test
-    void cacheUpdaterPackageStarts(@TempDir Path dir) throws Exception {
-        List<Path> lib = unpackLib("nearline-cache-updater-samza.tar.gz", dir);
+    void cacheUpdaterPackageStarts() throws Exception {
+        List<Path> lib = lib("nearline-cache-updater-samza.tar.gz");
         List<String> starts = new ArrayList<>(STARTS);
         starts.add("io.nearline.cacheupdater.samza.CacheUpdaterApp");
         starts.add("io.nearline.store.couchbase.CouchbaseCacheStore");
@@ -57,8 +65,8 @@ class SamzaPackageClasspathTest {
     }
 
     @Test
-    void trackingJoinPackageStarts(@TempDir Path dir) throws Exception {
-        List<Path> lib = unpackLib("nearline-tracking-join-samza.tar.gz", dir);
+    void trackingJoinPackageStarts() throws Exception {
+        List<Path> lib = lib("nearline-tracking-join-samza.tar.gz");
         List<String> starts = new ArrayList<>(STARTS);
         starts.add("io.nearline.tracking.samza.JoinApp");
         assertEquals(Optional.empty(), firstProblem(lib, starts));
@@ -66,8 +74,8 @@ class SamzaPackageClasspathTest {
 
     /** Negative control: without OSHI's jar, the container's statistics cannot start. */
     @Test
-    void aPackageWithoutAJarItUsesIsRefused(@TempDir Path dir) throws Exception {
-        List<Path> lib = unpackLib("nearline-tracking-join-samza.tar.gz", dir).stream()
+    void aPackageWithoutAJarItUsesIsRefused() throws Exception {
+        List<Path> lib = lib("nearline-tracking-join-samza.tar.gz").stream()
                 .filter(jar -> !jar.getFileName().toString().startsWith("oshi-core-"))
                 .toList();
         Optional<String> problem = firstProblem(lib, STARTS);
@@ -123,8 +131,13 @@ class SamzaPackageClasspathTest {
         }
     }
 
-    /** The package's lib/*.jar, written to dir. */
-    private static List<Path> unpackLib(String name, Path dir) throws IOException {
+    /** The package's lib/*.jar, written to a folder of their own the first time. */
+    private static synchronized List<Path> lib(String name) throws IOException {
+        List<Path> known = LIBS.get(name);
+        if (known != null) {
+            return known;
+        }
+        Path dir = Files.createDirectories(unpacked.resolve(name));
         List<Path> jars = new ArrayList<>();
         TarGz.forEachEntry(DIST.resolve(name), (entry, body) -> {
             if (entry.startsWith("lib/") && entry.endsWith(".jar")) {
@@ -133,6 +146,7 @@ class SamzaPackageClasspathTest {
                 jars.add(jar);
             }
         });
+        LIBS.put(name, jars);
         return jars;
     }
 }

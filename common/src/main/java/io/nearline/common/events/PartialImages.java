@@ -112,9 +112,8 @@ public final class PartialImages {
 
     /**
      * Whether either placeholder's bytes occur in {@code bytes}. It runs on every write's payload, so it
-     * skips (Horspool): a byte that is not in the mark moves the search a whole mark's length on, and a
-     * row without placeholders costs about a 28th of a byte-by-byte scan (a tenth of the bootstrap's
-     * write thread in its profile, docs/benchmarks.md).
+     * skips (Horspool): a byte that does not occur in the mark moves the search a whole mark's length on.
+     * In the bootstrap's profile it took the scan from 14 % to 5 % of the write thread (docs/benchmarks.md).
      */
     static boolean containsAMark(byte[] bytes) {
         return occurs(bytes, MARK, MARK_SKIPS) || occurs(bytes, MARK_BASE64, MARK_BASE64_SKIPS);
