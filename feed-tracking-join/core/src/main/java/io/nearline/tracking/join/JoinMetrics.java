@@ -5,7 +5,11 @@ public final class JoinMetrics {
 
     private JoinMetrics() {}
 
-    /** Input records read (fragments, broker events and invalid records). */
+    /**
+     * Input records done (fragments, broker events and invalid records): counted once the join has
+     * applied an event, or the record is dead-lettered, so a local run or a bench waiting on it waits
+     * for the join itself.
+     */
     public static final String RECEIVED = "events.received";
     /** Input records rejected as invalid, each sent to the dead-letter topic. */
     public static final String DEAD_LETTERED = "events.dead-lettered";

@@ -11,7 +11,10 @@ import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
-/** Counts every input record; valid events go on to the join, the rest become dead letters. */
+/**
+ * Valid events go on to the join, which counts them once applied; the rest become dead letters, counted
+ * here as received.
+ */
 final class RouteFunction extends ProcessFunction<TrackingInput, TrackingInput> {
 
     static final OutputTag<KafkaOutput> DEAD_LETTERS = new OutputTag<>("dead-letters") {};
@@ -33,11 +36,11 @@ final class RouteFunction extends ProcessFunction<TrackingInput, TrackingInput> 
 
     @Override
     public void processElement(TrackingInput in, Context ctx, Collector<TrackingInput> out) {
-        received.inc();
         if (in.kind != TrackingInput.INVALID) {
             out.collect(in);
             return;
         }
+        received.inc();
         deadLettered.inc();
         ctx.output(
                 DEAD_LETTERS,
