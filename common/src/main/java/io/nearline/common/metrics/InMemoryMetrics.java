@@ -2,6 +2,7 @@ package io.nearline.common.metrics;
 
 import java.util.Arrays;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
@@ -11,6 +12,7 @@ public final class InMemoryMetrics implements Metrics {
 
     private final Map<String, LongAdder> counters = new ConcurrentHashMap<>();
     private final Map<String, Samples> histograms = new ConcurrentHashMap<>();
+    private final Set<String> countersAskedForSinceReset = ConcurrentHashMap.newKeySet();
 
     /** Every recorded value, for exact percentiles: fine for the runs a local JVM does (millions of values). */
     private static final class Samples {
@@ -37,6 +39,7 @@ public final class InMemoryMetrics implements Metrics {
 
     @Override
     public Counter counter(String name) {
+        countersAskedForSinceReset.add(name);
         LongAdder adder = counters.computeIfAbsent(name, n -> new LongAdder());
         return adder::add;
     }
@@ -76,8 +79,17 @@ public final class InMemoryMetrics implements Metrics {
         }
     }
 
+    /**
+     * Whether something asked for this counter since the last {@link #reset}: a job in this JVM has
+     * opened the operator or task that counts it.
+     */
+    public boolean counterAskedFor(String name) {
+        return countersAskedForSinceReset.contains(name);
+    }
+
     /** Sets every counter back to 0 (a local runner starting a new run in the same JVM). */
     public void reset() {
+        countersAskedForSinceReset.clear();
         counters.values().forEach(LongAdder::reset);
         histograms.values().forEach(Samples::clear);
     }

@@ -4,12 +4,13 @@ import java.util.function.LongSupplier;
 
 /**
  * When a job fed live has caught up with its input, so that what it measures after is its steady
- * state and not its start: checked at most every half second after the warm-up, it has caught up once
- * it has done everything that had been sent at the check before.
+ * state and not its start: checked at most every 100 ms after the warm-up, it has caught up once it
+ * has done everything that had been sent at the check before. A longer step would let the measurement
+ * start while events sent during the start-up still queue in the job.
  */
 public final class CatchUp {
 
-    private static final long CHECK_EVERY_MILLIS = 500;
+    private static final long CHECK_EVERY_MILLIS = 100;
 
     private final long warmUpEndsAt;
     private final LongSupplier done;

@@ -195,7 +195,7 @@ public final class JoinReplay {
                     metrics.percentile(JoinMetrics.LATENCY, 99.9),
                     live == null ? Double.NaN : live.offeredPerSec(),
                     live == null ? -1 : live.drainMillis,
-                    live != null && live.catchUp.caughtUp());
+                    live != null && live.caughtUp());
             summary.print(System.out);
             System.out.println("  outputs: " + options.outDir);
             if (options.run.summaryJson != null) {
@@ -221,17 +221,23 @@ public final class JoinReplay {
     }
 
     /**
-     * The traffic of {@code --live}, sent on a thread of its own while the job runs. The join latency
-     * recorded in the warm-up, and until the job has caught up with the traffic after it, is left out.
+     * The traffic of {@code --live}, sent on a thread of its own while the job runs. It starts once the
+     * job has opened its inputs (it asked for its {@code events.received} counter), so that the warm-up
+     * is spent warming up and not on a backlog built while the engine deployed the job. The join
+     * latency recorded in the warm-up, and until the job has caught up with the traffic after it, is
+     * left out.
      */
     private static final class LiveTraffic {
+        /** How long the traffic waits for the job to open its inputs before it starts anyway. */
+        private static final long JOB_OPEN_WAIT_MILLIS = 120_000;
+
         private final Thread thread;
-        private final long startMillis = System.currentTimeMillis() + 1000;
         private final AtomicLong sent = new AtomicLong();
+        private volatile long startMillis;
         private volatile long lastSentAt;
+        private volatile CatchUp catchUp;
         private volatile Exception failed;
         private long drainMillis = -1;
-        private final CatchUp catchUp;
 
         LiveTraffic(
                 KafkaClient kafka,
@@ -240,22 +246,15 @@ public final class JoinReplay {
                 JoinInputs inputs,
                 InMemoryMetrics metrics,
                 long warmUpMillis) {
-            catchUp = new CatchUp(startMillis + warmUpMillis, () -> metrics.count(JoinMetrics.RECEIVED));
-            boolean[] warm = {false};
-            Runnable onEach = () -> {
-                lastSentAt = System.currentTimeMillis();
-                if (!warm[0] && lastSentAt >= startMillis + warmUpMillis) {
-                    warm[0] = true;
-                    metrics.clear(JoinMetrics.LATENCY); // the start-up left out, even if the job never keeps up
-                }
-                if (catchUp.sent(sent.incrementAndGet(), lastSentAt)) {
-                    metrics.clear(JoinMetrics.LATENCY); // what follows is the steady state
-                }
-            };
             thread = new Thread(
                     () -> {
                         try {
-                            JoinKafka.sendLive(kafka, settings, partitions, inputs, startMillis, onEach);
+                            awaitJobOpened(metrics);
+                            startMillis = System.currentTimeMillis() + 1000;
+                            catchUp =
+                                    new CatchUp(startMillis + warmUpMillis, () -> metrics.count(JoinMetrics.RECEIVED));
+                            JoinKafka.sendLive(
+                                    kafka, settings, partitions, inputs, startMillis, onEach(metrics, warmUpMillis));
                         } catch (Exception e) {
                             failed = e;
                         }
@@ -265,6 +264,33 @@ public final class JoinReplay {
             thread.start();
         }
 
+        private static void awaitJobOpened(InMemoryMetrics metrics) throws InterruptedException {
+            long deadline = System.currentTimeMillis() + JOB_OPEN_WAIT_MILLIS;
+            while (!metrics.counterAskedFor(JoinMetrics.RECEIVED)) {
+                if (System.currentTimeMillis() > deadline) {
+                    System.err.printf(
+                            "the job had not opened its inputs after %d s: the live traffic starts anyway%n",
+                            JOB_OPEN_WAIT_MILLIS / 1000);
+                    return;
+                }
+                Thread.sleep(20);
+            }
+        }
+
+        private Runnable onEach(InMemoryMetrics metrics, long warmUpMillis) {
+            boolean[] warm = {false};
+            return () -> {
+                lastSentAt = System.currentTimeMillis();
+                if (!warm[0] && lastSentAt >= startMillis + warmUpMillis) {
+                    warm[0] = true;
+                    metrics.clear(JoinMetrics.LATENCY); // the start-up left out, even if the job never keeps up
+                }
+                if (catchUp.sent(sent.incrementAndGet(), lastSentAt)) {
+                    metrics.clear(JoinMetrics.LATENCY); // what follows is the steady state
+                }
+            };
+        }
+
         /** The job has ended: the traffic must have been sent in full. */
         void finish() throws Exception {
             drainMillis = System.currentTimeMillis() - lastSentAt;
@@ -272,6 +298,10 @@ public final class JoinReplay {
             if (failed != null) {
                 throw failed;
             }
+        }
+
+        boolean caughtUp() {
+            return catchUp != null && catchUp.caughtUp();
         }
 
         double offeredPerSec() {
