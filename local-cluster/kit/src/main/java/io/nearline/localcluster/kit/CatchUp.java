@@ -1,5 +1,6 @@
 package io.nearline.localcluster.kit;
 
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
 /**
@@ -12,6 +13,9 @@ public final class CatchUp {
 
     private static final long CHECK_EVERY_MILLIS = 100;
 
+    /** How long live traffic waits for its job to open before it starts anyway. */
+    private static final long OPEN_WAIT_MILLIS = 120_000;
+
     private final long warmUpEndsAt;
     private final LongSupplier done;
     private long lastCheckAt = -1;
@@ -22,6 +26,23 @@ public final class CatchUp {
     public CatchUp(long warmUpEndsAt, LongSupplier done) {
         this.warmUpEndsAt = warmUpEndsAt;
         this.done = done;
+    }
+
+    /**
+     * Holds live traffic until its job has opened (its operators or tasks asked for the counter the
+     * bench reads, {@code opened}), so a warm-up is not spent on a backlog built while the engine
+     * deployed the job. Waits two minutes at most, then says so and returns.
+     */
+    public static void awaitJobOpened(BooleanSupplier opened) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + OPEN_WAIT_MILLIS;
+        while (!opened.getAsBoolean()) {
+            if (System.currentTimeMillis() > deadline) {
+                System.err.printf(
+                        "the job had not opened after %d s: the live traffic starts anyway%n", OPEN_WAIT_MILLIS / 1000);
+                return;
+            }
+            Thread.sleep(20);
+        }
     }
 
     /** The sender's count after each event (one thread); true the first time the job is found caught up. */

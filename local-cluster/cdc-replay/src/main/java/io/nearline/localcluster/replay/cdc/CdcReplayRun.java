@@ -6,6 +6,7 @@ import io.nearline.bootstrap.BootstrapSettings;
 import io.nearline.bootstrap.SnapshotFile;
 import io.nearline.bootstrap.SnapshotProducer;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.cacheupdater.core.UpdateBatch;
 import io.nearline.cacheupdater.reference.ReplayInput;
 import io.nearline.cacheupdater.reference.ReplaySummary;
 import io.nearline.cacheupdater.reference.StateDump;
@@ -111,6 +112,7 @@ final class CdcReplayRun {
                     lines,
                     options.liveRate,
                     options.warmUp.toMillis(),
+                    () -> engine.localMetrics().counterAskedFor(UpdateBatch.WRITTEN),
                     () -> CdcReplay.eventsDone(engine.localMetrics()));
             sent = live.expected;
         } else {

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import org.apache.kafka.common.utils.Utils;
 
@@ -36,8 +37,8 @@ final class LiveCdc {
     final Map<Integer, Long> ends = new TreeMap<>();
 
     private final Thread thread;
-    private final long startMillis = System.currentTimeMillis() + 1000;
-    private final CatchUp catchUp;
+    private volatile long startMillis;
+    private volatile CatchUp catchUp;
     private final Map<CacheKey, long[]> lastSent = new HashMap<>(); // key -> {scn, sent at}
     private volatile long lastSentAt;
     private volatile Exception failed;
@@ -46,7 +47,17 @@ final class LiveCdc {
     /** Where the live stream goes: the broker, the CDC topic and its partitions, the dead-letter topic. */
     record Target(String bootstrap, String cdcTopic, String deadLetterTopic, int partitions) {}
 
-    LiveCdc(Target target, List<ReplayInput.Line> lines, int eventsPerSecond, long warmUpMillis, LongSupplier written) {
+    /**
+     * {@code opened}: whether the job has opened its writes; the stream starts then, not while the
+     * engine still deploys the job. {@code written}: the job's count of events done.
+     */
+    LiveCdc(
+            Target target,
+            List<ReplayInput.Line> lines,
+            int eventsPerSecond,
+            long warmUpMillis,
+            BooleanSupplier opened,
+            LongSupplier written) {
         String bootstrap = target.bootstrap();
         String cdcTopic = target.cdcTopic();
         String deadLetterTopic = target.deadLetterTopic();
@@ -72,10 +83,12 @@ final class LiveCdc {
         }
         expected = new KafkaReplay.Sent(events, lines.size() - events, keys);
         long[] index = {0};
-        catchUp = new CatchUp(startMillis + warmUpMillis, written);
         thread = new Thread(
                 () -> {
                     try {
+                        CatchUp.awaitJobOpened(opened);
+                        startMillis = System.currentTimeMillis() + 1000;
+                        catchUp = new CatchUp(startMillis + warmUpMillis, written);
                         KafkaReplay.send(
                                 KafkaClient.plaintext(bootstrap),
                                 cdcTopic,
@@ -127,7 +140,7 @@ final class LiveCdc {
 
     /** Whether the job kept up with the stream after the warm-up; if not, staleness counts from the warm-up's end. */
     boolean caughtUp() {
-        return catchUp.caughtUp();
+        return catchUp != null && catchUp.caughtUp();
     }
 
     double offeredPerSec() {

@@ -228,9 +228,6 @@ public final class JoinReplay {
      * left out.
      */
     private static final class LiveTraffic {
-        /** How long the traffic waits for the job to open its inputs before it starts anyway. */
-        private static final long JOB_OPEN_WAIT_MILLIS = 120_000;
-
         private final Thread thread;
         private final AtomicLong sent = new AtomicLong();
         private volatile long startMillis;
@@ -249,7 +246,7 @@ public final class JoinReplay {
             thread = new Thread(
                     () -> {
                         try {
-                            awaitJobOpened(metrics);
+                            CatchUp.awaitJobOpened(() -> metrics.counterAskedFor(JoinMetrics.RECEIVED));
                             startMillis = System.currentTimeMillis() + 1000;
                             catchUp =
                                     new CatchUp(startMillis + warmUpMillis, () -> metrics.count(JoinMetrics.RECEIVED));
@@ -262,19 +259,6 @@ public final class JoinReplay {
                     "live-traffic");
             thread.setDaemon(true);
             thread.start();
-        }
-
-        private static void awaitJobOpened(InMemoryMetrics metrics) throws InterruptedException {
-            long deadline = System.currentTimeMillis() + JOB_OPEN_WAIT_MILLIS;
-            while (!metrics.counterAskedFor(JoinMetrics.RECEIVED)) {
-                if (System.currentTimeMillis() > deadline) {
-                    System.err.printf(
-                            "the job had not opened its inputs after %d s: the live traffic starts anyway%n",
-                            JOB_OPEN_WAIT_MILLIS / 1000);
-                    return;
-                }
-                Thread.sleep(20);
-            }
         }
 
         private Runnable onEach(InMemoryMetrics metrics, long warmUpMillis) {
