@@ -16,33 +16,49 @@ public final class CatchUp {
     /** How long live traffic waits for its job to open before it starts anyway. */
     private static final long OPEN_WAIT_MILLIS = 120_000;
 
+    /** Between the job opening and the traffic's first event: the sender's own set-up. */
+    private static final long START_DELAY_MILLIS = 1000;
+
+    private final long startsAt;
     private final long warmUpEndsAt;
     private final LongSupplier done;
     private long lastCheckAt = -1;
     private long sentAtLastCheck;
     private volatile long caughtUpAt = Long.MAX_VALUE;
 
-    /** {@code done}: the job's count of input events done, comparable to the count sent. */
-    public CatchUp(long warmUpEndsAt, LongSupplier done) {
-        this.warmUpEndsAt = warmUpEndsAt;
+    /**
+     * Traffic that starts at {@code startsAt} with a warm-up of {@code warmUpMillis}; {@code done}: the
+     * job's count of input events done, comparable to the count sent.
+     */
+    public CatchUp(long startsAt, long warmUpMillis, LongSupplier done) {
+        this.startsAt = startsAt;
+        this.warmUpEndsAt = startsAt + warmUpMillis;
         this.done = done;
     }
 
     /**
      * Holds live traffic until its job has opened (its operators or tasks asked for the counter the
-     * bench reads, {@code opened}), so a warm-up is not spent on a backlog built while the engine
-     * deployed the job. Waits two minutes at most, then says so and returns.
+     * bench reads, {@code opened}), so the warm-up is not spent on a backlog built while the engine
+     * deployed the job; the traffic starts a second later ({@link #startsAt}). Waits two minutes at
+     * most for the job, then says so and starts anyway.
      */
-    public static void awaitJobOpened(BooleanSupplier opened) throws InterruptedException {
+    public static CatchUp whenJobOpened(BooleanSupplier opened, long warmUpMillis, LongSupplier done)
+            throws InterruptedException {
         long deadline = System.currentTimeMillis() + OPEN_WAIT_MILLIS;
         while (!opened.getAsBoolean()) {
             if (System.currentTimeMillis() > deadline) {
                 System.err.printf(
                         "the job had not opened after %d s: the live traffic starts anyway%n", OPEN_WAIT_MILLIS / 1000);
-                return;
+                break;
             }
             Thread.sleep(20);
         }
+        return new CatchUp(System.currentTimeMillis() + START_DELAY_MILLIS, warmUpMillis, done);
+    }
+
+    /** When the traffic's first event is due. */
+    public long startsAt() {
+        return startsAt;
     }
 
     /** The sender's count after each event (one thread); true the first time the job is found caught up. */

@@ -12,7 +12,7 @@ class CatchUpTest {
     @Test
     void caughtUpOnceTheJobHasDoneWhatWasSentAtTheCheckBeforeAndNotInTheWarmUp() {
         AtomicLong done = new AtomicLong();
-        CatchUp catchUp = new CatchUp(10_000, done::get);
+        CatchUp catchUp = new CatchUp(0, 10_000, done::get);
         done.set(5_000);
         assertFalse(catchUp.sent(5_000, 9_000), "in the warm-up");
         assertFalse(catchUp.sent(6_000, 10_000), "the first check only records what was sent");
@@ -29,7 +29,7 @@ class CatchUpTest {
     @Test
     void aJobThatNeverKeepsUpIsNeverCaughtUp() {
         AtomicLong done = new AtomicLong();
-        CatchUp catchUp = new CatchUp(0, done::get);
+        CatchUp catchUp = new CatchUp(0, 0, done::get);
         for (long t = 0; t < 60_000; t += 100) {
             done.set(t); // always more than a second behind
             assertFalse(catchUp.sent(t + 1_000, t));

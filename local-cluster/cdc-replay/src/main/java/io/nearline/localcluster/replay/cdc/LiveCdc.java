@@ -86,9 +86,8 @@ final class LiveCdc {
         thread = new Thread(
                 () -> {
                     try {
-                        CatchUp.awaitJobOpened(opened);
-                        startMillis = System.currentTimeMillis() + 1000;
-                        catchUp = new CatchUp(startMillis + warmUpMillis, written);
+                        catchUp = CatchUp.whenJobOpened(opened, warmUpMillis, written);
+                        startMillis = catchUp.startsAt();
                         KafkaReplay.send(
                                 KafkaClient.plaintext(bootstrap),
                                 cdcTopic,

@@ -246,10 +246,11 @@ public final class JoinReplay {
             thread = new Thread(
                     () -> {
                         try {
-                            CatchUp.awaitJobOpened(() -> metrics.counterAskedFor(JoinMetrics.RECEIVED));
-                            startMillis = System.currentTimeMillis() + 1000;
-                            catchUp =
-                                    new CatchUp(startMillis + warmUpMillis, () -> metrics.count(JoinMetrics.RECEIVED));
+                            catchUp = CatchUp.whenJobOpened(
+                                    () -> metrics.counterAskedFor(JoinMetrics.RECEIVED),
+                                    warmUpMillis,
+                                    () -> metrics.count(JoinMetrics.RECEIVED));
+                            startMillis = catchUp.startsAt();
                             JoinKafka.sendLive(
                                     kafka, settings, partitions, inputs, startMillis, onEach(metrics, warmUpMillis));
                         } catch (Exception e) {
