@@ -61,10 +61,15 @@ public final class CatchUp {
         return startsAt;
     }
 
+    /** Whether the warm-up is over at {@code nowMillis}. */
+    public boolean warmedUp(long nowMillis) {
+        return nowMillis >= warmUpEndsAt;
+    }
+
     /** The sender's count after each event (one thread); true the first time the job is found caught up. */
     public boolean sent(long sent, long nowMillis) {
         if (caughtUpAt != Long.MAX_VALUE
-                || nowMillis < warmUpEndsAt
+                || !warmedUp(nowMillis)
                 || (lastCheckAt >= 0 && nowMillis - lastCheckAt < CHECK_EVERY_MILLIS)) {
             return false;
         }

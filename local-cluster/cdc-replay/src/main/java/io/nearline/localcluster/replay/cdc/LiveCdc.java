@@ -37,7 +37,6 @@ final class LiveCdc {
     final Map<Integer, Long> ends = new TreeMap<>();
 
     private final Thread thread;
-    private volatile long startMillis;
     private volatile CatchUp catchUp;
     private final Map<CacheKey, long[]> lastSent = new HashMap<>(); // key -> {scn, sent at}
     private volatile long lastSentAt;
@@ -87,7 +86,7 @@ final class LiveCdc {
                 () -> {
                     try {
                         catchUp = CatchUp.whenJobOpened(opened, warmUpMillis, written);
-                        startMillis = catchUp.startsAt();
+                        long startMillis = catchUp.startsAt();
                         KafkaReplay.send(
                                 KafkaClient.plaintext(bootstrap),
                                 cdcTopic,
@@ -143,7 +142,7 @@ final class LiveCdc {
     }
 
     double offeredPerSec() {
-        return sent * 1000.0 / Math.max(1, lastSentAt - startMillis);
+        return catchUp == null ? 0 : sent * 1000.0 / Math.max(1, lastSentAt - catchUp.startsAt());
     }
 
     /**

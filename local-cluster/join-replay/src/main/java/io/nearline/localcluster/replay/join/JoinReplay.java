@@ -230,7 +230,6 @@ public final class JoinReplay {
     private static final class LiveTraffic {
         private final Thread thread;
         private final AtomicLong sent = new AtomicLong();
-        private volatile long startMillis;
         private volatile long lastSentAt;
         private volatile CatchUp catchUp;
         private volatile Exception failed;
@@ -250,9 +249,8 @@ public final class JoinReplay {
                                     () -> metrics.counterAskedFor(JoinMetrics.RECEIVED),
                                     warmUpMillis,
                                     () -> metrics.count(JoinMetrics.RECEIVED));
-                            startMillis = catchUp.startsAt();
                             JoinKafka.sendLive(
-                                    kafka, settings, partitions, inputs, startMillis, onEach(metrics, warmUpMillis));
+                                    kafka, settings, partitions, inputs, catchUp.startsAt(), onEach(metrics));
                         } catch (Exception e) {
                             failed = e;
                         }
@@ -262,11 +260,11 @@ public final class JoinReplay {
             thread.start();
         }
 
-        private Runnable onEach(InMemoryMetrics metrics, long warmUpMillis) {
+        private Runnable onEach(InMemoryMetrics metrics) {
             boolean[] warm = {false};
             return () -> {
                 lastSentAt = System.currentTimeMillis();
-                if (!warm[0] && lastSentAt >= startMillis + warmUpMillis) {
+                if (!warm[0] && catchUp.warmedUp(lastSentAt)) {
                     warm[0] = true;
                     metrics.clear(JoinMetrics.LATENCY); // the start-up left out, even if the job never keeps up
                 }
@@ -290,7 +288,7 @@ public final class JoinReplay {
         }
 
         double offeredPerSec() {
-            return sent.get() * 1000.0 / Math.max(1, lastSentAt - startMillis);
+            return catchUp == null ? 0 : sent.get() * 1000.0 / Math.max(1, lastSentAt - catchUp.startsAt());
         }
     }
 
