@@ -1,9 +1,26 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.nearline.common;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
+import io.nearline.cli.fake.CallsDown;
+import io.nearline.cli.fake.FakeFrontDoor;
 import io.nearline.common.annotation.VisibleForTesting;
 import io.nearline.common.cyclefixture.lower.CallsUp;
 import io.nearline.common.cyclefixture.lower.Lower;
@@ -11,6 +28,7 @@ import io.nearline.common.cyclefixture.upper.OneWay;
 import io.nearline.common.cyclefixture.upper.Upper;
 import io.nearline.common.testkit.EngineNeutrality;
 import io.nearline.common.testkit.ProductionIsolation;
+import io.nearline.localcluster.fake.CallsTheFrontDoor;
 import io.nearline.localcluster.fake.FakeTool;
 import org.junit.jupiter.api.Test;
 
@@ -48,7 +66,7 @@ class ProductionIsolationTest {
         JavaClasses common = EngineNeutrality.productionClasses("io.nearline.common");
         ProductionIsolation.NO_TOOLS_IN_PRODUCTION.check(common);
         ProductionIsolation.NO_TEST_ONLY_CALLS.check(common);
-        ProductionIsolation.JOBS_DO_NOT_USE_LOCAL_TOOLS.check(common);
+        ProductionIsolation.NO_ARROW_UP.check(common);
         ProductionIsolation.NO_PACKAGE_CYCLES.check(common);
         ProductionIsolation.AT_MOST_SIX_PARAMETERS.check(common);
     }
@@ -60,11 +78,18 @@ class ProductionIsolationTest {
     }
 
     @Test
-    void aJobClassUsingALocalToolIsCaught() {
-        JavaClasses leaky = new ClassFileImporter().importClasses(CallsATool.class, FakeTool.class);
-        assertThrows(AssertionError.class, () -> ProductionIsolation.JOBS_DO_NOT_USE_LOCAL_TOOLS.check(leaky));
-        ProductionIsolation.JOBS_DO_NOT_USE_LOCAL_TOOLS.check(
-                new ClassFileImporter().importClasses(Hook.class, FakeTool.class));
+    void anArrowUpIsCaughtOnEveryFloorAndAnArrowDownIsNot() {
+        // the model using a tool, and a tool using the front door above it
+        assertThrows(
+                AssertionError.class,
+                () -> ProductionIsolation.NO_ARROW_UP.check(
+                        new ClassFileImporter().importClasses(CallsATool.class, FakeTool.class)));
+        assertThrows(
+                AssertionError.class,
+                () -> ProductionIsolation.NO_ARROW_UP.check(
+                        new ClassFileImporter().importClasses(CallsTheFrontDoor.class, FakeFrontDoor.class)));
+        // the front door using a tool points down
+        ProductionIsolation.NO_ARROW_UP.check(new ClassFileImporter().importClasses(CallsDown.class, FakeTool.class));
     }
 
     @Test

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.nearline.jobs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -106,10 +121,10 @@ class DistArtifactsTest {
                 45,
                 "io/nearline/cacheupdater/flink/CacheUpdaterJob.class",
                 "io/nearline/cacheupdater/flink/BootstrapJob.class",
-                "io/nearline/store/couchbase/CouchbaseCacheStore.class",
-                "io/nearline/store/redis/RedisCacheStore.class",
-                "io/nearline/store/redis/nearline_v1.lua",
-                "io/nearline/store/rocksdb/RocksDbCacheStore.class",
+                "io/nearline/cacheupdater/storecouchbase/CouchbaseCacheStore.class",
+                "io/nearline/cacheupdater/storeredis/RedisCacheStore.class",
+                "io/nearline/cacheupdater/storeredis/nearline_v1.lua",
+                "io/nearline/cacheupdater/storerocksdb/RocksDbCacheStore.class",
                 "org/apache/flink/connector/kafka/source/KafkaSource.class",
                 "org/apache/kafka/clients/consumer/KafkaConsumer.class",
                 "org/apache/avro/Schema.class",
@@ -121,10 +136,10 @@ class DistArtifactsTest {
     void trackingJoinFlinkJar() throws IOException {
         assertFlinkJar(
                 "nearline-tracking-join-flink.jar",
-                "io.nearline.tracking.flink.TrackingJoinJob",
+                "io.nearline.feedtrackingjoin.flink.TrackingJoinJob",
                 40,
-                "io/nearline/tracking/flink/TrackingJoinJob.class",
-                "io/nearline/tracking/join/TrackingJoin.class",
+                "io/nearline/feedtrackingjoin/flink/TrackingJoinJob.class",
+                "io/nearline/feedtrackingjoin/core/TrackingJoin.class",
                 "org/apache/flink/connector/kafka/sink/KafkaSink.class",
                 "org/apache/avro/Schema.class");
     }
@@ -246,7 +261,7 @@ class DistArtifactsTest {
         assertSamzaPackage(
                 "nearline-tracking-join-samza.tar.gz",
                 "tracking-join.properties",
-                "io.nearline.tracking.samza.JoinApp",
+                "io.nearline.feedtrackingjoin.samza.JoinApp",
                 "feed-tracking-join-samza-",
                 90_000_000);
     }

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.nearline.jobs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -59,8 +74,8 @@ class SamzaPackageClasspathTest {
         List<Path> lib = lib("nearline-cache-updater-samza.tar.gz");
         List<String> starts = new ArrayList<>(STARTS);
         starts.add("io.nearline.cacheupdater.samza.CacheUpdaterApp");
-        starts.add("io.nearline.store.couchbase.CouchbaseCacheStore");
-        starts.add("io.nearline.store.redis.RedisCacheStore");
+        starts.add("io.nearline.cacheupdater.storecouchbase.CouchbaseCacheStore");
+        starts.add("io.nearline.cacheupdater.storeredis.RedisCacheStore");
         assertEquals(Optional.empty(), firstProblem(lib, starts));
     }
 
@@ -68,7 +83,7 @@ class SamzaPackageClasspathTest {
     void trackingJoinPackageStarts() throws Exception {
         List<Path> lib = lib("nearline-tracking-join-samza.tar.gz");
         List<String> starts = new ArrayList<>(STARTS);
-        starts.add("io.nearline.tracking.samza.JoinApp");
+        starts.add("io.nearline.feedtrackingjoin.samza.JoinApp");
         assertEquals(Optional.empty(), firstProblem(lib, starts));
     }
 

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.nearline.common.testkit;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.codeUnits;
@@ -13,9 +28,13 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.CompositeArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
 import io.nearline.common.annotation.VisibleForTesting;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The rules that keep production code apart from the tools: job code (everything a job artifact
@@ -26,16 +45,10 @@ import io.nearline.common.annotation.VisibleForTesting;
  */
 public final class ProductionIsolation {
 
-    /** Packages of local tooling: nothing in a job artifact may depend on them. */
-    public static final String[] TOOLS = {
-        "io.nearline.localcluster..",
-        "io.nearline.testbed..",
-        "io.nearline.drill..",
-        "io.nearline.cacheupdater.reference..",
-        "io.nearline.tracking.reference..",
-        "..testkit..",
-        "io.nearline.bench.."
-    };
+    /** Packages of the tools' floors and the test kits (docs/architecture.md): nothing in a job artifact may depend on them. */
+    public static final String[] TOOLS = Stream.concat(
+                    Stream.of(Layout.packages(Layout.Floor::tools)), Stream.of(Layout.TEST_KITS))
+            .toArray(String[]::new);
 
     public static final ArchRule NO_TOOLS_IN_PRODUCTION = noClasses()
             .that()
@@ -59,33 +72,24 @@ public final class ProductionIsolation {
                                     .orElse(false)))
             .because("members marked @VisibleForTesting exist for tests and local runners only");
 
-    /** Packages of the job modules: common, each job's core, its engine adapters and stores, the engine kits. */
-    public static final String[] JOBS = {
-        "io.nearline.common..",
-        "io.nearline.cacheupdater.core..",
-        "io.nearline.cacheupdater.flink..",
-        "io.nearline.cacheupdater.samza..",
-        "io.nearline.store..",
-        "io.nearline.bootstrap..",
-        "io.nearline.tracking.join..",
-        "io.nearline.tracking.flink..",
-        "io.nearline.tracking.samza..",
-        "io.nearline.engine.."
-    };
+    /** The dependency rule of docs/architecture.md, floor by floor: no class depends on a floor above its own. */
+    public static final ArchRule NO_ARROW_UP = noArrowUp();
 
-    /** Packages of local-cluster and lxc-testbed. */
-    public static final String[] LOCAL_TOOLS = {
-        "io.nearline.localcluster..", "io.nearline.testbed..", "io.nearline.drill.."
-    };
-
-    /** The dependency rule of docs/architecture.md, read from the job's side: tools -> jobs -> common, never up. */
-    public static final ArchRule JOBS_DO_NOT_USE_LOCAL_TOOLS = noClasses()
-            .that()
-            .resideInAnyPackage(JOBS)
-            .should()
-            .dependOnClassesThat()
-            .resideInAnyPackage(LOCAL_TOOLS)
-            .because("no job module depends on local-cluster or lxc-testbed: those tools depend on the jobs");
+    private static ArchRule noArrowUp() {
+        List<ArchRule> floors = new ArrayList<>();
+        for (int floor = 0; floor < Layout.FLOORS.size() - 1; floor++) {
+            floors.add(noClasses()
+                    .that()
+                    .resideInAnyPackage(Layout.packagesOn(floor))
+                    .should()
+                    .dependOnClassesThat()
+                    .resideInAnyPackage(Layout.packagesAbove(floor))
+                    .because(Layout.FLOORS.get(floor).name() + " must not depend on a floor above it")
+                    // a classpath need not hold every floor (common's own tests hold one)
+                    .allowEmptyShould(true));
+        }
+        return CompositeArchRule.of(floors);
+    }
 
     /**
      * Every package is a slice: a cycle between two packages means neither is the lower layer, and
@@ -124,7 +128,7 @@ public final class ProductionIsolation {
                 .importPackages("io.nearline");
         NO_TOOLS_IN_PRODUCTION.check(classes);
         NO_TEST_ONLY_CALLS.check(classes);
-        JOBS_DO_NOT_USE_LOCAL_TOOLS.check(classes);
+        NO_ARROW_UP.check(classes);
         NO_PACKAGE_CYCLES.check(classes);
         AT_MOST_SIX_PARAMETERS.check(classes);
     }

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.nearline.cacheupdater.flink;
 
 import io.nearline.common.deadletter.DeadLetters;
@@ -8,7 +23,7 @@ import io.nearline.common.events.ChangeEventValidator;
 import io.nearline.common.events.Decoded;
 import io.nearline.common.events.Rejection;
 import io.nearline.common.metrics.Metrics;
-import io.nearline.engine.flink.FlinkMetrics;
+import io.nearline.engines.flinkkit.FlinkMetrics;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;

@@ -1,23 +1,38 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.nearline.localcluster.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.nearline.cacheupdater.reference.ChangeEventGenerator;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ValueType;
+import io.nearline.common.testkit.ChangeEventGenerator;
+import io.nearline.feedtrackingjoin.core.JoinSettings;
+import io.nearline.localcluster.joinreference.JoinOracle;
+import io.nearline.localcluster.joinreference.JoinOutputs;
+import io.nearline.localcluster.joinreference.TrackingGenerator;
+import io.nearline.localcluster.joinreplay.JoinInputs;
 import io.nearline.localcluster.kit.CommandGroup;
 import io.nearline.localcluster.kit.ForkedStore;
 import io.nearline.localcluster.kit.Home;
 import io.nearline.localcluster.kit.ReplayOutput;
 import io.nearline.localcluster.kit.SeedOption;
-import io.nearline.localcluster.replay.join.JoinInputs;
-import io.nearline.localcluster.simulator.ChangeLogTruth;
-import io.nearline.localcluster.simulator.DivergenceChecker;
-import io.nearline.localcluster.simulator.StateDumpView;
-import io.nearline.tracking.join.JoinSettings;
-import io.nearline.tracking.reference.JoinOracle;
-import io.nearline.tracking.reference.JoinOutputs;
-import io.nearline.tracking.reference.TrackingGenerator;
+import io.nearline.localcluster.sourcesimulator.ChangeLogTruth;
+import io.nearline.localcluster.sourcesimulator.DivergenceChecker;
+import io.nearline.localcluster.sourcesimulator.StateDumpView;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

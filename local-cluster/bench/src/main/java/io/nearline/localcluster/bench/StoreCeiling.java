@@ -1,10 +1,24 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.nearline.localcluster.bench;
 
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.cacheupdater.core.ScnOrderedWriter;
 import io.nearline.cacheupdater.core.UpdateBatch;
 import io.nearline.cacheupdater.core.WriterSettings;
-import io.nearline.cacheupdater.reference.ReplayInput;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
@@ -14,7 +28,8 @@ import io.nearline.common.events.ChangeEvents;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.CacheStores;
-import io.nearline.localcluster.console.RateMeter;
+import io.nearline.localcluster.cdcreference.ReplayInput;
+import io.nearline.localcluster.kit.console.RateMeter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

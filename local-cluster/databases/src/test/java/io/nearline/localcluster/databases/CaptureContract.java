@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.nearline.localcluster.databases;
 
 import static org.awaitility.Awaitility.await;
@@ -12,8 +27,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.format.Json;
-import io.nearline.bootstrap.DatabaseSnapshot;
-import io.nearline.bootstrap.SnapshotRows;
+import io.nearline.cdcbootstrap.core.DatabaseSnapshot;
+import io.nearline.cdcbootstrap.core.SnapshotRows;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
@@ -23,8 +38,8 @@ import io.nearline.common.events.DebeziumVersion;
 import io.nearline.common.events.Decoded;
 import io.nearline.common.schema.TrustedAvroClasses;
 import io.nearline.common.testkit.Seeds;
-import io.nearline.localcluster.simulator.DivergenceChecker;
-import io.nearline.localcluster.simulator.TableCheck;
+import io.nearline.localcluster.sourcesimulator.DivergenceChecker;
+import io.nearline.localcluster.sourcesimulator.TableCheck;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

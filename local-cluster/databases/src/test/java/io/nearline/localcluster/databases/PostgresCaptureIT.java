@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.nearline.localcluster.databases;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -6,12 +21,12 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.nearline.bootstrap.DatabaseSnapshot;
 import io.nearline.cacheupdater.core.ScnOrderedWriter;
 import io.nearline.cacheupdater.core.WriteOutcome;
 import io.nearline.cacheupdater.core.WriteResult;
 import io.nearline.cacheupdater.core.WriterSettings;
-import io.nearline.cacheupdater.testkit.InMemoryCacheStore;
+import io.nearline.cacheupdater.core.testkit.InMemoryCacheStore;
+import io.nearline.cdcbootstrap.core.DatabaseSnapshot;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.events.ChangeEvents;
@@ -19,9 +34,9 @@ import io.nearline.common.events.DebeziumDecoder;
 import io.nearline.common.events.Decoded;
 import io.nearline.common.events.PartialImages;
 import io.nearline.common.metrics.InMemoryMetrics;
-import io.nearline.localcluster.simulator.CacheView;
-import io.nearline.localcluster.simulator.DivergenceChecker;
-import io.nearline.localcluster.simulator.TableCheck;
+import io.nearline.localcluster.sourcesimulator.CacheView;
+import io.nearline.localcluster.sourcesimulator.DivergenceChecker;
+import io.nearline.localcluster.sourcesimulator.TableCheck;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;

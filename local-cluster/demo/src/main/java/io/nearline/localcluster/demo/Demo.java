@@ -1,11 +1,26 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.nearline.localcluster.demo;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.nearline.bootstrap.BootstrapSettings;
-import io.nearline.bootstrap.SnapshotProducer;
-import io.nearline.bootstrap.SnapshotRows;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.cdcbootstrap.core.BootstrapSettings;
+import io.nearline.cdcbootstrap.core.SnapshotProducer;
+import io.nearline.cdcbootstrap.core.SnapshotRows;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.avro.Op;
 import io.nearline.common.cache.CacheKey;
@@ -18,13 +33,13 @@ import io.nearline.localcluster.kit.KafkaTopics;
 import io.nearline.localcluster.kit.LocalBroker;
 import io.nearline.localcluster.kit.LocalEngine;
 import io.nearline.localcluster.kit.ReplayOutput;
-import io.nearline.localcluster.simulator.CacheView;
-import io.nearline.localcluster.simulator.DivergenceChecker;
-import io.nearline.localcluster.simulator.ReadRepair;
-import io.nearline.localcluster.simulator.Row;
-import io.nearline.localcluster.simulator.Snapshot;
-import io.nearline.localcluster.simulator.SourceOfTruth;
-import io.nearline.localcluster.simulator.Workload;
+import io.nearline.localcluster.sourcesimulator.CacheView;
+import io.nearline.localcluster.sourcesimulator.DivergenceChecker;
+import io.nearline.localcluster.sourcesimulator.ReadRepair;
+import io.nearline.localcluster.sourcesimulator.Row;
+import io.nearline.localcluster.sourcesimulator.Snapshot;
+import io.nearline.localcluster.sourcesimulator.SourceOfTruth;
+import io.nearline.localcluster.sourcesimulator.Workload;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;

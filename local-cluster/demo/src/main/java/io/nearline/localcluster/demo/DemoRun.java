@@ -1,25 +1,40 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.nearline.localcluster.demo;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import io.nearline.bootstrap.BootstrapSettings;
-import io.nearline.bootstrap.SnapshotRows;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.cacheupdater.core.ScnOrderedWriter;
 import io.nearline.cacheupdater.core.UpdateBatch;
 import io.nearline.cacheupdater.core.WriterSettings;
+import io.nearline.cdcbootstrap.core.BootstrapSettings;
+import io.nearline.cdcbootstrap.core.SnapshotRows;
 import io.nearline.common.config.Config;
 import io.nearline.common.events.ChangeEventCodec;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.schema.InMemorySchemaRegistry;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.CacheStores;
-import io.nearline.localcluster.faults.OutageStore;
 import io.nearline.localcluster.kit.ForkedStore;
 import io.nearline.localcluster.kit.KafkaTopics;
-import io.nearline.localcluster.simulator.DivergenceChecker;
-import io.nearline.localcluster.simulator.ReadRepair;
-import io.nearline.localcluster.simulator.SourceOfTruth;
-import io.nearline.localcluster.simulator.Workload;
+import io.nearline.localcluster.kit.faults.OutageStore;
+import io.nearline.localcluster.sourcesimulator.DivergenceChecker;
+import io.nearline.localcluster.sourcesimulator.ReadRepair;
+import io.nearline.localcluster.sourcesimulator.SourceOfTruth;
+import io.nearline.localcluster.sourcesimulator.Workload;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -1,9 +1,24 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.nearline.localcluster.demo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.nearline.bootstrap.BootstrapSettings;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.cdcbootstrap.core.BootstrapSettings;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.config.Config;
@@ -20,9 +35,9 @@ import io.nearline.localcluster.kit.ForkedStore;
 import io.nearline.localcluster.kit.Home;
 import io.nearline.localcluster.kit.KafkaTopics;
 import io.nearline.localcluster.kit.LocalBroker;
-import io.nearline.localcluster.simulator.CacheView;
-import io.nearline.localcluster.simulator.DivergenceChecker;
-import io.nearline.localcluster.simulator.TableCheck;
+import io.nearline.localcluster.sourcesimulator.CacheView;
+import io.nearline.localcluster.sourcesimulator.DivergenceChecker;
+import io.nearline.localcluster.sourcesimulator.TableCheck;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,11 +1,26 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.nearline.localcluster.deploy;
 
-import io.nearline.bootstrap.BootstrapSchedule;
-import io.nearline.bootstrap.BootstrapSettings;
-import io.nearline.bootstrap.SnapshotFile;
-import io.nearline.bootstrap.SnapshotProducer;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.cacheupdater.core.WriterSettings;
+import io.nearline.cdcbootstrap.core.BootstrapSchedule;
+import io.nearline.cdcbootstrap.core.BootstrapSettings;
+import io.nearline.cdcbootstrap.core.SnapshotFile;
+import io.nearline.cdcbootstrap.core.SnapshotProducer;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigDef;
 import io.nearline.common.config.ConfigKey;
@@ -13,11 +28,11 @@ import io.nearline.common.config.JobKeys;
 import io.nearline.common.config.KafkaSecurity;
 import io.nearline.common.config.ValueType;
 import io.nearline.localcluster.cluster.ClusterCommand;
-import io.nearline.localcluster.console.Progress;
 import io.nearline.localcluster.kit.CommandGroup;
 import io.nearline.localcluster.kit.KafkaClient;
 import io.nearline.localcluster.kit.KafkaTopics;
 import io.nearline.localcluster.kit.LocalRunOptions;
+import io.nearline.localcluster.kit.console.Progress;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -1,3 +1,18 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.nearline.localcluster.deploy;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -5,16 +20,16 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.feedtrackingjoin.core.JoinSettings;
 import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.cluster.ClusterFile;
 import io.nearline.localcluster.cluster.ClusterOption;
+import io.nearline.localcluster.joinreference.JoinOutputs;
+import io.nearline.localcluster.joinreplay.JoinKafka;
 import io.nearline.localcluster.kit.KafkaClient;
 import io.nearline.localcluster.kit.KafkaTopics;
 import io.nearline.localcluster.kit.ReplayOutput;
 import io.nearline.localcluster.kit.WaitOption;
-import io.nearline.localcluster.replay.join.JoinKafka;
-import io.nearline.tracking.join.JoinSettings;
-import io.nearline.tracking.reference.JoinOutputs;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,9 +1,25 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.nearline.localcluster.deploy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.nearline.bootstrap.BootstrapSettings;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.cdcbootstrap.core.BootstrapSettings;
 import io.nearline.common.config.Config;
+import io.nearline.feedtrackingjoin.core.JoinSettings;
 import io.nearline.localcluster.cluster.ClientProcess;
 import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.cluster.ClusterFile;
@@ -13,7 +29,6 @@ import io.nearline.localcluster.cluster.YarnCluster;
 import io.nearline.localcluster.kit.Home;
 import io.nearline.localcluster.kit.KafkaClient;
 import io.nearline.localcluster.kit.KafkaTopics;
-import io.nearline.tracking.join.JoinSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,20 +1,35 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
 package io.nearline.localcluster.deploy;
 
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
-import io.nearline.cacheupdater.reference.ReplayInput;
 import io.nearline.common.config.Config;
+import io.nearline.feedtrackingjoin.core.JoinSettings;
+import io.nearline.localcluster.cdcreference.ReplayInput;
+import io.nearline.localcluster.cdcreplay.KafkaReplay;
+import io.nearline.localcluster.cdcreplay.ReplayCdcOptions;
 import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.cluster.ClusterFile;
 import io.nearline.localcluster.cluster.ClusterOption;
-import io.nearline.localcluster.console.Progress;
+import io.nearline.localcluster.joinreplay.JoinInputs;
+import io.nearline.localcluster.joinreplay.JoinKafka;
 import io.nearline.localcluster.kit.CliErrors;
 import io.nearline.localcluster.kit.KafkaClient;
 import io.nearline.localcluster.kit.KafkaTopics;
-import io.nearline.localcluster.replay.cdc.KafkaReplay;
-import io.nearline.localcluster.replay.cdc.ReplayCdcOptions;
-import io.nearline.localcluster.replay.join.JoinInputs;
-import io.nearline.localcluster.replay.join.JoinKafka;
-import io.nearline.tracking.join.JoinSettings;
+import io.nearline.localcluster.kit.console.Progress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,0 +1,540 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.nearline.cacheupdater.storeredis;
+
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslOptions;
+import io.lettuce.core.SslVerifyMode;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.nearline.common.cache.CacheKey;
+import io.nearline.common.cache.CacheRecordCodec;
+import io.nearline.common.cache.CorruptCacheRecordException;
+import io.nearline.common.store.CacheStore;
+import io.nearline.common.store.ErrorRateHealth;
+import io.nearline.common.store.StoreException;
+import io.nearline.common.store.StoreOrderedWrite;
+import io.nearline.common.store.StoreUnavailableException;
+import io.nearline.common.version.Version;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+/**
+ * The {@link CacheStore} on Redis 7, standalone or Redis Cluster, through Lettuce.
+ *
+ * <ul>
+ *   <li>Each key is one Redis string: an 8-byte CAS token, then the cache-record envelope. The
+ *       version sits at fixed bytes of it, so the server reads it with {@code GETRANGE} without
+ *       touching the payload.</li>
+ *   <li>The version-ordered write is a Redis Function ({@code nearline_v1.lua}, loaded at connect
+ *       and again if a restarted server lost it): compare, write value and expiry, atomically on the
+ *       server, one round trip — the same as a blind {@code SET}.</li>
+ *   <li>The CAS token is random per write: Redis has no token of its own, and a random 64-bit one
+ *       tells two states of a key apart without a counter key (which Redis Cluster could not reach
+ *       from the key's function).</li>
+ *   <li>Every command is asynchronous: Lettuce writes it on the key's connection (the key's node in a
+ *       cluster) without waiting for the replies before it, so a writer's batch is pipelined.</li>
+ *   <li>Timeouts, lost connections and a server busy, loading or failing over are
+ *       {@link StoreUnavailableException} (retried); a wrong password, a missing permission or a key
+ *       holding another type are {@link StoreException}; a value this store did not write is never
+ *       overwritten ({@link CorruptCacheRecordException}).</li>
+ * </ul>
+ */
+public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
+
+    static final String LIBRARY = "nearline_v1";
+    static final String WRITE = LIBRARY + "_write";
+    static final String REPLACE = LIBRARY + "_replace";
+    static final int TOKEN_BYTES = 8;
+    private static final byte[] ONE = {'1'};
+    private static final byte[] ZERO = {'0'};
+
+    private final RedisStoreSettings settings;
+    private final AbstractRedisClient client;
+    private final StatefulConnection<byte[], byte[]> connection;
+    private final RedisClusterAsyncCommands<byte[], byte[]> commands;
+    private final String functions;
+    private final ErrorRateHealth health;
+    private final AtomicBoolean reloading = new AtomicBoolean();
+    private volatile boolean closed;
+
+    private RedisCacheStore(
+            RedisStoreSettings settings,
+            AbstractRedisClient client,
+            StatefulConnection<byte[], byte[]> connection,
+            RedisClusterAsyncCommands<byte[], byte[]> commands,
+            String functions) {
+        this.settings = settings;
+        this.client = client;
+        this.connection = connection;
+        this.commands = commands;
+        this.functions = functions;
+        this.health = settings.health().newHealth();
+    }
+
+    /** Connects, authenticates and loads the functions; fails with the reason and the setting to check. */
+    public static RedisCacheStore connect(RedisStoreSettings settings) {
+        String functions = functionsSource();
+        AbstractRedisClient client = null;
+        try {
+            StatefulConnection<byte[], byte[]> connection;
+            RedisClusterAsyncCommands<byte[], byte[]> commands;
+            List<RedisURI> uris =
+                    settings.servers().stream().map(s -> uri(settings, s)).toList();
+            if (settings.cluster()) {
+                RedisClusterClient cluster = RedisClusterClient.create(uris);
+                client = cluster;
+                cluster.setOptions(ClusterClientOptions.builder(clientOptions(settings))
+                        .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                                // MOVED and ASK are followed per command; the slot map is re-read now and then besides
+                                .enablePeriodicRefresh(Duration.ofSeconds(10))
+                                .build())
+                        .build());
+                StatefulRedisClusterConnection<byte[], byte[]> c = cluster.connect(ByteArrayCodec.INSTANCE);
+                connection = c;
+                commands = c.async();
+            } else {
+                RedisClient single = RedisClient.create();
+                client = single;
+                single.setOptions(clientOptions(settings));
+                StatefulRedisConnection<byte[], byte[]> c = single.connect(ByteArrayCodec.INSTANCE, uris.get(0));
+                connection = c;
+                commands = c.async();
+            }
+            RedisCacheStore store = new RedisCacheStore(settings, client, connection, commands, functions);
+            store.loadFunctions();
+            return store;
+        } catch (RuntimeException e) {
+            if (client != null) {
+                client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+            }
+            throw new StoreException(
+                    "cannot open the Redis store at " + settings.servers() + ": " + reason(e) + " (" + hint(e) + ")",
+                    e);
+        }
+    }
+
+    private static RedisURI uri(RedisStoreSettings settings, URI server) {
+        RedisURI.Builder b =
+                RedisURI.Builder.redis(server.getHost(), server.getPort()).withTimeout(settings.commandTimeout());
+        String password = settings.password().reveal();
+        if (!password.isEmpty()) {
+            b.withAuthentication(settings.username(), password);
+        }
+        if (settings.tls()) {
+            b.withSsl(true).withVerifyPeer(settings.tlsVerifyHostname() ? SslVerifyMode.FULL : SslVerifyMode.CA);
+        }
+        return b.build();
+    }
+
+    private static ClientOptions clientOptions(RedisStoreSettings settings) {
+        ClientOptions.Builder b = ClientOptions.builder()
+                .autoReconnect(true)
+                // while the connection is down, fail at once (the writer retries) instead of queueing unboundedly
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                .timeoutOptions(TimeoutOptions.enabled(settings.commandTimeout()))
+                .socketOptions(SocketOptions.builder()
+                        .connectTimeout(settings.connectTimeout())
+                        .build());
+        if (!settings.tlsTrustCertificate().isEmpty()) {
+            b.sslOptions(SslOptions.builder()
+                    .trustManager(new File(settings.tlsTrustCertificate()))
+                    .build());
+        }
+        return b.build();
+    }
+
+    private static String functionsSource() {
+        try (InputStream in = RedisCacheStore.class.getResourceAsStream(LIBRARY + ".lua")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException | NullPointerException e) {
+            throw new IllegalStateException("the store's function library is missing from its jar", e);
+        }
+    }
+
+    /** Loads (or replaces with the same code) the function library on the server, or on every primary of a cluster. */
+    private void loadFunctions() {
+        CompletionStage<?> loaded = commands instanceof RedisAdvancedClusterAsyncCommands<byte[], byte[]> cluster
+                ? cluster.upstream().commands().functionLoad(functions, true)
+                : commands.functionLoad(functions, true);
+        await(loaded.toCompletableFuture());
+    }
+
+    /** A server that restarted empty lost the functions: load them again, once at a time, and let the writer retry. */
+    private void reloadFunctions() {
+        if (reloading.compareAndSet(false, true)) {
+            CompletableFuture.runAsync(() -> {
+                try {
+                    loadFunctions();
+                } catch (RuntimeException e) {
+                    // the next write that misses the functions tries again
+                } finally {
+                    reloading.set(false);
+                }
+            });
+        }
+    }
+
+    // ---- the port ------------------------------------------------------------------------------
+
+    @Override
+    public Optional<Stored> get(CacheKey key) {
+        byte[] framed = call("get", key, () -> commands.get(bytes(key)));
+        return framed == null ? Optional.empty() : Optional.of(unframe(key, framed));
+    }
+
+    @Override
+    public WriteResult insertIfAbsent(CacheKey key, byte[] value, Duration expiry) {
+        CacheStore.requireFiniteExpiry(expiry);
+        return call("insert", key, () -> insertAsync(key, value, expiry));
+    }
+
+    private CompletableFuture<WriteResult> insertAsync(CacheKey key, byte[] value, Duration expiry) {
+        long token = newToken();
+        return commands.set(
+                        bytes(key), frame(token, value), SetArgs.Builder.nx().px(expiry.toMillis()))
+                .toCompletableFuture()
+                .thenApply(reply -> reply == null ? WriteResult.of(Status.EXISTS) : WriteResult.ok(token));
+    }
+
+    @Override
+    public WriteResult replaceIfCasMatches(CacheKey key, byte[] value, long expectedCas, Duration expiry) {
+        CacheStore.requireFiniteExpiry(expiry);
+        return call("replace", key, () -> replaceAsync(key, value, expectedCas, expiry));
+    }
+
+    private CompletableFuture<WriteResult> replaceAsync(CacheKey key, byte[] value, long expectedCas, Duration expiry) {
+        long token = newToken();
+        CompletionStage<byte[]> reply = commands.fcall(
+                REPLACE,
+                ScriptOutputType.VALUE,
+                new byte[][] {bytes(key)},
+                ByteBuffer.allocate(TOKEN_BYTES).putLong(expectedCas).array(),
+                frame(token, value),
+                millis(expiry));
+        return reply.toCompletableFuture().thenApply(r -> switch (new String(r, StandardCharsets.US_ASCII)) {
+            case "OK" -> WriteResult.ok(token);
+            case "CAS_MISMATCH" -> WriteResult.of(Status.CAS_MISMATCH);
+            case "NOT_FOUND" -> WriteResult.of(Status.NOT_FOUND);
+            default -> throw new StoreException("unexpected reply from " + REPLACE + ": " + Arrays.toString(r));
+        });
+    }
+
+    @Override
+    public WriteResult upsert(CacheKey key, byte[] value, Duration expiry) {
+        CacheStore.requireFiniteExpiry(expiry);
+        return call("upsert", key, () -> setAsync(key, value, expiry));
+    }
+
+    /** A blind {@code SET … PX}: the baseline the ordered write is measured against. */
+    @Override
+    public CompletableFuture<WriteResult> upsertAsync(CacheKey key, byte[] value, Duration expiry) {
+        CacheStore.requireFiniteExpiry(expiry);
+        if (closed) {
+            return CompletableFuture.failedFuture(closedError());
+        }
+        return settled("upsert", key, setAsync(key, value, expiry));
+    }
+
+    private CompletableFuture<WriteResult> setAsync(CacheKey key, byte[] value, Duration expiry) {
+        long token = newToken();
+        return commands.set(bytes(key), frame(token, value), SetArgs.Builder.px(expiry.toMillis()))
+                .toCompletableFuture()
+                .thenApply(reply -> WriteResult.ok(token));
+    }
+
+    @Override
+    public boolean isAsync() {
+        return true;
+    }
+
+    /** Read, decide, then insert or compare-and-swap: two round trips. The writer uses {@link #writeIfNewer} instead. */
+    @Override
+    public CompletableFuture<WriteResult> writeDecidedAsync(
+            CacheKey key, Duration expiry, Function<Optional<byte[]>, byte[]> decide) {
+        CacheStore.requireFiniteExpiry(expiry);
+        if (closed) {
+            return CompletableFuture.failedFuture(closedError());
+        }
+        CompletableFuture<WriteResult> done = commands.get(bytes(key))
+                .toCompletableFuture()
+                .thenCompose(framed -> {
+                    Optional<Stored> current = framed == null ? Optional.empty() : Optional.of(unframe(key, framed));
+                    byte[] value = decide.apply(current.map(Stored::value));
+                    if (value == null) {
+                        return CompletableFuture.completedFuture(null);
+                    }
+                    return current.isEmpty()
+                            ? insertAsync(key, value, expiry)
+                            : replaceAsync(key, value, current.get().cas(), expiry);
+                });
+        return settled("write", key, done);
+    }
+
+    @Override
+    public Optional<StoreOrderedWrite> orderedWrite() {
+        return Optional.of(this);
+    }
+
+    /** The ordered write as one call of the server-side function. */
+    @Override
+    public CompletableFuture<Result> writeIfNewer(CacheKey key, byte[] record, boolean rewriteEqual, Duration expiry) {
+        CacheStore.requireFiniteExpiry(expiry);
+        if (closed) {
+            return CompletableFuture.failedFuture(closedError());
+        }
+        CompletionStage<List<Object>> reply = commands.fcall(
+                WRITE,
+                ScriptOutputType.MULTI,
+                new byte[][] {bytes(key)},
+                frame(newToken(), record),
+                millis(expiry),
+                rewriteEqual ? ONE : ZERO);
+        return settled("write", key, reply.toCompletableFuture().thenApply(RedisCacheStore::result));
+    }
+
+    /**
+     * The function's reply {@code [outcome, stored head]} as a result. The head is the token and the
+     * envelope's first bytes up to the version's end (format, flags, SCN, [sequence,] schema version),
+     * empty where nothing was stored.
+     */
+    static Result result(List<Object> reply) {
+        Outcome outcome = Outcome.valueOf(new String((byte[]) reply.get(0), StandardCharsets.US_ASCII));
+        byte[] head = (byte[]) reply.get(1);
+        if (head == null || head.length == 0) {
+            return new Result(outcome, Version.NONE);
+        }
+        ByteBuffer in = ByteBuffer.wrap(head);
+        long scn = in.getLong(TOKEN_BYTES + 2);
+        return head[TOKEN_BYTES] == CacheRecordCodec.FORMAT_V2
+                ? new Result(outcome, Version.of(scn, in.getLong(TOKEN_BYTES + 10), in.getInt(TOKEN_BYTES + 18)))
+                : new Result(outcome, Version.of(scn, in.getInt(TOKEN_BYTES + 10)));
+    }
+
+    @Override
+    public Health health() {
+        return closed ? Health.down("Redis store " + settings + " is closed") : health.health();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (!closed) {
+            closed = true;
+            connection.close();
+            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+        }
+    }
+
+    // ---- framing and errors ---------------------------------------------------------------------
+
+    private static byte[] bytes(CacheKey key) {
+        return key.value().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static byte[] millis(Duration expiry) {
+        return Long.toString(expiry.toMillis()).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static long newToken() {
+        return ThreadLocalRandom.current().nextLong();
+    }
+
+    static byte[] frame(long token, byte[] value) {
+        return ByteBuffer.allocate(TOKEN_BYTES + value.length)
+                .putLong(token)
+                .put(value)
+                .array();
+    }
+
+    private static Stored unframe(CacheKey key, byte[] framed) {
+        if (framed.length < TOKEN_BYTES) {
+            throw new CorruptCacheRecordException("the value at '" + key + "' (" + framed.length
+                    + " bytes) was not written by this store: it has no CAS token");
+        }
+        return new Stored(
+                Arrays.copyOfRange(framed, TOKEN_BYTES, framed.length),
+                ByteBuffer.wrap(framed).getLong());
+    }
+
+    private <T> T call(String op, CacheKey key, Supplier<? extends CompletionStage<T>> command) {
+        if (closed) {
+            throw closedError();
+        }
+        try {
+            T result = command.get().toCompletableFuture().get(deadlineMillis(), TimeUnit.MILLISECONDS);
+            health.success();
+            return result;
+        } catch (ExecutionException e) {
+            throw classify(op, key, e.getCause());
+        } catch (TimeoutException e) {
+            throw classify(op, key, new RedisCommandTimeoutException("no reply within " + deadlineMillis() + " ms"));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new StoreUnavailableException("Redis " + op + " of '" + key + "' interrupted", e);
+        }
+    }
+
+    private <T> CompletableFuture<T> settled(String op, CacheKey key, CompletableFuture<T> reply) {
+        return reply.handle((result, e) -> {
+            if (e == null) {
+                health.success();
+                return result;
+            }
+            throw new CompletionException(classify(op, key, e));
+        });
+    }
+
+    /** Lettuce times out each command itself; this only guards against a reply that never comes. */
+    private long deadlineMillis() {
+        return settings.commandTimeout().toMillis() * 2 + 1000;
+    }
+
+    private static <T> T await(CompletableFuture<T> f) {
+        try {
+            return f.get();
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new RedisException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RedisException("interrupted", e);
+        }
+    }
+
+    private StoreException closedError() {
+        return new StoreException("Redis store " + settings + " is closed");
+    }
+
+    /**
+     * What a failed command means to the writer: transient ({@link StoreUnavailableException}, retried
+     * and counted in health), a value it must not overwrite, or permanent ({@link StoreException}).
+     */
+    private RuntimeException classify(String op, CacheKey key, Throwable error) {
+        Throwable e = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        if (e instanceof StoreException || e instanceof CorruptCacheRecordException) {
+            return (RuntimeException) e;
+        }
+        if (closed) {
+            return new StoreException("Redis store " + settings + " closed during " + op, e);
+        }
+        String message = String.valueOf(e.getMessage());
+        if (e instanceof RedisCommandExecutionException) {
+            if (message.startsWith("NEARLINE_CORRUPT")) {
+                return new CorruptCacheRecordException("the value at '" + key + "' is not a cache record: "
+                        + message.substring("NEARLINE_CORRUPT".length()).trim());
+            }
+            if (message.startsWith("WRONGTYPE")) {
+                return new StoreException(
+                        "Redis " + op + " of '" + key + "' refused: the key holds another type "
+                                + "than a string (another application's data?); it was left alone",
+                        e);
+            }
+            if (message.contains("Function not found")) {
+                reloadFunctions();
+                return transientError(op, key, e, " (the server lost its functions: loading them again)");
+            }
+            if (!isTransient(message)) {
+                return new StoreException("Redis " + op + " of '" + key + "' failed: " + message, e);
+            }
+        } else if (!(e instanceof RedisException)) {
+            return e instanceof RuntimeException r ? r : new StoreException("Redis " + op + " of '" + key + "'", e);
+        }
+        String ambiguity = e instanceof RedisCommandTimeoutException ? " (ambiguous: it may have been applied)" : "";
+        return transientError(op, key, e, ambiguity);
+    }
+
+    private StoreUnavailableException transientError(String op, CacheKey key, Throwable e, String note) {
+        health.failure(e);
+        return new StoreUnavailableException(
+                "Redis " + op + " of '" + key + "' failed transiently" + note + ": " + e.getMessage(), e);
+    }
+
+    /** Server errors that pass: loading after a restart, a busy script, a cluster failing over, memory full. */
+    private static boolean isTransient(String message) {
+        return message.startsWith("LOADING")
+                || message.startsWith("BUSY")
+                || message.startsWith("TRYAGAIN")
+                || message.startsWith("CLUSTERDOWN")
+                || message.startsWith("MASTERDOWN")
+                || message.startsWith("READONLY")
+                || message.startsWith("OOM");
+    }
+
+    private static String reason(Throwable e) {
+        StringBuilder out = new StringBuilder(String.valueOf(e.getMessage()));
+        for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+            if (c.getMessage() != null && !out.toString().contains(c.getMessage())) {
+                out.append(": ").append(c.getMessage());
+            }
+        }
+        return out.toString();
+    }
+
+    /** The setting to look at for a failure to connect. */
+    private static String hint(Throwable e) {
+        String all = reason(e);
+        if (all.contains("WRONGPASS") || all.contains("NOAUTH") || all.contains("NOPERM")) {
+            return "check redis.username and redis.password, and the user's ACL";
+        }
+        if (all.contains("unknown command")
+                && all.toUpperCase(java.util.Locale.ROOT).contains("FUNCTION")) {
+            return "this server has no Redis Functions: Nearline needs Redis 7.0 or later";
+        }
+        if (all.contains("SSL") || all.contains("PKIX") || all.contains("certific") || all.contains("handshake")) {
+            return "check redis.servers' scheme and redis.tls.*";
+        }
+        return "check redis.servers and that the server is up";
+    }
+
+    @Override
+    public String toString() {
+        return "RedisCacheStore[" + settings + "]";
+    }
+}

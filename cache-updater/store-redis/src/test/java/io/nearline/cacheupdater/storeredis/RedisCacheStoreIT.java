@@ -1,0 +1,246 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.nearline.cacheupdater.storeredis;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.nearline.cacheupdater.core.ScnOrderedWriter;
+import io.nearline.cacheupdater.core.WriteOutcome;
+import io.nearline.cacheupdater.core.WriteResult;
+import io.nearline.cacheupdater.core.WriterSettings;
+import io.nearline.cacheupdater.core.testkit.KeyHistory;
+import io.nearline.cacheupdater.storeredis.testkit.RedisServerProcess;
+import io.nearline.common.cache.CacheKey;
+import io.nearline.common.config.Config;
+import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.common.store.StoreException;
+import io.nearline.common.store.StoreUnavailableException;
+import io.nearline.common.testkit.Seeds;
+import io.nearline.common.version.Version;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** The store contract against a real redis-server, and what only a Redis store has to get right. */
+class RedisCacheStoreIT extends RedisStoreContract {
+
+    private RedisServerProcess server;
+
+    @Override
+    protected Map<String, String> startServers() throws Exception {
+        server = RedisServerProcess.start(Files.createTempDirectory("nearline-redis-it"));
+        return server.settings();
+    }
+
+    @Override
+    protected void stopServer() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private ScnOrderedWriter writer() {
+        return new ScnOrderedWriter(
+                store(), WriterSettings.defaults().withTtl(Duration.ofHours(1)), new InMemoryMetrics());
+    }
+
+    private long calls(String command) throws Exception {
+        String stats = server.cli("INFO", "commandstats");
+        return stats.lines()
+                .filter(l -> l.startsWith("cmdstat_" + command + ":calls="))
+                .map(l -> Long.parseLong(l.substring(l.indexOf('=') + 1, l.indexOf(','))))
+                .findFirst()
+                .orElse(0L);
+    }
+
+    /** The point of the function: compare and write on the server, one command per write, no read first. */
+    @Test
+    void theOrderedWriteIsOneCommandOnTheServer() throws Exception {
+        ScnOrderedWriter w = writer();
+        CacheKey k = key("one-trip");
+        long fcalls = calls("fcall");
+        long gets = calls("get");
+        assertEquals(
+                WriteOutcome.APPLIED,
+                w.write(k, KeyHistory.record(k, Version.of(4, 1), false)).outcome());
+        assertEquals(
+                WriteOutcome.STALE,
+                w.write(k, KeyHistory.record(k, Version.of(3, 1), false)).outcome());
+        assertEquals(
+                WriteOutcome.DUPLICATE,
+                w.write(k, KeyHistory.record(k, Version.of(4, 1), false)).outcome());
+        assertEquals(
+                WriteOutcome.REFRESHED,
+                w.write(k, KeyHistory.record(k, Version.of(4, 1), false), true).outcome());
+        assertEquals(fcalls + 4, calls("fcall"));
+        assertEquals(gets, calls("get"), "no read before a write");
+    }
+
+    @Test
+    void theVersionIsReadableOnTheServerWithoutThePayload() throws Exception {
+        CacheKey k = key("readable");
+        writer().write(k, KeyHistory.record(k, Version.of(0x0102030405060708L, 9), false));
+        // bytes 10..21: SCN then schema version, big-endian, after the 8-byte token and format, flags
+        assertEquals(
+                "\"\\x01\\x02\\x03\\x04\\x05\\x06\\a\\b\\x00\\x00\\x00\\t\"",
+                server.cli("--no-raw", "GETRANGE", k.value(), "10", "21"));
+    }
+
+    @Test
+    void aVersionWithASequenceIsReadableToo() throws Exception {
+        CacheKey k = key("readable-v2");
+        writer().write(k, KeyHistory.record(k, Version.of(7, 0x0102030405060708L, 9), false));
+        // format 2, bytes 10..29: SCN, sequence, schema version
+        assertEquals(
+                "\"\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\a\\x01\\x02\\x03\\x04\\x05\\x06\\a\\b\\x00\\x00\\x00\\t\"",
+                server.cli("--no-raw", "GETRANGE", k.value(), "10", "29"));
+    }
+
+    @Test
+    void aKeyHoldingAnotherTypeIsRefusedAndLeftAlone() throws Exception {
+        CacheKey k = key("a-list");
+        server.cli("RPUSH", k.value(), "someone else's");
+        WriteResult r = writer().write(k, KeyHistory.record(k, Version.of(5, 1), false));
+        assertEquals(WriteOutcome.FAILED, r.outcome());
+        assertInstanceOf(StoreException.class, r.failure());
+        assertTrue(
+                r.failure().getMessage().contains("another type"), r.failure().getMessage());
+        assertEquals("someone else's", server.cli("LRANGE", k.value(), "0", "-1"));
+    }
+
+    @Test
+    void aValueThisStoreDidNotWriteIsNeverOverwritten() throws Exception {
+        for (String foreign : new String[] {"x", "a string value longer than a record's header"}) {
+            CacheKey k = key("foreign-" + foreign.length());
+            server.cli("SET", k.value(), foreign);
+            WriteResult r = writer().write(k, KeyHistory.record(k, Version.of(5, 1), false));
+            assertEquals(WriteOutcome.FAILED, r.outcome(), foreign);
+            assertTrue(
+                    r.failure().getMessage().contains("unreadable"), r.failure().getMessage());
+            assertEquals(foreign, server.cli("GET", k.value()));
+        }
+    }
+
+    /** A server restarted empty has lost the functions too: the store loads them again and the write goes through. */
+    @Test
+    void aRestartedServerGetsItsFunctionsBack() throws Exception {
+        CacheKey k = key("after-restart");
+        ScnOrderedWriter w = writer();
+        assertEquals(
+                WriteOutcome.APPLIED,
+                w.write(k, KeyHistory.record(k, Version.of(1, 1), false)).outcome());
+        server.restart();
+        assertEquals("", server.cli("FUNCTION", "LIST"), "a restarted server has no functions");
+        await().atMost(Duration.ofSeconds(30))
+                .until(
+                        () -> w.write(k, KeyHistory.record(k, Version.of(2, 1), false))
+                                .outcome(),
+                        o -> o == WriteOutcome.APPLIED);
+        assertTrue(server.cli("FUNCTION", "LIST").contains(RedisCacheStore.LIBRARY));
+    }
+
+    /** Frozen (SIGSTOP), the server does not answer: writes fail transiently, and succeed once it goes on. */
+    @Test
+    void aFrozenServerIsUnavailableAndThenServesAgain() throws Exception {
+        Map<String, String> quick = new HashMap<>(server.settings());
+        quick.put("redis.command-timeout", "200ms");
+        CacheKey k = key("frozen");
+        try (RedisCacheStore store = RedisCacheStore.connect(RedisStoreSettings.from(Config.of(quick)))) {
+            ScnOrderedWriter w = new ScnOrderedWriter(
+                    store, WriterSettings.defaults().withTtl(Duration.ofHours(1)), new InMemoryMetrics());
+            server.pause();
+            WriteResult during;
+            try {
+                during = w.write(k, KeyHistory.record(k, Version.of(3, 1), false));
+            } finally {
+                server.resume();
+            }
+            assertEquals(WriteOutcome.FAILED, during.outcome());
+            assertInstanceOf(StoreUnavailableException.class, during.failure(), String.valueOf(during.failure()));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(
+                            () -> w.write(k, KeyHistory.record(k, Version.of(3, 1), false))
+                                    .outcome(),
+                            o -> o == WriteOutcome.APPLIED || o == WriteOutcome.DUPLICATE);
+        }
+    }
+
+    /**
+     * The function compares versions piece by piece; Java compares {@link Version}s. Over random pairs
+     * (half of them sharing an SCN, so the sequence decides; format 1 and 2 records mixed),
+     * weighted to the values where a byte or sign boundary would show (and beyond 2^53, where a Lua
+     * number would lose precision), both must order alike.
+     */
+    @Test
+    void theServerOrdersVersionsExactlyAsJavaDoes() {
+        long seed = Seeds.seed();
+        Random random = new Random(seed);
+        ScnOrderedWriter w = writer();
+        for (int i = 0; i < 2000; i++) {
+            Version first = Version.of(scn(random), seq(random), schema(random));
+            Version second = random.nextInt(4) == 0
+                    ? first
+                    : Version.of(random.nextBoolean() ? first.scn().value() : scn(random), seq(random), schema(random));
+            CacheKey k = key("order-" + i);
+            w.write(k, KeyHistory.record(k, first, false));
+            int order = second.compareTo(first);
+            WriteOutcome expected =
+                    order > 0 ? WriteOutcome.APPLIED : order == 0 ? WriteOutcome.DUPLICATE : WriteOutcome.STALE;
+            assertEquals(
+                    expected,
+                    w.write(k, KeyHistory.record(k, second, false)).outcome(),
+                    first + " then " + second + "; " + Seeds.replay(seed));
+        }
+    }
+
+    private static final long[] EDGE_SCNS = {
+        0,
+        1,
+        127,
+        128,
+        255,
+        256,
+        65_535,
+        65_536,
+        (1L << 31) - 1,
+        1L << 31,
+        (1L << 53) - 1,
+        1L << 53,
+        (1L << 53) + 1,
+        Long.MAX_VALUE - 1,
+        Long.MAX_VALUE
+    };
+    private static final int[] EDGE_SCHEMAS = {0, 1, 127, 128, 255, 256, Integer.MAX_VALUE};
+
+    private static long scn(Random random) {
+        return random.nextBoolean() ? EDGE_SCNS[random.nextInt(EDGE_SCNS.length)] : random.nextLong(Long.MAX_VALUE);
+    }
+
+    /** 0 (a format 1 record) half the time. */
+    private static long seq(Random random) {
+        return random.nextBoolean() ? 0 : scn(random);
+    }
+
+    private static int schema(Random random) {
+        return random.nextBoolean() ? EDGE_SCHEMAS[random.nextInt(EDGE_SCHEMAS.length)] : random.nextInt(1000);
+    }
+}

@@ -1,0 +1,204 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.nearline.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nearline.common.cache.CacheKey;
+import io.nearline.common.store.CacheStore;
+import io.nearline.localcluster.cdcreplay.ReplayCdcOptions;
+import io.nearline.localcluster.cluster.ClusterException;
+import io.nearline.localcluster.cluster.ClusterOption;
+import io.nearline.localcluster.databases.SourceTable;
+import io.nearline.localcluster.deploy.LiveStores;
+import io.nearline.localcluster.kit.ReplayOutput;
+import io.nearline.localcluster.kit.SummaryJsonOption;
+import io.nearline.localcluster.kit.WaitOption;
+import io.nearline.localcluster.sourcesimulator.CacheView;
+import io.nearline.localcluster.sourcesimulator.ChangeLogTruth;
+import io.nearline.localcluster.sourcesimulator.DivergenceChecker;
+import io.nearline.localcluster.sourcesimulator.StateDumpView;
+import io.nearline.localcluster.sourcesimulator.TableCheck;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code nearline check}: a cache state against the source of truth, key by key. */
+@Command(
+        name = "check",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Compare a cache state dump with the source of truth and report every divergent key by kind: "
+                    + "STALE, MISSING, RESURRECTED (a delete lost), EXTRA, AHEAD, CORRUPT.",
+            "%nThe source of truth is given as its change log (JSON lines, any order): per key the valid event "
+                    + "with the highest version. Exits 0 when nothing diverges, 1 otherwise, and 1 when no key "
+                    + "was checked at all (an empty log, or a Debezium log read without --format debezium).%n",
+            "With --source postgres|mysql the source of truth is the database itself, the table the cluster file's "
+                    + "'postgres:' or 'mysql:' section names: every row must be cached with the same value in every "
+                    + "column that reads alike from JDBC and Debezium's JSON (numbers, text, booleans; the others "
+                    + "are listed, not compared), and every key --events deleted must be gone (DIFFERENT, MISSING, "
+                    + "RESURRECTED).%n"
+        })
+public final class CheckCommand implements Callable<Integer> {
+
+    @Option(
+            names = "--events",
+            paramLabel = "FILE",
+            description = "The change log; repeat for several files. With --source, the keys it names are checked "
+                    + "too (deleted rows).")
+    List<Path> events = List.of();
+
+    @Option(
+            names = "--source",
+            paramLabel = "DATABASE",
+            description = "Check against the database instead of a change log: postgres or mysql (MariaDB too), the "
+                    + "table the cluster file's section of that name gives (docs/debezium.md).")
+    String source;
+
+    @Option(
+            names = "--format",
+            defaultValue = "nearline",
+            description = "Form of the change log: nearline (this project's text form) or debezium (Debezium's "
+                    + "records, as replay cdc --format debezium reads them). Default: ${DEFAULT-VALUE}.")
+    ReplayCdcOptions.Format format;
+
+    @Option(
+            names = "--state",
+            paramLabel = "STATE.jsonl",
+            description = "The cache state dump (as written by replay cdc); or --store with --cluster.")
+    Path state;
+
+    @Option(
+            names = "--store",
+            paramLabel = "STORE",
+            description =
+                    "Check a live store instead of a dump: couchbase or redis, the cluster's cache as its cluster file names it.")
+    String store;
+
+    @Mixin
+    ClusterOption cluster;
+
+    @Mixin
+    WaitOption waitFor;
+
+    @Mixin
+    SummaryJsonOption summaryJson;
+
+    @Option(
+            names = "--max-payload-bytes",
+            defaultValue = "1048576",
+            description =
+                    "Payload limit the job used; larger events are not part of the truth (default: ${DEFAULT-VALUE}).")
+    int maxPayloadBytes;
+
+    @Override
+    public Integer call() throws Exception {
+        if ((state == null) == (store == null)) {
+            throw new ClusterException("give either --state FILE or --store couchbase (with --cluster DIR)");
+        }
+        if (source == null && events.isEmpty()) {
+            throw new ClusterException("give the source of truth: --events FILE (its change log), or --source "
+                    + "postgres|mysql (the database, with --cluster DIR)");
+        }
+        ChangeLogTruth truth = new ChangeLogTruth(events, maxPayloadBytes, format.decoder());
+        DivergenceChecker.Report report;
+        if (source != null) {
+            report = checkAgainstTheDatabase(truth);
+        } else if (state != null) {
+            StateDumpView cache = new StateDumpView(state);
+            report = DivergenceChecker.check(truth, cache, cache.keys(), System.currentTimeMillis());
+        } else {
+            report = checkLiveStore(truth);
+        }
+        System.out.println("check: " + report.summary());
+        if (summaryJson.file != null) {
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("keysChecked", report.keysChecked());
+            json.put("divergentKeys", report.divergent().size());
+            report.counts().forEach((kind, n) -> json.put(kind.name().toLowerCase(), n));
+            ReplayOutput.write(summaryJson.file, List.of(new ObjectMapper().writeValueAsString(json)));
+        }
+        if (report.keysChecked() == 0) {
+            // nothing compared is no evidence: never OK
+            System.out.println("NOTHING CHECKED: "
+                    + (source != null
+                            ? "the table has no row and the change log no key"
+                            : "the change log holds no " + "change event this check can read and the cache no key")
+                    + (format == ReplayCdcOptions.Format.nearline ? " (a Debezium log needs --format debezium)" : "")
+                    + ".");
+            return 1;
+        }
+        System.out.println(report.converged() ? "OK: the cache matches the source of truth." : "DIVERGED.");
+        return report.converged() ? 0 : 1;
+    }
+
+    /** The cache against the table itself; the change log's keys checked too. Against a live store, until --wait is up. */
+    private DivergenceChecker.Report checkAgainstTheDatabase(ChangeLogTruth log) throws Exception {
+        if (!source.equals("postgres") && !source.equals("mysql")) {
+            throw new ClusterException("--source " + source + ": give postgres or mysql");
+        }
+        SourceTable table;
+        SourceTable.Rows rows;
+        try {
+            table = SourceTable.fromClusterFile(cluster.read().dir(), source);
+            rows = table.read();
+        } catch (java.sql.SQLException e) {
+            throw new ClusterException(
+                    "cannot read the table from the cluster file's '" + source + ":' section: " + e.getMessage());
+        }
+        System.out.printf(
+                "source: %s, %,d rows; columns compared %s%s%n",
+                table,
+                rows.byKey().size(),
+                rows.compared(),
+                rows.notCompared().isEmpty() ? "" : ", not compared " + rows.notCompared());
+        Map<CacheKey, ObjectNode> byKey = new TreeMap<>();
+        rows.byKey().forEach((k, row) -> byKey.put(CacheKey.of(k), row));
+        if (state != null) {
+            StateDumpView cache = new StateDumpView(state);
+            return TableCheck.check(byKey, rows.compared(), log.keys(), cache);
+        }
+        try (CacheStore cache = LiveStores.open(store, cluster.read())) {
+            return DivergenceChecker.checkUntil(
+                    () -> TableCheck.check(byKey, rows.compared(), log.keys(), CacheView.of(cache)),
+                    waitFor.deadlineNanos(),
+                    Duration.ofSeconds(2),
+                    report -> System.err.println("  not yet: " + report.summary()));
+        }
+    }
+
+    /** Against the cluster's store, again and again until it converges or --wait is up. */
+    private DivergenceChecker.Report checkLiveStore(ChangeLogTruth truth) {
+        try (CacheStore cache = LiveStores.open(store, cluster.read())) {
+            return DivergenceChecker.checkUntil(
+                    truth,
+                    CacheView.of(cache),
+                    waitFor.deadlineNanos(),
+                    Duration.ofSeconds(2),
+                    report -> System.err.println("  not yet: " + report.summary()));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ClusterException("interrupted");
+        }
+    }
+}

@@ -1,0 +1,171 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.nearline.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.nearline.common.testkit.Layout;
+import io.nearline.common.testkit.ProductionIsolation;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The layout's rules (docs/architecture.md), all derived from {@link Layout#FLOORS}. The front door
+ * sees every tool and the jobs they run, so the class rules are checked here; the module rule reads
+ * the POMs, because a test-scoped dependency shows only there; the package rule reads the sources.
+ */
+class LayoutTest {
+
+    /** Tests run in the module's folder, cli. */
+    private static final Path CHECKOUT = Path.of("..").toAbsolutePath().normalize();
+
+    /** Planted breaches of the class rules (common's self-test): they must look like what they stand for. */
+    private static final List<String> PLANTED_FIXTURES =
+            List.of("io.nearline.localcluster.fake", "io.nearline.cli.fake", "org.apache.flink.fake");
+
+    private static final Pattern ARTIFACT =
+            Pattern.compile("</parent>.*?<artifactId>([\\w.-]+)</artifactId>", Pattern.DOTALL);
+    private static final Pattern OUR_DEPENDENCY =
+            Pattern.compile("<dependency>\\s*<groupId>io\\.nearline</groupId>\\s*<artifactId>([\\w.-]+)</artifactId>");
+    private static final Pattern PACKAGE = Pattern.compile("(?m)^package ([\\w.]+);");
+
+    @Test
+    void toolsAndJobsOnOneClasspathKeepTheClassRules() {
+        ProductionIsolation.check();
+    }
+
+    @Test
+    void noModuleDependsOnAFloorAboveItsOwnInAnyScope() {
+        Map<String, String> modules = modules();
+        Map<String, String> folderOf = new TreeMap<>();
+        modules.forEach((folder, pom) -> folderOf.put(artifactOf(pom), folder));
+        List<String> breaches = new ArrayList<>();
+        modules.forEach((folder, pom) -> breaches.addAll(arrowsUp(folder, pom, folderOf)));
+        assertEquals(List.of(), breaches, "a module depends on a floor above its own (Layout.FLOORS)");
+    }
+
+    @Test
+    void theModuleRuleSeesAPlantedArrowUpInTestScope() {
+        String planted = """
+                <parent><artifactId>cache-updater</artifactId></parent>
+                <artifactId>store-x</artifactId>
+                <dependencies>
+                  <dependency>
+                    <groupId>io.nearline</groupId>
+                    <artifactId>local-cluster-kit</artifactId>
+                    <scope>test</scope>
+                  </dependency>
+                  <dependency>
+                    <groupId>io.nearline</groupId>
+                    <artifactId>nearline-common</artifactId>
+                  </dependency>
+                </dependencies>""";
+        Map<String, String> folderOf = Map.of("local-cluster-kit", "local-cluster/kit", "nearline-common", "common");
+        assertEquals(
+                List.of("cache-updater/store-x -> local-cluster/kit (local-cluster-kit)"),
+                arrowsUp("cache-updater/store-x", planted, folderOf));
+        assertEquals(List.of(), arrowsUp("cli", planted, folderOf), "the front door may use anything below it");
+    }
+
+    @Test
+    void everyClassIsInItsModulesPackage() {
+        List<String> misplaced = new ArrayList<>();
+        modules().keySet().forEach(folder -> misplaced.addAll(misplacedClasses(folder)));
+        assertEquals(List.of(), misplaced, "a module's classes live under Layout.packageOf(its folder)");
+    }
+
+    @Test
+    void thePackageRuleSeesAMisplacedClassAndDerivesTheNames() {
+        assertEquals("io.nearline.cacheupdater.storeredis", Layout.packageOf("cache-updater/store-redis"));
+        assertEquals("io.nearline.lxctestbed.drillrunner", Layout.packageOf("lxc-testbed/drill-runner"));
+        assertEquals("io.nearline.cli", Layout.packageOf("cli"));
+        assertEquals(false, inPackageOf("cache-updater/store-redis", "io.nearline.store.redis"));
+        assertEquals(false, inPackageOf("cache-updater/store-redis", "io.nearline.cacheupdater.storeredisx"));
+        assertEquals(true, inPackageOf("cache-updater/store-redis", "io.nearline.cacheupdater.storeredis.testkit"));
+    }
+
+    /** Every Maven module with sources, by its folder relative to the checkout, with its POM's text. */
+    private static Map<String, String> modules() {
+        Map<String, String> modules = new TreeMap<>();
+        try (Stream<Path> poms = Files.walk(CHECKOUT)) {
+            for (Path pom : poms.filter(p -> p.endsWith("pom.xml")
+                            && !p.toString().contains("/target/")
+                            && !p.getParent().equals(CHECKOUT))
+                    .toList()) {
+                modules.put(CHECKOUT.relativize(pom.getParent()).toString(), Files.readString(pom));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return modules;
+    }
+
+    private static String artifactOf(String pom) {
+        Matcher m = ARTIFACT.matcher(pom);
+        return m.find() ? m.group(1) : "";
+    }
+
+    /** The dependencies (any scope) of a module on a module of a floor above its own. */
+    private static List<String> arrowsUp(String folder, String pom, Map<String, String> folderOf) {
+        List<String> found = new ArrayList<>();
+        Matcher m = OUR_DEPENDENCY.matcher(pom);
+        while (m.find()) {
+            String target = folderOf.get(m.group(1));
+            if (target != null && Layout.floorOf(target) > Layout.floorOf(folder)) {
+                found.add(folder + " -> " + target + " (" + m.group(1) + ")");
+            }
+        }
+        return found;
+    }
+
+    private static List<String> misplacedClasses(String folder) {
+        List<String> misplaced = new ArrayList<>();
+        for (String tree : List.of("src/main/java", "src/test/java")) {
+            Path root = CHECKOUT.resolve(folder).resolve(tree);
+            if (!Files.isDirectory(root)) {
+                continue;
+            }
+            try (Stream<Path> sources = Files.walk(root)) {
+                for (Path source :
+                        sources.filter(p -> p.toString().endsWith(".java")).toList()) {
+                    Matcher m = PACKAGE.matcher(Files.readString(source));
+                    String pkg = m.find() ? m.group(1) : "";
+                    if (!inPackageOf(folder, pkg) && !PLANTED_FIXTURES.contains(pkg)) {
+                        misplaced.add(CHECKOUT.relativize(source) + ": package " + pkg);
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return misplaced;
+    }
+
+    private static boolean inPackageOf(String folder, String pkg) {
+        String root = Layout.packageOf(folder);
+        return pkg.equals(root) || pkg.startsWith(root + ".");
+    }
+}

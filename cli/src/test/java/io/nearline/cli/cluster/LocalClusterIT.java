@@ -1,0 +1,82 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.nearline.cli.cluster;
+
+import io.nearline.cli.NearlineCli;
+import io.nearline.localcluster.cluster.PrivateNetwork;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * What the deploy ITs share: the checkout as Nearline's home, the commands run in this JVM with their
+ * one-line errors kept, the conformance scenarios; skipped (the reason printed) where a machine cannot
+ * make the cluster's private network.
+ */
+abstract class LocalClusterIT {
+
+    /** Kept when a test fails: the cluster's logs (DIR/cluster/logs, the YARN containers' logs) say why. */
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+    Path dir;
+
+    /** What the commands printed as errors so far. */
+    final StringWriter err = new StringWriter();
+
+    @BeforeAll
+    static void home() {
+        System.setProperty(
+                "nearline.home", Path.of("..").toAbsolutePath().normalize().toString());
+        String unavailable = PrivateNetwork.unavailableReason();
+        if (unavailable != null) {
+            System.out.println("local cluster ITs skipped: " + unavailable);
+        }
+        Assumptions.assumeTrue(unavailable == null, unavailable);
+    }
+
+    int nearline(String... args) {
+        CommandLine cli = NearlineCli.commandLine();
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    /** {@code check} of the cluster's live cache against change logs, waiting up to {@code wait}: its exit code. */
+    int checkLive(Path cluster, String store, String wait, Path... events) {
+        List<String> args = new ArrayList<>(List.of("check"));
+        for (Path e : events) {
+            args.addAll(List.of("--events", e.toString()));
+        }
+        args.addAll(List.of("--store", store, "--cluster", cluster.toString(), "--wait", wait));
+        return nearline(args.toArray(String[]::new));
+    }
+
+    /** A file of the shipped descriptors. */
+    static String descriptor(String name) {
+        return Path.of("../jobs/deploy", name).toString();
+    }
+
+    /** One of the cache updater's conformance scenarios, e.g. cdc/scrambled.jsonl. */
+    static Path scenario(String name) {
+        return Path.of("../local-cluster/cdc-reference/src/test/resources/scenarios", name)
+                .toAbsolutePath();
+    }
+}

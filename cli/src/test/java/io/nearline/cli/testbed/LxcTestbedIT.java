@@ -1,0 +1,255 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.nearline.cli.testbed;
+
+import static io.nearline.common.testkit.Tiers.SLOW;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.nearline.cli.NearlineCli;
+import io.nearline.localcluster.cluster.ClusterFile;
+import io.nearline.localcluster.cluster.Daemons;
+import io.nearline.localcluster.cluster.YarnCluster;
+import io.nearline.lxctestbed.testbed.LxcNode;
+import io.nearline.lxctestbed.testbed.TestbedCommand;
+import io.nearline.lxctestbed.testbed.TestbedNetwork;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.DatagramPacket;
+import java.net.DatagramSocket;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The testbed on this machine: up with two LXC nodes whose NodeManagers register, up again changes
+ * nothing, the instances have no route out, a node stopped hard is LOST to YARN within seconds, and
+ * down leaves no instance, bridge or process behind. Skipped (the reason printed) without root or LXC.
+ */
+@Tag(SLOW)
+class LxcTestbedIT {
+
+    /** Kept when the test fails: DIR/logs has every daemon's log. */
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+    Path dir;
+
+    private final StringWriter err = new StringWriter();
+
+    @BeforeAll
+    static void home() {
+        System.setProperty(
+                "nearline.home", Path.of("..").toAbsolutePath().normalize().toString());
+        String unavailable = TestbedCommand.unavailableReason();
+        if (unavailable != null) {
+            System.out.println("testbed IT skipped: " + unavailable);
+        }
+        Assumptions.assumeTrue(unavailable == null, unavailable);
+    }
+
+    private int nearline(String... args) {
+        CommandLine cli = NearlineCli.commandLine();
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    @Test
+    void nodesRegisterAreLostWhenStoppedAndNothingOutlivesDown() throws Exception {
+        Path tb = dir.resolve("testbed");
+        try {
+            assertEquals(0, nearline("testbed", "up", "--nodes", "2", "--dir", tb.toString()), err.toString());
+            ClusterFile c = ClusterFile.read(tb);
+            assertTrue(TestbedNetwork.of(tb).guarded(), "only the bridge reaches the cache's HTTP port");
+            assertTrue(Daemons.listening(c.zookeeperQuorum()), "ZooKeeper for Flink's HA at " + c.zookeeperQuorum());
+            assertEquals(0, nearline("testbed", "status", "--dir", tb.toString()), err.toString());
+            List<LxcNode> nodes = TestbedCommand.nodes(tb);
+            assertEquals(
+                    Map.of(nodes.get(0).address(), "RUNNING", nodes.get(1).address(), "RUNNING"),
+                    YarnCluster.nodes(c.yarnWebUrl()));
+
+            assertEquals(0, nearline("testbed", "up", "--nodes", "2", "--dir", tb.toString()), err.toString());
+            assertEquals(c.processes(), ClusterFile.read(tb).processes(), "a second up starts nothing");
+
+            String routes = nodes.get(0).routes();
+            assertFalse(routes.contains("default"), "no route out of the testbed: " + routes);
+
+            pipesHoldTheirFigures(tb, nodes.get(0));
+
+            LxcNode victim = nodes.get(1);
+            long stopped = System.nanoTime();
+            victim.kill();
+            long lostAfter = awaitLost(c.yarnWebUrl(), victim.address(), Duration.ofSeconds(30)) - stopped;
+            System.out.printf("node stopped hard: LOST to YARN after %.1f s%n", lostAfter / 1e9);
+            assertTrue(lostAfter < Duration.ofSeconds(11).toNanos(), "LOST only after " + lostAfter / 1e9 + " s");
+        } finally {
+            assertEquals(0, nearline("testbed", "down", "--dir", tb.toString()), err.toString());
+        }
+        assertFalse(TestbedNetwork.of(tb).exists(), "the bridge is gone");
+        assertFalse(TestbedNetwork.of(tb).guarded(), "the cache port's guard table is gone");
+        assertTrue(TestbedCommand.nodes(tb).stream().allMatch(n -> n.state().equals("STOPPED")));
+        ClusterFile after = ClusterFile.read(tb);
+        assertTrue(after.processes().values().stream().noneMatch(pid -> Daemons.alive(pid, tb)), "no process left");
+    }
+
+    /**
+     * Each pipe measured between this machine and a node: the bandwidth within 10 %, the loss within a
+     * few points, the delay (netem, or the NFQUEUE helper where the kernel has no netem) within 20 %.
+     */
+    private void pipesHoldTheirFigures(Path tb, LxcNode node) throws Exception {
+        String dir = tb.toString();
+        assertEquals(
+                0,
+                nearline("testbed", "pipe", node.name(), "--bandwidth", "1mbit", "--to", "host", "--dir", dir),
+                err.toString());
+        double bitsPerSecond = tcpRate(node, Duration.ofSeconds(5));
+        System.out.printf("pipe 1mbit: measured %.0f bit/s%n", bitsPerSecond);
+        assertEquals(1_000_000, bitsPerSecond, 100_000, "1mbit within 10 %");
+        assertEquals(0, nearline("testbed", "pipe", node.name(), "--clear", "--dir", dir), err.toString());
+        assertTrue(tcpRate(node, Duration.ofSeconds(2)) > 10_000_000, "cleared: no limit left");
+
+        assertEquals(
+                0,
+                nearline("testbed", "pipe", node.name(), "--loss", "5%", "--to", "host", "--dir", dir),
+                err.toString());
+        double loss = udpLoss(node, 4000);
+        System.out.printf("pipe loss 5%%: measured %.1f %%%n", loss * 100);
+        assertEquals(0.05, loss, 0.03, "5 % loss within 3 points");
+        assertEquals(0, nearline("testbed", "pipe", node.name(), "--clear", "--dir", dir), err.toString());
+
+        double before = connectMillis(node);
+        assertEquals(
+                0,
+                nearline("testbed", "pipe", node.name(), "--delay", "100ms", "--to", "host", "--dir", dir),
+                err.toString());
+        double rtt = connectMillis(node) - before;
+        System.out.printf("pipe delay 100ms each way: TCP connect %.1f ms slower%n", rtt);
+        assertEquals(200, rtt, 40, "100 ms each way: a connect 200 ms slower, within 20 %");
+        assertEquals(0, nearline("testbed", "pipe", node.name(), "--clear", "--dir", dir), err.toString());
+        assertTrue(connectMillis(node) < 50, "cleared: no delay left");
+    }
+
+    /** Milliseconds a TCP connect from this machine to a sink in the node takes (one round trip). */
+    private static double connectMillis(LxcNode node) throws Exception {
+        Sink sink = Sink.start(node, "tcp", 7003);
+        try (sink;
+                Socket s = new Socket()) {
+            long start = System.nanoTime();
+            s.connect(new InetSocketAddress(node.address(), 7003), 5000);
+            return (System.nanoTime() - start) / 1e6;
+        }
+    }
+
+    /** Bits per second from this machine to a sink in the node, sending for {@code time}. */
+    private static double tcpRate(LxcNode node, Duration time) throws Exception {
+        try (Sink sink = Sink.start(node, "tcp", 7001)) {
+            try (Socket s = new Socket()) {
+                s.setSendBufferSize(32 * 1024); // little left queued when sending stops
+                s.connect(new InetSocketAddress(node.address(), 7001), 5000);
+                OutputStream out = s.getOutputStream();
+                byte[] chunk = new byte[16 * 1024];
+                long end = System.nanoTime() + time.toNanos();
+                while (System.nanoTime() < end) {
+                    out.write(chunk);
+                }
+            }
+            String[] result = sink.result().split(" "); // bytes N nanos M
+            return Long.parseLong(result[1]) * 8e9 / Long.parseLong(result[3]);
+        }
+    }
+
+    /** Share of {@code count} datagrams from this machine that did not reach a sink in the node. */
+    private static double udpLoss(LxcNode node, int count) throws Exception {
+        try (Sink sink = Sink.start(node, "udp", 7002);
+                DatagramSocket socket = new DatagramSocket()) {
+            InetSocketAddress to = new InetSocketAddress(node.address(), 7002);
+            for (int i = 0; i < count; i++) {
+                socket.send(new DatagramPacket(new byte[100], 100, to));
+                if (i % 10 == 0) {
+                    Thread.sleep(1); // paced: no drops but the pipe's
+                }
+            }
+            long received = Long.parseLong(sink.result().split(" ")[1]);
+            return 1 - received / (double) count;
+        }
+    }
+
+    /** A {@link PipeProbe} listening in the node's network namespace. */
+    private record Sink(Process process, BufferedReader out) implements AutoCloseable {
+
+        static Sink start(LxcNode node, String mode, int port) throws IOException {
+            String java =
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            Process p = new ProcessBuilder(node.inside(List.of(
+                            java,
+                            "-cp",
+                            System.getProperty("java.class.path"),
+                            PipeProbe.class.getName(),
+                            mode,
+                            node.address(),
+                            Integer.toString(port))))
+                    .redirectErrorStream(true)
+                    .start();
+            Sink sink =
+                    new Sink(p, new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)));
+            String first = sink.out().readLine();
+            assertEquals("READY", first, "the probe did not start");
+            return sink;
+        }
+
+        /** Its count, once it is done. */
+        String result() throws IOException {
+            String line = out.readLine();
+            assertTrue(line != null, "the probe ended without a count");
+            return line;
+        }
+
+        @Override
+        public void close() {
+            process.destroyForcibly();
+        }
+    }
+
+    /** Nanosecond time at which YARN first reported the node at {@code address} LOST. */
+    private static long awaitLost(String web, String address, Duration limit) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (System.nanoTime() < deadline) {
+            if ("LOST".equals(YarnCluster.nodes(web).get(address))) {
+                return System.nanoTime();
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError(
+                "node " + address + " not LOST within " + limit.toSeconds() + " s: " + YarnCluster.nodes(web));
+    }
+}

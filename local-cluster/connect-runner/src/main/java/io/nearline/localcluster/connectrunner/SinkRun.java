@@ -1,0 +1,217 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.nearline.localcluster.connectrunner;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.common.config.Config;
+import io.nearline.common.config.Namespaces;
+import io.nearline.localcluster.cdcreplay.CdcReplay;
+import io.nearline.localcluster.kit.ForkedConnect;
+import io.nearline.localcluster.kit.ForkedJvm;
+import io.nearline.localcluster.kit.Home;
+import io.nearline.localcluster.kit.KafkaClient;
+import io.nearline.localcluster.kit.KafkaTopics;
+import io.nearline.localcluster.kit.LocalRunOptions;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * One run of the cache sink connector on a replay's broker: the shipped plugin unpacked onto a Kafka
+ * Connect worker's plugin path, the connector created from the job's settings, and the run watched
+ * until every event is written (the connector's own counters, read over the worker's JMX) and every
+ * position of the CDC topic committed by the connector's consumer group — which the connector
+ * commits only for durable writes. Then the worker is stopped and its dead letters are put, in the
+ * jobs' form, on the dead-letter topic the replay reads.
+ */
+final class SinkRun {
+
+    static final String CONNECTOR_CLASS = "io.nearline.cacheupdater.connect.CacheSinkConnector";
+    private static final String BYTES = "org.apache.kafka.connect.converters.ByteArrayConverter";
+
+    /** Job settings Connect owns in a connector (its input, group, dead letters and Kafka's addresses). */
+    private static final Set<String> OWNED_BY_CONNECT = Set.of(
+            CacheUpdaterSettings.CDC_TOPIC.name(),
+            CacheUpdaterSettings.DEAD_LETTER_TOPIC.name(),
+            CacheUpdaterSettings.CONSUMER_GROUP.name());
+
+    /** A run that makes no progress for this long has failed: the worker's log says why. */
+    private static final Duration STALLED = Duration.ofSeconds(120);
+
+    private final Config config;
+    private final CacheUpdaterSettings settings;
+    private final LocalRunOptions run;
+    private final Path work;
+    private final KafkaClient kafka;
+
+    SinkRun(Config config, CacheUpdaterSettings settings, LocalRunOptions run, Path work) {
+        this.config = config;
+        this.settings = settings;
+        this.run = run;
+        this.work = work;
+        this.kafka = KafkaClient.plaintext(settings.bootstrapServers());
+    }
+
+    /** The connector's name: the jobs' consumer group, so its dead letters name the same job. */
+    String connectorName() {
+        return settings.consumerGroup();
+    }
+
+    /** Connect's dead-letter topic for this run, apart from the one the replay reads (which holds the jobs' form). */
+    String connectDeadLetterTopic() {
+        return settings.deadLetterTopic() + ".connect";
+    }
+
+    /** The connector's config: Connect's settings for the sink, then the job's own Nearline settings. */
+    Map<String, String> connectorConfig() {
+        Map<String, String> c = new LinkedHashMap<>();
+        c.put("connector.class", CONNECTOR_CLASS);
+        c.put("tasks.max", String.valueOf(run.parallelism));
+        c.put("topics", settings.cdcTopic());
+        c.put("key.converter", BYTES);
+        c.put("value.converter", BYTES);
+        c.put("errors.tolerance", "all");
+        c.put("errors.deadletterqueue.topic.name", connectDeadLetterTopic());
+        c.put("errors.deadletterqueue.topic.replication.factor", "1");
+        c.put("errors.deadletterqueue.context.headers.enable", "true");
+        config.asMap().forEach((key, value) -> {
+            String ns = Namespaces.of(key);
+            if (Namespaces.isNearline(key)
+                    && !OWNED_BY_CONNECT.contains(key)
+                    && !ns.equals("kafka")
+                    && !ns.equals("rocksdb")
+                    && !ns.equals("bootstrap")) {
+                c.put(key, value);
+            }
+        });
+        return c;
+    }
+
+    /** Runs the connector until {@code events} are written (any number when {@link CdcReplay#UNCOUNTED}) and committed. */
+    void run(long events) throws Exception {
+        Path plugins =
+                ForkedConnect.unpackPlugin(ForkedConnect.sinkPluginZip(Home.dir()), work.resolve("connect-plugins"));
+        KafkaTopics.createTopics(kafka, Map.of(connectDeadLetterTopic(), 1));
+        Path dir = work.resolve("connect");
+        int jmx = ForkedJvm.freePort();
+        try (WorkerCounts counts = new WorkerCounts(ConnectReplay.METRICS, connectorName())) {
+            ForkedConnect worker = start(dir, plugins, jmx, counts);
+            try {
+                worker.deploy(connectorName(), connectorConfig(), Duration.ofSeconds(120));
+                System.out.printf(
+                        "  connector %s running on a Kafka Connect worker (%s)%n", connectorName(), worker.rest());
+                boolean killed = run.killAt == null;
+                long lastDone = -1;
+                long lastProgress = System.nanoTime();
+                while (true) {
+                    long done = CdcReplay.eventsDone(ConnectReplay.METRICS);
+                    if (!killed && done >= run.killAt * events) {
+                        worker.kill();
+                        System.out.printf(
+                                "%n  >> killed the Kafka Connect worker (-9) after %,d of %,d events%n", done, events);
+                        jmx = ForkedJvm.freePort();
+                        worker = start(dir, plugins, jmx, counts);
+                        killed = true;
+                    }
+                    if ((events == CdcReplay.UNCOUNTED || done >= events) && committedToTheEnd()) {
+                        break;
+                    }
+                    failIfFailed(worker);
+                    if (done != lastDone) {
+                        lastDone = done;
+                        lastProgress = System.nanoTime();
+                    } else if (System.nanoTime() - lastProgress > STALLED.toNanos()) {
+                        throw new IllegalStateException("the connector made no progress for " + STALLED.toSeconds()
+                                + " s (" + done + " of " + events + " events done); see " + dir.resolve("connect.log"));
+                    }
+                    Thread.sleep(200);
+                }
+            } catch (Exception e) {
+                // the work dir may not outlive the run (a test's): its log's warnings go with the failure
+                System.err.println(
+                        "the Kafka Connect worker's last warnings and errors:\n" + ForkedConnect.problems(dir));
+                throw e;
+            } finally {
+                worker.close();
+            }
+        }
+        ConnectDeadLetters.copy(kafka, connectDeadLetterTopic(), settings.deadLetterTopic(), connectorName());
+    }
+
+    private ForkedConnect start(Path dir, Path plugins, int jmx, WorkerCounts counts) throws IOException {
+        ForkedConnect worker = ForkedConnect.start(
+                dir,
+                settings.bootstrapServers(),
+                List.of(plugins),
+                List.of(
+                        "-Dcom.sun.management.jmxremote.port=" + jmx,
+                        "-Dcom.sun.management.jmxremote.rmi.port=" + jmx,
+                        "-Dcom.sun.management.jmxremote.host=127.0.0.1",
+                        "-Djava.rmi.server.hostname=127.0.0.1",
+                        "-Dcom.sun.management.jmxremote.authenticate=false",
+                        "-Dcom.sun.management.jmxremote.ssl=false"));
+        counts.watch(jmx);
+        return worker;
+    }
+
+    /** Whether the connector's group has committed every partition of the CDC topic up to its end. */
+    private boolean committedToTheEnd() throws InterruptedException {
+        Map<Integer, Long> ends = KafkaTopics.endOffsets(kafka, settings.cdcTopic());
+        Map<TopicPartition, OffsetAndMetadata> committed;
+        try (Admin admin = Admin.create(kafka.properties())) {
+            committed = admin.listConsumerGroupOffsets("connect-" + connectorName())
+                    .partitionsToOffsetAndMetadata()
+                    .get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+            return false; // the group is not there yet, or the broker is restarting
+        }
+        for (Map.Entry<Integer, Long> end : ends.entrySet()) {
+            OffsetAndMetadata at = committed.get(new TopicPartition(settings.cdcTopic(), end.getKey()));
+            if (end.getValue() > 0 && (at == null || at.offset() < end.getValue())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A connector or task the worker reports FAILED ends the run with the first line of its error. */
+    private void failIfFailed(ForkedConnect worker) {
+        JsonNode status;
+        try {
+            status = worker.get("/connectors/" + connectorName() + "/status");
+        } catch (IOException e) {
+            return; // restarting, or between rebalances
+        }
+        List<JsonNode> parts = new java.util.ArrayList<>(List.of(status.path("connector")));
+        status.path("tasks").forEach(parts::add);
+        for (JsonNode part : parts) {
+            if (part.path("state").asText().equals("FAILED")) {
+                throw new IllegalStateException("connector " + connectorName() + " failed: "
+                        + part.path("trace").asText().lines().findFirst().orElse("(no trace)"));
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.nearline.localcluster.flinkrunner;
+
+import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.localcluster.joinreplay.JoinConformanceSuite;
+import java.util.ArrayList;
+import java.util.List;
+import picocli.CommandLine;
+
+/** The join's conformance suite through the real job on Flink: embedded broker, MiniCluster, RocksDB state backend. */
+class FlinkJoinConformanceIT extends JoinConformanceSuite {
+
+    /** Through the runner, as the front door runs it: a crash test starts the runner again as the job's process. */
+    @Override
+    protected int replay(List<String> args) {
+        List<String> all = new ArrayList<>(List.of("replay-join"));
+        all.addAll(args);
+        return new CommandLine(new FlinkRunner()).execute(all.toArray(String[]::new));
+    }
+
+    @Override
+    protected boolean repeatsOutputsAfterACrash() {
+        return false; // transactional outputs, read committed
+    }
+
+    @Override
+    protected InMemoryMetrics engineMetrics() {
+        return FlinkLocal.METRICS;
+    }
+}

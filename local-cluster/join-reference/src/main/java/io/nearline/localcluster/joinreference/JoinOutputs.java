@@ -1,0 +1,98 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.nearline.localcluster.joinreference;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nearline.feedtrackingjoin.core.Events;
+import io.nearline.feedtrackingjoin.core.TrackingText;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What a join run produced, as the sorted JSON lines a replay writes ({@code joined.jsonl},
+ * {@code orphans.jsonl}, {@code late.jsonl}): sorted, so two runs compare line by line whatever
+ * order the engine emitted in.
+ */
+public record JoinOutputs(List<String> joined, List<String> orphans, List<String> late) {
+
+    public static JoinOutputs of(List<Events.Joined> joined, List<Events.Orphan> orphans, List<Events.Late> late) {
+        List<String> j = new ArrayList<>();
+        joined.forEach(e -> j.add(TrackingText.format(e)));
+        List<String> o = new ArrayList<>();
+        orphans.forEach(e -> o.add(TrackingText.format(e)));
+        List<String> l = new ArrayList<>();
+        late.forEach(e -> l.add(TrackingText.format(e)));
+        Collections.sort(j);
+        Collections.sort(o);
+        Collections.sort(l);
+        return new JoinOutputs(j, o, l);
+    }
+
+    /**
+     * The outputs with what arrival order may change under {@code join.emit-complete=eager} folded
+     * away: a joined request's repeats that came after its emission (late, {@code AFTER_EMISSION})
+     * are counted in its {@code duplicatesDropped} with those dropped before it, and leave the late
+     * output. Eager outputs folded equal the default outputs folded.
+     */
+    public JoinOutputs repeatsFolded() {
+        Map<String, Integer> after = new HashMap<>();
+        List<String> l = new ArrayList<>();
+        Set<String> joinedIds = new HashSet<>();
+        joined.forEach(line -> joinedIds.add(read(line).get("requestId").asText()));
+        for (String line : late) {
+            JsonNode n = read(line);
+            String requestId = n.get("requestId").asText();
+            if ("AFTER_EMISSION".equals(n.path("reason").asText()) && joinedIds.contains(requestId)) {
+                after.merge(requestId, 1, Integer::sum);
+            } else {
+                l.add(line);
+            }
+        }
+        List<String> j = new ArrayList<>();
+        for (String line : joined) {
+            ObjectNode n = (ObjectNode) read(line);
+            int repeats = n.get("duplicatesDropped").asInt()
+                    + after.getOrDefault(n.get("requestId").asText(), 0);
+            j.add(n.put("duplicatesDropped", repeats).toString());
+        }
+        Collections.sort(j);
+        return new JoinOutputs(j, orphans, l);
+    }
+
+    private static JsonNode read(String line) {
+        try {
+            return JSON.readTree(line);
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("not a JSON line: " + line, e);
+        }
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public long complete() {
+        return joined.stream()
+                .filter(line -> line.contains("\"complete\":true"))
+                .count();
+    }
+}

@@ -1,0 +1,565 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.nearline.lxctestbed.drillrunner;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.nearline.common.config.Config;
+import io.nearline.common.config.ValueType;
+import io.nearline.common.store.CacheStores;
+import io.nearline.feedtrackingjoin.core.JoinSettings;
+import io.nearline.localcluster.cluster.ClusterException;
+import io.nearline.localcluster.cluster.ClusterFile;
+import io.nearline.localcluster.cluster.Daemons;
+import io.nearline.localcluster.cluster.YarnCluster;
+import io.nearline.localcluster.deploy.DeployCommand;
+import io.nearline.localcluster.deploy.Descriptor;
+import io.nearline.localcluster.deploy.FlinkYarn;
+import io.nearline.localcluster.deploy.SamzaDeploy;
+import io.nearline.lxctestbed.testbed.LxcNode;
+import io.nearline.lxctestbed.testbed.TestbedCommand;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.BooleanSupplier;
+
+/**
+ * One drill run: deploy the job to the testbed, run the load, apply the faults on schedule and heal
+ * them, drain, check, and write the run's folder (results.json, history.jsonl, faults.jsonl,
+ * timeline.png, report.md). The job is killed at the end, whatever happened.
+ */
+final class DrillRun {
+
+    /** How the run ended: its verdict and where its report is. */
+    record Outcome(
+            String drill,
+            String engine,
+            boolean valid,
+            long divergentKeys,
+            Double detectionSeconds,
+            Double recoverySeconds,
+            List<String> reasons,
+            Path folder) {}
+
+    private static final DateTimeFormatter UTC =
+            DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    private static final ObjectMapper LINE = new ObjectMapper();
+
+    /** Where a run works: the checkout, the testbed's directory, and the store of run folders. */
+    record Places(Path home, Path testbed, Path store) {}
+
+    /** What a run's folder is made of: its report, results, history and timeline. */
+    record Ran(
+            Drill drill,
+            Outcome outcome,
+            Verdict.Checks checks,
+            List<Verdict.FaultOutcome> faults,
+            List<Timeline.Second> history,
+            String appId,
+            long seed,
+            String load) {}
+
+    private final Drill drill;
+    private final Baseline.Load chosenLoad;
+    private long steadyBacklog;
+    private final String engine;
+    private final String job;
+    private final long seed;
+    private final Path home;
+    private final Path testbed;
+    private final Path store;
+
+    // the run once its job is up
+    private ClusterFile c;
+    private Descriptor d;
+    private Injector injector;
+    private Probe probe;
+    private Map<String, String> settings;
+    private Map<String, String> topics;
+    private String tag;
+    private Path folder;
+    private String appId;
+    private Instant started;
+    private final List<Timeline.Second> history = Collections.synchronizedList(new ArrayList<>());
+    private final List<Verdict.FaultOutcome> faults = Collections.synchronizedList(new ArrayList<>());
+
+    /** Faults in place and not healed yet, with how they were applied: what an interrupted run heals. */
+    private final Map<Drill.Fault, Injector.Applied> unhealed = new ConcurrentHashMap<>();
+
+    /** A run of {@code drill} at {@code load}'s rate (the drill file's, or a share of the job's baseline). */
+    DrillRun(Drill drill, String engine, String job, long seed, Places places, Baseline.Load load) {
+        this.drill = drill.withLoadRate(load.rate());
+        this.chosenLoad = load;
+        this.engine = engine;
+        this.job = job;
+        this.seed = seed;
+        this.home = places.home();
+        this.testbed = places.testbed();
+        this.store = places.store();
+    }
+
+    Outcome run() throws IOException, InterruptedException {
+        c = ClusterFile.read(testbed);
+        requireAllNodesUp(c);
+        started = Instant.now();
+        String stamp = UTC.format(started);
+        folder = Files.createDirectories(store.resolve(drill.name()).resolve(stamp));
+        tag = "drill-" + stamp.toLowerCase();
+        d = Descriptor.read(home.resolve("jobs/deploy/" + job + "-" + engine + "-yarn.yaml"));
+        stopLeftovers(c, d);
+        System.out.printf("drill %s on %s (%s), seed %d: %s%n", drill.name(), engine, job, seed, drill.description());
+        topics = DrillLoad.topics(job, tag);
+        // a fresh job: no state or checkpoint of an earlier run comes back
+        settings = DeployCommand.submit(d, c, topics, tag);
+        try {
+            appId = awaitApp(c, d);
+            awaitContainers(appId);
+        } catch (RuntimeException e) {
+            stopLeftovers(c, d); // nothing of a run that could not start stays on the testbed
+            throw e;
+        }
+        System.out.println(
+                "  job " + appId + " running: " + JobContainers.of(appId).size() + " containers");
+
+        // an interrupted run (Ctrl-C, kill) heals what it applied and stops its job: no broker left
+        // stopped, no node left frozen or cut off for the next run
+        probe = new Probe(c.address());
+        injector = new Injector(testbed, c, appId, engine, d.name(), probe);
+        Thread onInterrupt = new Thread(() -> {
+            unhealed.forEach((f, a) -> {
+                try {
+                    injector.heal(f, a);
+                    System.err.println("  interrupted: " + f.kind().label() + " on " + a.target() + " healed");
+                } catch (RuntimeException e) {
+                    System.err.println("  interrupted: " + f.kind().label() + " on " + a.target() + " NOT healed: "
+                            + e.getMessage());
+                }
+            });
+            YarnCluster.kill(c.yarnWeb(), appId);
+        });
+        Runtime.getRuntime().addShutdownHook(onInterrupt);
+        try {
+            return runApplied();
+        } finally {
+            Runtime.getRuntime().removeShutdownHook(onInterrupt);
+            probe.close();
+        }
+    }
+
+    /** The run once its job is up: load, faults, drain, check, and the run's folder. */
+    private Outcome runApplied() throws IOException, InterruptedException {
+        Verdict.Checks checks;
+        String describe;
+        ExecutorService threads = Executors.newCachedThreadPool(); // the load and each fault on a thread of its own
+        try (DrillLoad load = load()) {
+            describe = load.describe(drill.loadRate(), drill.loadSeconds(), seed) + " The rate is " + chosenLoad.note()
+                    + ".";
+            long t0 = System.nanoTime();
+            CompletableFuture<Long> commits =
+                    CompletableFuture.supplyAsync(() -> load.run(drill.loadRate(), drill.loadSeconds(), seed), threads);
+            List<CompletableFuture<Void>> scheduled = new ArrayList<>();
+            FaultLife life = new FaultLife(injector, FaultLife.Timing.DRILL, unhealed);
+            for (Drill.Fault f : drill.faults()) {
+                scheduled.add(CompletableFuture.runAsync(() -> faults.add(life.live(f, t0)), threads));
+            }
+            long drainDeadline = sampleUntilDrained(
+                    load,
+                    t0,
+                    () -> commits.isDone() && scheduled.stream().allMatch(CompletableFuture::isDone),
+                    commits);
+            checks = checks(load, commits.join(), drainDeadline);
+            steadyBacklog = load.steadyBacklog(drill.loadRate());
+        } finally {
+            threads.shutdownNow();
+            YarnCluster.kill(c.yarnWeb(), appId);
+        }
+        return conclude(checks, describe);
+    }
+
+    /** The run's per-second readings. */
+    List<Timeline.Second> history() {
+        return List.copyOf(history);
+    }
+
+    /** The backlog under which the job kept pace with this run's load. */
+    long steadyBacklog() {
+        return steadyBacklog;
+    }
+
+    /** The run's folder. */
+    Path folder() {
+        return folder;
+    }
+
+    /**
+     * Samples the job each second while the load runs and the faults play out, then until it has
+     * drained or the drain time is up; returns that deadline.
+     */
+    private long sampleUntilDrained(
+            DrillLoad load, long t0, BooleanSupplier loadAndFaultsOver, CompletableFuture<Long> commits)
+            throws InterruptedException {
+        long drainDeadline = Long.MAX_VALUE;
+        Long previous = null;
+        while (true) {
+            long tick = System.nanoTime();
+            DrillLoad.Reading r = load.sample();
+            double t = (tick - t0) / 1e9;
+            Long throughput = r.applied() == null || previous == null ? null : r.applied() - previous;
+            previous = r.applied() == null ? previous : r.applied();
+            history.add(new Timeline.Second(
+                    t,
+                    r.sent(),
+                    r.applied(),
+                    throughput,
+                    r.backlog(),
+                    r.stalenessP99Millis(),
+                    JobContainers.of(appId).size()));
+            if (history.size() % 5 == 0) {
+                System.err.printf(
+                        "  t=%3.0fs sent %,d applied %s backlog %s stale p99 %s ms%n",
+                        t, r.sent(), r.applied(), r.backlog(), r.stalenessP99Millis());
+            }
+            if (commits.isCompletedExceptionally()) {
+                commits.join(); // the load failed: the run proves nothing, say why
+            }
+            boolean loadDone = loadAndFaultsOver.getAsBoolean();
+            if (loadDone && drainDeadline == Long.MAX_VALUE) {
+                drainDeadline = System.nanoTime() + drill.drain().toNanos();
+                System.err.println("  load and faults over: draining");
+            }
+            if (loadDone && r.backlog() != null && r.backlog() == 0 || System.nanoTime() > drainDeadline) {
+                return drainDeadline;
+            }
+            Thread.sleep(Math.max(0, 1000 - (System.nanoTime() - tick) / 1_000_000));
+        }
+    }
+
+    /** The load's check of the output, the job's state at the end, and how long it took to catch up. */
+    private Verdict.Checks checks(DrillLoad load, long units, long drainDeadline) throws InterruptedException {
+        Verdict.Checked checked = load.check(drainDeadline);
+        System.out.println("  check: " + checked.summary());
+        String state = YarnCluster.app(c.yarnWeb(), appId).state();
+        double healedAt = faults.stream()
+                .mapToDouble(f -> f.endSeconds() == null ? f.startSeconds() : f.endSeconds())
+                .max()
+                .orElse(0);
+        List<double[]> backlog = history.stream()
+                .map(s -> new double[] {s.t(), s.consumerLag() == null ? Double.NaN : s.consumerLag()})
+                .toList();
+        double firstFault = faults.stream()
+                .mapToDouble(Verdict.FaultOutcome::startSeconds)
+                .min()
+                .orElse(0);
+        return new Verdict.Checks(
+                units,
+                load.sent(),
+                load.sendFailures(),
+                checked,
+                Verdict.recoverySeconds(backlog, firstFault, healedAt, load.steadyBacklog(drill.loadRate())),
+                state);
+    }
+
+    /** The verdict, the run's folder, and {@code STORE/latest} pointing at it. */
+    private Outcome conclude(Verdict.Checks checks, String describe) throws IOException {
+        List<Verdict.FaultOutcome> outcomes = faults.stream()
+                .map(f -> f.applied() ? f.withBehind(behindSeconds(f, history, steadyBacklog)) : f)
+                .toList();
+        List<String> reasons = Verdict.reasons(outcomes, drill.detectWithin(), checks);
+        Outcome outcome = new Outcome(
+                drill.name(),
+                engine,
+                reasons.isEmpty(),
+                checks.checked().divergentKeys() != null
+                        ? checks.checked().divergentKeys()
+                        : checks.checked().lostJoins() + checks.checked().duplicateJoins(),
+                outcomes.stream()
+                        .map(Verdict.FaultOutcome::detectionSeconds)
+                        .filter(x -> x != null)
+                        .max(Double::compare)
+                        .orElse(null),
+                checks.recoverySeconds(),
+                reasons,
+                folder);
+        write(new Ran(drill, outcome, checks, outcomes, List.copyOf(history), appId, seed, describe));
+        link(store, folder);
+        return outcome;
+    }
+
+    /**
+     * Seconds from the fault to the first second the drill's load was behind (the backlog above what
+     * keeping pace leaves open, or unreadable), or null: reported beside detection, never as it.
+     */
+    private static Double behindSeconds(Verdict.FaultOutcome f, List<Timeline.Second> history, long steadyBacklog) {
+        return history.stream()
+                .filter(s -> s.t() >= f.startSeconds())
+                .filter(s -> s.consumerLag() == null || s.consumerLag() > steadyBacklog)
+                .map(s -> s.t() - f.startSeconds())
+                .findFirst()
+                .orElse(null);
+    }
+
+    /**
+     * The job's load, on the run's own topics (and, for the cache updater, its own keys in the shared
+     * store). It works from the settings the job was deployed with: the join's end of traffic must close
+     * windows of the job's length, and a Samza package brings its own (30 s, not the default 10 s).
+     */
+    private DrillLoad load() {
+        if (job.equals("tracking-join")) {
+            JoinSettings join = JoinSettings.from(Config.of(settings));
+            return new JoinLoad(c.kafkaBootstrapServers(), join, folder.resolve("traffic"), outputDelay(join));
+        }
+        return new CacheLoad(
+                tag + ":", c.kafkaBootstrapServers(), topics.get("cdc.topic"), CacheStores.open(Config.of(settings)));
+    }
+
+    /** Flink's exactly-once join outputs are seen when their checkpoint completes: up to an interval late. */
+    private Duration outputDelay(JoinSettings join) {
+        String interval = d.engineSettings().get("execution.checkpointing.interval");
+        if (!engine.equals("flink")
+                || join.outputDelivery() != JoinSettings.OutputDelivery.EXACTLY_ONCE
+                || interval == null) {
+            return Duration.ZERO;
+        }
+        return ValueType.DURATION.parse(interval);
+    }
+
+    /** Every node RUNNING to YARN, waiting a minute for one that an earlier drill started again. */
+    private void requireAllNodesUp(ClusterFile c) {
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        Map<String, String> yarn = YarnCluster.nodes(c.yarnWeb());
+        while (System.nanoTime() < deadline && yarn.values().stream().anyMatch(s -> !s.equals("RUNNING"))) {
+            Daemons.sleep(1000);
+            yarn = YarnCluster.nodes(c.yarnWeb());
+        }
+        for (LxcNode n : TestbedCommand.nodes(testbed)) {
+            if (!"RUNNING".equals(yarn.get(n.address()))) {
+                throw new ClusterException("the testbed in " + testbed + " is not fully up (" + n.name() + " is "
+                        + yarn.getOrDefault(n.address(), "not registered") + "): 'bin/nearline testbed up --dir "
+                        + testbed + "'");
+            }
+        }
+    }
+
+    /** A drill job left running (by an interrupted run, or one that could not start) holds the testbed's room. */
+    private static void stopLeftovers(ClusterFile c, Descriptor d) {
+        for (String id = runningApp(c, d); id != null; id = runningApp(c, d)) {
+            System.out.println("  stopping " + id + " (" + d.name() + "), left by an earlier or failed run");
+            YarnCluster.kill(c.yarnWeb(), id);
+        }
+    }
+
+    /** The YARN application running the descriptor's job, or null: Samza's by its name, Flink's by its job's. */
+    private static String runningApp(ClusterFile c, Descriptor d) {
+        Optional<String> id = d.engine().equals("flink")
+                ? FlinkYarn.running(c, d.name()).map(FlinkYarn.Running::appId)
+                : SamzaDeploy.running(c.yarnWeb(), d.name()).map(YarnCluster.App::id);
+        return id.orElse(null);
+    }
+
+    private static String awaitApp(ClusterFile c, Descriptor d) {
+        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+        while (System.nanoTime() < deadline) {
+            String id = runningApp(c, d);
+            if (id != null && YarnCluster.app(c.yarnWeb(), id).state().equals("RUNNING")) {
+                return id;
+            }
+            Daemons.sleep(500);
+        }
+        throw ClusterException.failed(d.name() + " did not reach RUNNING on YARN within 2 minutes");
+    }
+
+    /** Until the job has its application master and at least one worker, and they stay for 5 s. */
+    private static void awaitContainers(String appId) {
+        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+        long steadySince = 0;
+        while (System.nanoTime() < deadline) {
+            List<JobContainers.Container> running = JobContainers.of(appId);
+            boolean ready = running.stream().anyMatch(JobContainers.Container::applicationMaster)
+                    && running.stream().anyMatch(x -> !x.applicationMaster());
+            if (!ready) {
+                steadySince = 0;
+            } else if (steadySince == 0) {
+                steadySince = System.nanoTime();
+            } else if (System.nanoTime() - steadySince > Duration.ofSeconds(5).toNanos()) {
+                return;
+            }
+            Daemons.sleep(500);
+        }
+        throw ClusterException.failed(appId + " did not get its containers within 3 minutes");
+    }
+
+    private void write(Ran ran) throws IOException {
+        JSON.writeValue(folder.resolve("results.json").toFile(), results(ran));
+        List<String> lines = new ArrayList<>();
+        for (Timeline.Second s : ran.history()) {
+            Map<String, Object> h = new LinkedHashMap<>();
+            h.put("t", Math.round(s.t() * 10) / 10.0);
+            h.put("sent", s.sent());
+            h.put("applied", s.applied());
+            h.put("throughput", s.throughput());
+            h.put("consumerLag", s.consumerLag());
+            h.put("stalenessP99Ms", s.stalenessP99Ms());
+            h.put("containers", s.containers());
+            lines.add(LINE.writeValueAsString(h));
+        }
+        Files.write(folder.resolve("history.jsonl"), lines);
+        List<String> faultLines = new ArrayList<>();
+        for (Verdict.FaultOutcome f : ran.faults()) {
+            faultLines.add(LINE.writeValueAsString(faultEntry(f)));
+        }
+        Files.write(folder.resolve("faults.jsonl"), faultLines);
+        Timeline.write(
+                folder.resolve("timeline.png"),
+                drill.name() + " on " + engine + " (" + job + "): "
+                        + (ran.outcome().valid() ? "valid" : "NOT VALID"),
+                ran.history(),
+                ran.faults());
+        Files.writeString(folder.resolve("report.md"), DrillReport.markdown(ran));
+    }
+
+    /** {@code results.json}: the verdict and the figures it rests on. */
+    private Map<String, Object> results(Ran ran) {
+        Outcome o = ran.outcome();
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("valid", o.valid());
+        r.put("drill", drill.name());
+        r.put("engine", engine);
+        r.put("job", job);
+        r.put("seed", seed);
+        Verdict.Checked checked = ran.checks().checked(); // null where the job has no such figure
+        r.put("keysChecked", checked.keysChecked());
+        r.put("divergentKeys", checked.divergentKeys());
+        r.put("requests", checked.requests());
+        r.put("joinedOnce", checked.joinedOnce());
+        r.put("duplicateJoins", checked.duplicateJoins());
+        r.put("lostJoins", checked.lostJoins());
+        r.put("repeatedOutputs", checked.repeatedOutputs());
+        r.put("oracleMismatches", checked.oracleMismatches());
+        r.put("oracle", checked.oracle());
+        r.put("faults", ran.faults().size());
+        r.put("detectionSeconds", round(o.detectionSeconds()));
+        r.put(
+                "behindSeconds",
+                round(ran.faults().stream()
+                        .map(Verdict.FaultOutcome::behindSeconds)
+                        .filter(x -> x != null)
+                        .min(Double::compare)
+                        .orElse(null)));
+        r.put("recoverySeconds", round(o.recoverySeconds()));
+        r.put("faultLog", ran.faults().stream().map(DrillRun::faultEntry).toList());
+        r.put("reasons", o.reasons());
+        r.put("startedAt", started.toString());
+        r.put("application", appId);
+        r.put(
+                job.equals("tracking-join") ? "requestsSent" : "commits",
+                ran.checks().units());
+        r.put("loadRate", drill.loadRate());
+        r.put("load", chosenLoad.json());
+        r.put("jobStateAtEnd", ran.checks().jobStateAtEnd());
+        return r;
+    }
+
+    /**
+     * One fault as {@code results.json}'s {@code faultLog} and {@code faults.jsonl} give it: what was
+     * done where, what the system under test showed and when, the probe's figures and verdict, and
+     * apart from those, when the drill's own load fell behind.
+     */
+    static Map<String, Object> faultEntry(Verdict.FaultOutcome f) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("kind", f.kind());
+        m.put("node", f.target());
+        m.put("applied", f.applied());
+        m.put("detail", f.detail());
+        m.put("start", round(f.startSeconds()));
+        m.put("end", round(f.endSeconds()));
+        FaultLife.Detection d = f.detection();
+        m.put("expectedSigns", d == null ? List.of() : d.expected());
+        m.put("detectedBy", f.detectedBy());
+        m.put("detectionSeconds", round(f.detectionSeconds()));
+        m.put("signs", d == null ? Map.of() : d.seen());
+        Effect e = f.effect();
+        if (e == null) {
+            m.put("effect", null);
+        } else {
+            Map<String, Object> effect = new LinkedHashMap<>();
+            effect.put("probe", e.expected().probe());
+            effect.put("unit", e.expected().unit());
+            Map<String, String> none = new LinkedHashMap<>();
+            Map<String, String> atMost = new LinkedHashMap<>();
+            for (Map.Entry<String, Probe.Reading> r : readings(e).entrySet()) {
+                effect.put(
+                        r.getKey(),
+                        r.getValue() == null ? null : round(r.getValue().value()));
+                if (r.getValue() != null && !r.getValue().answered()) {
+                    none.put(r.getKey(), r.getValue().error());
+                } else if (r.getValue() != null && r.getValue().bound()) {
+                    atMost.put(r.getKey(), r.getValue().error());
+                }
+            }
+            effect.put("restoredSeconds", round(e.restoredSeconds()));
+            effect.put("noFigure", none);
+            effect.put("atMost", atMost);
+            effect.put("reasons", e.reasons());
+            m.put("effect", effect);
+        }
+        m.put("effectProven", e != null && e.proven());
+        m.put("behindSeconds", round(f.behindSeconds()));
+        m.put("healError", f.healError());
+        return m;
+    }
+
+    private static Map<String, Probe.Reading> readings(Effect e) {
+        Map<String, Probe.Reading> r = new LinkedHashMap<>();
+        r.put("before", e.before());
+        r.put("during", e.during());
+        r.put("late", e.late());
+        r.put("after", e.after());
+        return r;
+    }
+
+    /** {@code STORE/latest} points to the newest run. */
+    private static void link(Path store, Path folder) throws IOException {
+        Path latest = store.resolve("latest");
+        Files.deleteIfExists(latest);
+        Files.createSymbolicLink(latest, store.relativize(folder));
+    }
+
+    private static Double round(Double v) {
+        return v == null ? null : Math.round(v * 10) / 10.0;
+    }
+
+    private static void sleepUntil(long t0, Duration at) {
+        long wait = t0 + at.toNanos() - System.nanoTime();
+        if (wait > 0) {
+            Daemons.sleep(wait / 1_000_000);
+        }
+    }
+}
