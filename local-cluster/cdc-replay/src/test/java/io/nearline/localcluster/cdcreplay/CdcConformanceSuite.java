@@ -678,8 +678,8 @@ public abstract class CdcConformanceSuite {
                 return deadLetter;
             }
             Schema schema;
-            try (InputStream in = CdcConformanceSuite.class.getResourceAsStream(
-                    "/avro/io/nearline/bootstrap/BootstrapRecord.avsc")) {
+            try (InputStream in =
+                    CdcConformanceSuite.class.getResourceAsStream("/avro/io/nearline/bootstrap/BootstrapRecord.avsc")) {
                 schema = new Schema.Parser().parse(in);
             }
             GenericRecord record = new GenericDatumReader<GenericRecord>(schema)
