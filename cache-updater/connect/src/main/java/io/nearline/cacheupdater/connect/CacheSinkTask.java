@@ -15,21 +15,18 @@
  */
 package io.nearline.cacheupdater.connect;
 
+import io.nearline.cacheupdater.core.BackgroundWrites;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
-import io.nearline.cacheupdater.core.ScnOrderedWriter;
+import io.nearline.cacheupdater.core.CacheWritePath;
+import io.nearline.cacheupdater.core.ChangeIntake;
 import io.nearline.cacheupdater.core.UpdateBatch;
-import io.nearline.cacheupdater.core.WriterSettings;
+import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.config.Config;
 import io.nearline.common.deadletter.RejectionReason;
 import io.nearline.common.deadletter.SourceRecord;
-import io.nearline.common.events.ChangeDecoder;
 import io.nearline.common.events.ChangeEventValidator;
-import io.nearline.common.events.ChangeEvents;
-import io.nearline.common.events.Decoded;
 import io.nearline.common.events.Rejection;
 import io.nearline.common.metrics.Metrics;
-import io.nearline.common.store.CacheStore;
-import io.nearline.common.store.CacheStores;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -37,11 +34,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -56,19 +50,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One task of the cache sink: decode and validate each record as the jobs do, dead-letter the bad
- * ones through Connect's errant-record reporter, and write the rest through the version-ordered
- * write, batched per key ({@link UpdateBatch}), as on Samza.
+ * One task of the cache sink: the core's intake decodes and validates each record as the jobs do, bad
+ * ones go to Connect's errant-record reporter, and the rest go through the core's write path, batched
+ * per key and written on a thread of the task's own ({@link BackgroundWrites}), as on Samza.
  *
- * <p>Batches are cut at {@code write.batch.max-keys} keys and every {@code write.batch.max-delay}, and
- * written by one thread in the order they were cut while the next one fills. A cut carries the input
- * positions it covers; {@link #preCommit} hands Connect only positions whose cut is written and whose
+ * <p>A cut carries the input positions it covers; {@link #preCommit} hands Connect only positions whose cut is written and whose
  * dead letters are sent, so a committed offset never covers a write that is not durable. While the
  * store fails the writes are retried and the cuts wait; past {@value #PAUSE_AT_BATCHES} batches'
  * worth of waiting records the task pauses its partitions (Connect keeps polling, nothing is
  * dropped) and resumes them once the writes catch up.
  */
-public final class CacheSinkTask extends SinkTask {
+public final class CacheSinkTask extends SinkTask implements BackgroundWrites.Runtime<CacheSinkTask.Marks> {
 
     private static final Logger LOG = LoggerFactory.getLogger(CacheSinkTask.class);
 
@@ -81,24 +73,21 @@ public final class CacheSinkTask extends SinkTask {
     /** How long a commit waits for the writes in flight before it commits what is written. */
     private static final Duration COMMIT_WAIT = Duration.ofSeconds(10);
 
-    /** A written cut: the input positions it covers, its records, and what the store refused for good. */
-    private record Written(Map<TopicPartition, Long> through, long records, List<UpdateBatch.Refused> refused) {}
+    /** What a cut covers: the input positions after it and its records. */
+    record Marks(Map<TopicPartition, Long> through, long records) {}
+
+    /** A written cut: what it covers, and what the store refused for good. */
+    private record Written(Marks marks, List<UpdateBatch.Refused> refused) {}
 
     private String name;
-    private ChangeDecoder decoder;
-    private ChangeEventValidator validator;
+    private ChangeIntake intake;
     private int batchMaxKeys;
-    private CacheStore store;
-    private UpdateBatch batch;
+    private BackgroundWrites<Marks> writes;
     private ConnectMetrics metrics;
     private ErrantRecordReporter reporter;
-    private Metrics.Counter received;
-    private Metrics.Counter invalid;
     private Metrics.Counter deadLettered;
-    private Metrics.Counter skipped;
 
-    /** Guards the batch and the positions taken: the task thread adds, the timer cuts. */
-    private final Object lock = new Object();
+    // under the writes' lock: the task thread takes records, the timer cuts
     /** Per partition, the offset after the last record taken (written, batched or dead-lettered). */
     private final Map<TopicPartition, Long> taken = new HashMap<>();
     /** Whether anything was taken since the last cut. */
@@ -119,9 +108,6 @@ public final class CacheSinkTask extends SinkTask {
     /** Whether this pause was long enough to be warned about. */
     private boolean warned;
 
-    private ExecutorService writer;
-    private ScheduledExecutorService timer;
-
     @Override
     public String version() {
         return SinkSettings.version();
@@ -132,10 +118,8 @@ public final class CacheSinkTask extends SinkTask {
         SinkSettings.requireValid(props);
         name = props.getOrDefault("name", "nearline-cache-sink");
         Config config = SinkSettings.nearline(props);
-        decoder = CacheUpdaterSettings.decoder(config);
         int maxPayloadBytes = config.get(CacheUpdaterSettings.MAX_PAYLOAD_BYTES);
         String registry = config.get(CacheUpdaterSettings.SCHEMA_REGISTRY_DIR).strip();
-        validator = ChangeEventValidator.of(maxPayloadBytes, registry);
         batchMaxKeys = config.get(CacheUpdaterSettings.BATCH_MAX_KEYS);
         reporter = context.errantRecordReporter();
         if (reporter == null) {
@@ -143,27 +127,17 @@ public final class CacheSinkTask extends SinkTask {
                     + "Nearline cache sink needs Kafka Connect 4.1 or newer");
         }
         metrics = new ConnectMetrics(context.pluginMetrics());
-        received = metrics.counter("events.received");
-        invalid = metrics.counter("events.invalid");
+        intake = new ChangeIntake(
+                CacheUpdaterSettings.decoder(config), ChangeEventValidator.of(maxPayloadBytes, registry), metrics);
         deadLettered = metrics.counter("events.dead-lettered");
-        skipped = metrics.counter("events.skipped");
-        store = CacheStores.open(config);
-        batch = new UpdateBatch(
-                new ScnOrderedWriter(store, WriterSettings.from(config), metrics),
-                metrics,
-                config.get(CacheUpdaterSettings.MAX_PAUSE),
-                config.get(CacheUpdaterSettings.WRITE_THREADS),
-                config.get(CacheUpdaterSettings.MAX_IN_FLIGHT));
-        writer = Executors.newSingleThreadExecutor(r -> daemon(r, "cache-write-" + name));
-        timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "cache-batch-timer-" + name));
-        long every = config.get(CacheUpdaterSettings.BATCH_MAX_DELAY).toMillis();
-        timer.scheduleWithFixedDelay(this::cutIfUncut, every, every, TimeUnit.MILLISECONDS);
+        writes = new BackgroundWrites<>(
+                CacheWritePath.open(config, metrics), config.get(CacheUpdaterSettings.BATCH_MAX_DELAY), name, this);
     }
 
     @Override
     public void put(Collection<SinkRecord> records) {
         takeWritten();
-        synchronized (lock) {
+        synchronized (writes.lock()) {
             for (SinkRecord record : records) {
                 take(record);
             }
@@ -173,45 +147,28 @@ public final class CacheSinkTask extends SinkTask {
 
     /** One record: into the batch, skipped, or dead-lettered; its position taken in every case. */
     private void take(SinkRecord record) {
-        received.inc();
         taken.put(new TopicPartition(record.topic(), record.kafkaPartition()), record.kafkaOffset() + 1);
         uncut = true;
         if (!(record.key() == null || record.key() instanceof byte[])
                 || !(record.value() == null || record.value() instanceof byte[])) {
-            reject(
-                    record,
+            intake.refuse(
                     Rejection.of(
                             Rejection.Reason.UNDECODABLE,
                             "the record is not raw bytes: key.converter and value.converter must be "
-                                    + SinkSettings.BYTE_ARRAY_CONVERTER));
+                                    + SinkSettings.BYTE_ARRAY_CONVERTER),
+                    why -> deadLetter(record, why));
             return;
         }
         byte[] key = (byte[]) record.key();
         byte[] value = (byte[]) record.value();
-        Decoded decoded = decoder.decode(key, value);
-        if (decoded.isSkipped()) {
-            skipped.inc();
-            return;
-        }
-        Rejection rejection = decoded.ok() ? validator.check(decoded.event()) : decoded.rejection();
-        if (rejection != null) {
-            reject(record, rejection);
+        ChangeEvent event = intake.take(key, value, why -> deadLetter(record, why));
+        if (event == null) {
             return;
         }
         SourceRecord source =
                 new SourceRecord(name, record.topic(), record.kafkaPartition(), record.kafkaOffset(), key, value);
-        batch.add(
-                ChangeEvents.cacheKey(decoded.event()),
-                new UpdateBatch.Pending(decoded.event(), ChangeEvents.cacheRecord(decoded.event()), source, false));
         batched++;
-        if (batch.size() >= batchMaxKeys) {
-            cut();
-        }
-    }
-
-    private void reject(SinkRecord record, RejectionReason why) {
-        invalid.inc();
-        deadLetter(record, why);
+        writes.add(event, source, false, () -> false);
     }
 
     private void deadLetter(SinkRecord record, RejectionReason why) {
@@ -219,31 +176,28 @@ public final class CacheSinkTask extends SinkTask {
         reports.add(reporter.report(record, new RejectedRecordException(why)));
     }
 
-    private void cutIfUncut() {
-        synchronized (lock) {
-            if (uncut) {
-                cut();
-            }
+    /** At each cut (under the writes' lock): the positions it covers, if anything was taken since the last. */
+    @Override
+    public Marks marks() {
+        if (!uncut) {
+            return null;
         }
+        Marks marks = new Marks(new HashMap<>(taken), batched);
+        batched = 0;
+        inFlight += marks.records();
+        uncut = false;
+        return marks;
     }
 
-    /** Hands the batch to the write thread with the positions it covers (under the lock). */
-    private void cut() {
-        UpdateBatch.Cut cut = batch.cut();
-        Map<TopicPartition, Long> through = new HashMap<>(taken);
-        long records = batched;
-        batched = 0;
-        inFlight += records;
-        uncut = false;
-        writer.execute(() -> {
-            try {
-                written.add(new Written(through, records, batch.write(cut)));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt(); // stopping: what is not written is not committed either
-            } catch (RuntimeException e) {
-                writeFailure = e;
-            }
-        });
+    /** On the write thread: handed to the task thread, which dead-letters the refused and makes the positions durable. */
+    @Override
+    public void written(Marks marks, List<UpdateBatch.Refused> refused) {
+        written.add(new Written(marks, refused));
+    }
+
+    @Override
+    public void failed(Marks marks, RuntimeException e) {
+        writeFailure = e;
     }
 
     /** The cuts written since the last call: their refused writes dead-lettered, their positions durable. */
@@ -270,9 +224,9 @@ public final class CacheSinkTask extends SinkTask {
                     TimestampType.NO_TIMESTAMP_TYPE);
             deadLetter(record, refused.rejection());
         }
-        durable.putAll(w.through());
-        synchronized (lock) {
-            inFlight -= w.records();
+        durable.putAll(w.marks().through());
+        synchronized (writes.lock()) {
+            inFlight -= w.marks().records();
         }
     }
 
@@ -289,7 +243,7 @@ public final class CacheSinkTask extends SinkTask {
      */
     private void pauseOrResume() {
         long waiting;
-        synchronized (lock) {
+        synchronized (writes.lock()) {
             waiting = inFlight + batched;
         }
         long limit = (long) PAUSE_AT_BATCHES * batchMaxKeys;
@@ -327,7 +281,7 @@ public final class CacheSinkTask extends SinkTask {
      */
     @Override
     public Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
-        cutIfUncut();
+        writes.cut();
         long deadline = System.nanoTime() + COMMIT_WAIT.toNanos();
         try {
             while (inFlight() > 0 && writeFailure == null) {
@@ -355,7 +309,7 @@ public final class CacheSinkTask extends SinkTask {
     }
 
     private long inFlight() {
-        synchronized (lock) {
+        synchronized (writes.lock()) {
             return inFlight;
         }
     }
@@ -377,7 +331,7 @@ public final class CacheSinkTask extends SinkTask {
     @Override
     public void close(Collection<TopicPartition> partitions) {
         // the partitions' commit is done (preCommit ran first); their positions go with them
-        synchronized (lock) {
+        synchronized (writes.lock()) {
             partitions.forEach(taken::remove);
         }
         partitions.forEach(durable::remove);
@@ -385,33 +339,14 @@ public final class CacheSinkTask extends SinkTask {
 
     @Override
     public void stop() {
-        if (timer != null) {
-            timer.shutdownNow();
-        }
-        if (writer != null) {
-            writer.shutdownNow(); // what is not yet written is not committed either: it is read again
-            try {
-                // within the worker's task.shutdown.graceful.timeout.ms (5 s by default): a task that stops late
-                // keeps its metrics registered while the worker starts the next one
-                writer.awaitTermination(4, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        if (batch != null) {
-            batch.close();
-        }
-        if (store != null) {
-            store.close();
+        if (writes != null) {
+            // what is not yet written is not committed either: it is read again. Within the worker's
+            // task.shutdown.graceful.timeout.ms (5 s by default): a task that stops late keeps its metrics
+            // registered while the worker starts the next one
+            writes.close(Duration.ofSeconds(4));
         }
         if (metrics != null) {
             metrics.close();
         }
-    }
-
-    private static Thread daemon(Runnable r, String name) {
-        Thread t = new Thread(r, name);
-        t.setDaemon(true);
-        return t;
     }
 }

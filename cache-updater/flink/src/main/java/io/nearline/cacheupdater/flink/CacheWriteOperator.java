@@ -16,18 +16,14 @@
 package io.nearline.cacheupdater.flink;
 
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
-import io.nearline.cacheupdater.core.ScnOrderedWriter;
+import io.nearline.cacheupdater.core.CacheWritePath;
 import io.nearline.cacheupdater.core.UpdateBatch;
-import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.config.Config;
 import io.nearline.common.deadletter.DeadLetters;
 import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.common.events.ChangeEventCodec;
-import io.nearline.common.events.ChangeEvents;
 import io.nearline.common.metrics.Metrics;
-import io.nearline.common.store.CacheStore;
-import io.nearline.common.store.CacheStores;
 import io.nearline.engines.flinkkit.FlinkMetrics;
 import java.util.HashMap;
 import java.util.Map;
@@ -37,8 +33,8 @@ import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 /**
- * Writes keyed changes into the cache through the SCN-ordered write, batched per key
- * ({@link UpdateBatch}). The batch is flushed when it holds {@code write.batch.max-keys} keys, every
+ * Writes keyed changes into the cache through the core's write path ({@link CacheWritePath}: the
+ * SCN-ordered write, batched per key), flushed on the operator's own thread. The batch is flushed when it holds {@code write.batch.max-keys} keys, every
  * {@code write.batch.max-delay}, at end of input, and before every checkpoint barrier leaves this
  * operator — so a checkpoint, and with it the Kafka offsets it commits, never covers a write that is
  * not yet durable. While the store fails, the flush blocks and backpressure stops the source.
@@ -48,8 +44,7 @@ final class CacheWriteOperator extends AbstractStreamOperator<Void>
 
     private final HashMap<String, String> config;
     private transient CacheUpdaterSettings settings;
-    private transient CacheStore store;
-    private transient UpdateBatch batch;
+    private transient CacheWritePath writes;
     private transient Metrics.Counter deadLettered;
 
     CacheWriteOperator(Map<String, String> config) {
@@ -62,9 +57,7 @@ final class CacheWriteOperator extends AbstractStreamOperator<Void>
         Config c = Config.of(config);
         settings = CacheUpdaterSettings.from(c);
         Metrics metrics = new FlinkMetrics(getMetricGroup());
-        store = CacheStores.open(c);
-        ScnOrderedWriter writer = new ScnOrderedWriter(store, WriterSettings.from(c), metrics);
-        batch = new UpdateBatch(writer, metrics, settings.maxPause(), settings.writeThreads(), settings.maxInFlight());
+        writes = CacheWritePath.open(c, metrics);
         deadLettered = metrics.counter("events.dead-lettered");
         scheduleFlush();
     }
@@ -80,10 +73,8 @@ final class CacheWriteOperator extends AbstractStreamOperator<Void>
                 change.offset,
                 change.sourceKey,
                 change.sourceValue != null ? change.sourceValue : change.value);
-        batch.add(
-                ChangeEvents.cacheKey(event),
-                new UpdateBatch.Pending(event, ChangeEvents.cacheRecord(event), source, change.refreshTtl));
-        if (batch.size() >= settings.batchMaxKeys()) {
+        writes.add(event, source, change.refreshTtl);
+        if (writes.full()) {
             flush();
         }
     }
@@ -108,10 +99,10 @@ final class CacheWriteOperator extends AbstractStreamOperator<Void>
     }
 
     private void flush() throws InterruptedException {
-        if (batch.isEmpty()) {
+        if (writes.isEmpty()) {
             return;
         }
-        for (UpdateBatch.Refused refused : batch.flush()) {
+        for (UpdateBatch.Refused refused : writes.flush()) {
             deadLettered.inc();
             output.collect(
                     DecodeFunction.DEAD_LETTERS,
@@ -123,11 +114,8 @@ final class CacheWriteOperator extends AbstractStreamOperator<Void>
     @Override
     public void close() throws Exception {
         try {
-            if (batch != null) {
-                batch.close();
-            }
-            if (store != null) {
-                store.close();
+            if (writes != null) {
+                writes.close();
             }
         } finally {
             super.close();

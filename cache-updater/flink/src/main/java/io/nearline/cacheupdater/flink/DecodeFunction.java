@@ -15,13 +15,13 @@
  */
 package io.nearline.cacheupdater.flink;
 
+import io.nearline.cacheupdater.core.ChangeIntake;
+import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.deadletter.DeadLetters;
 import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.common.events.ChangeDecoder;
 import io.nearline.common.events.ChangeEventCodec;
 import io.nearline.common.events.ChangeEventValidator;
-import io.nearline.common.events.Decoded;
-import io.nearline.common.events.Rejection;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.engines.flinkkit.FlinkMetrics;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -38,11 +38,8 @@ final class DecodeFunction extends ProcessFunction<KafkaInput, Change> {
     private final int maxPayloadBytes;
     private final ChangeDecoder decoder;
     private final String schemaRegistryDir;
-    private transient ChangeEventValidator validator;
-    private transient Metrics.Counter received;
-    private transient Metrics.Counter invalid;
+    private transient ChangeIntake intake;
     private transient Metrics.Counter deadLettered;
-    private transient Metrics.Counter skipped;
 
     DecodeFunction(String job, int maxPayloadBytes, ChangeDecoder decoder, String schemaRegistryDir) {
         this.job = job;
@@ -53,31 +50,21 @@ final class DecodeFunction extends ProcessFunction<KafkaInput, Change> {
 
     @Override
     public void open(OpenContext context) {
-        validator = ChangeEventValidator.of(maxPayloadBytes, schemaRegistryDir);
         Metrics metrics = new FlinkMetrics(getRuntimeContext().getMetricGroup());
-        received = metrics.counter("events.received");
-        invalid = metrics.counter("events.invalid");
+        intake = new ChangeIntake(decoder, ChangeEventValidator.of(maxPayloadBytes, schemaRegistryDir), metrics);
         deadLettered = metrics.counter("events.dead-lettered");
-        skipped = metrics.counter("events.skipped");
     }
 
     @Override
     public void processElement(KafkaInput in, Context ctx, Collector<Change> out) {
-        received.inc();
-        Decoded decoded = decoder.decode(in.key, in.value);
-        if (decoded.isSkipped()) {
-            skipped.inc();
-            return;
-        }
-        Rejection rejection = decoded.ok() ? validator.check(decoded.event()) : decoded.rejection();
-        if (rejection == null) {
-            // Avro input travels as read; any other form as the Avro of what it was decoded to
-            byte[] avro = decoder == ChangeDecoder.AVRO ? in.value : ChangeEventCodec.encode(decoded.event());
-            out.collect(new Change(decoded.event().getKey(), avro, in, false));
-        } else {
-            invalid.inc();
+        ChangeEvent event = intake.take(in.key, in.value, rejection -> {
             deadLettered.inc();
             ctx.output(DEAD_LETTERS, DeadLetters.encode(source(job, in).deadLetter(rejection)));
+        });
+        if (event != null) {
+            // Avro input travels as read; any other form as the Avro of what it was decoded to
+            byte[] avro = decoder == ChangeDecoder.AVRO ? in.value : ChangeEventCodec.encode(event);
+            out.collect(new Change(event.getKey(), avro, in, false));
         }
     }
 

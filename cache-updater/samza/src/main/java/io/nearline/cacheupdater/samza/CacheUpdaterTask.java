@@ -15,10 +15,11 @@
  */
 package io.nearline.cacheupdater.samza;
 
+import io.nearline.cacheupdater.core.BackgroundWrites;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
-import io.nearline.cacheupdater.core.ScnOrderedWriter;
+import io.nearline.cacheupdater.core.CacheWritePath;
+import io.nearline.cacheupdater.core.ChangeIntake;
 import io.nearline.cacheupdater.core.UpdateBatch;
-import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.cdcbootstrap.core.BootstrapIntake;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.config.Config;
@@ -26,23 +27,13 @@ import io.nearline.common.deadletter.DeadLetters;
 import io.nearline.common.deadletter.RejectionReason;
 import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.common.events.ChangeEventValidator;
-import io.nearline.common.events.ChangeEvents;
-import io.nearline.common.events.Decoded;
-import io.nearline.common.events.Rejection;
 import io.nearline.common.metrics.Metrics;
-import io.nearline.common.store.CacheStore;
-import io.nearline.common.store.CacheStores;
 import io.nearline.engines.samzakit.SamzaConfig;
 import io.nearline.engines.samzakit.SamzaMetrics;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.apache.samza.config.TaskConfig;
 import org.apache.samza.context.Context;
 import org.apache.samza.storage.kv.Entry;
@@ -60,51 +51,42 @@ import org.apache.samza.task.TaskCallback;
 import org.apache.samza.task.TaskCoordinator;
 
 /**
- * One task per CDC partition: decode and validate each message, dead-letter the bad ones, and write
- * the rest through the SCN-ordered write, batched per key as on Flink ({@link UpdateBatch}).
+ * One task per CDC partition: the core's intake decodes and validates each message, bad ones go to
+ * the dead-letter topic, and the rest go through the core's write path, batched per key and written
+ * on a thread of the task's own ({@link BackgroundWrites}).
  *
  * <p>An asynchronous task: a message's callback completes only once its write is durable (or its
  * dead letter sent). Samza commits only when no callback is pending ({@code task.async.commit} is
- * off), so every write before a committed offset is durable. The batch is cut when it holds
- * {@code write.batch.max-keys} keys, when half of {@code task.max.concurrency} messages wait in it (the
- * run loop stops handing out messages at the limit), and every {@code write.batch.max-delay}. Cuts are
- * written by one thread in order while the next batch fills. While the store fails, the writes block,
- * callbacks stay pending and Samza stops pulling input at the concurrency limit.
+ * off), so every write before a committed offset is durable. Besides the core's cuts (by size and
+ * time), the batch is cut when half of {@code task.max.concurrency} messages wait in it: the run loop
+ * stops handing out messages at the limit, which is also how the task holds its input back while the
+ * store fails.
  *
  * <p>Bootstrap records (a second input) go through the engine-neutral {@link BootstrapIntake}, their
  * rows through the same write; what the intake counted of each snapshot goes into the task's store
- * with each batch, so it is committed with the input positions and a restarted task goes on counting.
+ * with each cut, so it is committed with the input positions and a restarted task goes on counting.
  */
 // ClosableTask is deprecated in Samza 1.8, but it is still the close hook a task gets
 // without an application context factory.
 @SuppressWarnings("deprecation")
-final class CacheUpdaterTask implements AsyncStreamTask, InitableTask, ClosableTask {
+final class CacheUpdaterTask
+        implements AsyncStreamTask, InitableTask, ClosableTask, BackgroundWrites.Runtime<List<TaskCallback>> {
 
     private final String bootstrapTopic;
     private CacheUpdaterSettings settings;
-    private ChangeEventValidator validator;
+    private ChangeIntake intake;
     private BootstrapIntake bootstrap;
     private KeyValueStore<String, byte[]> progress;
-    private CacheStore store;
-    private UpdateBatch batch;
-    /** Guards the batch, its callbacks and the bootstrap intake: the run loop adds, the timer cuts. */
-    private final Object lock = new Object();
-    /** Callbacks of the messages in the batch, completed once it is written. */
+    private BackgroundWrites<List<TaskCallback>> writes;
+    /** Callbacks of the messages in the batch, completed once it is written (under the writes' lock). */
     private List<TaskCallback> waiting = new ArrayList<>();
-    /** Snapshots with rows in the batch, whose counts are saved when it is cut. */
+    /** Snapshots with rows in the batch, whose counts are saved when it is cut (under the writes' lock). */
     private final Set<String> unsavedShares = new HashSet<>();
 
     private int cutAtMessages;
-    /** One thread: cuts are written one at a time, in the order they were cut. */
-    private ExecutorService writer;
-
-    private ScheduledExecutorService timer;
     private volatile MessageCollector collector;
     private SystemStream deadLetters;
-    private Metrics.Counter received;
-    private Metrics.Counter invalid;
     private Metrics.Counter deadLettered;
-    private Metrics.Counter skipped;
 
     /** @param bootstrapTopic the bootstrap topic this task also reads, or null */
     CacheUpdaterTask(String bootstrapTopic) {
@@ -116,12 +98,12 @@ final class CacheUpdaterTask implements AsyncStreamTask, InitableTask, ClosableT
     public void init(Context context) {
         Config config = SamzaConfig.nearline(context.getJobContext().getConfig());
         settings = CacheUpdaterSettings.from(config);
-        validator = ChangeEventValidator.of(settings.maxPayloadBytes(), settings.schemaRegistryDir());
         Metrics metrics = new SamzaMetrics(context.getTaskContext().getTaskMetricsRegistry());
-        received = metrics.counter("events.received");
-        invalid = metrics.counter("events.invalid");
+        intake = new ChangeIntake(
+                settings.decoder(),
+                ChangeEventValidator.of(settings.maxPayloadBytes(), settings.schemaRegistryDir()),
+                metrics);
         deadLettered = metrics.counter("events.dead-lettered");
-        skipped = metrics.counter("events.skipped");
         bootstrap = new BootstrapIntake(
                 ChangeEventValidator.of(settings.maxPayloadBytes(), settings.schemaRegistryDir()), metrics);
         if (bootstrapTopic != null) {
@@ -137,19 +119,9 @@ final class CacheUpdaterTask implements AsyncStreamTask, InitableTask, ClosableT
                 all.close();
             }
         }
-        store = CacheStores.open(config);
-        batch = new UpdateBatch(
-                new ScnOrderedWriter(store, WriterSettings.from(config), metrics),
-                metrics,
-                settings.maxPause(),
-                settings.writeThreads(),
-                settings.maxInFlight());
         cutAtMessages = Math.max(1, new TaskConfig(context.getJobContext().getConfig()).getMaxConcurrency() / 2);
         String name = context.getTaskContext().getTaskModel().getTaskName().getTaskName();
-        writer = Executors.newSingleThreadExecutor(r -> daemon(r, "cache-write-" + name));
-        timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "cache-batch-timer-" + name));
-        long every = settings.batchMaxDelay().toMillis();
-        timer.scheduleWithFixedDelay(this::cutIfWaiting, every, every, TimeUnit.MILLISECONDS);
+        writes = new BackgroundWrites<>(CacheWritePath.open(config, metrics), settings.batchMaxDelay(), name, this);
         deadLetters = new SystemStream(CacheUpdaterApp.SYSTEM, settings.deadLetterTopic());
     }
 
@@ -182,7 +154,7 @@ final class CacheUpdaterTask implements AsyncStreamTask, InitableTask, ClosableT
                 (byte[]) envelope.getKey(),
                 value);
         if (fromBootstrap) {
-            synchronized (lock) { // the intake's counts are saved when the batch is cut, on whichever thread cuts it
+            synchronized (writes.lock()) { // the intake's counts are saved at each cut, on whichever thread cuts
                 BootstrapIntake.Taken taken = bootstrap.take(value);
                 if (taken instanceof BootstrapIntake.Row row) {
                     unsavedShares.add(row.share());
@@ -196,74 +168,53 @@ final class CacheUpdaterTask implements AsyncStreamTask, InitableTask, ClosableT
             }
             return false;
         }
-        received.inc();
-        Decoded decoded = settings.decoder().decode((byte[]) envelope.getKey(), value);
-        if (decoded.isSkipped()) {
-            skipped.inc();
+        ChangeEvent event =
+                intake.take((byte[]) envelope.getKey(), value, rejection -> deadLetter(collector, source, rejection));
+        if (event == null) {
             return false;
         }
-        Rejection rejection = decoded.ok() ? validator.check(decoded.event()) : decoded.rejection();
-        if (rejection != null) {
-            invalid.inc();
-            deadLetter(collector, source, rejection);
-            return false;
-        }
-        add(decoded.event(), source, false, callback);
+        add(event, source, false, callback);
         return true;
     }
 
     private void add(ChangeEvent event, SourceRecord source, boolean refreshTtl, TaskCallback callback) {
-        synchronized (lock) {
-            batch.add(
-                    ChangeEvents.cacheKey(event),
-                    new UpdateBatch.Pending(event, ChangeEvents.cacheRecord(event), source, refreshTtl));
+        synchronized (writes.lock()) {
             waiting.add(callback);
-            if (waiting.size() >= cutAtMessages || batch.size() >= settings.batchMaxKeys()) {
-                cut();
-            }
-        }
-    }
-
-    private void cutIfWaiting() {
-        synchronized (lock) {
-            if (!waiting.isEmpty()) {
-                cut();
-            }
+            writes.add(event, source, refreshTtl, () -> waiting.size() >= cutAtMessages);
         }
     }
 
     /**
-     * Hands the batch to the write thread; its messages' callbacks complete once it is written. The
-     * counts of the snapshots its rows belong to are saved now: Samza commits the store only when no
-     * callback is pending, so a commit never holds a count whose rows are not written.
+     * At each cut: the callbacks to complete once it is written. The counts of the snapshots its rows
+     * belong to are saved now: Samza commits the store only when no callback is pending, so a commit
+     * never holds a count whose rows are not written.
      */
-    private void cut() {
+    @Override
+    public List<TaskCallback> marks() {
+        if (waiting.isEmpty()) {
+            return null;
+        }
         for (String share : unsavedShares) {
             progress.put(share, bootstrap.progress(share));
         }
         unsavedShares.clear();
-        UpdateBatch.Cut cut = batch.cut();
         List<TaskCallback> done = waiting;
         waiting = new ArrayList<>();
-        writer.execute(() -> {
-            try {
-                for (UpdateBatch.Refused refused : batch.write(cut)) {
-                    // sent before the callbacks complete, so the commit that follows flushes it
-                    deadLetter(collector, refused.change().source(), refused.rejection());
-                }
-                done.forEach(TaskCallback::complete);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt(); // the task is closing: the messages stay uncommitted
-            } catch (RuntimeException e) {
-                done.forEach(callback -> callback.failure(e));
-            }
-        });
+        return done;
     }
 
-    private static Thread daemon(Runnable r, String name) {
-        Thread t = new Thread(r, name);
-        t.setDaemon(true);
-        return t;
+    @Override
+    public void written(List<TaskCallback> done, List<UpdateBatch.Refused> refused) {
+        for (UpdateBatch.Refused r : refused) {
+            // sent before the callbacks complete, so the commit that follows flushes it
+            deadLetter(collector, r.change().source(), r.rejection());
+        }
+        done.forEach(TaskCallback::complete);
+    }
+
+    @Override
+    public void failed(List<TaskCallback> done, RuntimeException e) {
+        done.forEach(callback -> callback.failure(e));
     }
 
     private void deadLetter(MessageCollector collector, SourceRecord source, RejectionReason why) {
@@ -273,26 +224,8 @@ final class CacheUpdaterTask implements AsyncStreamTask, InitableTask, ClosableT
 
     @Override
     public void close() {
-        if (timer != null) {
-            timer.shutdownNow();
-        }
-        if (writer != null) {
-            writer.shutdownNow(); // what is not yet written is not committed either: it is read again
-            awaitQuietly(writer, Duration.ofSeconds(10));
-        }
-        if (batch != null) {
-            batch.close();
-        }
-        if (store != null) {
-            store.close();
-        }
-    }
-
-    private static void awaitQuietly(ExecutorService pool, Duration timeout) {
-        try {
-            pool.awaitTermination(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (writes != null) {
+            writes.close(); // what is not yet written is not committed either: it is read again
         }
     }
 }

@@ -1,0 +1,104 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.nearline.cacheupdater.core;
+
+import io.nearline.common.avro.ChangeEvent;
+import io.nearline.common.config.Config;
+import io.nearline.common.deadletter.SourceRecord;
+import io.nearline.common.events.ChangeEvents;
+import io.nearline.common.metrics.Metrics;
+import io.nearline.common.store.CacheStore;
+import io.nearline.common.store.CacheStores;
+import java.util.List;
+
+/**
+ * The cache updater's write path as every runtime opens it from its settings: the store named by
+ * {@code cache.store}, the SCN-ordered write over it and the per-key batch in front of it. Flink's
+ * operator, Samza's task and the Kafka Connect task each open one and keep only what their runtime
+ * needs around it (when to flush, where dead letters go, what a commit may cover).
+ */
+public final class CacheWritePath implements AutoCloseable {
+
+    private final CacheStore store;
+    private final UpdateBatch batch;
+    private final int batchMaxKeys;
+
+    /** A path over a store and a batch made by hand (the core's tests); {@link #open} is the runtimes' way. */
+    CacheWritePath(CacheStore store, UpdateBatch batch, int batchMaxKeys) {
+        this.store = store;
+        this.batch = batch;
+        this.batchMaxKeys = batchMaxKeys;
+    }
+
+    /** Opens the store and the batch of a task; closing the path closes both. */
+    public static CacheWritePath open(Config config, Metrics metrics) {
+        CacheStore store = CacheStores.open(config);
+        try {
+            UpdateBatch batch = new UpdateBatch(
+                    new ScnOrderedWriter(store, WriterSettings.from(config), metrics),
+                    metrics,
+                    config.get(CacheUpdaterSettings.MAX_PAUSE),
+                    config.get(CacheUpdaterSettings.WRITE_THREADS),
+                    config.get(CacheUpdaterSettings.MAX_IN_FLIGHT));
+            return new CacheWritePath(store, batch, config.get(CacheUpdaterSettings.BATCH_MAX_KEYS));
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Adds a decoded change to the batch. With {@code refreshTtl} (a bootstrap row) an equal version
+     * in the store is rewritten so that its TTL starts again.
+     */
+    public void add(ChangeEvent event, SourceRecord source, boolean refreshTtl) {
+        batch.add(
+                ChangeEvents.cacheKey(event),
+                new UpdateBatch.Pending(event, ChangeEvents.cacheRecord(event), source, refreshTtl));
+    }
+
+    /** Whether the batch holds {@code write.batch.max-keys} keys: time to cut it. */
+    public boolean full() {
+        return batch.size() >= batchMaxKeys;
+    }
+
+    public boolean isEmpty() {
+        return batch.isEmpty();
+    }
+
+    /** Writes everything pending on the caller's thread; blocks through store trouble. @return what the store refused for good */
+    public List<UpdateBatch.Refused> flush() throws InterruptedException {
+        return batch.flush();
+    }
+
+    /** Takes everything pending out of the batch, for {@link #write} (see {@link BackgroundWrites}). */
+    UpdateBatch.Cut cut() {
+        return batch.cut();
+    }
+
+    List<UpdateBatch.Refused> write(UpdateBatch.Cut cut) throws InterruptedException {
+        return batch.write(cut);
+    }
+
+    @Override
+    public void close() {
+        try {
+            batch.close();
+        } finally {
+            store.close();
+        }
+    }
+}
