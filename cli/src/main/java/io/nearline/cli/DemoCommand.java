@@ -16,7 +16,7 @@
 package io.nearline.cli;
 
 import io.nearline.localcluster.demo.DemoOptions;
-import io.nearline.localcluster.kit.Home;
+import io.nearline.localcluster.kit.processes.Home;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -16,8 +16,8 @@
 package io.nearline.cli;
 
 import io.nearline.localcluster.joinreference.TrackingGenerator;
-import io.nearline.localcluster.kit.CommandGroup;
-import io.nearline.localcluster.kit.SeedOption;
+import io.nearline.localcluster.kit.console.CommandGroup;
+import io.nearline.localcluster.kit.options.SeedOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

@@ -17,9 +17,9 @@ package io.nearline.cli;
 
 import io.nearline.localcluster.cdcreplay.ReplayCdcOptions;
 import io.nearline.localcluster.joinreplay.ReplayJoinOptions;
-import io.nearline.localcluster.kit.CommandGroup;
-import io.nearline.localcluster.kit.EngineOption;
-import io.nearline.localcluster.kit.Home;
+import io.nearline.localcluster.kit.console.CommandGroup;
+import io.nearline.localcluster.kit.options.EngineOption;
+import io.nearline.localcluster.kit.processes.Home;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -31,6 +31,9 @@ public final class BootstrapJob {
         FlinkJobMain.run(
                 "nearline-cdc-bootstrap",
                 args,
-                (env, config) -> CacheUpdaterJob.define(env, CacheUpdaterIo.kafka(config, false, true, false), config));
+                (env, config) -> CacheUpdaterJob.define(
+                        env,
+                        CacheUpdaterIo.kafka(config, CacheUpdaterIo.Inputs.BOOTSTRAP, CacheUpdaterIo.Reading.LIVE),
+                        config));
     }
 }

@@ -46,17 +46,49 @@ import org.apache.kafka.common.TopicPartition;
 public record CacheUpdaterIo(
         Source<KafkaInput, ?, ?> changes, Source<KafkaInput, ?, ?> bootstrap, Sink<byte[]> deadLetters) {
 
+    /** Which of the job's topics it reads. */
+    public enum Inputs {
+        /** The CDC topic: the cache updater alone. */
+        CHANGES,
+        /** The bootstrap topic: the bootstrapper alone. */
+        BOOTSTRAP,
+        /** Both: the cache updater with the bootstrapper in the same job. */
+        BOTH;
+
+        /** The cache updater's inputs, with the bootstrap topic or without. */
+        public static Inputs changes(boolean withBootstrap) {
+            return withBootstrap ? BOTH : CHANGES;
+        }
+
+        boolean changes() {
+            return this != BOOTSTRAP;
+        }
+
+        boolean bootstrap() {
+            return this != CHANGES;
+        }
+    }
+
+    /** How far the job reads its topics. */
+    public enum Reading {
+        /** On and on: the job runs until it is stopped (production). */
+        LIVE,
+        /** Up to the topics' end when the job starts, so that it ends by itself (replays). */
+        TO_THE_END
+    }
+
     /**
-     * The job's topics: the CDC topic with {@code changes}, the bootstrap topic with {@code bootstrap},
-     * each from its consumer group's committed offsets (earliest when it has none); {@code bounded}:
-     * up to the topics' end at start, so the job ends by itself (replays).
+     * The job's topics, each from its consumer group's committed offsets (earliest when it has none).
      */
-    public static CacheUpdaterIo kafka(Config config, boolean changes, boolean bootstrap, boolean bounded) {
+    public static CacheUpdaterIo kafka(Config config, Inputs inputs, Reading reading) {
         CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
         Properties security = KafkaClientSecurity.of(config);
+        boolean bounded = reading == Reading.TO_THE_END;
         return new CacheUpdaterIo(
-                changes ? source(settings, security, settings.cdcTopic(), settings.readerGroup(false), bounded) : null,
-                bootstrap
+                inputs.changes()
+                        ? source(settings, security, settings.cdcTopic(), settings.readerGroup(false), bounded)
+                        : null,
+                inputs.bootstrap()
                         ? source(
                                 settings,
                                 security,

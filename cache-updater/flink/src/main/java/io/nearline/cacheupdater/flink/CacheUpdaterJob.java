@@ -100,7 +100,11 @@ public final class CacheUpdaterJob {
     public static void main(String[] args) {
         FlinkJobMain.run("nearline-cache-updater", args, (env, config) -> {
             boolean withBootstrap = config.get(BootstrapSettings.ENABLED);
-            define(env, CacheUpdaterIo.kafka(config, true, withBootstrap, false), config);
+            define(
+                    env,
+                    CacheUpdaterIo.kafka(
+                            config, CacheUpdaterIo.Inputs.changes(withBootstrap), CacheUpdaterIo.Reading.LIVE),
+                    config);
         });
     }
 }

@@ -20,10 +20,10 @@ import io.nearline.cacheupdater.core.UpdateBatch;
 import io.nearline.cdcbootstrap.core.BootstrapSettings;
 import io.nearline.common.config.Config;
 import io.nearline.common.metrics.InMemoryMetrics;
-import io.nearline.localcluster.kit.ForkedStore;
-import io.nearline.localcluster.kit.JobProcess;
-import io.nearline.localcluster.kit.LocalBroker;
-import io.nearline.localcluster.kit.LocalEngine;
+import io.nearline.localcluster.kit.kafka.LocalBroker;
+import io.nearline.localcluster.kit.processes.ForkedStore;
+import io.nearline.localcluster.kit.processes.LocalEngine;
+import io.nearline.localcluster.kit.runs.JobProcess;
 import java.nio.file.Path;
 import java.util.Map;
 

@@ -17,8 +17,8 @@ package io.nearline.localcluster.cluster;
 
 import io.nearline.cacheupdater.storeredis.testkit.RedisServerProcess;
 import io.nearline.common.config.KafkaSecurity;
-import io.nearline.localcluster.kit.ForkedConnect;
-import io.nearline.localcluster.kit.Home;
+import io.nearline.localcluster.kit.processes.ForkedConnect;
+import io.nearline.localcluster.kit.processes.Home;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -17,7 +17,7 @@ package io.nearline.localcluster.cluster;
 
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigException;
-import io.nearline.localcluster.kit.KafkaClient;
+import io.nearline.localcluster.kit.kafka.KafkaClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -16,8 +16,8 @@
 package io.nearline.localcluster.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.nearline.localcluster.kit.ConnectJmx;
-import io.nearline.localcluster.kit.ForkedConnect;
+import io.nearline.localcluster.kit.processes.ConnectJmx;
+import io.nearline.localcluster.kit.processes.ForkedConnect;
 import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;

@@ -15,7 +15,8 @@
  */
 package io.nearline.localcluster.cluster;
 
-import io.nearline.localcluster.kit.LogTail;
+import io.nearline.common.testkit.LocalProcesses;
+import io.nearline.localcluster.kit.processes.LogTail;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -271,9 +272,8 @@ public final class Daemons {
     /** Sleeps; an interrupt ends the command ({@link ClusterException}). */
     public static void sleep(long millis) {
         try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            LocalProcesses.sleep(millis);
+        } catch (LocalProcesses.Interrupted e) {
             throw new ClusterException("interrupted");
         }
     }

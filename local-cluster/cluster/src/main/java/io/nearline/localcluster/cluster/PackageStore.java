@@ -15,7 +15,7 @@
  */
 package io.nearline.localcluster.cluster;
 
-import io.nearline.localcluster.kit.Home;
+import io.nearline.localcluster.kit.processes.Home;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

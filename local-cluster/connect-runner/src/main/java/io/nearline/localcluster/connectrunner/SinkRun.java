@@ -19,13 +19,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.Namespaces;
+import io.nearline.common.testkit.LocalProcesses;
 import io.nearline.localcluster.cdcreplay.CdcReplay;
-import io.nearline.localcluster.kit.ForkedConnect;
-import io.nearline.localcluster.kit.ForkedJvm;
-import io.nearline.localcluster.kit.Home;
-import io.nearline.localcluster.kit.KafkaClient;
-import io.nearline.localcluster.kit.KafkaTopics;
-import io.nearline.localcluster.kit.LocalRunOptions;
+import io.nearline.localcluster.kit.kafka.KafkaClient;
+import io.nearline.localcluster.kit.kafka.KafkaTopics;
+import io.nearline.localcluster.kit.options.LocalRunOptions;
+import io.nearline.localcluster.kit.processes.ForkedConnect;
+import io.nearline.localcluster.kit.processes.Home;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -116,7 +116,7 @@ final class SinkRun {
                 ForkedConnect.unpackPlugin(ForkedConnect.sinkPluginZip(Home.dir()), work.resolve("connect-plugins"));
         KafkaTopics.createTopics(kafka, Map.of(connectDeadLetterTopic(), 1));
         Path dir = work.resolve("connect");
-        int jmx = ForkedJvm.freePort();
+        int jmx = LocalProcesses.freePort();
         try (WorkerCounts counts = new WorkerCounts(ConnectReplay.METRICS, connectorName())) {
             ForkedConnect worker = start(dir, plugins, jmx, counts);
             try {
@@ -132,7 +132,7 @@ final class SinkRun {
                         worker.kill();
                         System.out.printf(
                                 "%n  >> killed the Kafka Connect worker (-9) after %,d of %,d events%n", done, events);
-                        jmx = ForkedJvm.freePort();
+                        jmx = LocalProcesses.freePort();
                         worker = start(dir, plugins, jmx, counts);
                         killed = true;
                     }

@@ -26,7 +26,7 @@ import io.nearline.common.testkit.ChangeEventGenerator;
 import io.nearline.common.testkit.Seeds;
 import io.nearline.localcluster.cdcreference.Scenarios;
 import io.nearline.localcluster.cdcreplay.CdcConformanceSuite;
-import io.nearline.localcluster.kit.CliErrors;
+import io.nearline.localcluster.kit.console.CliErrors;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -15,6 +15,7 @@
  */
 package io.nearline.localcluster.databases;
 
+import io.nearline.common.testkit.LocalProcesses;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -79,7 +80,7 @@ public final class MariadbServer implements AutoCloseable {
     /** Creates a data directory in {@code dir/data} and starts the server on a free loopback port. */
     public static MariadbServer start(Path dir) throws IOException {
         String password = initialize(dir, "127.0.0.1");
-        int port = Processes.freePort();
+        int port = LocalProcesses.freePort();
         Process process = new ProcessBuilder(serverCommand(dir, "127.0.0.1", port, List.of()))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(
@@ -204,7 +205,7 @@ public final class MariadbServer implements AutoCloseable {
             if (Files.exists(log) && Files.readString(log).contains(READY)) {
                 return;
             }
-            Processes.sleep(100);
+            LocalProcesses.sleep(100);
         }
         process.destroyForcibly();
         throw new IOException("MariaDB did not start on port " + port + "; see " + log);

@@ -15,6 +15,7 @@
  */
 package io.nearline.localcluster.databases;
 
+import io.nearline.common.testkit.LocalProcesses;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -103,7 +104,7 @@ public final class PostgresServer implements AutoCloseable {
     /** As {@link #start(Path)}, with server settings of the caller's ({@code -c name=value}, after the defaults). */
     public static PostgresServer start(Path dir, List<String> extra) throws IOException {
         Path data = initialize(dir, null);
-        int port = Processes.freePort();
+        int port = LocalProcesses.freePort();
         Process postmaster = new ProcessBuilder(serverCommand(data, "127.0.0.1", port, extra))
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(
@@ -226,7 +227,7 @@ public final class PostgresServer implements AutoCloseable {
             } catch (SQLException e) {
                 last = e;
             }
-            Processes.sleep(100);
+            LocalProcesses.sleep(100);
         }
         process.destroyForcibly();
         throw new IOException("PostgreSQL did not accept connections on port " + port + " (" + last + "); see " + log);

@@ -16,7 +16,6 @@
 package io.nearline.localcluster.databases;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
@@ -84,20 +83,6 @@ public final class Processes {
                 Thread.currentThread().interrupt();
             }
             process.destroyForcibly();
-        }
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
-
-    static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 }

@@ -15,9 +15,9 @@
  */
 package io.nearline.localcluster.demo;
 
-import io.nearline.localcluster.kit.LocalRunOptions;
-import io.nearline.localcluster.kit.SeedOption;
-import io.nearline.localcluster.kit.StoreOptions;
+import io.nearline.localcluster.kit.options.LocalRunOptions;
+import io.nearline.localcluster.kit.options.SeedOption;
+import io.nearline.localcluster.kit.options.StoreOptions;
 import java.time.Duration;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

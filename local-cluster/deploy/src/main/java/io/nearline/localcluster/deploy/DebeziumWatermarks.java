@@ -17,8 +17,8 @@ package io.nearline.localcluster.deploy;
 
 import io.nearline.cdcbootstrap.core.DatabaseSnapshot;
 import io.nearline.common.events.DebeziumVersion;
-import io.nearline.localcluster.kit.KafkaClient;
-import io.nearline.localcluster.kit.KafkaTopics;
+import io.nearline.localcluster.kit.kafka.KafkaClient;
+import io.nearline.localcluster.kit.kafka.KafkaTopics;
 import java.time.Duration;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 

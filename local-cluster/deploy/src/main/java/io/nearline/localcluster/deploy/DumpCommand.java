@@ -21,7 +21,7 @@ import io.nearline.common.store.CacheStore;
 import io.nearline.localcluster.cdcreference.ReplayInput;
 import io.nearline.localcluster.cdcreference.StateDump;
 import io.nearline.localcluster.cluster.ClusterOption;
-import io.nearline.localcluster.kit.ReplayOutput;
+import io.nearline.localcluster.kit.runs.ReplayOutput;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;

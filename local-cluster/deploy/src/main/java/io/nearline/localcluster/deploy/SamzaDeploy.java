@@ -22,7 +22,7 @@ import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.cluster.ClusterFile;
 import io.nearline.localcluster.cluster.PackageStore;
 import io.nearline.localcluster.cluster.YarnCluster;
-import io.nearline.localcluster.kit.Home;
+import io.nearline.localcluster.kit.processes.Home;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;

@@ -17,8 +17,8 @@ package io.nearline.localcluster.deploy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.nearline.localcluster.kit.KafkaClient;
-import io.nearline.localcluster.kit.KafkaTopics;
+import io.nearline.localcluster.kit.kafka.KafkaClient;
+import io.nearline.localcluster.kit.kafka.KafkaTopics;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.Map;

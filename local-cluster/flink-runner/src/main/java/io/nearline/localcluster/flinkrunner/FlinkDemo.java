@@ -46,8 +46,9 @@ public final class FlinkDemo extends FlinkEngine implements Callable<Integer>, D
     /** Cancelling drops what was not yet checkpointed; the next start resumes from the committed offsets. */
     @Override
     public AutoCloseable start(Config config, Path work) throws Exception {
-        StreamExecutionEnvironment env = FlinkLocal.env(options.run, config, false);
-        CacheUpdaterJob.define(env, CacheUpdaterIo.kafka(config, true, true, false), config);
+        StreamExecutionEnvironment env = FlinkLocal.env(options.run, config, FlinkLocal.Restarts.FLINKS_DEFAULT);
+        CacheUpdaterJob.define(
+                env, CacheUpdaterIo.kafka(config, CacheUpdaterIo.Inputs.BOTH, CacheUpdaterIo.Reading.LIVE), config);
         JobClient job = env.executeAsync("nearline-cache-updater-demo");
         return () -> job.cancel().get(60, TimeUnit.SECONDS);
     }

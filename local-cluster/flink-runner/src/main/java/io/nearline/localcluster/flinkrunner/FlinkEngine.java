@@ -16,8 +16,8 @@
 package io.nearline.localcluster.flinkrunner;
 
 import io.nearline.common.metrics.InMemoryMetrics;
-import io.nearline.localcluster.kit.LocalBroker;
-import io.nearline.localcluster.kit.LocalEngine;
+import io.nearline.localcluster.kit.kafka.LocalBroker;
+import io.nearline.localcluster.kit.processes.LocalEngine;
 import java.nio.file.Path;
 
 /** What every Flink runner command is as an engine: Flink, its mirrored counters, the broker in this JVM. */

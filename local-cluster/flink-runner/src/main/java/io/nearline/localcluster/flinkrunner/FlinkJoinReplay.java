@@ -58,7 +58,8 @@ public final class FlinkJoinReplay extends FlinkEngine implements Callable<Integ
                         "state.backend.rocksdb.localdir",
                         work.resolve("flink-rocksdb").toString()))
                 .withOverrides(config.asMap());
-        StreamExecutionEnvironment env = FlinkLocal.env(options.run, withState, true, work);
+        StreamExecutionEnvironment env =
+                FlinkLocal.env(options.run, withState, FlinkLocal.Restarts.FAIL_AFTER_TWO, work);
         TrackingJoinJob.define(env, TrackingJoinIo.kafka(config, ends), settings);
         env.execute("nearline-tracking-join-replay");
     }

@@ -20,8 +20,8 @@ import io.nearline.common.config.Namespaces;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.engines.flinkkit.FlinkMetrics;
 import io.nearline.localcluster.kafka.EmbeddedKafka;
-import io.nearline.localcluster.kit.LocalBroker;
-import io.nearline.localcluster.kit.LocalRunOptions;
+import io.nearline.localcluster.kit.kafka.LocalBroker;
+import io.nearline.localcluster.kit.options.LocalRunOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -82,12 +82,17 @@ final class FlinkLocal {
         };
     }
 
-    /**
-     * A local environment for one run. {@code failFast}: a replay fails after two restarts instead of
-     * restarting forever; the demo keeps Flink's default.
-     */
-    static StreamExecutionEnvironment env(LocalRunOptions run, Config config, boolean failFast) {
-        return env(run, config, failFast, null);
+    /** How a local run's job restarts after a failure. */
+    enum Restarts {
+        /** Flink's default, on and on (the demo, which injects failures of its own). */
+        FLINKS_DEFAULT,
+        /** Two restarts, then the run fails (replays: a job that keeps failing says so). */
+        FAIL_AFTER_TWO
+    }
+
+    /** A local environment for one run. */
+    static StreamExecutionEnvironment env(LocalRunOptions run, Config config, Restarts restarts) {
+        return env(run, config, restarts, null);
     }
 
     /**
@@ -95,7 +100,7 @@ final class FlinkLocal {
      * {@code work/flink-checkpoints} and are kept when the process dies, and the process started again
      * ({@code --restore}) resumes from the newest complete one.
      */
-    static StreamExecutionEnvironment env(LocalRunOptions run, Config config, boolean failFast, Path work) {
+    static StreamExecutionEnvironment env(LocalRunOptions run, Config config, Restarts restarts, Path work) {
         Map<String, String> engine = new TreeMap<>();
         config.asMap().forEach((k, v) -> {
             if (!Namespaces.isNearline(k)) {
@@ -106,7 +111,7 @@ final class FlinkLocal {
         flink.set(CoreOptions.DEFAULT_PARALLELISM, run.parallelism);
         flink.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, run.checkpointInterval);
         flink.set(CheckpointingOptions.CHECKPOINT_STORAGE, MemoryCheckpoints.class.getName());
-        if (failFast) {
+        if (restarts == Restarts.FAIL_AFTER_TWO) {
             flink.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
             flink.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 2);
         }

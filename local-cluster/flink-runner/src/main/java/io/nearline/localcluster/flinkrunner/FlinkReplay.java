@@ -49,15 +49,21 @@ public final class FlinkReplay extends FlinkEngine implements Callable<Integer>,
     @Override
     public void run(Config config, CacheUpdaterSettings settings, long events, long bootstrapRecords, Path work)
             throws Exception {
-        StreamExecutionEnvironment env = FlinkLocal.env(options.run, config, true, work);
-        CacheUpdaterJob.define(env, CacheUpdaterIo.kafka(config, true, bootstrapRecords != 0, true), config);
+        StreamExecutionEnvironment env = FlinkLocal.env(options.run, config, FlinkLocal.Restarts.FAIL_AFTER_TWO, work);
+        CacheUpdaterJob.define(
+                env,
+                CacheUpdaterIo.kafka(
+                        config,
+                        CacheUpdaterIo.Inputs.changes(bootstrapRecords != 0),
+                        CacheUpdaterIo.Reading.TO_THE_END),
+                config);
         env.execute("nearline-cache-updater-replay");
     }
 
     @Override
     public void runLive(Config config, CacheUpdaterSettings settings, long events, Map<Integer, Long> ends, Path work)
             throws Exception {
-        StreamExecutionEnvironment env = FlinkLocal.env(options.run, config, true, work);
+        StreamExecutionEnvironment env = FlinkLocal.env(options.run, config, FlinkLocal.Restarts.FAIL_AFTER_TWO, work);
         CacheUpdaterJob.define(env, CacheUpdaterIo.kafkaChangesUpTo(config, ends), config);
         env.execute("nearline-cache-updater-live");
     }

@@ -17,7 +17,7 @@ package io.nearline.localcluster.joinreplay;
 
 import io.nearline.common.config.Config;
 import io.nearline.feedtrackingjoin.core.JoinSettings;
-import io.nearline.localcluster.kit.LocalRunOptions;
+import io.nearline.localcluster.kit.options.LocalRunOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;

@@ -15,12 +15,11 @@
  */
 package io.nearline.localcluster.kafka;
 
+import io.nearline.common.testkit.LocalProcesses;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -89,8 +88,8 @@ public final class EmbeddedKafka implements AutoCloseable {
     public static EmbeddedKafka start(Path dir, String host, int port, int controllerPort, BrokerSecurity security) {
         try {
             Files.createDirectories(dir);
-            int brokerPort = port > 0 ? port : freePort();
-            controllerPort = controllerPort > 0 ? controllerPort : freePort();
+            int brokerPort = port > 0 ? port : LocalProcesses.freePort();
+            controllerPort = controllerPort > 0 ? controllerPort : LocalProcesses.freePort();
             Path logDir = dir.resolve("kraft-logs");
             Properties props = new Properties();
             props.put("process.roles", "broker,controller");
@@ -202,12 +201,6 @@ public final class EmbeddedKafka implements AutoCloseable {
             closed = true;
             server.shutdown();
             server.awaitShutdown();
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
         }
     }
 }

@@ -19,7 +19,7 @@ import io.nearline.cacheupdater.samza.CacheUpdaterApp;
 import io.nearline.common.config.Config;
 import io.nearline.localcluster.demo.Demo;
 import io.nearline.localcluster.demo.DemoOptions;
-import io.nearline.localcluster.kit.LocalRunOptions;
+import io.nearline.localcluster.kit.options.LocalRunOptions;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.apache.samza.runtime.LocalApplicationRunner;

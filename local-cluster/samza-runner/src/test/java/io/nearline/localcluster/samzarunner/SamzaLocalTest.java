@@ -18,7 +18,7 @@ package io.nearline.localcluster.samzarunner;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.nearline.common.config.Config;
-import io.nearline.localcluster.kit.LocalRunOptions;
+import io.nearline.localcluster.kit.options.LocalRunOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

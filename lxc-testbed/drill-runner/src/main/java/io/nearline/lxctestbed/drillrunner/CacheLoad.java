@@ -24,7 +24,7 @@ import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.StoreException;
 import io.nearline.common.version.Version;
 import io.nearline.localcluster.cluster.ClusterException;
-import io.nearline.localcluster.kit.KafkaTopics;
+import io.nearline.localcluster.kit.kafka.KafkaTopics;
 import io.nearline.localcluster.sourcesimulator.CacheView;
 import io.nearline.localcluster.sourcesimulator.DivergenceChecker;
 import io.nearline.localcluster.sourcesimulator.SourceOfTruth;

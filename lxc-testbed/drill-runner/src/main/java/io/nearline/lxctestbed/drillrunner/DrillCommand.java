@@ -17,9 +17,9 @@ package io.nearline.lxctestbed.drillrunner;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nearline.localcluster.cluster.ClusterException;
-import io.nearline.localcluster.kit.Home;
-import io.nearline.localcluster.kit.SeedOption;
-import io.nearline.localcluster.kit.SummaryJsonOption;
+import io.nearline.localcluster.kit.options.SeedOption;
+import io.nearline.localcluster.kit.options.SummaryJsonOption;
+import io.nearline.localcluster.kit.processes.Home;
 import io.nearline.lxctestbed.testbed.TestbedCommand;
 import java.io.IOException;
 import java.nio.file.Path;

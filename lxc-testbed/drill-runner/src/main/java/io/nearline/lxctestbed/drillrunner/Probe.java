@@ -18,7 +18,7 @@ package io.nearline.lxctestbed.drillrunner;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nearline.localcluster.cluster.ClusterException;
-import io.nearline.localcluster.kit.Home;
+import io.nearline.localcluster.kit.processes.Home;
 import io.nearline.lxctestbed.testbed.LxcNode;
 import java.io.IOException;
 import java.io.InputStream;

@@ -16,7 +16,7 @@
 package io.nearline.lxctestbed.testbed;
 
 import io.nearline.localcluster.cluster.ClusterException;
-import io.nearline.localcluster.kit.Home;
+import io.nearline.localcluster.kit.processes.Home;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -21,7 +21,7 @@ import io.nearline.localcluster.cluster.ClusterFile;
 import io.nearline.localcluster.cluster.ClusterNetwork;
 import io.nearline.localcluster.cluster.Daemons;
 import io.nearline.localcluster.cluster.YarnCluster;
-import io.nearline.localcluster.kit.LocalRunOptions;
+import io.nearline.localcluster.kit.options.LocalRunOptions;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;

@@ -15,6 +15,7 @@
  */
 package io.nearline.cacheupdater.storeredis.testkit;
 
+import io.nearline.common.testkit.LocalProcesses;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -49,7 +50,7 @@ public final class RedisClusterProcess implements AutoCloseable {
                         "cluster-enabled yes",
                         "cluster-config-file nodes.conf",
                         // the bus port is chosen too: port + 10000 may be taken or beyond 65535
-                        "cluster-port " + RedisServerProcess.freePort(),
+                        "cluster-port " + LocalProcesses.freePort(),
                         "cluster-node-timeout 3000"));
                 RedisServerProcess node = RedisServerProcess.start(dir.resolve("node-" + i), config);
                 nodes.add(node);
@@ -85,7 +86,7 @@ public final class RedisClusterProcess implements AutoCloseable {
             if (System.nanoTime() > deadline) {
                 throw new IllegalStateException("the Redis Cluster did not serve every slot within " + within);
             }
-            RedisServerProcess.sleep(100);
+            LocalProcesses.sleep(100);
         }
     }
 

@@ -15,8 +15,8 @@
  */
 package io.nearline.cacheupdater.storeredis.testkit;
 
+import io.nearline.common.testkit.LocalProcesses;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -95,7 +95,7 @@ public final class RedisServerProcess implements AutoCloseable {
 
     /** Starts a server with its files in {@code dir}; {@code extraConfig} lines are added to its configuration. */
     public static RedisServerProcess start(Path dir, List<String> extraConfig) throws IOException {
-        int port = freePort();
+        int port = LocalProcesses.freePort();
         Path config = writeConfig(dir, "127.0.0.1", port, extraConfig);
         RedisServerProcess server = new RedisServerProcess(dir, port, config, dir.resolve(PASSWORD_FILE));
         server.launch();
@@ -149,7 +149,7 @@ public final class RedisServerProcess implements AutoCloseable {
             if (Files.exists(log) && newText(log, logged).contains(READY)) {
                 return;
             }
-            sleep(50);
+            LocalProcesses.sleep(50);
         }
         process.destroyForcibly();
         throw new IllegalStateException(
@@ -247,20 +247,5 @@ public final class RedisServerProcess implements AutoCloseable {
     private static void writePrivate(Path file, String text) throws IOException {
         Files.writeString(file, text);
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
-    static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
     }
 }

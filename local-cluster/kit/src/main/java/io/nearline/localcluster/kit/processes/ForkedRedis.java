@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.localcluster.kit;
+package io.nearline.localcluster.kit.processes;
 
 import io.nearline.cacheupdater.storeredis.testkit.RedisServerProcess;
 import java.io.IOException;

@@ -13,9 +13,10 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.localcluster.kit;
+package io.nearline.localcluster.kit.processes;
 
 import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.localcluster.kit.kafka.LocalBroker;
 import java.io.IOException;
 import java.nio.file.Path;
 

@@ -13,10 +13,11 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.localcluster.kit;
+package io.nearline.localcluster.kit.processes;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.nearline.common.testkit.LocalProcesses;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -171,7 +172,7 @@ public final class ForkedConnect implements AutoCloseable {
             throw new IllegalStateException(lib(home) + " is missing: build with ./mvnw package -DskipTests");
         }
         Files.createDirectories(dir);
-        int port = ForkedJvm.freePort();
+        int port = LocalProcesses.freePort();
         StringBuilder pluginPath = new StringBuilder(plugins(home).toString());
         morePlugins.forEach(p -> pluginPath.append(',').append(p));
         Path worker = Files.write(
@@ -198,7 +199,7 @@ public final class ForkedConnect implements AutoCloseable {
             } catch (IOException e) {
                 // not listening yet
             }
-            sleep(300);
+            LocalProcesses.sleep(300);
         }
         connect.close();
         throw new IOException("the Kafka Connect worker did not come up; see " + dir.resolve("connect.log"));
@@ -231,7 +232,7 @@ public final class ForkedConnect implements AutoCloseable {
             try {
                 status = get("/connectors/" + name + "/status");
             } catch (IOException e) {
-                sleep(300);
+                LocalProcesses.sleep(300);
                 continue;
             }
             last = status.toString();
@@ -248,7 +249,7 @@ public final class ForkedConnect implements AutoCloseable {
             if (running) {
                 return;
             }
-            sleep(300);
+            LocalProcesses.sleep(300);
         }
         throw new IOException("connector " + name + " is not running after " + timeout.toSeconds() + " s: " + last);
     }
@@ -269,14 +270,6 @@ public final class ForkedConnect implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted");
-        }
-    }
-
-    private static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         }
     }
 

@@ -13,8 +13,9 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.localcluster.kit;
+package io.nearline.localcluster.kit.processes;
 
+import io.nearline.common.testkit.LocalProcesses;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -71,7 +72,8 @@ public final class ForkedCouchbase implements ForkedStore {
         Files.createDirectories(dir);
         Path password = dir.resolve("couchbase.password");
         Files.writeString(password, HexFormat.of().formatHex(new SecureRandom().generateSeed(12)));
-        ForkedCouchbase mock = new ForkedCouchbase(jar, dir, password, ForkedJvm.freePort(), ForkedJvm.freePort());
+        ForkedCouchbase mock =
+                new ForkedCouchbase(jar, dir, password, LocalProcesses.freePort(), LocalProcesses.freePort());
         mock.launch();
         return mock;
     }

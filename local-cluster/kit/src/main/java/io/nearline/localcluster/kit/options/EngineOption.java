@@ -13,16 +13,20 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.localcluster.kit;
+package io.nearline.localcluster.kit.options;
 
 import picocli.CommandLine.Option;
 
-/** {@code --seed N} of every command that generates its input (a picocli mixin): the same seed, the same input. */
-public final class SeedOption {
+/**
+ * {@code --engine flink|samza}, required (a picocli mixin): which engine's runner runs the job; the
+ * cache updater's commands also take {@code connect}, its Kafka Connect sink.
+ */
+public final class EngineOption {
 
     @Option(
-            names = "--seed",
-            defaultValue = "1",
-            description = "Seed of the generated input (default: ${DEFAULT-VALUE}).")
-    public long value;
+            names = "--engine",
+            required = true,
+            description =
+                    "flink or samza (replay cdc: also connect, the cache sink connector in a Kafka Connect worker).")
+    public String name;
 }

@@ -13,8 +13,9 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.localcluster.kit;
+package io.nearline.localcluster.kit.kafka;
 
+import io.nearline.localcluster.kit.processes.ForkedKafka;
 import java.io.IOException;
 
 /**

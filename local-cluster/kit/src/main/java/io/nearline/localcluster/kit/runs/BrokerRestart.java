@@ -13,8 +13,10 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.localcluster.kit;
+package io.nearline.localcluster.kit.runs;
 
+import io.nearline.localcluster.kit.kafka.LocalBroker;
+import io.nearline.localcluster.kit.options.LocalRunOptions;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 

@@ -13,13 +13,11 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.localcluster.kit;
+package io.nearline.localcluster.kit.processes;
 
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
@@ -28,13 +26,6 @@ import java.util.Optional;
 public final class ForkedJvm {
 
     private ForkedJvm() {}
-
-    /** A port free on loopback now, chosen by the tool so that a server started again is found at it. */
-    public static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        }
-    }
 
     /**
      * Reads the process's output until a line starts with {@code prefix}; returns the rest of that line,

@@ -13,13 +13,15 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.localcluster.kit;
+package io.nearline.localcluster.kit.options;
 
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigException;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.CacheStores;
 import io.nearline.common.store.StoreException;
+import io.nearline.localcluster.kit.processes.ForkedCouchbase;
+import io.nearline.localcluster.kit.processes.ForkedStore;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

@@ -13,20 +13,18 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.localcluster.kit;
+package io.nearline.localcluster.kit.console;
 
-import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
-/**
- * {@code --engine flink|samza}, required (a picocli mixin): which engine's runner runs the job; the
- * cache updater's commands also take {@code connect}, its Kafka Connect sink.
- */
-public final class EngineOption {
+/** A command that only groups subcommands ({@code bench}, {@code generate}, ...): run alone, it shows its usage. */
+public abstract class CommandGroup implements Runnable {
 
-    @Option(
-            names = "--engine",
-            required = true,
-            description =
-                    "flink or samza (replay cdc: also connect, the cache sink connector in a Kafka Connect worker).")
-    public String name;
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
 }

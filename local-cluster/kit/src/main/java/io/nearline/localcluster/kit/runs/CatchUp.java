@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.localcluster.kit;
+package io.nearline.localcluster.kit.runs;
 
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;

@@ -13,8 +13,10 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.localcluster.kit;
+package io.nearline.localcluster.kit.processes;
 
+import io.nearline.common.testkit.LocalProcesses;
+import io.nearline.localcluster.kit.kafka.LocalBroker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -58,7 +60,7 @@ public final class ForkedKafka implements LocalBroker {
         }
         Files.createDirectories(dir);
         // the ports are chosen here, so that a restart finds the broker where the clients knew it
-        ForkedKafka kafka = new ForkedKafka(jar, dir, ForkedJvm.freePort(), ForkedJvm.freePort());
+        ForkedKafka kafka = new ForkedKafka(jar, dir, LocalProcesses.freePort(), LocalProcesses.freePort());
         kafka.launch();
         return kafka;
     }

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.localcluster.kit;
+package io.nearline.localcluster.kit.options;
 
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ValueType;

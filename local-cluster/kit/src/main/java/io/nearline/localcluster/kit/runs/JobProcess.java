@@ -13,9 +13,11 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.localcluster.kit;
+package io.nearline.localcluster.kit.runs;
 
 import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.localcluster.kit.options.LocalRunOptions;
+import io.nearline.localcluster.kit.processes.Home;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

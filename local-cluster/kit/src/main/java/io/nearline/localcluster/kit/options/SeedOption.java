@@ -13,18 +13,16 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.localcluster.kit;
+package io.nearline.localcluster.kit.options;
 
-import picocli.CommandLine;
+import picocli.CommandLine.Option;
 
-/** A command that only groups subcommands ({@code bench}, {@code generate}, ...): run alone, it shows its usage. */
-public abstract class CommandGroup implements Runnable {
+/** {@code --seed N} of every command that generates its input (a picocli mixin): the same seed, the same input. */
+public final class SeedOption {
 
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
-
-    @Override
-    public void run() {
-        spec.commandLine().usage(System.out);
-    }
+    @Option(
+            names = "--seed",
+            defaultValue = "1",
+            description = "Seed of the generated input (default: ${DEFAULT-VALUE}).")
+    public long value;
 }
