@@ -44,7 +44,7 @@ final class BenchRunOptions {
             description = "Where the input, the brokers and the stores go (default: a temporary directory).")
     Path workDir;
 
-    @Option(names = "--summary-json", paramLabel = "FILE", description = BenchCommand.SUMMARY_JSON)
+    @Option(names = "--summary-json", paramLabel = "FILE", description = Benches.SUMMARY_JSON)
     Path summaryJson;
 
     /** The engines asked for, each one of {@code allowed}; else the user's mistake, named. */

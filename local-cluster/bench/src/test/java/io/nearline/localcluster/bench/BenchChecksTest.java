@@ -48,20 +48,19 @@ class BenchChecksTest {
     @Test
     void aStateIsCheckedAgainstTheChangeLog() throws Exception {
         Path events = Files.write(dir.resolve("events.jsonl"), List.of(EVENT_1, EVENT_2));
-        assertTrue(
-                BenchCommand.stateMatches("e", List.of(events), Files.write(dir.resolve("ok"), List.of(STATE_AT_2))));
+        assertTrue(Benches.stateMatches("e", List.of(events), Files.write(dir.resolve("ok"), List.of(STATE_AT_2))));
         assertFalse(
-                BenchCommand.stateMatches("e", List.of(events), Files.write(dir.resolve("old"), List.of(STATE_AT_1))),
+                Benches.stateMatches("e", List.of(events), Files.write(dir.resolve("old"), List.of(STATE_AT_1))),
                 "a key left on an old version");
         assertFalse(
-                BenchCommand.stateMatches("e", List.of(events), Files.write(dir.resolve("none"), List.of())),
+                Benches.stateMatches("e", List.of(events), Files.write(dir.resolve("none"), List.of())),
                 "a key missing");
     }
 
     @Test
     void aLiveRunThatNeverCaughtUpDoesNotVerify() {
-        assertFalse(BenchCommand.keptUp("flink", false), "latencies of a job that never caught up measure its backlog");
-        assertTrue(BenchCommand.keptUp("flink", true));
+        assertFalse(Benches.keptUp("flink", false), "latencies of a job that never caught up measure its backlog");
+        assertTrue(Benches.keptUp("flink", true));
     }
 
     @Test
@@ -71,9 +70,9 @@ class BenchChecksTest {
         Files.write(out.resolve("joined.jsonl"), List.of("j2", "j1"));
         Files.write(out.resolve("orphans.jsonl"), List.of("o1"));
         Files.write(out.resolve("late.jsonl"), List.of());
-        assertTrue(BenchCommand.outputsMatch("e", reference, out), "the same lines in another order");
+        assertTrue(Benches.outputsMatch("e", reference, out), "the same lines in another order");
         Files.write(out.resolve("joined.jsonl"), List.of("j1"));
-        assertFalse(BenchCommand.outputsMatch("e", reference, out), "a joined event lost");
+        assertFalse(Benches.outputsMatch("e", reference, out), "a joined event lost");
     }
 
     @Test
@@ -85,11 +84,11 @@ class BenchChecksTest {
         members.put("a", json.createObjectNode().put("verified", true));
         members.put("b", json.createObjectNode().put("verified", true));
         Path summary = dir.resolve("summary.json");
-        assertEquals(0, BenchCommand.finish("t", members, e -> e.equals("a") ? a : b, summary));
+        assertEquals(0, Benches.finish("t", members, e -> e.equals("a") ? a : b, summary));
         assertTrue(json.readTree(summary.toFile()).path("b").path("verified").asBoolean());
 
         Files.write(b, List.of(STATE_AT_1));
-        assertEquals(1, BenchCommand.finish("t", members, e -> e.equals("a") ? a : b, summary));
+        assertEquals(1, Benches.finish("t", members, e -> e.equals("a") ? a : b, summary));
         assertFalse(json.readTree(summary.toFile()).path("a").path("verified").asBoolean(), "both marked");
     }
 }

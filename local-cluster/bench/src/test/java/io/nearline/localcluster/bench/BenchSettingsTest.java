@@ -42,12 +42,12 @@ class BenchSettingsTest {
                     "--set",
                     "job.container.thread.pool.size=0"
                 },
-                BenchCommand.withSettings(settings, "--raw-consume-baseline"));
+                Benches.withSettings(settings, "--raw-consume-baseline"));
     }
 
     @Test
     void benchCdcTakesSettingsWithoutRateAndItsOneWriteRunStaysOneWrite() {
-        BenchCommand.Cdc cdc = new BenchCommand.Cdc();
+        BenchCdcCommand cdc = new BenchCdcCommand();
         new CommandLine(cdc).parseArgs("--set", "write.batch.max-keys=500", "--set", "write.threads=2");
 
         assertEquals(Map.of("write.batch.max-keys", "500", "write.threads", "2"), cdc.settings.values);
@@ -58,7 +58,7 @@ class BenchSettingsTest {
 
     @Test
     void benchBootstrapTakesSettings() {
-        BenchCommand.Bootstrap bootstrap = new BenchCommand.Bootstrap();
+        BenchBootstrapCommand bootstrap = new BenchBootstrapCommand();
         new CommandLine(bootstrap).parseArgs("--set", "job.container.thread.pool.size=0");
 
         assertEquals(Map.of("job.container.thread.pool.size", "0"), bootstrap.settings.values);
@@ -66,9 +66,9 @@ class BenchSettingsTest {
 
     @Test
     void theSharedOptionsKeepEachBenchsDefaultsAndTakeNewValues() {
-        BenchCommand.Cdc cdc = new BenchCommand.Cdc();
-        BenchCommand.Join join = new BenchCommand.Join();
-        BenchCommand.Bootstrap bootstrap = new BenchCommand.Bootstrap();
+        BenchCdcCommand cdc = new BenchCdcCommand();
+        BenchJoinCommand join = new BenchJoinCommand();
+        BenchBootstrapCommand bootstrap = new BenchBootstrapCommand();
         new CommandLine(cdc).parseArgs();
         new CommandLine(join).parseArgs("--partitions", "8", "--engine", "samza", "--seed", "7");
         new CommandLine(bootstrap).parseArgs("--parallelism", "3");
@@ -81,7 +81,7 @@ class BenchSettingsTest {
         assertEquals(7, join.seed.value);
         assertEquals(2, bootstrap.run.partitions);
         assertEquals(3, bootstrap.run.parallelism);
-        String help = new CommandLine(new BenchCommand.Join()).getUsageMessage();
+        String help = new CommandLine(new BenchJoinCommand()).getUsageMessage();
         assertTrue(help.contains("(default: 4)"), help);
     }
 }

@@ -15,10 +15,10 @@
  */
 package io.nearline.lxctestbed.testbed;
 
-import io.nearline.localcluster.cluster.ClusterCommand;
 import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.cluster.ClusterFile;
 import io.nearline.localcluster.cluster.ClusterNetwork;
+import io.nearline.localcluster.cluster.ClusterStart;
 import io.nearline.localcluster.cluster.Daemons;
 import io.nearline.localcluster.cluster.YarnCluster;
 import io.nearline.localcluster.kit.options.LocalRunOptions;
@@ -131,7 +131,7 @@ public final class TestbedCommand implements Runnable {
             name = "up",
             mixinStandardHelpOptions = true,
             description = "Start a testbed in DIR (again: nothing if it is up already).")
-    static final class Up extends ClusterCommand.Start {
+    static final class Up extends ClusterStart {
 
         @picocli.CommandLine.Mixin
         Where where;

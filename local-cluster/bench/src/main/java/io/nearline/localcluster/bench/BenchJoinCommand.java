@@ -1,0 +1,216 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.nearline.localcluster.bench;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nearline.common.config.ValueType;
+import io.nearline.feedtrackingjoin.core.JoinSettings;
+import io.nearline.localcluster.joinreference.JoinOracle;
+import io.nearline.localcluster.joinreference.JoinOutputs;
+import io.nearline.localcluster.joinreference.TrackingGenerator;
+import io.nearline.localcluster.joinreplay.JoinInputs;
+import io.nearline.localcluster.kit.options.SeedOption;
+import io.nearline.localcluster.kit.processes.Home;
+import io.nearline.localcluster.kit.runs.ReplayOutput;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code nearline bench join}: the tracking join's throughput and join latency on each engine, verified against the oracle. */
+@Command(
+        name = "join",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Replay generated feed tracking traffic (fan-out up to 16) through the feed-tracking-join job "
+                    + "on each engine, and report its steady rate and the join latency (processing time from the arrival "
+                    + "of the last event a complete join needed to its emission, p50/p99)."
+        })
+public final class BenchJoinCommand implements Callable<Integer> {
+
+    @Mixin
+    BenchRunOptions run = new BenchRunOptions(4);
+
+    @Mixin
+    SeedOption seed;
+
+    @Option(
+            names = "--requests",
+            defaultValue = "105000",
+            description =
+                    "Feed requests; about 9.5 input events each (default: ${DEFAULT-VALUE}, about 1,000,000 events).")
+    int requests;
+
+    @Option(
+            names = "--rate",
+            paramLabel = "EVENTS_PER_SEC",
+            description = "Offer the traffic live, at about this many input events per second for --duration, "
+                    + "while the job runs (instead of replaying it as fast as the job reads); --requests is then "
+                    + "derived from the rate. Join latency p50/p99/p99.9 is counted once the job has caught up "
+                    + "with the traffic after its start.")
+    Integer rate;
+
+    @Option(
+            names = "--duration",
+            defaultValue = "60s",
+            paramLabel = "DURATION",
+            description = "With --rate: how long the traffic lasts (default: ${DEFAULT-VALUE}).")
+    String duration;
+
+    @Option(
+            names = "--warm-up",
+            defaultValue = "10s",
+            paramLabel = "DURATION",
+            description = "With --rate: join latency in this first part of the traffic is left out (JIT, the "
+                    + "first checkpoints; default: ${DEFAULT-VALUE}).")
+    String warmUp;
+
+    @Mixin
+    Benches.Settings settings = new Benches.Settings();
+
+    @Override
+    public Integer call() throws Exception {
+        Benches.positive("--requests", requests, "--partitions", run.partitions, "--parallelism", run.parallelism);
+        long spacingMicros = 10_000;
+        if (rate != null) {
+            long seconds = ValueType.DURATION.parse(duration).toSeconds();
+            Benches.positive("--rate", rate, "--duration (seconds)", seconds);
+            requests = (int) Math.max(1, Math.round(rate * seconds / EVENTS_PER_REQUEST));
+            spacingMicros = Math.max(1, seconds * 1_000_000 / requests);
+        }
+        boolean eager = "eager".equalsIgnoreCase(settings.values.getOrDefault(JoinSettings.EMIT_COMPLETE.name(), ""));
+        long spacing = spacingMicros;
+        run.requireEngines(List.of("flink", "samza"));
+        return WorkDirs.inWorkDir(run.workDir, "nearline-bench-join", work -> bench(work, spacing, eager));
+    }
+
+    private int bench(Path work, long spacingMicros, boolean eager) throws Exception {
+        Path index = work.resolve("index.jsonl");
+        Path broker = work.resolve("broker.jsonl");
+        TrackingGenerator.Written w = new TrackingGenerator(
+                        requests, 64, 16, 0.02, 0.02, 0.01, 500, 0.001, 30_000, seed.value)
+                .write(index, broker, spacingMicros);
+        System.out.printf(
+                "bench join: %,d requests -> %,d fragments + %,d broker events (seed %d) in %s%n",
+                requests, w.fragments(), w.brokerEvents(), seed.value, work);
+        JoinInputs inputs = JoinInputs.read(index, broker).valid();
+        JoinOutputs expected = JoinOracle.expected(
+                inputs.fragments(),
+                inputs.brokers(),
+                run.partitions,
+                JoinSettings.WINDOW.defaultValue().toMillis(),
+                JoinSettings.ALLOWED_LATENESS.defaultValue().toMillis());
+        if (eager) {
+            expected = expected.repeatsFolded();
+        }
+        Map<String, ObjectNode> members = new LinkedHashMap<>();
+        for (String engine : run.engines) {
+            Path summary = work.resolve("summary-" + engine + ".json");
+            int code = Home.runBench(engine, "replay-join", replayJoinArgs(engine, work, summary));
+            if (code != 0) {
+                return code;
+            }
+            Path out = work.resolve("out-" + engine);
+            if (eager) {
+                foldRepeats(out);
+            }
+            ObjectNode replay = Benches.readJson(summary);
+            ObjectNode m = member(replay);
+            m.put(
+                    "verified",
+                    (rate == null
+                                    || Benches.keptUp(
+                                            engine, replay.path("caughtUp").asBoolean()))
+                            & Benches.outputsMatch(engine, expected, out));
+            m.set("replay", replay);
+            members.put(engine, m);
+        }
+        return Benches.finish(
+                String.format(
+                        "bench join (%,d events, %d partitions, parallelism %d%s%s)",
+                        w.fragments() + w.brokerEvents(),
+                        run.partitions,
+                        run.parallelism,
+                        rate == null ? "" : ", live at " + rate + " events/s for " + duration,
+                        eager ? ", eager" : ""),
+                members,
+                engine -> work.resolve("out-" + engine).resolve("joined.jsonl"),
+                run.summaryJson);
+    }
+
+    private List<String> replayJoinArgs(String engine, Path work, Path summary) {
+        List<String> args = new ArrayList<>(List.of(
+                "--index",
+                work.resolve("index.jsonl").toString(),
+                "--broker",
+                work.resolve("broker.jsonl").toString(),
+                "--out-dir",
+                work.resolve("out-" + engine).toString()));
+        args.addAll(run.runnerArgs(work.resolve(engine), summary));
+        if (rate != null) {
+            args.addAll(List.of("--live", "--warm-up", warmUp));
+        }
+        args.addAll(List.of(Benches.withSettings(settings.values)));
+        return args;
+    }
+
+    /** An engine's member of the summary: its rate and join latency (live: what was offered, the drain). */
+    private ObjectNode member(ObjectNode replay) {
+        ObjectNode m = Benches.JSON.createObjectNode();
+        m.put("eventsPerSec", replay.path("steadyEventsPerSec").asLong(-1));
+        m.put("latencyP50Millis", replay.path("latencyP50Millis").asLong(-1));
+        m.put("latencyP99Millis", replay.path("latencyP99Millis").asLong(-1));
+        m.put("latencyP999Millis", replay.path("latencyP999Millis").asLong(-1));
+        if (rate != null) {
+            m.put("offeredEventsPerSec", replay.path("offeredEventsPerSec").asLong(-1));
+            m.put("drainMillis", replay.path("drainMillis").asLong(-1));
+            m.put("caughtUp", replay.path("caughtUp").asBoolean());
+        }
+        return m;
+    }
+
+    /** Input events per request of this bench's traffic: fan-out 8.5 on average, drops, repeats, broker. */
+    private static final double EVENTS_PER_REQUEST = 9.5;
+
+    /**
+     * Eager outputs compared where arrival order cannot change them: repeats folded
+     * ({@code JoinOutputs.repeatsFolded}) in joined.jsonl and late.jsonl, the engine's own lines kept
+     * as {@code *.unfolded.jsonl}.
+     */
+    private static void foldRepeats(Path out) throws IOException {
+        JoinOutputs folded = new JoinOutputs(
+                        Files.readAllLines(out.resolve("joined.jsonl")),
+                        Files.readAllLines(out.resolve("orphans.jsonl")),
+                        Files.readAllLines(out.resolve("late.jsonl")))
+                .repeatsFolded();
+        for (String file : List.of("joined", "late")) {
+            Files.copy(
+                    out.resolve(file + ".jsonl"),
+                    out.resolve(file + ".unfolded.jsonl"),
+                    StandardCopyOption.REPLACE_EXISTING);
+        }
+        ReplayOutput.write(out.resolve("joined.jsonl"), folded.joined());
+        ReplayOutput.write(out.resolve("late.jsonl"), folded.late());
+    }
+}

@@ -1,0 +1,207 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.nearline.localcluster.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nearline.common.config.Config;
+import io.nearline.localcluster.joinreference.JoinOracle;
+import io.nearline.localcluster.joinreference.JoinOutputs;
+import io.nearline.localcluster.kit.processes.ForkedStore;
+import io.nearline.localcluster.kit.runs.ReplayOutput;
+import io.nearline.localcluster.sourcesimulator.ChangeLogTruth;
+import io.nearline.localcluster.sourcesimulator.DivergenceChecker;
+import io.nearline.localcluster.sourcesimulator.StateDumpView;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import picocli.CommandLine.Option;
+
+/** What the three benches share: their settings, the store's ceilings, the checks they verify by, and the report they end with. */
+final class Benches {
+
+    private Benches() {}
+
+    static final String SUMMARY_JSON = "Also write the results as one JSON object with a member per engine "
+            + "(docs/benchmarks.md lists the fields; \"verified\" is true when the bench's own check passed).";
+
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    /** {@code --set} of every bench: job and engine settings for each engine's run. */
+    static final class Settings {
+        @Option(
+                names = "--set",
+                paramLabel = "KEY=VALUE",
+                description = "A job or engine setting for every engine's run, e.g. write.batch.max-delay=10ms or "
+                        + "join.emit-complete=eager; repeatable. (The store's ceiling of bench cdc and bench "
+                        + "bootstrap is measured with the store's defaults.)")
+        Map<String, String> values = new LinkedHashMap<>();
+    }
+
+    /** An engine run's arguments: {@code args}, then the bench's {@code --set} settings, which the runner applies last. */
+    static String[] withSettings(Map<String, String> settings, String... args) {
+        List<String> all = new ArrayList<>(List.of(args));
+        settings.forEach((k, v) -> all.addAll(List.of("--set", k + "=" + v)));
+        return all.toArray(String[]::new);
+    }
+
+    static ObjectNode readJson(Path file) throws IOException {
+        return (ObjectNode) JSON.readTree(file.toFile());
+    }
+
+    /** The store's own ordered-write rate for {@code input} ({@link StoreCeiling}), printed once measured. */
+    static double storeCeiling(String bench, Path input, Map<String, String> storeSettings, int threads, String unit)
+            throws InterruptedException {
+        double ceiling = StoreCeiling.measure(input, Config.of(storeSettings), threads);
+        System.out.printf(
+                "bench %s: the %s store's ordered-write ceiling, %d threads, no Kafka, no engine: %,.0f %s%n",
+                bench, storeSettings.get("cache.store"), threads, ceiling, unit);
+        return ceiling;
+    }
+
+    /** The store's ordered-write and blind-write rates for the bench's writes; blind is -1 where not measured. */
+    record Ceilings(double ordered, double blind) {}
+
+    /** The replay options that point a job at the bench's store. */
+    static List<String> storeArgs(ForkedStore server) {
+        if (server == null) {
+            return List.of();
+        }
+        List<String> args = new ArrayList<>(List.of("--store", server.settings().get("cache.store")));
+        args.addAll(server.replayArgs());
+        return args;
+    }
+
+    /** The same writes as the ceiling's, blind (no version check): the store's physical limit; printed. */
+    static double blindCeiling(Path input, Map<String, String> storeSettings, int threads, double orderedCeiling)
+            throws InterruptedException {
+        double blind = StoreCeiling.measureBlind(input, Config.of(storeSettings), threads);
+        System.out.printf(
+                "bench cdc: the %s store's blind-write ceiling, same writes and client: %,.0f writes/s "
+                        + "(ordered/blind %.2f)%n",
+                storeSettings.get("cache.store"), blind, orderedCeiling / blind);
+        return blind;
+    }
+
+    static double ratio(double part, double whole) {
+        return whole > 0 && part >= 0 ? Math.round(part / whole * 1000) / 1000.0 : -1;
+    }
+
+    /** Whether a state dump holds, key by key, what the change logs say (the divergence checker); printed. */
+    static boolean stateMatches(String engine, List<Path> changeLogs, Path state) {
+        ChangeLogTruth truth = new ChangeLogTruth(changeLogs, Integer.MAX_VALUE);
+        StateDumpView cache = new StateDumpView(state);
+        DivergenceChecker.Report report =
+                DivergenceChecker.check(truth, cache, cache.keys(), System.currentTimeMillis());
+        System.out.println("  check " + engine + ": " + report.summary());
+        return report.converged();
+    }
+
+    /** Whether a join's outputs are the oracle's ({@link JoinOracle}), line for line; the files that differ printed. */
+    static boolean outputsMatch(String engine, JoinOutputs expected, Path out) throws IOException {
+        boolean same = true;
+        for (String file : List.of("joined.jsonl", "orphans.jsonl", "late.jsonl")) {
+            List<String> want = new ArrayList<>(
+                    file.startsWith("joined")
+                            ? expected.joined()
+                            : file.startsWith("orphans") ? expected.orphans() : expected.late());
+            List<String> got = new ArrayList<>(Files.readAllLines(out.resolve(file)));
+            if (file.startsWith("late")) { // a live run shifts event times: the verdicts are compared
+                want.replaceAll(Benches::withoutEventTime);
+                got.replaceAll(Benches::withoutEventTime);
+            }
+            want.sort(null);
+            got.sort(null);
+            if (!want.equals(got)) {
+                System.out.printf(
+                        "  check %s: %s differs from the oracle (%,d lines vs %,d)%n",
+                        engine, file, got.size(), want.size());
+                same = false;
+            }
+        }
+        if (same) {
+            System.out.printf("  check %s: outputs equal the oracle's%n", engine);
+        }
+        return same;
+    }
+
+    static String withoutEventTime(String lateLine) {
+        return lateLine.replaceFirst("\"ts\":-?\\d+,?", "");
+    }
+
+    /**
+     * Ends a bench: the engines' results must also agree with each other ({@code output} of each
+     * engine, byte for byte); prints each engine's figures, writes {@code summaryJson}; 0 when every
+     * run verified, 1 otherwise.
+     */
+    static int finish(String title, Map<String, ObjectNode> members, Function<String, Path> output, Path summaryJson)
+            throws IOException {
+        String first = null;
+        for (String engine : members.keySet()) {
+            if (first == null) {
+                first = engine;
+            } else if (Files.mismatch(output.apply(first), output.apply(engine)) != -1) {
+                System.out.printf("  check: %s and %s ended differently (%s)%n", first, engine, output.apply(engine));
+                members.values().forEach(m -> m.put("verified", false));
+            }
+        }
+        System.out.printf("%n%s:%n", title);
+        boolean verified = true;
+        for (Map.Entry<String, ObjectNode> m : members.entrySet()) {
+            ObjectNode figures = m.getValue().deepCopy();
+            figures.remove("replay");
+            System.out.println("  " + m.getKey() + "  " + figures);
+            verified &= m.getValue().path("verified").asBoolean();
+        }
+        if (summaryJson != null) {
+            ObjectNode all = JSON.createObjectNode();
+            members.forEach(all::set);
+            ReplayOutput.write(summaryJson, List.of(all.toString()));
+        }
+        if (!verified) {
+            System.out.println("bench: a run did not verify: its figures are not to be used");
+            return 1;
+        }
+        return 0;
+    }
+
+    /**
+     * A live run's latencies are figures at the offered load only if the job kept up with it: a job
+     * that never caught up measured its own backlog, so its run does not verify.
+     */
+    static boolean keptUp(String engine, boolean caughtUp) {
+        if (!caughtUp) {
+            System.out.println("  check: " + engine + " never caught up with the offered load: its latencies measure "
+                    + "its backlog, not the load (offer less with --rate)");
+        }
+        return caughtUp;
+    }
+
+    /** Each (option, value) pair must be at least 1: a bench of nothing measures nothing (exit 2 otherwise). */
+    static void positive(Object... optionsAndValues) {
+        for (int i = 0; i < optionsAndValues.length; i += 2) {
+            long value = ((Number) optionsAndValues[i + 1]).longValue();
+            if (value < 1) {
+                throw new IllegalArgumentException(optionsAndValues[i] + " must be at least 1, got " + value);
+            }
+        }
+    }
+}
