@@ -38,6 +38,20 @@ public final class ChangeEventGenerator {
 
     private ChangeEventGenerator() {}
 
+    /** One change of table {@code profile}, a small JSON payload naming its SCN (none for a delete): for tests. */
+    public static ChangeEvent event(String key, int partition, long scn, boolean delete) {
+        return ChangeEvent.newBuilder()
+                .setTable("profile")
+                .setKey(key)
+                .setPartition(partition)
+                .setScn(scn)
+                .setOp(delete ? Op.DELETE : Op.UPSERT)
+                .setSchemaVersion(1)
+                .setPayload(delete ? null : ByteBuffer.wrap(("{\"scn\":" + scn + "}").getBytes(StandardCharsets.UTF_8)))
+                .setCommitTimeMillis(0)
+                .build();
+    }
+
     public static void write(Path file, long events, int keys, long seed) {
         Random random = new Random(seed);
         long[] scn = new long[PARTITIONS];

@@ -23,14 +23,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.nearline.cacheupdater.core.testkit.FaultyCacheStore;
 import io.nearline.cacheupdater.core.testkit.InMemoryCacheStore;
 import io.nearline.common.avro.ChangeEvent;
-import io.nearline.common.avro.Op;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecordCodec;
 import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.common.testkit.ChangeEventGenerator;
 import io.nearline.common.testkit.Seeds;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -103,16 +101,7 @@ class BackgroundWritesTest {
     }
 
     private static ChangeEvent event(String key, long scn) {
-        return ChangeEvent.newBuilder()
-                .setTable("t")
-                .setKey(key)
-                .setPartition(0)
-                .setScn(scn)
-                .setOp(Op.UPSERT)
-                .setSchemaVersion(1)
-                .setPayload(ByteBuffer.wrap(("{\"v\":" + scn + "}").getBytes(StandardCharsets.UTF_8)))
-                .setCommitTimeMillis(0)
-                .build();
+        return ChangeEventGenerator.event(key, 0, scn, false);
     }
 
     private void add(String key, long scn, boolean cutNow) {

@@ -17,9 +17,7 @@ package io.nearline.cacheupdater.flink;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.avro.DeadLetter;
-import io.nearline.common.avro.Op;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecordCodec;
 import io.nearline.common.config.Config;
@@ -27,8 +25,8 @@ import io.nearline.common.deadletter.DeadLetters;
 import io.nearline.common.events.ChangeEventCodec;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.CacheStores;
+import io.nearline.common.testkit.ChangeEventGenerator;
 import io.nearline.common.testkit.Seeds;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -77,16 +75,7 @@ class CacheUpdaterJobIT {
     }
 
     private static byte[] change(int key, long scn, boolean delete) {
-        return ChangeEventCodec.encode(ChangeEvent.newBuilder()
-                .setTable("profile")
-                .setKey("member:" + key)
-                .setPartition(key % 4)
-                .setScn(scn)
-                .setOp(delete ? Op.DELETE : Op.UPSERT)
-                .setSchemaVersion(1)
-                .setPayload(delete ? null : ByteBuffer.wrap(("{\"scn\":" + scn + "}").getBytes(StandardCharsets.UTF_8)))
-                .setCommitTimeMillis(0)
-                .build());
+        return ChangeEventCodec.encode(ChangeEventGenerator.event("member:" + key, key % 4, scn, delete));
     }
 
     @Timeout(120)

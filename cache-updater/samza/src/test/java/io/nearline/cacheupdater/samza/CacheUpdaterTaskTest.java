@@ -17,9 +17,7 @@ package io.nearline.cacheupdater.samza;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.avro.DeadLetter;
-import io.nearline.common.avro.Op;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.cache.CacheRecordCodec;
@@ -28,8 +26,8 @@ import io.nearline.common.deadletter.DeadLetters;
 import io.nearline.common.events.ChangeEventCodec;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.CacheStores;
+import io.nearline.common.testkit.ChangeEventGenerator;
 import io.nearline.common.testkit.Seeds;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -59,16 +57,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CacheUpdaterTaskTest {
 
     private static byte[] change(int key, long scn, boolean delete) {
-        return ChangeEventCodec.encode(ChangeEvent.newBuilder()
-                .setTable("profile")
-                .setKey("member:" + key)
-                .setPartition(key % 2)
-                .setScn(scn)
-                .setOp(delete ? Op.DELETE : Op.UPSERT)
-                .setSchemaVersion(1)
-                .setPayload(delete ? null : ByteBuffer.wrap(("{\"scn\":" + scn + "}").getBytes(StandardCharsets.UTF_8)))
-                .setCommitTimeMillis(0)
-                .build());
+        return ChangeEventCodec.encode(ChangeEventGenerator.event("member:" + key, key % 2, scn, delete));
     }
 
     @Timeout(120)
