@@ -172,6 +172,26 @@ public final class ForkedConnect implements AutoCloseable {
             throw new IllegalStateException(lib(home) + " is missing: build with ./mvnw package -DskipTests");
         }
         Files.createDirectories(dir);
+        // A port free when chosen can be taken before the worker binds it (an outgoing connection's
+        // ephemeral port): a worker that exits before it answers is started again on another port.
+        for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
+            ForkedConnect connect = startOnce(home, dir, kafka, morePlugins, jvmOptions);
+            if (connect.awaitUp(Duration.ofSeconds(120))) {
+                return connect;
+            }
+            boolean exited = !connect.process.isAlive();
+            connect.close();
+            if (!exited) {
+                break; // alive but not answering: another try would wait as long again
+            }
+        }
+        throw new IOException("the Kafka Connect worker did not come up; see " + dir.resolve("connect.log"));
+    }
+
+    private static final int START_ATTEMPTS = 3;
+
+    private static ForkedConnect startOnce(
+            Path home, Path dir, String kafka, List<Path> morePlugins, List<String> jvmOptions) throws IOException {
         int port = LocalProcesses.freePort();
         StringBuilder pluginPath = new StringBuilder(plugins(home).toString());
         morePlugins.forEach(p -> pluginPath.append(',').append(p));
@@ -189,25 +209,34 @@ public final class ForkedConnect implements AutoCloseable {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(
                         dir.resolve("connect.log").toFile()))
                 .start();
-        ForkedConnect connect = new ForkedConnect(process, "http://127.0.0.1:" + port);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        return new ForkedConnect(process, "http://127.0.0.1:" + port);
+    }
+
+    /** Whether the worker's REST API answers within {@code timeout}; false as soon as the worker exits. */
+    private boolean awaitUp(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline && process.isAlive()) {
             try {
-                if (!connect.get("/connector-plugins").isEmpty()) {
-                    return connect;
+                if (!get("/connector-plugins").isEmpty()) {
+                    return true;
                 }
             } catch (IOException e) {
                 // not listening yet
             }
             LocalProcesses.sleep(300);
         }
-        connect.close();
-        throw new IOException("the Kafka Connect worker did not come up; see " + dir.resolve("connect.log"));
+        return false;
     }
 
     /** The last warnings and errors in the log of the worker run in {@code dir}: what a failed run prints. */
     public static String problems(Path dir) {
-        return LogTail.of(dir.resolve("connect.log"), l -> l.contains(" WARN ") || l.contains(" ERROR "));
+        // with the exception lines after an error: "Stopping due to error" alone does not say which
+        return LogTail.of(
+                dir.resolve("connect.log"),
+                l -> l.contains(" WARN ")
+                        || l.contains(" ERROR ")
+                        || l.startsWith("Caused by: ")
+                        || l.matches("^[a-z][\\w.$]*\\.[A-Z]\\w*(Exception|Error)\\b.*"));
     }
 
     public String rest() {
