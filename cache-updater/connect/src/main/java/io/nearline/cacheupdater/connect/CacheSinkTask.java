@@ -281,6 +281,7 @@ public final class CacheSinkTask extends SinkTask implements BackgroundWrites.Ru
      */
     @Override
     public Map<TopicPartition, OffsetAndMetadata> preCommit(Map<TopicPartition, OffsetAndMetadata> currentOffsets) {
+        metrics.publishPending();
         writes.cut();
         long deadline = System.nanoTime() + COMMIT_WAIT.toNanos();
         try {

@@ -83,6 +83,15 @@ final class ConnectMetrics implements Metrics {
         return sensor::record;
     }
 
+    /**
+     * Publishes what is not yet published, if the predecessor's metrics are gone now. A counter also
+     * tries at each record, but a task whose input ended while it waited gets no more records: called
+     * at each commit, so its counts still show.
+     */
+    void publishPending() {
+        sensors.values().forEach(PublishedSensor::tryPublish);
+    }
+
     /** Takes this task's metrics out of the worker's registry (the task stops). */
     void close() {
         sensors.keySet().forEach(n -> plugin.removeSensor(prefix + n));

@@ -59,6 +59,27 @@ class ConnectMetricsTest {
         }
     }
 
+    /**
+     * A task whose input ended before the predecessor's metrics were closed gets no record to publish
+     * at: its counts show at the next commit ({@code publishPending}), not never.
+     */
+    @Test
+    void aTaskWithNoMoreInputPublishesWhatItCountedAtTheNextCommit() throws Exception {
+        try (Metrics registry = new Metrics()) {
+            PluginMetricsImpl predecessor = new PluginMetricsImpl(registry, TASK_1);
+            new ConnectMetrics(predecessor).counter("events.written").inc(5);
+            ConnectMetrics next = new ConnectMetrics(new PluginMetricsImpl(registry, TASK_1), Duration.ZERO);
+            next.counter("events.written").inc(7); // its last records, while the predecessor's metrics stay
+
+            next.publishPending();
+            assertEquals(5.0, value(registry, "events.written"), "still the predecessor's: nothing to publish over");
+
+            predecessor.close();
+            next.publishPending();
+            assertEquals(7.0, value(registry, "events.written"), "published with no record after the close");
+        }
+    }
+
     /** Its control: while the predecessor's metrics stay, the next task's counts stay unpublished. */
     @Test
     void aPredecessorThatNeverStopsLeavesTheNextTaskCountingUnpublished() throws Exception {
