@@ -17,6 +17,7 @@ package io.nearline.common.testkit;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -64,26 +65,22 @@ public final class Layout {
     }
 
     /** ArchUnit package patterns of the floors the predicate picks, e.g. {@code io.nearline.localcluster..}. */
-    static String[] packages(java.util.function.Predicate<Floor> which) {
-        return FLOORS.stream()
-                .filter(which)
-                .flatMap(f -> f.folders().stream())
-                .map(folder -> packageOf(folder) + "..")
-                .toArray(String[]::new);
+    static String[] packages(Predicate<Floor> which) {
+        return patterns(FLOORS.stream().filter(which));
     }
 
     /** Package patterns of every floor above {@code floor}. */
     static String[] packagesAbove(int floor) {
-        return FLOORS.subList(floor + 1, FLOORS.size()).stream()
-                .flatMap(f -> f.folders().stream())
-                .map(folder -> packageOf(folder) + "..")
-                .toArray(String[]::new);
+        return patterns(FLOORS.subList(floor + 1, FLOORS.size()).stream());
     }
 
     /** Package patterns of one floor. */
     static String[] packagesOn(int floor) {
-        return Stream.of(FLOORS.get(floor))
-                .flatMap(f -> f.folders().stream())
+        return patterns(Stream.of(FLOORS.get(floor)));
+    }
+
+    private static String[] patterns(Stream<Floor> floors) {
+        return floors.flatMap(f -> f.folders().stream())
                 .map(folder -> packageOf(folder) + "..")
                 .toArray(String[]::new);
     }

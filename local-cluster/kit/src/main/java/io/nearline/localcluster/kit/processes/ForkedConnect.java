@@ -48,6 +48,9 @@ public final class ForkedConnect implements AutoCloseable {
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
 
+    /** Starts of a worker before giving up: a worker that exits at start is started again on another port. */
+    private static final int START_ATTEMPTS = 3;
+
     private final Process process;
     private final String rest;
 
@@ -187,8 +190,6 @@ public final class ForkedConnect implements AutoCloseable {
         }
         throw new IOException("the Kafka Connect worker did not come up; see " + dir.resolve("connect.log"));
     }
-
-    private static final int START_ATTEMPTS = 3;
 
     private static ForkedConnect startOnce(
             Path home, Path dir, String kafka, List<Path> morePlugins, List<String> jvmOptions) throws IOException {
