@@ -34,6 +34,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import org.apache.samza.config.TaskConfig;
 import org.apache.samza.context.Context;
 import org.apache.samza.storage.kv.Entry;
@@ -84,6 +85,9 @@ final class CacheUpdaterTask
     private final Set<String> unsavedShares = new HashSet<>();
 
     private int cutAtMessages;
+    /** The task's own reason to cut, read under the writes' lock: one supplier, not one per message. */
+    private final BooleanSupplier halfConcurrencyWaits = () -> waiting.size() >= cutAtMessages;
+
     private volatile MessageCollector collector;
     private SystemStream deadLetters;
     private Metrics.Counter deadLettered;
@@ -180,7 +184,7 @@ final class CacheUpdaterTask
     private void add(ChangeEvent event, SourceRecord source, boolean refreshTtl, TaskCallback callback) {
         synchronized (writes.lock()) {
             waiting.add(callback);
-            writes.add(event, source, refreshTtl, () -> waiting.size() >= cutAtMessages);
+            writes.add(event, source, refreshTtl, halfConcurrencyWaits);
         }
     }
 
