@@ -28,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
@@ -147,6 +148,14 @@ public final class Config {
         return values.containsKey(key.name());
     }
 
+    /** What the keys set here fill the placeholder of {@code pattern} with, in key order. */
+    public List<String> instances(ConfigKey<?> pattern) {
+        return values.keySet().stream()
+                .map(pattern::partOf)
+                .filter(Objects::nonNull)
+                .toList();
+    }
+
     /** The typed value, or the key's default; a bad or missing required value is a {@link ConfigException}. */
     public <T> T get(ConfigKey<T> key) {
         String problem = problemWith(key);
@@ -182,15 +191,19 @@ public final class Config {
         List<String> problems = valueProblems(defs);
         Set<String> known = new HashSet<>();
         Set<String> namespaces = new HashSet<>();
+        List<ConfigKey<?>> patterns = new ArrayList<>();
         for (ConfigDef def : defs) {
             for (ConfigKey<?> key : def.keys()) {
                 known.add(key.name());
                 namespaces.add(Namespaces.of(key.name()));
+                if (key.isPattern()) {
+                    patterns.add(key);
+                }
             }
         }
         for (String name : values.keySet()) {
             String ns = Namespaces.of(name);
-            if (known.contains(name)) {
+            if (known.contains(name) || patterns.stream().anyMatch(p -> p.partOf(name) != null)) {
                 continue;
             }
             if (namespaces.contains(ns)) {
@@ -215,9 +228,14 @@ public final class Config {
         List<String> problems = new ArrayList<>();
         for (ConfigDef def : defs) {
             for (ConfigKey<?> key : def.keys()) {
-                String problem = problemWith(key);
-                if (problem != null) {
-                    problems.add(problem);
+                List<ConfigKey<?>> concrete = key.isPattern()
+                        ? instances(key).stream().<ConfigKey<?>>map(key::at).toList()
+                        : List.of(key);
+                for (ConfigKey<?> k : concrete) {
+                    String problem = problemWith(k);
+                    if (problem != null) {
+                        problems.add(problem);
+                    }
                 }
             }
         }

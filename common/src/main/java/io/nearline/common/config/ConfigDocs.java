@@ -40,7 +40,10 @@ public final class ConfigDocs {
                     .append("` | ")
                     .append(key.type().name())
                     .append(" | ")
-                    .append(key.isRequired() ? "*required*" : "`" + formatDefault(key) + "`")
+                    .append(
+                            key.isRequired()
+                                    ? "*required*"
+                                    : key.defaultValue() == null ? "*none*" : "`" + formatDefault(key) + "`")
                     .append(" | ")
                     .append(key.description().replace("|", "\\|"));
             if (!key.check().requirement().isEmpty()) {

@@ -20,13 +20,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.avro.Op;
-import io.nearline.common.version.Version;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Debezium's JSON change events (Kafka Connect's JsonConverter, with or without its
@@ -35,37 +36,24 @@ import java.util.Map;
  * Debezium's {@code ExtractNewRecordState} ("unwrap") transform is read too: the row itself, with the
  * {@code __op}, {@code __deleted}, {@code __lsn} and {@code __source_*} fields the transform adds.
  *
- * <p>The cache key is {@code keyPrefix} + the key fields' values joined by {@code :}, taken from the
- * record key, or from the row image when the record has none or it is not JSON. Decimal columns (base64
- * in Debezium's JSON) are read as numbers, by the schema where the record carries it. The version is in
- * the source's commit order ({@link DebeziumVersion}). The null-value record Debezium writes after each
- * delete is skipped: the delete before it already wrote the tombstone, with a version; with
- * {@link NullValue#DELETE} it is a delete itself (the unwrap transform's deletes have nothing else).
+ * <p>The cache key follows {@link DebeziumKeys}: the key fields' values joined by {@code :}, taken from
+ * the record key, or from the row image when the record has none or it is not JSON; a change of a table
+ * the keys do not take is refused as {@code UNKNOWN_TABLE}. Decimal columns (base64 in Debezium's JSON)
+ * are read as numbers, by the schema where the record carries it. The version is in the source's commit
+ * order ({@link DebeziumVersion}). A record with a null value (Debezium's tombstone after a delete, or
+ * the unwrap transform's delete, which has no version) is skipped: a delete without a version cannot be
+ * ordered against a row sent again after it (docs/debezium.md#unwrap).
  *
  * <p>An after image with columns Debezium did not capture is passed on as it is: the ordered write
  * completes it from the cached row ({@link PartialImages}). Refused with a reason: a {@code TRUNCATE},
  * which names no keys, {@code TRUNCATE}; any other op, {@code UNKNOWN_OP}.
  *
- * @param keyFields    fields of the record key (or the row image) that make the cache key
- * @param keyPrefix    put before the joined key values (may be empty)
+ * @param keys         the tables taken and how their rows are keyed
  * @param versionField {@value #AUTO} (by {@code source.connector}, or the fields of the source block when
  *     it names none: see {@link DebeziumVersion}), {@value #MYSQL_BINLOG}, or a dotted path into the
  *     event such as {@code source.commit_lsn}. A numeric string counts as a number.
- * @param nullValue    what a record with a null value is: skipped, or a delete ({@link NullValue})
  */
-public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String versionField, NullValue nullValue)
-        implements ChangeDecoder {
-
-    /** What a record with a null value is ({@code cdc.debezium.null-value}). */
-    public enum NullValue {
-        /** Debezium's tombstone after a delete, which already wrote a versioned tombstone: nothing. */
-        SKIP,
-        /**
-         * A delete (the unwrap transform's default delete handling): a tombstone of the record key's
-         * cache key, versioned just above what the cache holds when it is written ({@link Version#ABOVE_HELD}).
-         */
-        DELETE
-    }
+public record DebeziumDecoder(DebeziumKeys keys, String versionField) implements ChangeDecoder {
 
     public static final String AUTO = "auto";
     /** MySQL's binlog position: file number, position in the file and row in the event, packed in 20 + 32 + 11 bits. */
@@ -75,23 +63,21 @@ public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String v
     private static final ObjectMapper JSON = new ObjectMapper();
     /** Fields the unwrap transform adds to the row; {@code __source_x} becomes {@code source.x}. */
     private static final String ADDED = "__";
+    /** Source fields {@code add.fields} may name without {@code source.}: {@code __lsn} is {@code source.lsn}. */
+    private static final Set<String> SOURCE_FIELDS =
+            Set.of("lsn", "table", "schema", "db", "connector", "sequence", "file", "pos", "row", "scn", "commit_scn");
+    /** Key fields where nothing else names them and the record key is not JSON: the rule before tables. */
+    private static final List<String> FALLBACK_KEY_FIELDS = List.of("id");
 
-    /** Null values skipped (the default). */
+    /** One key rule for every table: {@code keyFields} (empty: the record key's) after {@code keyPrefix}. */
     public DebeziumDecoder(List<String> keyFields, String keyPrefix, String versionField) {
-        this(keyFields, keyPrefix, versionField, NullValue.SKIP);
-    }
-
-    public DebeziumDecoder {
-        keyFields = List.copyOf(keyFields);
-        if (keyFields.isEmpty()) {
-            throw new IllegalArgumentException("no key fields");
-        }
+        this(DebeziumKeys.of(keyFields, keyPrefix), versionField);
     }
 
     @Override
     public Decoded decode(byte[] key, byte[] value) {
         if (value == null || value.length == 0) {
-            return nullValue(key, "a record without a value");
+            return nullValue("a record without a value");
         }
         JsonNode root;
         try {
@@ -102,7 +88,7 @@ public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String v
         }
         JsonNode envelope = unwrap(root);
         if (envelope == null || envelope.isNull()) {
-            return nullValue(key, "a null payload");
+            return nullValue("a null payload");
         }
         if (!envelope.isObject()) {
             return Decoded.rejected(
@@ -127,30 +113,13 @@ public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String v
         return change(key, envelope, DebeziumValues.rowSchema(schema, image));
     }
 
-    /** A record with no value: skipped, or a delete of its key versioned above what is cached ({@link NullValue}). */
-    private Decoded nullValue(byte[] key, String what) {
-        if (nullValue == NullValue.SKIP) {
-            return Decoded.skip("Debezium tombstone (" + what + ") after a delete");
-        }
-        Object cacheKey = cacheKey(key, null, Map.of());
-        if (cacheKey instanceof Rejection r) {
-            return new Decoded(
-                    null,
-                    Rejection.of(
-                            r.reason(), "a delete without a value (cdc.debezium.null-value=delete): " + r.detail()),
-                    null);
-        }
-        return Decoded.ok(ChangeEvent.newBuilder()
-                .setTable("")
-                .setKey((String) cacheKey)
-                .setPartition(0)
-                .setScn(Version.ABOVE_HELD.scn().value())
-                .setSeq(Version.ABOVE_HELD.seq())
-                .setOp(Op.DELETE)
-                .setSchemaVersion(0)
-                .setPayload(null)
-                .setCommitTimeMillis(0)
-                .build());
+    /**
+     * A record with no value: skipped. Debezium's tombstone follows a delete that already wrote a
+     * versioned tombstone; the unwrap transform's null-value delete has no version to order it by, and
+     * {@code cdc.debezium.null-value=delete} is refused before a job starts.
+     */
+    private static Decoded nullValue(String what) {
+        return Decoded.skip("Debezium tombstone (" + what + ") after a delete");
     }
 
     /** The change of an envelope whose row image has the schema {@code rowSchema} (null: none given). */
@@ -179,7 +148,17 @@ public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String v
         if (unusable != null) {
             return new Decoded(null, unusable, null);
         }
-        Object cacheKey = cacheKey(key, image, fieldSchemas);
+        String table = tableOf(source);
+        if (!keys.takes(table)) {
+            return Decoded.rejected(
+                    Rejection.Reason.UNKNOWN_TABLE,
+                    (table.isEmpty()
+                                    ? "a change that names no table (the unwrap transform's add.fields needs "
+                                            + "source.schema or source.db, and source.table)"
+                                    : "a change of table " + table)
+                            + ", which cdc.debezium.tables (" + keys.listed() + ") does not list");
+        }
+        Object cacheKey = cacheKey(key, table, image, fieldSchemas);
         if (cacheKey instanceof Rejection r) {
             return new Decoded(null, r, null);
         }
@@ -189,7 +168,7 @@ public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String v
         }
         DebeziumVersion.Position position = (DebeziumVersion.Position) version;
         return Decoded.ok(ChangeEvent.newBuilder()
-                .setTable(source.path("table").asText(""))
+                .setTable(table)
                 .setKey((String) cacheKey)
                 .setPartition(0)
                 .setScn(position.scn())
@@ -212,12 +191,12 @@ public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String v
     }
 
     /**
-     * The cache key of a row image (column name to value, numbers as numbers), by the same rule as a
-     * change event's: what a bootstrap read from the database keys its rows by. Throws
+     * The cache key of a row of {@code table} (column name to value, numbers as numbers), by the same
+     * rule as a change event's: what a bootstrap read from the database keys its rows by. Throws
      * IllegalArgumentException naming the key field a row has no value for.
      */
-    public String cacheKeyOf(JsonNode image) {
-        Object key = cacheKey(null, image, Map.of());
+    public String cacheKeyOf(String table, JsonNode image) {
+        Object key = cacheKey(null, table, image, Map.of());
         if (key instanceof Rejection r) {
             throw new IllegalArgumentException(r.detail());
         }
@@ -225,10 +204,31 @@ public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String v
     }
 
     /**
+     * A change's table as the settings name it: {@code SCHEMA.TABLE} where the source block has a schema,
+     * else {@code DB.TABLE}; empty where it names no table.
+     */
+    public static String tableOf(JsonNode source) {
+        String table = source.path("table").asText("");
+        String schema = source.path("schema").asText("");
+        String container = schema.isEmpty() ? source.path("db").asText("") : schema;
+        return table.isEmpty() || container.isEmpty() ? table : container + "." + table;
+    }
+
+    /** The table a record's value names, an envelope or the unwrap transform's row; empty where it names none. */
+    public static String tableOfValue(JsonNode value) {
+        JsonNode envelope = unwrap(value);
+        if (envelope == null || !envelope.isObject()) {
+            return "";
+        }
+        boolean flattened = !envelope.has("op") && !envelope.has("after") && !envelope.has("before");
+        return tableOf((flattened ? fromFlattened((ObjectNode) envelope) : envelope).path("source"));
+    }
+
+    /**
      * The cache key as a String, or a Rejection. Each field is looked up in the record key, then in the
      * row image. A record key that is not JSON (a string converter's) is left aside for the row image.
      */
-    private Object cacheKey(byte[] key, JsonNode image, Map<String, JsonNode> rowFieldSchemas) {
+    private Object cacheKey(byte[] key, String table, JsonNode image, Map<String, JsonNode> rowFieldSchemas) {
         JsonNode recordKey = null;
         Map<String, JsonNode> keyFieldSchemas = Map.of();
         if (key != null && key.length > 0) {
@@ -239,11 +239,13 @@ public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String v
             } catch (IOException notJson) {
                 recordKey = null;
             }
-            if (recordKey != null && recordKey.isValueNode() && !recordKey.isNull() && keyFields.size() == 1) {
-                return keyPrefix + recordKey.asText(); // a plain key, not a struct
-            }
         }
-        StringBuilder out = new StringBuilder(keyPrefix);
+        String prefix = keys.prefixOf(table);
+        List<String> keyFields = keyFieldsOf(table, recordKey);
+        if (recordKey != null && recordKey.isValueNode() && !recordKey.isNull() && keyFields.size() <= 1) {
+            return prefix + recordKey.asText(); // a plain key, not a struct
+        }
+        StringBuilder out = new StringBuilder(prefix);
         for (int i = 0; i < keyFields.size(); i++) {
             String field = keyFields.get(i);
             JsonNode v = recordKey == null ? null : recordKey.get(field);
@@ -256,11 +258,31 @@ public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String v
                 return Rejection.of(
                         Rejection.Reason.MISSING_KEY,
                         "no value for key field '" + field + "' in the record key or the row image"
-                                + " (cdc.debezium.key-fields = " + String.join(",", keyFields) + ")");
+                                + (table.isEmpty() ? "" : " (table " + table + ")")
+                                + " (key fields " + String.join(",", keyFields) + ")");
             }
             out.append(i == 0 ? "" : ":").append(DebeziumValues.keyText(v));
         }
         return out.toString();
+    }
+
+    /**
+     * The key fields of a change of {@code table}: as the settings name them, else the record key's own
+     * fields in their order, else {@code id} (a record key that is not JSON, or none: the rule before
+     * tables, read from the row image).
+     */
+    private List<String> keyFieldsOf(String table, JsonNode recordKey) {
+        List<String> named = keys.keyFieldsOf(table);
+        if (!named.isEmpty()) {
+            return named;
+        }
+        if (recordKey != null && recordKey.isObject() && !recordKey.isEmpty()) {
+            List<String> own = new ArrayList<>();
+            recordKey.fieldNames().forEachRemaining(own::add);
+            return own;
+        }
+        boolean plain = recordKey != null && recordKey.isValueNode() && !recordKey.isNull();
+        return plain ? List.of() : FALLBACK_KEY_FIELDS;
     }
 
     /**
@@ -275,7 +297,7 @@ public record DebeziumDecoder(List<String> keyFields, String keyPrefix, String v
             String name = names.next();
             if (name.startsWith(ADDED + "source_")) {
                 source.set(name.substring((ADDED + "source_").length()), row.get(name));
-            } else if (name.equals(ADDED + "lsn") || name.equals(ADDED + "table")) {
+            } else if (name.startsWith(ADDED) && SOURCE_FIELDS.contains(name.substring(ADDED.length()))) {
                 source.set(name.substring(ADDED.length()), row.get(name));
             } else if (!name.startsWith(ADDED)) {
                 image.set(name, row.get(name));

@@ -19,11 +19,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * Debezium records in a JSON-lines file, one per line: either {@code {"key": K, "value": V}} (the
  * Kafka record; {@code V} may be {@code null}, a tombstone) or the change event's envelope alone, whose
- * record key is then made of the decoder's key fields read from the row image (as Debezium's key would
+ * record key is then made of the decoder's key fields of its table ({@code id} where none is named) read
+ * from the row image (as Debezium's key would
  * be: one key's records share a partition).
  */
 public final class DebeziumText {
@@ -52,7 +54,8 @@ public final class DebeziumText {
         JsonNode envelope = DebeziumDecoder.unwrap(node);
         JsonNode image = envelope.path("d".equals(envelope.path("op").asText()) ? "before" : "after");
         ObjectNode key = JSON.createObjectNode();
-        for (String field : decoder.keyFields()) {
+        List<String> fields = decoder.keys().keyFieldsOf(DebeziumDecoder.tableOf(envelope.path("source")));
+        for (String field : fields.isEmpty() ? List.of("id") : fields) {
             if (image.hasNonNull(field)) {
                 key.set(field, image.get(field));
             }

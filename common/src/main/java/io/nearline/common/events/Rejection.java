@@ -52,7 +52,9 @@ public record Rejection(Reason reason, String detail) implements RejectionReason
         /** A Debezium row with a column its connector did not capture that nothing cached can complete. */
         PARTIAL_IMAGE,
         /** A Debezium TRUNCATE: it names no keys, so the cache cannot apply it. */
-        TRUNCATE
+        TRUNCATE,
+        /** A Debezium change of a table that {@code cdc.debezium.tables} does not list, or that names no table. */
+        UNKNOWN_TABLE
     }
 
     @Override

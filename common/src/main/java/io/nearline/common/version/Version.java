@@ -35,13 +35,6 @@ public record Version(Scn scn, long seq, int schemaVersion) implements Comparabl
     /** Nothing stored: below every real version. */
     public static final Version NONE = new Version(Scn.NONE, 0, 0);
 
-    /**
-     * A delete whose source gave it no version (a Debezium record with a null value, under
-     * {@code cdc.debezium.null-value=delete}): never stored as such, the ordered write versions it
-     * {@link #justAbove} what the cache holds when it is applied (docs/debezium.md#unwrap).
-     */
-    public static final Version ABOVE_HELD = new Version(Scn.of(Long.MAX_VALUE), Long.MAX_VALUE, 0);
-
     private static final Comparator<Version> ORDER =
             Comparator.comparing(Version::scn).thenComparingLong(Version::seq).thenComparingInt(Version::schemaVersion);
 
@@ -70,11 +63,6 @@ public record Version(Scn scn, long seq, int schemaVersion) implements Comparabl
     @Override
     public int compareTo(Version other) {
         return ORDER.compare(this, other);
-    }
-
-    /** The least version above this one: the same SCN and sequence, the next schema version. */
-    public Version justAbove() {
-        return new Version(scn, seq, schemaVersion + 1);
     }
 
     public boolean isNewerThan(Version other) {

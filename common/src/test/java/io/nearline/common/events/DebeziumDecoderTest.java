@@ -171,25 +171,18 @@ class DebeziumDecoderTest {
                 .isSkipped());
     }
 
-    /**
-     * cdc.debezium.null-value=delete: the unwrap transform's default turns a delete into a record with a
-     * null value, which is then a delete of the record key's cache key, versioned above what is cached.
-     */
+    /** The rule docs/debezium.md's version table states: a PostgreSQL snapshot read without an LSN is (0, 0). */
     @Test
-    void withNullValueDeleteARecordWithoutAValueDeletesItsKey() {
-        DebeziumDecoder deleting =
-                new DebeziumDecoder(List.of("id"), "item:", DebeziumDecoder.AUTO, DebeziumDecoder.NullValue.DELETE);
-        for (byte[] value : new byte[][] {null, new byte[0], b("null"), b("{\"schema\":null,\"payload\":null}")}) {
-            ChangeEvent e = ok(deleting.decode(b("{\"schema\":{},\"payload\":{\"id\":7}}"), value));
-            assertEquals("item:7", e.getKey());
-            assertEquals(Op.DELETE, e.getOp());
-            assertEquals(Version.ABOVE_HELD, ChangeEvents.cacheRecord(e).version());
-        }
-        Decoded keyless = deleting.decode(null, null);
-        assertEquals(Rejection.Reason.MISSING_KEY, keyless.rejection().reason());
-        assertTrue(
-                keyless.rejection().detail().contains("cdc.debezium.null-value=delete"),
-                keyless.rejection().detail());
+    void aPostgresSnapshotReadWithoutAnLsnRanksBelowEveryStreamedChange() {
+        ChangeEvent read = ok(BY_ID.decode(
+                b("{\"id\":1}"),
+                b("{\"after\":{\"id\":1},\"op\":\"r\",\"source\":{\"connector\":\"postgresql\"}}")));
+        assertEquals(0, read.getScn());
+        assertEquals(0, read.getSeq());
+        ChangeEvent streamed = ok(BY_ID.decode(
+                b("{\"id\":1}"),
+                b("{\"after\":{\"id\":1},\"op\":\"u\",\"source\":{\"connector\":\"postgresql\",\"lsn\":5}}")));
+        assertTrue(ChangeEvents.cacheRecord(streamed).version().isNewerThan(ChangeEvents.cacheRecord(read).version()));
     }
 
     @Test

@@ -24,12 +24,16 @@ import io.nearline.common.config.KafkaSecurity;
 import io.nearline.common.config.ValueType;
 import io.nearline.common.events.ChangeDecoder;
 import io.nearline.common.events.DebeziumDecoder;
+import io.nearline.common.events.DebeziumKeys;
 import io.nearline.common.store.CacheStores;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 
 /** Settings of the cache-updater job, the same on both engines. Store and writer settings are separate. */
 public record CacheUpdaterSettings(
@@ -67,15 +71,35 @@ public record CacheUpdaterSettings(
             CdcFormat.AVRO,
             "Form of the CDC topic's records: avro (this project's ChangeEvent) or debezium-json (Debezium's JSON "
                     + "envelope; see docs/debezium.md).");
+    public static final ConfigKey<String> DEBEZIUM_TABLES = ConfigKey.of(
+            "cdc.debezium.tables",
+            ValueType.STRING,
+            "",
+            "debezium-json: comma-separated tables the job takes, as the connector names them: SCHEMA.TABLE "
+                    + "(PostgreSQL, Oracle) or DB.TABLE (MySQL, MariaDB). A change of another table is "
+                    + "dead-lettered UNKNOWN_TABLE. With several, each key names its table "
+                    + "(public.orders:5; docs/debezium.md#many-tables). Empty: every change, keys as for one table.");
     public static final ConfigKey<String> DEBEZIUM_KEY_FIELDS = ConfigKey.of(
-                    "cdc.debezium.key-fields",
-                    ValueType.STRING,
-                    "id",
-                    "debezium-json: comma-separated fields whose values, joined by ':', make the cache key; each is "
-                            + "looked up in the record key, then in the row image.")
-            .checked(new Check<>("must name at least one field", v -> !fields(v).isEmpty()));
+            "cdc.debezium.key-fields",
+            ValueType.STRING,
+            "",
+            "debezium-json: comma-separated fields whose values, joined by ':', make the cache key; each is "
+                    + "looked up in the record key, then in the row image. Empty: the record key's own fields, in "
+                    + "their order (the table's primary key), or id where the record key is not JSON.");
     public static final ConfigKey<String> DEBEZIUM_KEY_PREFIX = ConfigKey.of(
             "cdc.debezium.key-prefix", ValueType.STRING, "", "debezium-json: text put before every cache key.");
+    public static final ConfigKey<String> DEBEZIUM_TABLE_KEY_FIELDS = ConfigKey.required(
+                    "cdc.debezium.table.<table>.key-fields",
+                    ValueType.STRING,
+                    "debezium-json: the key fields of one table of cdc.debezium.tables (as cdc.debezium.key-fields, "
+                            + "which it replaces for that table).")
+            .checked(new Check<>("must name at least one field", v -> !fields(v).isEmpty()));
+    public static final ConfigKey<String> DEBEZIUM_TABLE_KEY_PREFIX = ConfigKey.of(
+            "cdc.debezium.table.<table>.key-prefix",
+            ValueType.STRING,
+            "",
+            "debezium-json: put before the key values of one table of cdc.debezium.tables, after "
+                    + "cdc.debezium.key-prefix, in place of 'SCHEMA.TABLE:'.");
     public static final ConfigKey<String> DEBEZIUM_VERSION_FIELD = ConfigKey.of(
                     "cdc.debezium.version-field",
                     ValueType.STRING,
@@ -85,13 +109,29 @@ public record CacheUpdaterSettings(
                             + "mysql and mariadb the binlog position; docs/debezium.md), mysql-binlog, or a dotted "
                             + "path such as source.commit_lsn.")
             .checked(Check.notBlank());
-    public static final ConfigKey<DebeziumDecoder.NullValue> DEBEZIUM_NULL_VALUE = ConfigKey.of(
+    public static final ConfigKey<NullValue> DEBEZIUM_NULL_VALUE = ConfigKey.of(
             "cdc.debezium.null-value",
-            ValueType.enumOf(DebeziumDecoder.NullValue.class),
-            DebeziumDecoder.NullValue.SKIP,
-            "debezium-json: a record with a null value: skip (Debezium's tombstone after a delete event, which "
-                    + "already wrote a versioned tombstone) or delete (the unwrap transform's default deletes: a "
-                    + "tombstone versioned just above what the cache holds; docs/debezium.md#unwrap).");
+            ValueType.enumOf(NullValue.class),
+            NullValue.SKIP,
+            "debezium-json: a record with a null value (Debezium's tombstone after a delete event, which already "
+                    + "wrote a versioned tombstone): skip. 'delete' is refused: such a delete has no version "
+                    + "(docs/debezium.md#unwrap).");
+
+    /** What a record with a null value is ({@code cdc.debezium.null-value}). */
+    public enum NullValue {
+        /** Debezium's tombstone after a delete, which already wrote a versioned tombstone: nothing. */
+        SKIP,
+        /** Refused: a delete without a version, which redelivery, a bootstrap or a read-repair can undo. */
+        DELETE
+    }
+
+    /** Why {@code null-value=delete} is refused, and what to do instead. */
+    static final String UNVERSIONED_DELETES =
+            "'cdc.debezium.null-value=delete' is refused: a delete with no version cannot be ordered against a "
+                    + "row sent again after it, a bootstrap row or a read-repair write, so rows can be lost; "
+                    + "keep deletes as rows with the unwrap transform's delete.tombstone.handling.mode=rewrite "
+                    + "(docs/debezium.md#unwrap).";
+
     public static final ConfigKey<String> DEAD_LETTER_TOPIC = ConfigKey.of(
                     "cdc.dead-letter-topic",
                     ValueType.STRING,
@@ -161,8 +201,11 @@ public record CacheUpdaterSettings(
                     BOOTSTRAP_SERVERS,
                     CDC_TOPIC,
                     CDC_FORMAT,
+                    DEBEZIUM_TABLES,
                     DEBEZIUM_KEY_FIELDS,
                     DEBEZIUM_KEY_PREFIX,
+                    DEBEZIUM_TABLE_KEY_FIELDS,
+                    DEBEZIUM_TABLE_KEY_PREFIX,
                     DEBEZIUM_VERSION_FIELD,
                     DEBEZIUM_NULL_VALUE,
                     DEAD_LETTER_TOPIC,
@@ -182,7 +225,12 @@ public record CacheUpdaterSettings(
                     c -> c.get(CDC_FORMAT) == CdcFormat.AVRO
                             || c.get(SCHEMA_REGISTRY_DIR).isBlank(),
                     "'schema.registry.dir' checks Avro payloads; with cdc.format=debezium-json the payload is JSON: "
-                            + "leave the registry out.");
+                            + "leave the registry out.")
+            .withInvariant(c -> c.get(DEBEZIUM_NULL_VALUE) == NullValue.SKIP, UNVERSIONED_DELETES)
+            .withInvariant(
+                    c -> unlistedTables(c).isEmpty(),
+                    "a 'cdc.debezium.table.<table>.*' key names a table that 'cdc.debezium.tables' does not list: "
+                            + "add the table there, or correct its name (SCHEMA.TABLE or DB.TABLE).");
 
     /**
      * Every setting the job reads, the chosen store's included, typos caught: call it before starting.
@@ -229,11 +277,32 @@ public record CacheUpdaterSettings(
             case AVRO -> ChangeDecoder.AVRO;
             case DEBEZIUM_JSON ->
                 new DebeziumDecoder(
-                        fields(config.get(DEBEZIUM_KEY_FIELDS)),
-                        config.get(DEBEZIUM_KEY_PREFIX),
-                        config.get(DEBEZIUM_VERSION_FIELD).strip(),
-                        config.get(DEBEZIUM_NULL_VALUE));
+                        debeziumKeys(config), config.get(DEBEZIUM_VERSION_FIELD).strip());
         };
+    }
+
+    /** The tables a Debezium stream's job takes and how their rows are keyed. */
+    public static DebeziumKeys debeziumKeys(Config config) {
+        Map<String, DebeziumKeys.Table> tables = new LinkedHashMap<>();
+        for (String table : fields(config.get(DEBEZIUM_TABLES))) {
+            ConfigKey<String> ownFields = DEBEZIUM_TABLE_KEY_FIELDS.at(table);
+            ConfigKey<String> ownPrefix = DEBEZIUM_TABLE_KEY_PREFIX.at(table);
+            tables.put(
+                    table,
+                    new DebeziumKeys.Table(
+                            config.isSet(ownFields) ? fields(config.get(ownFields)) : List.of(),
+                            config.isSet(ownPrefix) ? config.get(ownPrefix) : null));
+        }
+        return new DebeziumKeys(config.get(DEBEZIUM_KEY_PREFIX), fields(config.get(DEBEZIUM_KEY_FIELDS)), tables);
+    }
+
+    /** Tables named by a per-table key that {@code cdc.debezium.tables} does not list. */
+    private static List<String> unlistedTables(Config config) {
+        List<String> listed = fields(config.get(DEBEZIUM_TABLES));
+        return Stream.of(DEBEZIUM_TABLE_KEY_FIELDS, DEBEZIUM_TABLE_KEY_PREFIX)
+                .flatMap(k -> config.instances(k).stream())
+                .filter(t -> !listed.contains(t))
+                .toList();
     }
 
     private static List<String> fields(String list) {

@@ -240,7 +240,7 @@ public final class ScnOrderedWriter {
         }
         if (result.ok()) {
             applied.inc();
-            return new WriteResult(WriteOutcome.APPLIED, decision.written, attempt, null);
+            return new WriteResult(WriteOutcome.APPLIED, decision.record.version(), attempt, null);
         }
         // EXISTS, CAS_MISMATCH or NOT_FOUND: another writer got in between; re-read and decide again.
         conflictRetries.inc();
@@ -261,10 +261,6 @@ public final class ScnOrderedWriter {
         private final boolean refreshTtl;
         /** A row with uncaptured columns ({@link PartialImages}): completed from the cached row when written. */
         private final boolean partial;
-        /** A delete its source gave no version ({@link Version#ABOVE_HELD}): versioned above the cached row. */
-        private final boolean aboveHeld;
-        /** The version written: the record's, or for {@link #aboveHeld} the one just above the cached row's. */
-        Version written;
 
         private byte[] encoded;
         Version stored = Version.NONE;
@@ -276,19 +272,14 @@ public final class ScnOrderedWriter {
             this.record = record;
             this.refreshTtl = refreshTtl;
             this.partial = !record.tombstone() && PartialImages.isPartial(record.payload());
-            this.aboveHeld = record.tombstone() && record.version().equals(Version.ABOVE_HELD);
-            this.written = record.version();
         }
 
         /** Whether the write must see the cached row itself, not only its version. */
         boolean readsHeld() {
-            return partial || aboveHeld;
+            return partial;
         }
 
         byte[] decide(Optional<byte[]> current) {
-            if (aboveHeld) {
-                return deleteAboveHeld(current);
-            }
             if (current.isEmpty()) {
                 stored = Version.NONE;
                 order = 1;
@@ -300,20 +291,6 @@ public final class ScnOrderedWriter {
                 }
             }
             return partial ? completed(current) : encoded();
-        }
-
-        /** A tombstone just above the cached row's version; nothing where nothing live is cached (a duplicate). */
-        private byte[] deleteAboveHeld(Optional<byte[]> current) {
-            CacheRecord held = current.map(CacheRecordCodec::decode).orElse(null);
-            stored = held == null ? Version.NONE : held.version();
-            if (held == null || held.tombstone()) {
-                order = 0;
-                return null;
-            }
-            order = 1;
-            written = stored.justAbove();
-            return CacheRecordCodec.encode(
-                    new CacheRecord(written, true, record.sourcePartition(), clock.millis(), null));
         }
 
         /** The partial row completed from the cached one, encoded; a PartialImageException where it cannot be. */

@@ -23,7 +23,6 @@ import io.nearline.common.events.PartialImages;
 import io.nearline.common.events.Rejection;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.common.store.StoreUnavailableException;
-import io.nearline.common.version.Version;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -143,9 +142,7 @@ public final class UpdateBatch implements AutoCloseable {
         }
         Pending before = pending.get(key);
         if (before == null
-                || change.record().version().isNewerThan(before.record().version())
-                // a delete without a version (ABOVE_HELD) is in arrival order: what comes after it replaces it
-                || before.record().version().equals(Version.ABOVE_HELD)) {
+                || change.record().version().isNewerThan(before.record().version())) {
             pending.put(key, before == null ? change : filledFrom(change, before));
         }
         if (before != null) {

@@ -22,7 +22,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigException;
 import io.nearline.common.events.DebeziumDecoder;
+import io.nearline.common.events.DebeziumKeys;
 import io.nearline.common.testkit.ConfigDocsCheck;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -70,6 +72,58 @@ class CacheUpdaterSettingsTest {
                                         Map.of("kafka.bootstrap-servers", "b:1", "cdc.format", "debezium-json")))
                                 .decoder()
                         instanceof DebeziumDecoder);
+    }
+
+    @Test
+    void tablesAreListedWithTheirOwnKeys() {
+        Config c = debezium(Map.of(
+                "cdc.debezium.tables", "public.customers, public.orders,public.links",
+                "cdc.debezium.table.public.orders.key-fields", "order_id",
+                "cdc.debezium.table.public.links.key-prefix", "link:"));
+        c.validateComplete(CacheUpdaterSettings.DEF);
+        DebeziumKeys keys = CacheUpdaterSettings.debeziumKeys(c);
+        assertEquals(
+                List.of("public.customers", "public.orders", "public.links"),
+                List.copyOf(keys.tables().keySet()));
+        assertEquals(List.of("order_id"), keys.keyFieldsOf("public.orders"));
+        assertEquals(List.of(), keys.keyFieldsOf("public.customers"), "the record key's own fields");
+        assertEquals("public.customers:", keys.prefixOf("public.customers"));
+        assertEquals("link:", keys.prefixOf("public.links"));
+    }
+
+    /** Each bad table setting fails before the job starts, naming the key. */
+    @Test
+    void badTableSettingsAreRefusedByName() {
+        assertRefused(
+                Map.of("cdc.debezium.tables", "public.orders", "cdc.debezium.table.public.orders.key-fields", " , "),
+                "'cdc.debezium.table.public.orders.key-fields' = ' , ' is not valid: it must name at least one field");
+        assertRefused(
+                Map.of("cdc.debezium.tables", "public.orders", "cdc.debezium.table.public.ordrs.key-fields", "id"),
+                "names a table that 'cdc.debezium.tables' does not list");
+        assertRefused(
+                Map.of("cdc.debezium.tables", "public.orders", "cdc.debezium.table.public.orders.key-feilds", "id"),
+                "unknown key 'cdc.debezium.table.public.orders.key-feilds'");
+    }
+
+    /** A delete without a version can lose rows under redelivery, a bootstrap or read-repair: refused, naming the fix. */
+    @Test
+    void nullValueDeletesAreRefusedNamingTheRewriteRecipe() {
+        ConfigException refused =
+                assertThrows(ConfigException.class, () -> debezium(Map.of("cdc.debezium.null-value", "delete"))
+                        .validateComplete(CacheUpdaterSettings.DEF));
+        assertEquals(1, refused.problems().size(), refused.getMessage());
+        assertTrue(refused.getMessage().contains("delete.tombstone.handling.mode=rewrite"), refused.getMessage());
+    }
+
+    private static void assertRefused(Map<String, String> settings, String expected) {
+        ConfigException refused = assertThrows(
+                ConfigException.class, () -> debezium(settings).validateComplete(CacheUpdaterSettings.DEF));
+        assertTrue(refused.getMessage().contains(expected), refused.getMessage());
+    }
+
+    private static Config debezium(Map<String, String> settings) {
+        return Config.of(Map.of("kafka.bootstrap-servers", "b:1", "cdc.format", "debezium-json"))
+                .withOverrides(settings);
     }
 
     @Test

@@ -16,7 +16,6 @@
 package io.nearline.cacheupdater.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.cacheupdater.core.testkit.FaultyCacheStore;
@@ -86,32 +85,6 @@ class UpdateBatchTest {
         assertEquals(4, metrics.count(UpdateBatch.WRITTEN), "every change added is done once the flush returns");
         assertEquals(2, metrics.count("write.superseded"));
         assertEquals(2, metrics.count("write.applied"));
-    }
-
-    /**
-     * A delete without a version is in arrival order within a batch: it replaces what came before it,
-     * and what comes after it replaces it (which then decides against the store on its own version).
-     */
-    @Test
-    void aDeleteWithoutAVersionIsReplacedByWhatFollowsIt() throws Exception {
-        CacheKey a = CacheKey.of("a");
-        CacheKey b = CacheKey.of("b");
-        batch.add(a, change(a, 5));
-        batch.flush();
-        UpdateBatch.Pending delete = new UpdateBatch.Pending(
-                null,
-                CacheRecord.tombstone(Version.ABOVE_HELD, 0),
-                new SourceRecord("test", "t", 0, 6, null, null),
-                false);
-        batch.add(a, delete);
-        batch.add(a, change(a, 8));
-        batch.add(b, change(b, 9));
-        batch.add(b, delete);
-        batch.flush();
-        CacheRecord heldA = CacheRecordCodec.decode(memory.get(a).orElseThrow().value());
-        assertEquals(Version.of(8, 1), heldA.version(), "the change after the delete");
-        assertFalse(heldA.tombstone());
-        assertFalse(memory.get(b).isPresent(), "the delete replaced b's change, and nothing was cached to delete");
     }
 
     /**

@@ -491,37 +491,6 @@ public abstract class CacheStoreContract {
         assertFalse(stored(k).tombstone());
     }
 
-    /**
-     * A delete its source gave no version (cdc.debezium.null-value=delete) lands just above the cached
-     * row, so a later change still wins and an older one does not; with nothing live cached there is
-     * nothing to delete and nothing is written. The write reads the row itself, also on a store that
-     * orders writes on its own (Redis).
-     */
-    @Test
-    void aDeleteWithoutAVersionLandsJustAboveTheCachedRow() {
-        CacheKey k = key("null-delete");
-        ScnOrderedWriter w = writer(new InMemoryMetrics());
-        w.write(k, KeyHistory.record(k, Version.of(5, 3, 0), false));
-        WriteResult deleted = w.write(k, CacheRecord.tombstone(Version.ABOVE_HELD, 0));
-        assertEquals(WriteOutcome.APPLIED, deleted.outcome());
-        assertEquals(Version.of(5, 3, 0).justAbove(), deleted.winner());
-        assertTrue(stored(k).tombstone());
-        assertEquals(Version.of(5, 3, 0).justAbove(), stored(k).version());
-        assertEquals(
-                WriteOutcome.STALE,
-                w.write(k, KeyHistory.record(k, Version.of(5, 3, 0), false)).outcome());
-        assertEquals(
-                WriteOutcome.APPLIED,
-                w.write(k, KeyHistory.record(k, Version.of(5, 4, 0), false)).outcome());
-        assertFalse(stored(k).tombstone());
-
-        CacheKey never = key("null-delete-uncached");
-        assertEquals(
-                WriteOutcome.DUPLICATE,
-                w.write(never, CacheRecord.tombstone(Version.ABOVE_HELD, 0)).outcome());
-        assertFalse(store().get(never).isPresent(), "nothing written where nothing was cached");
-    }
-
     @Test
     void aDeleteOfAnUncachedKeyIsRemembered() {
         CacheKey k = key("never-seen");
