@@ -18,11 +18,13 @@ package io.nearline.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.common.cache.CacheKey;
+import io.nearline.common.events.ChangeDecoder;
+import io.nearline.common.events.DebeziumDecoder;
 import io.nearline.common.store.CacheStore;
 import io.nearline.localcluster.cdcreplay.ReplayCdcOptions;
 import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.cluster.ClusterOption;
-import io.nearline.localcluster.databases.SourceTable;
+import io.nearline.localcluster.databases.SourceDatabase;
 import io.nearline.localcluster.deploy.LiveStores;
 import io.nearline.localcluster.kit.options.SummaryJsonOption;
 import io.nearline.localcluster.kit.options.WaitOption;
@@ -53,8 +55,8 @@ import picocli.CommandLine.Option;
             "%nThe source of truth is given as its change log (JSON lines, any order): per key the valid event "
                     + "with the highest version. Exits 0 when nothing diverges, 1 otherwise, and 1 when no key "
                     + "was checked at all (an empty log, or a Debezium log read without --format debezium).%n",
-            "With --source postgres|mysql the source of truth is the database itself, the table the cluster file's "
-                    + "'postgres:' or 'mysql:' section names: every row must be cached with the same value in every "
+            "With --source postgres|mysql the source of truth is the database itself, every table the cluster "
+                    + "file's 'postgres:' or 'mysql:' section lists, each reported on its own: every row must be cached with the same value in every "
                     + "column that reads alike from JDBC and Debezium's JSON (numbers, text, booleans; the others "
                     + "are listed, not compared), and every key --events deleted must be gone (DIFFERENT, MISSING, "
                     + "RESURRECTED).%n"
@@ -72,7 +74,8 @@ public final class CheckCommand implements Callable<Integer> {
             names = "--source",
             paramLabel = "DATABASE",
             description = "Check against the database instead of a change log: postgres or mysql (MariaDB too), the "
-                    + "table the cluster file's section of that name gives (docs/debezium.md).")
+                    + "tables the cluster file's section of that name lists, each checked and reported on its own "
+                    + "(docs/debezium.md#many-tables).")
     String source;
 
     @Option(
@@ -111,6 +114,9 @@ public final class CheckCommand implements Callable<Integer> {
                     "Payload limit the job used; larger events are not part of the truth (default: ${DEFAULT-VALUE}).")
     int maxPayloadBytes;
 
+    /** With --source: each table's report, by name. */
+    private Map<String, DivergenceChecker.Report> byTable = Map.of();
+
     @Override
     public Integer call() throws Exception {
         if ((state == null) == (store == null)) {
@@ -120,10 +126,13 @@ public final class CheckCommand implements Callable<Integer> {
             throw new ClusterException("give the source of truth: --events FILE (its change log), or --source "
                     + "postgres|mysql (the database, with --cluster DIR)");
         }
-        ChangeLogTruth truth = new ChangeLogTruth(events, maxPayloadBytes, format.decoder());
         DivergenceChecker.Report report;
+        ChangeLogTruth truth = null;
+        if (source == null) {
+            truth = new ChangeLogTruth(events, maxPayloadBytes, format.decoder());
+        }
         if (source != null) {
-            report = checkAgainstTheDatabase(truth);
+            report = checkAgainstTheDatabase();
         } else if (state != null) {
             StateDumpView cache = new StateDumpView(state);
             report = DivergenceChecker.check(truth, cache, cache.keys(), System.currentTimeMillis());
@@ -136,6 +145,17 @@ public final class CheckCommand implements Callable<Integer> {
             json.put("keysChecked", report.keysChecked());
             json.put("divergentKeys", report.divergent().size());
             report.counts().forEach((kind, n) -> json.put(kind.name().toLowerCase(), n));
+            if (!byTable.isEmpty()) {
+                Map<String, Object> tables = new LinkedHashMap<>();
+                byTable.forEach((name, r) -> {
+                    Map<String, Object> t = new LinkedHashMap<>();
+                    t.put("keysChecked", r.keysChecked());
+                    t.put("divergentKeys", r.divergent().size());
+                    r.counts().forEach((kind, n) -> t.put(kind.name().toLowerCase(), n));
+                    tables.put(name, t);
+                });
+                json.put("tables", tables);
+            }
             ReplayOutput.write(summaryJson.file, List.of(new ObjectMapper().writeValueAsString(json)));
         }
         if (report.keysChecked() == 0) {
@@ -152,39 +172,66 @@ public final class CheckCommand implements Callable<Integer> {
         return report.converged() ? 0 : 1;
     }
 
-    /** The cache against the table itself; the change log's keys checked too. Against a live store, until --wait is up. */
-    private DivergenceChecker.Report checkAgainstTheDatabase(ChangeLogTruth log) throws Exception {
+    /**
+     * The cache against every table the cluster file lists, each reported on its own; the change log's
+     * keys (read by the same key rule) checked too, each with its table. Against a live store, until
+     * --wait is up.
+     */
+    private DivergenceChecker.Report checkAgainstTheDatabase() throws Exception {
         if (!source.equals("postgres") && !source.equals("mysql")) {
             throw new ClusterException("--source " + source + ": give postgres or mysql");
         }
-        SourceTable table;
-        SourceTable.Rows rows;
+        SourceDatabase database;
+        SourceDatabase.Read read;
         try {
-            table = SourceTable.fromClusterFile(cluster.read().dir(), source);
-            rows = table.read();
+            database = SourceDatabase.fromClusterFile(cluster.read().dir(), source);
+            read = database.read();
         } catch (java.sql.SQLException e) {
             throw new ClusterException(
-                    "cannot read the table from the cluster file's '" + source + ":' section: " + e.getMessage());
+                    "cannot read the tables of the cluster file's '" + source + ":' section: " + e.getMessage());
         }
-        System.out.printf(
-                "source: %s, %,d rows; columns compared %s%s%n",
-                table,
-                rows.byKey().size(),
-                rows.compared(),
-                rows.notCompared().isEmpty() ? "" : ", not compared " + rows.notCompared());
-        Map<CacheKey, ObjectNode> byKey = new TreeMap<>();
-        rows.byKey().forEach((k, row) -> byKey.put(CacheKey.of(k), row));
+        System.out.println("source: " + database);
+        read.tables()
+                .forEach((name, rows) -> System.out.printf(
+                        "  %s: %,d rows; columns compared %s%s%n",
+                        name,
+                        rows.byKey().size(),
+                        rows.compared(),
+                        rows.notCompared().isEmpty() ? "" : ", not compared " + rows.notCompared()));
+        ChangeDecoder logDecoder = format == ReplayCdcOptions.Format.debezium
+                ? new DebeziumDecoder(read.keys(), DebeziumDecoder.AUTO)
+                : format.decoder();
+        ChangeLogTruth log = new ChangeLogTruth(events, maxPayloadBytes, logDecoder);
+        Map<String, TableCheck.Table> tables = new LinkedHashMap<>();
+        read.tables().forEach((name, rows) -> {
+            Map<CacheKey, ObjectNode> byKey = new TreeMap<>();
+            rows.byKey().forEach((k, row) -> byKey.put(CacheKey.of(k), row));
+            List<CacheKey> logged = log.keys().stream()
+                    .filter(k -> name.equals(read.tableOf(k.value())))
+                    .toList();
+            tables.put(name, new TableCheck.Table(byKey, rows.compared(), logged));
+        });
+        TableCheck.Tables checked;
         if (state != null) {
-            StateDumpView cache = new StateDumpView(state);
-            return TableCheck.check(byKey, rows.compared(), log.keys(), cache);
+            checked = TableCheck.check(tables, new StateDumpView(state));
+        } else {
+            try (CacheStore cache = LiveStores.open(store, cluster.read())) {
+                TableCheck.Tables[] last = {null};
+                DivergenceChecker.checkUntil(
+                        () -> {
+                            last[0] = TableCheck.check(tables, CacheView.of(cache));
+                            return last[0].total();
+                        },
+                        waitFor.deadlineNanos(),
+                        Duration.ofSeconds(2),
+                        report -> System.err.println("  not yet: " + report.summary()));
+                checked = last[0];
+            }
         }
-        try (CacheStore cache = LiveStores.open(store, cluster.read())) {
-            return DivergenceChecker.checkUntil(
-                    () -> TableCheck.check(byKey, rows.compared(), log.keys(), CacheView.of(cache)),
-                    waitFor.deadlineNanos(),
-                    Duration.ofSeconds(2),
-                    report -> System.err.println("  not yet: " + report.summary()));
-        }
+        byTable = checked.byTable();
+        System.out.println("check per table:");
+        System.out.println(checked.perTable());
+        return checked.total();
     }
 
     /** Against the cluster's store, again and again until it converges or --wait is up. */

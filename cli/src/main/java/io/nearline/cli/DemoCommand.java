@@ -40,7 +40,11 @@ import picocli.CommandLine.Option;
         })
 public final class DemoCommand implements Callable<Integer> {
 
-    @Option(names = "--engine", defaultValue = "flink", description = "flink or samza (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--engine",
+            defaultValue = "flink",
+            description = "flink or samza (default: ${DEFAULT-VALUE}); with --source postgres|mysql also connect (the "
+                    + "cache sink connector beside Debezium's on the Kafka Connect worker; --store couchbase|redis).")
     String engine;
 
     @Mixin

@@ -106,6 +106,15 @@ class RealSourceDeployIT extends LocalClusterIT {
 
             CliRun check = check(kind, cluster, "--wait", "180s");
             assertEquals(0, check.exit(), check.out());
+            // the connector's whole stream: each of the cluster's tables checked and reported on its own
+            for (String table : ClusterFile.tables(db)) {
+                assertTrue(
+                        java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(table) + "\\s+OK")
+                                .matcher(check.out())
+                                .find(),
+                        table + " not reported OK: " + check.out());
+            }
+            assertEquals(3, ClusterFile.tables(db).size(), "the cluster's three tables: " + db);
             java.util.regex.Matcher checked = java.util.regex.Pattern.compile("keys checked (\\d+), divergent 0")
                     .matcher(check.out());
             assertTrue(checked.find() && Integer.parseInt(checked.group(1)) >= 20, check.out());

@@ -22,6 +22,7 @@ import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.avro.Op;
 import io.nearline.common.events.ChangeEventText;
 import io.nearline.common.events.DebeziumDecoder;
+import io.nearline.common.events.DebeziumKeys;
 import io.nearline.common.events.DebeziumVersion;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -46,7 +47,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A consistent snapshot of one table of PostgreSQL or MySQL/MariaDB, at a known point of the change
+ * A consistent snapshot of the tables of PostgreSQL or MySQL/MariaDB a cache holds, all read in one
+ * transaction, at a known point of the change
  * stream Debezium's connector captures from it, written as a snapshot file for {@link SnapshotProducer}.
  * Every row carries one version, the snapshot's point, in the same order as the streamed changes'
  * versions: every change the snapshot's reads saw is below it, and every change they did not see is
@@ -93,9 +95,6 @@ public final class DatabaseSnapshot {
         }
     }
 
-    /** The table, and the cache key rule of the cache updater reading its changes (cdc.debezium.key-fields, key-prefix). */
-    public record Table(String name, List<String> keyFields, String keyPrefix) {}
-
     /**
      * Where the connector's delivery of the PostgreSQL watermark is read: the position its event
      * carries, waited for at most {@code limit}; IllegalStateException when it does not come.
@@ -140,14 +139,27 @@ public final class DatabaseSnapshot {
 
     private final Connection connection;
     private final Source source;
-    private final Table table;
+    private final DebeziumKeys keys;
     private final Duration limit;
 
-    /** @param limit how long to wait for the watermark and for transactions open at it */
-    public DatabaseSnapshot(Connection connection, Source source, Table table, Duration limit) {
+    /**
+     * @param keys  the tables read, in order, and their cache key rule: the cache updater's
+     *     ({@code cdc.debezium.*}), with every table's key fields named (its primary key where the job
+     *     takes the record key's)
+     * @param limit how long to wait for the watermark and for transactions open at it
+     */
+    public DatabaseSnapshot(Connection connection, Source source, DebeziumKeys keys, Duration limit) {
+        if (keys.tables().isEmpty()) {
+            throw new IllegalArgumentException("a snapshot needs at least one table");
+        }
+        keys.tables().forEach((table, own) -> {
+            if (keys.keyFieldsOf(table).isEmpty()) {
+                throw new IllegalArgumentException("table " + table + " has no key fields named");
+            }
+        });
         this.connection = connection;
         this.source = source;
-        this.table = table;
+        this.keys = keys;
         this.limit = limit;
     }
 
@@ -157,7 +169,10 @@ public final class DatabaseSnapshot {
      */
     public Taken write(Watermarks watermarks, Path out) throws SQLException, IOException {
         Instant at = Instant.now();
-        String id = source.name().toLowerCase(java.util.Locale.ROOT) + "-" + table.name() + "-" + ID_TIME.format(at);
+        String tables = keys.tables().size() == 1
+                ? keys.tables().keySet().iterator().next()
+                : keys.tables().size() + "-tables";
+        String id = source.name().toLowerCase(java.util.Locale.ROOT) + "-" + tables + "-" + ID_TIME.format(at);
         long scn;
         String point;
         if (source == Source.POSTGRES) {
@@ -279,32 +294,33 @@ public final class DatabaseSnapshot {
         return new String[] {file, pos};
     }
 
-    /** Every row of the table in the snapshot's transaction, written as UPSERTs at version {@code scn}. */
+    /** Every row of every table in the snapshot's transaction, written as UPSERTs at version {@code scn}. */
     private long readRows(long scn, long atMillis, BufferedWriter out) throws SQLException, IOException {
-        DebeziumDecoder keys = new DebeziumDecoder(table.keyFields(), table.keyPrefix(), DebeziumDecoder.AUTO);
-        String tableName = table.name().substring(table.name().lastIndexOf('.') + 1);
+        DebeziumDecoder keyed = new DebeziumDecoder(keys, DebeziumDecoder.AUTO);
         long rows = 0;
-        try (Statement s = connection.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
-            // stream the rows instead of loading the table: MySQL's driver streams at MIN_VALUE, PostgreSQL's by fetch
-            // size
-            s.setFetchSize(source == Source.MYSQL ? Integer.MIN_VALUE : 1000);
-            try (ResultSet r = s.executeQuery("SELECT * FROM " + table.name())) {
-                DebeziumRowImage image = DebeziumRowImage.of(r.getMetaData(), source, table.name());
-                while (r.next()) {
-                    ObjectNode row = image.read(r);
-                    ChangeEvent event = ChangeEvent.newBuilder()
-                            .setTable(tableName)
-                            .setKey(keys.cacheKeyOf(row))
-                            .setPartition(0)
-                            .setScn(scn)
-                            .setOp(Op.UPSERT)
-                            .setSchemaVersion(0)
-                            .setPayload(ByteBuffer.wrap(row.toString().getBytes(StandardCharsets.UTF_8)))
-                            .setCommitTimeMillis(atMillis)
-                            .build();
-                    out.write(ChangeEventText.format(event));
-                    out.newLine();
-                    rows++;
+        for (String table : keys.tables().keySet()) {
+            try (Statement s = connection.createStatement(ResultSet.TYPE_FORWARD_ONLY, ResultSet.CONCUR_READ_ONLY)) {
+                // stream the rows instead of loading the table: MySQL's driver streams at MIN_VALUE, PostgreSQL's
+                // by fetch size
+                s.setFetchSize(source == Source.MYSQL ? Integer.MIN_VALUE : 1000);
+                try (ResultSet r = s.executeQuery("SELECT * FROM " + table)) {
+                    DebeziumRowImage image = DebeziumRowImage.of(r.getMetaData(), source, table);
+                    while (r.next()) {
+                        ObjectNode row = image.read(r);
+                        ChangeEvent event = ChangeEvent.newBuilder()
+                                .setTable(table)
+                                .setKey(keyed.cacheKeyOf(table, row))
+                                .setPartition(0)
+                                .setScn(scn)
+                                .setOp(Op.UPSERT)
+                                .setSchemaVersion(0)
+                                .setPayload(ByteBuffer.wrap(row.toString().getBytes(StandardCharsets.UTF_8)))
+                                .setCommitTimeMillis(atMillis)
+                                .build();
+                        out.write(ChangeEventText.format(event));
+                        out.newLine();
+                        rows++;
+                    }
                 }
             }
         }

@@ -18,6 +18,7 @@ package io.nearline.localcluster.cluster;
 import io.nearline.localcluster.databases.MariadbServer;
 import io.nearline.localcluster.databases.PostgresServer;
 import io.nearline.localcluster.databases.Processes;
+import io.nearline.localcluster.databases.SqlWorkload;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -39,15 +40,12 @@ import java.util.Optional;
  * The local cluster's source of truth: PostgreSQL ({@code --postgres}) or MariaDB ({@code --mysql}, read
  * by Debezium's MySQL connector) from Debian's packages, a private instance in {@code DIR/postgres} or
  * {@code DIR/mysql} on the cluster's address, set up for change capture (logical WAL; a row binlog of
- * full images), with the table the demo writes. The user {@code nearline} logs in with a random
+ * full images), with the tables the demo writes ({@link SqlWorkload#TABLES}). The user {@code nearline} logs in with a random
  * password kept in a file of the cluster's directory.
  */
 public enum ClusterDatabase {
     POSTGRES("postgres", 5432),
     MYSQL("mysql", 3306);
-
-    /** The table the cluster creates and its connectors capture: one row per cache key. */
-    public static final String TABLE = "items";
 
     private final String kind;
     private final int port;
@@ -114,7 +112,10 @@ public enum ClusterDatabase {
         return password;
     }
 
-    /** The cluster file's section for this database: where it is and the table a cache mirrors. */
+    /**
+     * The cluster file's section for this database: where it is and the tables a cache mirrors, keyed
+     * by their primary keys (read from the catalog where the section names no key fields).
+     */
     Map<String, String> section(Path dir, String host) {
         Map<String, String> s = new LinkedHashMap<>();
         s.put("host", host);
@@ -125,10 +126,17 @@ public enum ClusterDatabase {
                 "password-file",
                 dir.resolve(kind).toAbsolutePath().resolve("password").toString());
         s.put("jdbc-url", jdbcUrl(host));
-        s.put("table", this == POSTGRES ? "public." + TABLE : database() + "." + TABLE);
-        s.put("key-fields", "id");
+        s.put("tables", String.join(",", tables()));
         s.put("key-prefix", "");
         return s;
+    }
+
+    /** The tables the cluster creates, as the connector names them. */
+    List<String> tables() {
+        String container = this == POSTGRES ? "public" : database();
+        return SqlWorkload.TABLES.keySet().stream()
+                .map(t -> container + "." + t)
+                .toList();
     }
 
     private String database() {
@@ -155,12 +163,10 @@ public enum ClusterDatabase {
         }
     }
 
-    /** Creates the table the demo writes, if it is not there. */
-    void createTable(Map<String, String> section) throws SQLException, IOException {
-        try (Connection c = connect(section);
-                Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE IF NOT EXISTS " + TABLE + " (id BIGINT PRIMARY KEY, name VARCHAR(200), "
-                    + "qty INTEGER, price DECIMAL(12,2), note TEXT, updated_at TIMESTAMP(6))");
+    /** Creates the tables the demo writes, those that are not there. */
+    void createTables(Map<String, String> section) throws SQLException, IOException {
+        try (Connection c = connect(section)) {
+            SqlWorkload.createTables(c);
         }
     }
 

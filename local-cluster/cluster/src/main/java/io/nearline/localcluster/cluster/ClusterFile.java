@@ -269,6 +269,7 @@ public record ClusterFile(
         Map<String, String> s = jobSettings();
         s.putAll(descriptor);
         s.putAll(overrides);
+        databaseKeyRule(s);
         String wanted = s.get("cache.store");
         if (!store.equals(wanted) && s.keySet().stream().noneMatch(k -> k.startsWith(wanted + "."))) {
             throw new ClusterException("cache.store=" + wanted + " but the cluster in " + dir + " runs " + store
@@ -276,6 +277,37 @@ public record ClusterFile(
                     + "('cluster up --store " + wanted + "'), or give its address (" + wanted + ".*)");
         }
         return s;
+    }
+
+    /**
+     * A cache updater of Debezium's stream ({@code cdc.format=debezium-json}) on a cluster with one
+     * database takes that database's tables and key rule ({@code tables}, {@code key-prefix},
+     * {@code key-fields}, {@code table.T.*} of its section, as {@code cdc.debezium.*}), unless its
+     * settings name tables themselves: the keys it writes are then the keys {@code check --source} and
+     * {@code bootstrap run --from} read.
+     */
+    private void databaseKeyRule(Map<String, String> s) {
+        if (!"debezium-json".equals(s.get("cdc.format"))
+                || databases.size() != 1
+                || s.containsKey("cdc.debezium.tables")) {
+            return;
+        }
+        Map<String, String> section = databases.values().iterator().next();
+        s.put("cdc.debezium.tables", String.join(",", tables(section)));
+        section.forEach((key, value) -> {
+            if (key.equals("key-prefix") || key.equals("key-fields") || key.startsWith("table.")) {
+                s.putIfAbsent("cdc.debezium." + key, value);
+            }
+        });
+    }
+
+    /** The tables a database section lists ({@code tables}, comma-separated; {@code table} in older files). */
+    public static List<String> tables(Map<String, String> section) {
+        String listed = section.getOrDefault("tables", section.getOrDefault("table", ""));
+        return java.util.Arrays.stream(listed.split(","))
+                .map(String::strip)
+                .filter(t -> !t.isEmpty())
+                .toList();
     }
 
     /**

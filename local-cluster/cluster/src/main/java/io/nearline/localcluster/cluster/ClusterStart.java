@@ -325,15 +325,14 @@ public abstract class ClusterStart implements Callable<Integer> {
                     Duration.ofSeconds(90),
                     () -> ClusterDatabase.answers(section));
             try {
-                db.createTable(section);
+                db.createTables(section);
             } catch (java.sql.SQLException e) {
-                throw new ClusterException(
-                        db.kind() + " refused the table " + ClusterDatabase.TABLE + ": " + e.getMessage());
+                throw new ClusterException(db.kind() + " refused the tables " + db.tables() + ": " + e.getMessage());
             }
             step(
                     started,
                     db.kind(),
-                    section.get("jdbc-url") + " (user " + section.get("user") + ", table " + section.get("table")
+                    section.get("jdbc-url") + " (user " + section.get("user") + ", tables " + section.get("tables")
                             + ")");
         }
     }

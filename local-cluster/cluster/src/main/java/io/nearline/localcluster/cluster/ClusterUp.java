@@ -46,14 +46,14 @@ final class ClusterUp extends ClusterStart {
 
     @Option(
             names = "--postgres",
-            description = "Also PostgreSQL (Debian's package; logical WAL) as the source of truth, with the table "
-                    + "'items'; implies --connect.")
+            description = "Also PostgreSQL (Debian's package; logical WAL) as the source of truth, with the tables "
+                    + "items, orders (ids shared with items) and item_links (a two-column key); implies --connect.")
     boolean postgres;
 
     @Option(
             names = "--mysql",
             description = "Also MariaDB (Debian's package; row binlog), read by Debezium's MySQL connector, with "
-                    + "the table 'items'; implies --connect.")
+                    + "the same three tables; implies --connect.")
     boolean mysql;
 
     @Option(

@@ -58,13 +58,38 @@ class ClusterFileTest {
 
     @Test
     void aDatabaseAndTheConnectWorkerSurviveAWriteAndARead() {
-        Map<String, String> postgres = Map.of("host", "10.0.0.2", "port", "5432", "table", "public.items");
+        Map<String, String> postgres =
+                Map.of("host", "10.0.0.2", "port", "5432", "tables", "public.items,public.orders");
         file("http://10.0.0.2:8083", Map.of("postgres", postgres)).write();
         ClusterFile read = ClusterFile.read(dir);
         assertEquals("http://10.0.0.2:8083", read.connectRest());
         assertEquals(postgres, read.database("postgres"));
-        // what SourceTable and 'check --source' read is the same section
+        // what SourceDatabase and 'check --source' read is the same section
         assertTrue(read.databases().keySet().containsAll(java.util.Set.of("postgres")));
+    }
+
+    /**
+     * A cache updater of Debezium's stream takes the database section's tables and key rule, so that the
+     * keys it writes are those check --source reads; its own settings win, and an Avro job is left alone.
+     */
+    @Test
+    void aDebeziumCacheUpdaterTakesTheDatabasesTablesAndKeyRule() {
+        Map<String, String> postgres = Map.of(
+                "tables", "public.items, public.orders",
+                "key-prefix", "shop/",
+                "table.public.orders.key-fields", "order_no");
+        ClusterFile c = file(null, Map.of("postgres", postgres));
+        Map<String, String> debezium = c.jobSettings(Map.of("cdc.format", "debezium-json"), Map.of());
+        assertEquals("public.items,public.orders", debezium.get("cdc.debezium.tables"));
+        assertEquals("shop/", debezium.get("cdc.debezium.key-prefix"));
+        assertEquals("order_no", debezium.get("cdc.debezium.table.public.orders.key-fields"));
+        Map<String, String> own =
+                c.jobSettings(Map.of("cdc.format", "debezium-json"), Map.of("cdc.debezium.tables", "public.items"));
+        assertEquals("public.items", own.get("cdc.debezium.tables"));
+        assertNull(own.get("cdc.debezium.key-prefix"), "a job naming its tables keeps its own key rule");
+        assertNull(c.jobSettings(Map.of(), Map.of()).get("cdc.debezium.tables"), "an Avro job");
+        assertEquals(java.util.List.of("public.items", "public.orders"), ClusterFile.tables(postgres));
+        assertEquals(java.util.List.of("public.items"), ClusterFile.tables(Map.of("table", "public.items")));
     }
 
     @Test

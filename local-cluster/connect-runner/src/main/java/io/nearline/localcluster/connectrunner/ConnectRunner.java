@@ -24,7 +24,7 @@ import picocli.CommandLine.Command;
 @Command(
         name = "nearline-connect-runner",
         mixinStandardHelpOptions = true,
-        subcommands = {ConnectReplay.class})
+        subcommands = {ConnectReplay.class, ConnectDemo.class})
 public final class ConnectRunner extends CommandGroup {
 
     public static void main(String[] args) {

@@ -162,9 +162,18 @@ final class SinkRun {
     }
 
     private ForkedConnect start(Path dir, Path plugins, int jmx, WorkerCounts counts) throws IOException {
+        return startWorker(dir, settings.bootstrapServers(), plugins, jmx, counts);
+    }
+
+    /**
+     * A worker in {@code dir} on {@code kafka} with the sink plugin unpacked in {@code plugins} beside
+     * Debezium's, its JMX on loopback port {@code jmx}, read by {@code counts}.
+     */
+    static ForkedConnect startWorker(Path dir, String kafka, Path plugins, int jmx, WorkerCounts counts)
+            throws IOException {
         ForkedConnect worker = ForkedConnect.start(
                 dir,
-                settings.bootstrapServers(),
+                kafka,
                 List.of(plugins),
                 List.of(
                         "-Dcom.sun.management.jmxremote.port=" + jmx,

@@ -27,6 +27,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.format.Json;
+import io.nearline.cacheupdater.core.ScnOrderedWriter;
+import io.nearline.cacheupdater.core.WriterSettings;
+import io.nearline.cacheupdater.core.testkit.InMemoryCacheStore;
 import io.nearline.cdcbootstrap.core.DatabaseSnapshot;
 import io.nearline.cdcbootstrap.core.SnapshotRows;
 import io.nearline.common.avro.ChangeEvent;
@@ -34,10 +37,13 @@ import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.events.ChangeEvents;
 import io.nearline.common.events.DebeziumDecoder;
+import io.nearline.common.events.DebeziumKeys;
 import io.nearline.common.events.DebeziumVersion;
 import io.nearline.common.events.Decoded;
+import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.schema.TrustedAvroClasses;
 import io.nearline.common.testkit.Seeds;
+import io.nearline.localcluster.sourcesimulator.CacheView;
 import io.nearline.localcluster.sourcesimulator.DivergenceChecker;
 import io.nearline.localcluster.sourcesimulator.TableCheck;
 import java.io.IOException;
@@ -92,6 +98,14 @@ abstract class CaptureContract {
     final List<Captured> others = Collections.synchronizedList(new ArrayList<>());
 
     final List<Captured> capture = Collections.synchronizedList(new ArrayList<>());
+    /**
+     * A connector's whole stream, in delivery order: items, tags (whose ids are items' numbers too) and
+     * links (keyed by two columns), as one topic would carry them.
+     */
+    final List<Captured> stream = Collections.synchronizedList(new ArrayList<>());
+    /** The tables of {@link #stream}, unqualified. */
+    static final List<String> STREAM_TABLES = List.of("items", "tags", "links");
+
     Map<String, String> table;
     List<String> racedKeys;
 
@@ -176,11 +190,25 @@ abstract class CaptureContract {
             for (String sql : typedTable()) {
                 s.execute(sql);
             }
+            s.execute("CREATE TABLE tags (id int PRIMARY KEY, label varchar(40))");
+            for (int k = 1; k <= 10; k++) {
+                s.addBatch("INSERT INTO tags VALUES (" + k + ", 'tag-" + k + "')");
+            }
+            s.execute("CREATE TABLE links (a int NOT NULL, b int NOT NULL, w int, PRIMARY KEY (a, b))");
+            for (int a = 1; a <= 5; a++) {
+                for (int b = 1; b <= 4; b++) {
+                    s.addBatch("INSERT INTO links VALUES (" + a + ", " + b + ", " + (a * b) + ")");
+                }
+            }
+            s.executeBatch();
         }
         ExecutorService engineThread = Executors.newSingleThreadExecutor();
         try (DebeziumEngine<io.debezium.engine.ChangeEvent<String, String>> engine = DebeziumEngine.create(Json.class)
                 .using(connectorProperties())
                 .notifying(r -> {
+                    if (STREAM_TABLES.stream().anyMatch(t -> r.destination().endsWith("." + t))) {
+                        stream.add(new Captured(r.key(), r.value()));
+                    }
                     if (r.destination().endsWith(".items")) {
                         capture.add(new Captured(r.key(), r.value()));
                     } else if (!r.destination().equals("it")) { // not the connector's schema-change topic
@@ -205,6 +233,7 @@ abstract class CaptureContract {
             concurrentWriters(new Random(Seeds.seed()));
             racingSnapshot = racing.get(2, TimeUnit.MINUTES);
             moreWorkload();
+            linkWorkload();
             quietSnapshotThenALateChange();
             try (Connection c = connect();
                     Statement s = c.createStatement()) {
@@ -238,12 +267,12 @@ abstract class CaptureContract {
     /**
      * Writes {@code <db>.jsonl} (the capture as {@code {"key","value"}} lines, the converter's schema
      * wrapper taken off to keep the file small) and {@code <db>.table.jsonl} (the table's rows as
-     * {@code SourceTable} reads them, by cache key) into {@code dir}.
+     * {@code SourceDatabase} reads them, by cache key) into {@code dir}.
      */
     private void keep(Path dir) throws Exception {
         String name = getClass().getSimpleName().replace("CaptureIT", "").toLowerCase(java.util.Locale.ROOT);
         List<String> records = new ArrayList<>();
-        for (Captured r : capture) {
+        for (Captured r : stream) {
             com.fasterxml.jackson.databind.node.ObjectNode line = JSON.createObjectNode();
             line.set("key", DebeziumDecoder.unwrap(r.key() == null ? null : JSON.readTree(r.key())));
             line.set("value", r.value() == null ? null : DebeziumDecoder.unwrap(JSON.readTree(r.value())));
@@ -252,12 +281,12 @@ abstract class CaptureContract {
         Files.createDirectories(dir);
         Files.write(dir.resolve("captured-" + name + ".jsonl"), records);
         List<String> rows = new ArrayList<>();
-        sourceTable().read().byKey().forEach((key, row) -> {
+        streamTables().read().tables().forEach((table, read) -> read.byKey().forEach((key, row) -> {
             com.fasterxml.jackson.databind.node.ObjectNode line = JSON.createObjectNode();
             line.put("key", key);
             line.set("row", row);
             rows.add(line.toString());
-        });
+        }));
         Files.write(dir.resolve("captured-" + name + ".table.jsonl"), rows);
     }
 
@@ -268,7 +297,8 @@ abstract class CaptureContract {
             new DatabaseSnapshot(
                             c,
                             source(),
-                            new DatabaseSnapshot.Table(tableName, List.of("id"), ""),
+                            new DebeziumKeys(
+                                    "", List.of("id"), Map.of(qualified(tableName), DebeziumKeys.Table.DEFAULT)),
                             Duration.ofMinutes(1))
                     .write(this::watermarkFromTheCapture, file);
             return SnapshotRows.read(file).rows();
@@ -301,6 +331,25 @@ abstract class CaptureContract {
      * With the writers done: a change to every row of typed, snapshots of items
      * and typed, then a change to {@link #LATE_KEY} after them and the log position after it.
      */
+    /**
+     * Changes of the two tables beside items: tags' rows of the same ids as items' changed and deleted;
+     * links' two-column key updated, deleted, inserted, and one key column changed.
+     */
+    private void linkWorkload() throws Exception {
+        try (Connection c = connect();
+                Statement s = c.createStatement()) {
+            s.executeUpdate("UPDATE tags SET label = 'relabelled' WHERE id <= 3");
+            s.executeUpdate("DELETE FROM tags WHERE id = 4");
+            s.executeUpdate("INSERT INTO tags VALUES (11, 'tag-11')");
+            s.executeUpdate("UPDATE links SET w = w + 100 WHERE a = 2");
+            s.executeUpdate("DELETE FROM links WHERE a = 3 AND b > 2");
+            s.executeUpdate("INSERT INTO links VALUES (6, 1, 61)");
+            s.executeUpdate("UPDATE links SET b = 9 WHERE a = 4 AND b = 1");
+            s.executeUpdate("DELETE FROM links WHERE a = 5 AND b = 4");
+            s.executeUpdate("INSERT INTO links VALUES (5, 4, 54)");
+        }
+    }
+
     private void quietSnapshotThenALateChange() throws Exception {
         try (Connection c = connect();
                 Statement s = c.createStatement()) {
@@ -436,13 +485,13 @@ abstract class CaptureContract {
     }
 
     /**
-     * The database as the oracle, read by {@code check --source}'s own parts ({@link SourceTable},
+     * The database as the oracle, read by {@code check --source}'s own parts ({@link SourceDatabase},
      * {@link TableCheck}): the cache the capture leaves matches every row of the table, every column
      * compared, and every key the capture deleted is gone; the blind cache of the negative control does not.
      */
     @Test
     void theTableCheckAgreesWithTheCacheAndCatchesTheBlindOne() throws Exception {
-        SourceTable.Rows rows = sourceTable().read();
+        SourceDatabase.Rows rows = rowsOf(sourceTable());
         assertEquals(List.of("id", "v"), List.copyOf(rows.compared()));
         Map<CacheKey, ObjectNode> byKey = new TreeMap<>();
         rows.byKey().forEach((k, row) -> byKey.put(CacheKey.of(k), row));
@@ -467,7 +516,81 @@ abstract class CaptureContract {
     }
 
     /** The table as {@code check --source} reads it from a cluster file's section. */
-    abstract SourceTable sourceTable();
+    abstract SourceDatabase sourceTable();
+
+    /** The tables of {@link #stream}, as {@code check --source} reads them: keyed by primary key and table. */
+    SourceDatabase streamTables() {
+        SourceDatabase items = sourceTable();
+        return SourceDatabase.of(
+                items.kind(),
+                items.jdbcUrl(),
+                items.user(),
+                items.password(),
+                STREAM_TABLES.stream().map(this::qualified).toArray(String[]::new));
+    }
+
+    /** A decoder of {@link #stream} taking its tables, keys naming them, as a job with cdc.debezium.tables does. */
+    DebeziumDecoder streamDecoder() {
+        Map<String, DebeziumKeys.Table> listed = new java.util.LinkedHashMap<>();
+        STREAM_TABLES.forEach(t -> listed.put(qualified(t), DebeziumKeys.Table.DEFAULT));
+        return new DebeziumDecoder(new DebeziumKeys("", List.of(), listed), DebeziumDecoder.AUTO);
+    }
+
+    /**
+     * A connector's whole stream: three tables in one topic, two of them sharing ids, one keyed by two
+     * columns, applied through the ordered write with the tables listed, ends equal to every table, as
+     * {@code check --source} reads them (keyed apart from the decoder, by the catalog's primary keys).
+     * The negative control: one key rule for the whole stream, as before tables, leaves rows of the
+     * two tables sharing ids on each other's keys and the two-column table unkeyed, and the check fails.
+     */
+    @Test
+    void aConnectorsWholeStreamEndsEqualToEveryTable() throws Exception {
+        SourceDatabase.Read tables = streamTables().read();
+        TableCheck.Tables good = TableCheck.check(tableChecks(tables), ordered(stream, streamDecoder()));
+        assertTrue(good.total().converged(), good.perTable());
+        for (String t : STREAM_TABLES) {
+            assertTrue(good.byTable().get(qualified(t)).keysChecked() > 0, "rows of " + t + " checked");
+        }
+        assertEquals(List.of("a", "b"), tables.keys().keyFieldsOf(qualified("links")), "the catalog's two columns");
+
+        TableCheck.Tables oneRule = TableCheck.check(tableChecks(tables), ordered(stream, BY_COMMIT));
+        assertFalse(oneRule.total().converged(), "the negative control diverges");
+    }
+
+    /** Each table's rows as the check takes them. */
+    private static Map<String, TableCheck.Table> tableChecks(SourceDatabase.Read read) {
+        Map<String, TableCheck.Table> out = new java.util.LinkedHashMap<>();
+        read.tables().forEach((table, rows) -> {
+            Map<CacheKey, ObjectNode> byKey = new TreeMap<>();
+            rows.byKey().forEach((k, row) -> byKey.put(CacheKey.of(k), row));
+            out.put(table, new TableCheck.Table(byKey, rows.compared(), List.of()));
+        });
+        return out;
+    }
+
+    /** The cache the records leave, decoded and written through the ordered write in delivery order; the refused ones left out. */
+    static CacheView ordered(List<Captured> records, DebeziumDecoder decoder) {
+        InMemoryCacheStore store = new InMemoryCacheStore();
+        ScnOrderedWriter writer = new ScnOrderedWriter(
+                store, WriterSettings.defaults().withTtl(Duration.ofHours(1)), new InMemoryMetrics());
+        for (Captured r : records) {
+            Decoded d = decoder.decode(bytes(r.key()), bytes(r.value()));
+            if (d.ok()) {
+                writer.write(CacheKey.of(d.event().getKey()), ChangeEvents.cacheRecord(d.event()));
+            }
+        }
+        return CacheView.of(store);
+    }
+
+    /** {@code table} as the connector names it: SCHEMA.TABLE, or DB.TABLE on MariaDB. */
+    String qualified(String table) {
+        return (source() == DatabaseSnapshot.Source.POSTGRES ? "public." : MariadbServer.DATABASE + ".") + table;
+    }
+
+    /** The rows of the one table of {@code database}. */
+    static SourceDatabase.Rows rowsOf(SourceDatabase database) throws java.sql.SQLException {
+        return database.read().tables().values().iterator().next();
+    }
 
     /** The negative control: by arrival, with the first half delivered again, the check must see the difference. */
     @Test

@@ -85,9 +85,9 @@ class MariadbCaptureIT extends CaptureContract {
     }
 
     @Override
-    SourceTable sourceTable() {
-        return new SourceTable(
-                "mysql", server.jdbcUrl(), MariadbServer.USER, server.password(), "items", List.of("id"), "");
+    SourceDatabase sourceTable() {
+        return SourceDatabase.of(
+                "mysql", server.jdbcUrl(), MariadbServer.USER, server.password(), MariadbServer.DATABASE + ".items");
     }
 
     @Override
@@ -116,7 +116,9 @@ class MariadbCaptureIT extends CaptureContract {
                 "io.debezium.connector.mysql.MySqlConnector", server.port(), MariadbServer.USER, server.password());
         p.setProperty("database.server.id", "5400");
         p.setProperty("database.include.list", MariadbServer.DATABASE);
-        p.setProperty("table.include.list", MariadbServer.DATABASE + ".items," + MariadbServer.DATABASE + ".typed");
+        p.setProperty(
+                "table.include.list",
+                String.join(",", qualified("items"), qualified("typed"), qualified("tags"), qualified("links")));
         p.setProperty("schema.history.internal", "io.debezium.storage.file.history.FileSchemaHistory");
         p.setProperty(
                 "schema.history.internal.file.filename",

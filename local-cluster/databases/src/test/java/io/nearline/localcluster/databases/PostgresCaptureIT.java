@@ -103,9 +103,11 @@ class PostgresCaptureIT extends CaptureContract {
         assertTrue(
                 docsCapture.stream().anyMatch(r -> r.value().contains(PartialImages.PLACEHOLDER)),
                 "the capture holds uncaptured TOAST values");
-        SourceTable.Rows docs = new SourceTable(
-                        "postgres", server.jdbcUrl(), PostgresServer.USER, "", "docs", List.of("id"), "")
-                .read();
+        SourceDatabase.Rows docs = SourceDatabase.of(
+                        "postgres", server.jdbcUrl(), PostgresServer.USER, "", "public.docs")
+                .read()
+                .tables()
+                .get("public.docs");
         Map<CacheKey, ObjectNode> rows = new TreeMap<>();
         docs.byKey().forEach((k, row) -> rows.put(CacheKey.of(k), row));
 
@@ -163,8 +165,8 @@ class PostgresCaptureIT extends CaptureContract {
     }
 
     @Override
-    SourceTable sourceTable() {
-        return new SourceTable("postgres", server.jdbcUrl(), PostgresServer.USER, "", "items", List.of("id"), "");
+    SourceDatabase sourceTable() {
+        return SourceDatabase.of("postgres", server.jdbcUrl(), PostgresServer.USER, "", "public.items");
     }
 
     @Override
@@ -196,7 +198,7 @@ class PostgresCaptureIT extends CaptureContract {
         p.setProperty("plugin.name", "pgoutput");
         p.setProperty("slot.name", "nearline_capture_it");
         p.setProperty("publication.autocreate.mode", "filtered");
-        p.setProperty("table.include.list", "public.items,public.docs,public.typed");
+        p.setProperty("table.include.list", "public.items,public.docs,public.typed,public.tags,public.links");
         return p;
     }
 

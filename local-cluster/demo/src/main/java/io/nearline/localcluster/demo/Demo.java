@@ -30,6 +30,7 @@ import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.StoreUnavailableException;
 import io.nearline.localcluster.kit.kafka.KafkaTopics;
 import io.nearline.localcluster.kit.kafka.LocalBroker;
+import io.nearline.localcluster.kit.processes.ForkedConnect;
 import io.nearline.localcluster.kit.processes.ForkedStore;
 import io.nearline.localcluster.kit.processes.LocalEngine;
 import io.nearline.localcluster.kit.runs.ReplayOutput;
@@ -40,6 +41,7 @@ import io.nearline.localcluster.sourcesimulator.Row;
 import io.nearline.localcluster.sourcesimulator.Snapshot;
 import io.nearline.localcluster.sourcesimulator.SourceOfTruth;
 import io.nearline.localcluster.sourcesimulator.Workload;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -73,6 +75,14 @@ public final class Demo {
          * bootstrapper beside it ({@code bootstrap.enabled}); close() stops both.
          */
         AutoCloseable start(Config config, Path work) throws Exception;
+
+        /**
+         * The Kafka Connect worker a demo on a real database runs Debezium's connector on, in {@code dir}
+         * on {@code bootstrap}: the engine whose job is itself a connector adds its plugin there.
+         */
+        default ForkedConnect startConnect(Path dir, String bootstrap) throws IOException {
+            return ForkedConnect.start(dir, bootstrap);
+        }
     }
 
     static final Duration OUTAGE = Duration.ofSeconds(3);

@@ -28,7 +28,7 @@ import io.nearline.common.store.CacheStores;
 import io.nearline.localcluster.databases.MariadbServer;
 import io.nearline.localcluster.databases.PostgresServer;
 import io.nearline.localcluster.databases.Processes;
-import io.nearline.localcluster.databases.SourceTable;
+import io.nearline.localcluster.databases.SourceDatabase;
 import io.nearline.localcluster.databases.SqlWorkload;
 import io.nearline.localcluster.kit.kafka.KafkaTopics;
 import io.nearline.localcluster.kit.kafka.LocalBroker;
@@ -61,14 +61,16 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 /**
  * {@code bin/nearline demo --source postgres|mysql}: a real database is the source of truth. A private
- * PostgreSQL or MariaDB (Debian's package) holds the table {@code items}; racing SQL writers commit the
- * workload ({@link SqlWorkload}) at {@code --rate} transactions a second, after one transaction held
- * open while the connector starts, with a column added half-way; Debezium's connector, from the shipped descriptor
- * ({@code jobs/deploy/debezium-*.yaml}), runs in a real Kafka Connect worker and streams the table
- * to the CDC topic; the cache updater reads it on the engine. A probe writer commits one key, one
- * change at a time 50 ms apart, and times each commit until the cache shows it: the commit-to-cache
- * staleness. The
- * verdict compares every row of the table, and every key the workload deleted, with the cache.
+ * PostgreSQL or MariaDB (Debian's package) holds three tables ({@link SqlWorkload#TABLES}: {@code items},
+ * {@code orders} whose ids are the items' numbers, {@code item_links} keyed by two columns); racing SQL
+ * writers commit the workload across them at {@code --rate} transactions a second, after one
+ * transaction held open while the connector starts, with a column added to two tables half-way.
+ * Debezium's connector, from the shipped descriptor ({@code jobs/deploy/debezium-*.yaml}), runs in a
+ * real Kafka Connect worker and streams all three tables to the one CDC topic; the cache updater reads
+ * it on the engine with {@code cdc.debezium.tables} naming them, so each key names its table. A probe
+ * writer commits one key, one change at a time 50 ms apart, and times each commit until the cache shows
+ * it: the commit-to-cache staleness. The verdict compares, table by table, every row and every key the
+ * workload could have deleted with the cache.
  */
 final class SourceDemo {
 
@@ -116,8 +118,8 @@ final class SourceDemo {
                     engine.name(), kind, db.url, options.keys, options.rate, options.duration, work);
             SqlWorkload.Dialect dialect =
                     kind.equals("postgres") ? SqlWorkload.Dialect.POSTGRES : SqlWorkload.Dialect.MYSQL;
-            createAndFillTheTable(db, dialect);
-            try (ForkedConnect connect = ForkedConnect.start(work.resolve("connect"), bootstrap);
+            createAndFillTheTables(db, dialect);
+            try (ForkedConnect connect = engine.startConnect(work.resolve("connect"), bootstrap);
                     CacheStore store = CacheStores.open(config)) {
                 startConnector(
                         connect,
@@ -151,22 +153,22 @@ final class SourceDemo {
                 probe.join();
                 schemaChange.join();
                 System.out.println("  writers stopped; draining the cache...");
-                DivergenceChecker.Report report = check(db, store);
+                TableCheck.Tables checked = check(db, store);
+                DivergenceChecker.Report report = checked.total();
                 job.close();
                 Map<String, Object> summary = summary(result, staleness, writingMillis, report, started);
                 summary.put("rowsTaggedAfterTheNewColumn", tagged.get());
-                print(summary, report);
+                summary.put("tables", perTable(checked));
+                print(summary, checked);
                 return Demo.conclude(options, engine, summary, report);
             }
         }
     }
 
-    /** The demo's table, with its rows before the connector starts: the connector's snapshot reads them. */
-    private void createAndFillTheTable(Database db, SqlWorkload.Dialect dialect) throws Exception {
-        try (Connection c = db.connect();
-                Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE items (id BIGINT PRIMARY KEY, name VARCHAR(200), qty INTEGER, "
-                    + "price DECIMAL(12,2), note TEXT, updated_at TIMESTAMP(6))");
+    /** The demo's tables, with their rows before the connector starts: the connector's snapshot reads them. */
+    private void createAndFillTheTables(Database db, SqlWorkload.Dialect dialect) throws Exception {
+        try (Connection c = db.connect()) {
+            SqlWorkload.createTables(c);
         }
         new SqlWorkload(dialect, WRITERS, options.keys, options.keys, 0, options.seed.value)
                 .run(db::connect, Duration.ofSeconds(120));
@@ -177,6 +179,7 @@ final class SourceDemo {
         choices.put("kafka.bootstrap-servers", bootstrap);
         choices.put("cdc.consumer-group", "nearline-demo");
         choices.put("cdc.format", "debezium-json");
+        choices.put("cdc.debezium.tables", String.join(",", tables()));
         // the engines run the bootstrapper beside the job; here its topic stays empty
         choices.put("bootstrap.enabled", "true");
         options.store.putSettings(choices, work, options.run);
@@ -209,17 +212,34 @@ final class SourceDemo {
         config.put("database.port", "" + db.port);
         config.put("database.user", db.user);
         config.put("database.password", db.password);
+        config.put("table.include.list", String.join(",", tables()));
         if (kind.equals("postgres")) {
             config.put("database.dbname", PostgresServer.DATABASE);
-            config.put("table.include.list", "public.items");
         } else {
             config.put("database.include.list", MariadbServer.DATABASE);
-            config.put("table.include.list", MariadbServer.DATABASE + ".items");
             config.put("schema.history.internal.kafka.bootstrap.servers", bootstrap);
         }
         config.put("transforms.route.replacement", cdcTopic);
         config.put("tasks.max", "1");
         return config;
+    }
+
+    /** The demo's tables as the connector names them: SCHEMA.TABLE, or DB.TABLE on MariaDB. */
+    private List<String> tables() {
+        return SqlWorkload.TABLES.keySet().stream().map(this::qualified).toList();
+    }
+
+    private String qualified(String table) {
+        return (kind.equals("postgres") ? "public" : MariadbServer.DATABASE) + "." + table;
+    }
+
+    /** The cache key of a row of {@code table} (unqualified): with several tables, the key names its table. */
+    private String key(String table, Object... values) {
+        StringBuilder out = new StringBuilder(qualified(table));
+        for (Object v : values) {
+            out.append(':').append(v);
+        }
+        return out.toString();
     }
 
     /** A transaction that changes two rows and stays open. */
@@ -234,8 +254,9 @@ final class SourceDemo {
     }
 
     /**
-     * Half-way through the writing, adds a column to the table (Debezium carries the new schema in the
-     * events after it), then sets it on random rows until the writers stop; counts those updates.
+     * Half-way through the writing, adds a column to items and one to orders (Debezium carries the new
+     * schema in the events after it), then sets items' on random rows until the writers stop; counts
+     * those updates.
      */
     private void addAColumnHalfWay(Database db, AtomicBoolean writing, AtomicLong tagged) {
         long halfWay = System.nanoTime() + options.duration.toNanos() / 2;
@@ -248,8 +269,9 @@ final class SourceDemo {
             }
             try (Statement s = c.createStatement()) {
                 s.execute("ALTER TABLE items ADD COLUMN tag VARCHAR(20)");
+                s.execute("ALTER TABLE orders ADD COLUMN channel VARCHAR(20) DEFAULT 'web'");
             }
-            System.out.println("  >> column 'tag' added to items");
+            System.out.println("  >> columns added: items.tag, orders.channel");
             java.util.Random random = new java.util.Random(options.seed.value + 5);
             try (PreparedStatement tag = c.prepareStatement("UPDATE items SET tag = ? WHERE id = ?")) {
                 while (writing.get()) {
@@ -292,7 +314,7 @@ final class SourceDemo {
      */
     private void probe(Database db, CacheStore store, AtomicBoolean writing, List<Long> out) {
         long id = options.keys + 1L;
-        CacheKey key = CacheKey.of(Long.toString(id));
+        CacheKey key = CacheKey.of(key("items", id));
         CacheView cache = CacheView.of(store);
         try (Connection c = db.connect();
                 PreparedStatement upsert = c.prepareStatement(
@@ -332,25 +354,45 @@ final class SourceDemo {
         }
     }
 
-    /** Every row of the table and every key of the workload's range against the cache, until they agree. */
-    private DivergenceChecker.Report check(Database db, CacheStore store) throws Exception {
-        SourceTable table = new SourceTable(kind, db.url, db.user, db.password, "items", List.of("id"), "");
-        SourceTable.Rows rows = table.read();
-        Map<CacheKey, ObjectNode> byKey = new TreeMap<>();
-        rows.byKey().forEach((k, row) -> byKey.put(CacheKey.of(k), row));
-        List<CacheKey> everyKey = new ArrayList<>();
+    /**
+     * Every row of each table, and every key of the workload's range in it, against the cache, until they
+     * agree, or nothing has changed for {@link Demo#SETTLED} (the job has taken all there was), or 90 s.
+     */
+    private TableCheck.Tables check(Database db, CacheStore store) throws Exception {
+        SourceDatabase.Read read = SourceDatabase.of(
+                        kind, db.url, db.user, db.password, tables().toArray(String[]::new))
+                .read();
+        Map<String, List<CacheKey>> range = new LinkedHashMap<>();
+        range.put("items", new ArrayList<>());
+        range.put("orders", new ArrayList<>());
+        range.put("item_links", new ArrayList<>());
         for (long id = 0; id <= options.keys + 1L; id++) {
-            everyKey.add(CacheKey.of(Long.toString(id)));
+            range.get("items").add(CacheKey.of(key("items", id)));
+            range.get("orders").add(CacheKey.of(key("orders", id)));
+            for (int tag = 1; tag <= SqlWorkload.TAGS; tag++) {
+                range.get("item_links").add(CacheKey.of(key("item_links", id, tag)));
+            }
         }
-        System.out.printf(
-                "  source: %,d rows; columns compared %s, not compared %s%n",
-                rows.byKey().size(), rows.compared(), rows.notCompared());
-        // until the cache agrees, or nothing has changed for SETTLED (the job has taken all there was), or 90 s
-        return DivergenceChecker.checkUntilSettled(
-                () -> TableCheck.check(byKey, rows.compared(), everyKey, CacheView.of(store)),
+        Map<String, TableCheck.Table> tables = new LinkedHashMap<>();
+        range.forEach((table, keys) -> {
+            SourceDatabase.Rows rows = read.tables().get(qualified(table));
+            Map<CacheKey, ObjectNode> byKey = new TreeMap<>();
+            rows.byKey().forEach((k, row) -> byKey.put(CacheKey.of(k), row));
+            tables.put(qualified(table), new TableCheck.Table(byKey, rows.compared(), keys));
+            System.out.printf(
+                    "  source %s: %,d rows; columns compared %s, not compared %s%n",
+                    qualified(table), rows.byKey().size(), rows.compared(), rows.notCompared());
+        });
+        TableCheck.Tables[] last = {null};
+        DivergenceChecker.checkUntilSettled(
+                () -> {
+                    last[0] = TableCheck.check(tables, CacheView.of(store));
+                    return last[0].total();
+                },
                 System.nanoTime() + Duration.ofSeconds(90).toNanos(),
                 Duration.ofMillis(500),
                 Demo.SETTLED);
+        return last[0];
     }
 
     private Map<String, Object> summary(
@@ -384,7 +426,21 @@ final class SourceDemo {
         return s;
     }
 
-    private static void print(Map<String, Object> s, DivergenceChecker.Report report) {
+    /** Each table's verdict for the summary: keys checked, divergent, and whether it converged. */
+    private static Map<String, Object> perTable(TableCheck.Tables checked) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        checked.byTable().forEach((table, r) -> {
+            Map<String, Object> t = new LinkedHashMap<>();
+            t.put("keysChecked", r.keysChecked());
+            t.put("divergentKeys", r.divergent().size());
+            t.put("converged", r.converged());
+            out.put(table, t);
+        });
+        return out;
+    }
+
+    private static void print(Map<String, Object> s, TableCheck.Tables checked) {
+        DivergenceChecker.Report report = checked.total();
         System.out.println();
         System.out.printf(
                 "demo on %s from %s: done in %.0f s%n",
@@ -407,13 +463,12 @@ final class SourceDemo {
                 "  staleness        commit to cache p50 %,d ms, p99 %,d ms (%,d probes)%n",
                 s.get("stalenessP50Millis"), s.get("stalenessP99Millis"), s.get("stalenessSamples"));
         System.out.printf(
-                "  verdict          %s against the table: keys checked %,d, divergent %,d%n",
+                "  verdict          %s against %d tables: keys checked %,d, divergent %,d%n",
                 report.converged() ? "CONVERGED" : "DIVERGED",
+                checked.byTable().size(),
                 report.keysChecked(),
                 report.divergent().size());
-        if (!report.converged()) {
-            System.out.println("  " + report.summary());
-        }
+        System.out.println(checked.perTable());
     }
 
     /** The run's database: a private server on loopback, and how to reach it. */

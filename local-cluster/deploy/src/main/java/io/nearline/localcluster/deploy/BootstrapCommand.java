@@ -128,8 +128,16 @@ public final class BootstrapCommand extends CommandGroup {
                 names = "--from",
                 paramLabel = "postgres|mysql",
                 description = "Take the snapshot from the database the cluster file's postgres: or mysql: section "
-                        + "names (MariaDB for mysql), at a known point of Debezium's change stream.")
+                        + "names (MariaDB for mysql), of every table it lists, at a known point of Debezium's change "
+                        + "stream; each table's rows keyed by its key fields, or its primary key.")
         String from;
+
+        @Option(
+                names = "--table",
+                paramLabel = "SCHEMA.TABLE",
+                description = "With --from: this table only, one the section lists (default: every table it lists, "
+                        + "all read in one transaction, at one point of the change stream).")
+        String table;
 
         @Option(
                 names = "--cluster",
@@ -246,7 +254,7 @@ public final class BootstrapCommand extends CommandGroup {
             if (from == null) {
                 return null;
             }
-            FromDatabase database = new FromDatabase(from, cluster, wait);
+            FromDatabase database = new FromDatabase(from, cluster, wait, table);
             database.kafkaSettings().forEach(overrides::putIfAbsent);
             snapshot = snapshot != null ? snapshot : database.defaultSnapshotFile();
             state = state != null ? state : database.stateFile();

@@ -20,6 +20,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.common.events.DebeziumDecoder;
 import io.nearline.feedtrackingjoin.core.JoinSettings;
 import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.cluster.ClusterFile;
@@ -36,6 +37,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import picocli.CommandLine.Command;
@@ -92,17 +94,24 @@ public final class CollectCommand implements Runnable {
                     KafkaTopics.readToEnd(PublishCommand.kafka(c, sets), from, Duration.ofMinutes(10));
             List<String> lines = new ArrayList<>(records.size());
             long tombstones = 0;
+            Map<String, Long> byTable = new TreeMap<>();
             for (ConsumerRecord<byte[], byte[]> r : records) {
                 ObjectNode line = JSON.createObjectNode();
                 line.set("key", json(r.key(), r, from));
-                line.set("value", json(r.value(), r, from));
+                JsonNode value = json(r.value(), r, from);
+                line.set("value", value);
                 tombstones += r.value() == null ? 1 : 0;
+                if (r.value() != null) {
+                    String table = DebeziumDecoder.tableOfValue(value);
+                    byTable.merge(table.isEmpty() ? "(no table named)" : table, 1L, Long::sum);
+                }
                 lines.add(line.toString());
             }
             ReplayOutput.write(out, lines);
             System.out.printf(
                     "collected %,d records (%,d tombstones) of %s on %s into %s%n",
                     records.size(), tombstones, from, s.bootstrapServers(), out);
+            byTable.forEach((table, n) -> System.out.printf("  %-30s %,d records%n", table, n));
             return 0;
         }
 

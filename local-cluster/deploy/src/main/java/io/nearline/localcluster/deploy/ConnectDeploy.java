@@ -62,8 +62,8 @@ final class ConnectDeploy {
         config.put("database.port", db.get("port"));
         config.put("database.user", db.get("user"));
         config.put("database.password", ConnectWorker.secret(c.dir(), kind + ".password"));
-        String table = db.get("table");
-        config.put("table.include.list", table);
+        // every table the cluster file lists, and no other: the job's topic carries exactly these
+        config.put("table.include.list", String.join(",", ClusterFile.tables(db)));
         if (kind.equals("postgres")) {
             config.put("database.dbname", db.get("database"));
         } else {

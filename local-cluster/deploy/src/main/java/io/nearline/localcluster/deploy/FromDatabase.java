@@ -20,7 +20,7 @@ import io.nearline.cdcbootstrap.core.SnapshotFile;
 import io.nearline.cdcbootstrap.core.SnapshotProducer;
 import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.cluster.ClusterFile;
-import io.nearline.localcluster.databases.SourceTable;
+import io.nearline.localcluster.databases.SourceDatabase;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -39,12 +39,15 @@ final class FromDatabase {
     private final String kind;
     private final ClusterFile cluster;
     private final Duration wait;
+    /** The one table to read ({@code --table}), or null: every table the section lists. */
+    private final String table;
 
-    FromDatabase(String kind, Path clusterDir, Duration wait) {
+    FromDatabase(String kind, Path clusterDir, Duration wait, String table) {
         DatabaseSnapshot.Source.of(kind); // refuses anything else, naming --from
         this.kind = kind;
         this.cluster = ClusterFile.read(clusterDir.toAbsolutePath().normalize());
         this.wait = wait;
+        this.table = table;
     }
 
     /** The cluster's broker and its client security, as settings. */
@@ -80,15 +83,13 @@ final class FromDatabase {
             System.err.printf("bootstrap run: resuming snapshot %s (%s)%n", progress.snapshotId(), file);
             return;
         }
-        SourceTable table = SourceTable.fromClusterFile(cluster.dir(), kind);
-        System.err.printf("bootstrap run: taking a snapshot of %s%n", table);
+        SourceDatabase all = SourceDatabase.fromClusterFile(cluster.dir(), kind);
+        SourceDatabase database = table == null ? all : all.only(table);
+        System.err.printf("bootstrap run: taking a snapshot of %s%n", database);
         long started = System.nanoTime();
-        try (Connection c = table.connect()) {
+        try (Connection c = database.connect()) {
             DatabaseSnapshot.Taken taken = new DatabaseSnapshot(
-                            c,
-                            DatabaseSnapshot.Source.of(kind),
-                            new DatabaseSnapshot.Table(table.table(), table.keyFields(), table.keyPrefix()),
-                            wait)
+                            c, DatabaseSnapshot.Source.of(kind), database.resolvedKeys(c), wait)
                     .write(watermarks, file);
             System.err.printf(
                     "bootstrap run: snapshot %s: %,d rows at version %d (%s), taken in %.1f s%n",

@@ -27,6 +27,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -44,7 +45,44 @@ public final class TableCheck {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /**
+     * One table of several checked against one cache.
+     *
+     * @param rows      the table, by cache key: column name to value
+     * @param columns   the columns compared
+     * @param alsoCheck keys of this table to look at besides its rows (keys a change log deleted)
+     */
+    public record Table(Map<CacheKey, ? extends JsonNode> rows, Set<String> columns, Collection<CacheKey> alsoCheck) {}
+
+    /** Each table's report, in the order given, and all of them as one. */
+    public record Tables(Map<String, Report> byTable, Report total) {
+
+        /** One line per table: its name and its report's summary. */
+        public String perTable() {
+            StringBuilder out = new StringBuilder();
+            byTable.forEach((name, r) -> out.append(out.length() == 0 ? "" : "\n")
+                    .append(String.format(
+                            "  %-24s %s %s", name, r.converged() ? "OK      " : "DIVERGED", r.summary())));
+            return out.toString();
+        }
+    }
+
     private TableCheck() {}
+
+    /** Every table of {@code tables} (by name, in order) against {@code cache}. */
+    public static Tables check(Map<String, Table> tables, CacheView cache) {
+        Map<String, Report> byTable = new LinkedHashMap<>();
+        long keys = 0;
+        List<Divergence> divergent = new ArrayList<>();
+        for (Map.Entry<String, Table> t : tables.entrySet()) {
+            Table table = t.getValue();
+            Report r = check(table.rows(), table.columns(), table.alsoCheck(), cache);
+            byTable.put(t.getKey(), r);
+            keys += r.keysChecked();
+            divergent.addAll(r.divergent());
+        }
+        return new Tables(byTable, new Report(keys, divergent, new long[0], new long[0]));
+    }
 
     /**
      * @param rows      the table, by cache key: column name to value

@@ -284,6 +284,15 @@ public final class ForkedConnect implements AutoCloseable {
         throw new IOException("connector " + name + " is not running after " + timeout.toSeconds() + " s: " + last);
     }
 
+    /** Removes the connector {@code name}: its tasks stop and commit what they wrote. */
+    public void remove(String name) throws IOException {
+        HttpResponse<String> r = send(
+                HttpRequest.newBuilder(URI.create(rest + "/connectors/" + name)).DELETE());
+        if (r.statusCode() >= 300 && r.statusCode() != 404) {
+            throw new IOException("Kafka Connect did not remove connector " + name + ": " + r.body());
+        }
+    }
+
     /** The worker's answer to a GET of {@code path} on its REST API. */
     public JsonNode get(String path) throws IOException {
         HttpResponse<String> r =

@@ -65,7 +65,7 @@ public final class Home {
     }
 
     /** What the cache sink connector's runner does: the cache updater's replay (the connector has no join). */
-    private static final List<String> CONNECT_COMMANDS = List.of("replay-cdc");
+    private static final List<String> CONNECT_COMMANDS = List.of("replay-cdc", "demo");
 
     /**
      * An engine's runner that runs out of heap (a job falling behind live traffic keeps growing its

@@ -1,0 +1,111 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.nearline.localcluster.connectrunner;
+
+import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.common.config.Config;
+import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.common.testkit.LocalProcesses;
+import io.nearline.localcluster.demo.Demo;
+import io.nearline.localcluster.demo.DemoOptions;
+import io.nearline.localcluster.kit.kafka.KafkaTopics;
+import io.nearline.localcluster.kit.kafka.LocalBroker;
+import io.nearline.localcluster.kit.processes.ForkedConnect;
+import io.nearline.localcluster.kit.processes.ForkedKafka;
+import io.nearline.localcluster.kit.processes.Home;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/**
+ * {@code demo --source postgres|mysql --engine connect}: the demo on a real database with the cache
+ * updater as the cache sink connector, on the same Kafka Connect worker as Debezium's connector (the
+ * shipped plugin beside Debezium's on its plugin path), as a Connect-only deployment runs it. The
+ * connector's counters come from the worker's JMX.
+ */
+@Command(
+        name = "demo",
+        mixinStandardHelpOptions = true,
+        description = "The demo on a real database with the cache sink connector on Kafka Connect.")
+public final class ConnectDemo implements Callable<Integer>, Demo.Engine {
+
+    private static final InMemoryMetrics METRICS = new InMemoryMetrics();
+
+    @Mixin
+    DemoOptions options;
+
+    private ForkedConnect worker;
+    private WorkerCounts counts;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!options.source.equals("postgres") && !options.source.equals("mysql")) {
+            throw new IllegalArgumentException("--engine connect runs the demo on a real database: add --source "
+                    + "postgres or --source mysql (the simulator's demo restarts a Flink or Samza job)");
+        }
+        if (!options.store.isNetworked()) {
+            throw new IllegalArgumentException("--store " + options.store.store + " cannot be written by the cache "
+                    + "sink connector: a Connect worker's tasks move between workers, so its cache is couchbase or "
+                    + "redis (--store couchbase|redis)");
+        }
+        try {
+            return Demo.run(options, this);
+        } finally {
+            if (counts != null) {
+                counts.close();
+            }
+        }
+    }
+
+    @Override
+    public String name() {
+        return "connect";
+    }
+
+    @Override
+    public InMemoryMetrics localMetrics() {
+        return METRICS;
+    }
+
+    @Override
+    public LocalBroker startBroker(Path dir) throws IOException {
+        return ForkedKafka.start(ForkedKafka.brokerJar(options.run.kafkaJar), dir);
+    }
+
+    @Override
+    public ForkedConnect startConnect(Path dir, String bootstrap) throws IOException {
+        Path plugins = ForkedConnect.unpackPlugin(
+                ForkedConnect.sinkPluginZip(Home.dir()), dir.resolveSibling("connect-plugins"));
+        counts = new WorkerCounts(METRICS, options.run.jobConfig(Map.of()).get(CacheUpdaterSettings.CONSUMER_GROUP));
+        worker = SinkRun.startWorker(dir, bootstrap, plugins, LocalProcesses.freePort(), counts);
+        return worker;
+    }
+
+    /** The cache sink connector on the demo's worker; close() removes it. */
+    @Override
+    public AutoCloseable start(Config config, Path work) throws Exception {
+        CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
+        SinkRun sink = new SinkRun(config, settings, options.run, work);
+        KafkaTopics.createTopics(settings.bootstrapServers(), Map.of(sink.connectDeadLetterTopic(), 1));
+        worker.deploy(sink.connectorName(), sink.connectorConfig(), Duration.ofSeconds(120));
+        System.out.println("  cache sink connector " + sink.connectorName() + " running on " + worker.rest());
+        return () -> worker.remove(sink.connectorName());
+    }
+}
