@@ -199,7 +199,7 @@ public final class CheckCommand implements Callable<Integer> {
                         rows.compared(),
                         rows.notCompared().isEmpty() ? "" : ", not compared " + rows.notCompared()));
         ChangeDecoder logDecoder = format == ReplayCdcOptions.Format.debezium
-                ? new DebeziumDecoder(read.keys(), DebeziumDecoder.AUTO)
+                ? new DebeziumDecoder(read.forChangeLog(), DebeziumDecoder.AUTO)
                 : format.decoder();
         ChangeLogTruth log = new ChangeLogTruth(events, maxPayloadBytes, logDecoder);
         Map<String, TableCheck.Table> tables = new LinkedHashMap<>();

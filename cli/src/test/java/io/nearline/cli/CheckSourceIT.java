@@ -16,9 +16,12 @@
 package io.nearline.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nearline.localcluster.databases.PostgresServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,21 +63,27 @@ class CheckSourceIT {
                 Statement s = c.createStatement()) {
             s.execute("CREATE TABLE items (id int PRIMARY KEY, v text, price numeric(6,2), at timestamp)");
             s.execute("INSERT INTO items VALUES (1, 'one', 12.5, now()), (2, 'two', NULL, NULL)");
+            s.execute("CREATE TABLE links (a int, b int, w int, PRIMARY KEY (a, b))");
+            s.execute("INSERT INTO links VALUES (1, 2, 12)");
+            s.execute("CREATE TABLE notes (n int, body text)"); // no primary key
         }
-        cluster = Files.createDirectories(dir.resolve("cluster"));
-        Files.writeString(
-                cluster.resolve("cluster.yaml"),
-                String.join(
-                        "\n",
-                        "kafka:",
-                        "  bootstrap-servers: 127.0.0.1:9",
-                        "store: rocksdb",
-                        "package-dir: " + cluster.resolve("packages"),
-                        "postgres:",
-                        "  jdbc-url: " + server.jdbcUrl(),
-                        "  user: " + PostgresServer.USER,
-                        "  table: items",
-                        ""));
+        cluster = clusterFile("one", "  table: public.items");
+    }
+
+    /** A cluster directory whose file's postgres section is this database with {@code tableLines}. */
+    private Path clusterFile(String name, String... tableLines) throws Exception {
+        Path c = Files.createDirectories(dir.resolve("cluster-" + name));
+        List<String> lines = new java.util.ArrayList<>(List.of(
+                "kafka:",
+                "  bootstrap-servers: 127.0.0.1:9",
+                "store: rocksdb",
+                "package-dir: " + c.resolve("packages"),
+                "postgres:",
+                "  jdbc-url: " + server.jdbcUrl(),
+                "  user: " + PostgresServer.USER));
+        lines.addAll(List.of(tableLines));
+        Files.write(c.resolve("cluster.yaml"), lines);
+        return c;
     }
 
     @AfterAll
@@ -126,6 +135,57 @@ class CheckSourceIT {
                 state(ROW_1).toString());
         assertEquals(2, run.exit(), run.out());
         assertTrue(run.out().contains("has no 'mysql:' section"), run.out());
+    }
+
+    /** Several tables: each key names its table, each table is checked and reported on its own. */
+    @Test
+    void severalTablesAreEachCheckedAndReported() throws Exception {
+        Path two = clusterFile("two", "  tables: public.items,public.links");
+        String link = line("public.links:1:2", 8, "{\"a\":1,\"b\":2,\"w\":12}");
+        Path json = dir.resolve("two.json");
+        CliRun ok = check(two, state(prefixed(ROW_1), prefixed(ROW_2), link), "--summary-json", json.toString());
+        assertEquals(0, ok.exit(), ok.out());
+        assertTrue(ok.out().contains("public.items             OK"), ok.out());
+        assertTrue(ok.out().contains("public.links             OK"), ok.out());
+        JsonNode tables = new ObjectMapper().readTree(json.toFile()).get("tables");
+        assertEquals(1, tables.get("public.links").get("keysChecked").asInt(), tables.toString());
+
+        CliRun missing = check(two, state(prefixed(ROW_1), prefixed(ROW_2)));
+        assertEquals(1, missing.exit(), missing.out());
+        assertTrue(missing.out().contains("public.links             DIVERGED"), missing.out());
+        assertTrue(missing.out().contains("public.items             OK"), missing.out());
+        // the keys of one table as the job wrote them before tables were listed: every row missing
+        assertEquals(1, check(two, state(ROW_1, ROW_2, link)).exit());
+    }
+
+    /** A key rule the database contradicts is refused before anything is compared, in one line. */
+    @Test
+    void badTableSettingsAreRefusedInOneLine() throws Exception {
+        assertRefused(
+                clusterFile("nosuchcolumn", "  tables: public.items", "  table.public.items.key-fields: code"),
+                "key field 'code' of table public.items is not one of its columns");
+        assertRefused(clusterFile("nokey", "  tables: public.notes"), "table public.notes has no primary key");
+        assertRefused(clusterFile("nosuchtable", "  tables: public.itemz"), "table public.itemz is not in");
+        assertRefused(clusterFile("unqualified", "  tables: items"), "must be named SCHEMA.TABLE");
+    }
+
+    private void assertRefused(Path clusterDir, String expected) throws Exception {
+        CliRun run = check(clusterDir, state(ROW_1));
+        assertEquals(2, run.exit(), run.out());
+        assertTrue(run.out().contains(expected), run.out());
+        assertFalse(run.out().contains("\tat "), "no stack trace: " + run.out());
+    }
+
+    /** A state-dump line with its key prefixed by public.items, as with several tables. */
+    private static String prefixed(String line) {
+        return line.replace("{\"key\":\"", "{\"key\":\"public.items:");
+    }
+
+    private CliRun check(Path clusterDir, Path state, String... more) {
+        List<String> args = new java.util.ArrayList<>(List.of(
+                "check", "--source", "postgres", "--cluster", clusterDir.toString(), "--state", state.toString()));
+        args.addAll(List.of(more));
+        return CliRun.of(args.toArray(String[]::new));
     }
 
     private CliRun check(Path state, String... more) {

@@ -175,14 +175,15 @@ class DebeziumDecoderTest {
     @Test
     void aPostgresSnapshotReadWithoutAnLsnRanksBelowEveryStreamedChange() {
         ChangeEvent read = ok(BY_ID.decode(
-                b("{\"id\":1}"),
-                b("{\"after\":{\"id\":1},\"op\":\"r\",\"source\":{\"connector\":\"postgresql\"}}")));
+                b("{\"id\":1}"), b("{\"after\":{\"id\":1},\"op\":\"r\",\"source\":{\"connector\":\"postgresql\"}}")));
         assertEquals(0, read.getScn());
         assertEquals(0, read.getSeq());
         ChangeEvent streamed = ok(BY_ID.decode(
                 b("{\"id\":1}"),
                 b("{\"after\":{\"id\":1},\"op\":\"u\",\"source\":{\"connector\":\"postgresql\",\"lsn\":5}}")));
-        assertTrue(ChangeEvents.cacheRecord(streamed).version().isNewerThan(ChangeEvents.cacheRecord(read).version()));
+        assertTrue(ChangeEvents.cacheRecord(streamed)
+                .version()
+                .isNewerThan(ChangeEvents.cacheRecord(read).version()));
     }
 
     @Test

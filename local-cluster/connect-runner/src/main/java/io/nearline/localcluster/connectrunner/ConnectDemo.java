@@ -17,14 +17,11 @@ package io.nearline.localcluster.connectrunner;
 
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.common.config.Config;
-import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.testkit.LocalProcesses;
 import io.nearline.localcluster.demo.Demo;
 import io.nearline.localcluster.demo.DemoOptions;
 import io.nearline.localcluster.kit.kafka.KafkaTopics;
-import io.nearline.localcluster.kit.kafka.LocalBroker;
 import io.nearline.localcluster.kit.processes.ForkedConnect;
-import io.nearline.localcluster.kit.processes.ForkedKafka;
 import io.nearline.localcluster.kit.processes.Home;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -44,14 +41,15 @@ import picocli.CommandLine.Mixin;
         name = "demo",
         mixinStandardHelpOptions = true,
         description = "The demo on a real database with the cache sink connector on Kafka Connect.")
-public final class ConnectDemo implements Callable<Integer>, Demo.Engine {
-
-    private static final InMemoryMetrics METRICS = new InMemoryMetrics();
+public final class ConnectDemo extends ConnectEngine implements Callable<Integer>, Demo.Engine {
 
     @Mixin
     DemoOptions options;
 
     private ForkedConnect worker;
+    /** The worker's JMX port on loopback, where the connector's counters are read. */
+    private int jmx;
+
     private WorkerCounts counts;
 
     @Override
@@ -75,26 +73,16 @@ public final class ConnectDemo implements Callable<Integer>, Demo.Engine {
     }
 
     @Override
-    public String name() {
-        return "connect";
-    }
-
-    @Override
-    public InMemoryMetrics localMetrics() {
-        return METRICS;
-    }
-
-    @Override
-    public LocalBroker startBroker(Path dir) throws IOException {
-        return ForkedKafka.start(ForkedKafka.brokerJar(options.run.kafkaJar), dir);
+    Path kafkaJar() {
+        return options.run.kafkaJar;
     }
 
     @Override
     public ForkedConnect startConnect(Path dir, String bootstrap) throws IOException {
         Path plugins = ForkedConnect.unpackPlugin(
                 ForkedConnect.sinkPluginZip(Home.dir()), dir.resolveSibling("connect-plugins"));
-        counts = new WorkerCounts(METRICS, options.run.jobConfig(Map.of()).get(CacheUpdaterSettings.CONSUMER_GROUP));
-        worker = SinkRun.startWorker(dir, bootstrap, plugins, LocalProcesses.freePort(), counts);
+        jmx = LocalProcesses.freePort();
+        worker = SinkRun.startWorker(dir, bootstrap, plugins, jmx);
         return worker;
     }
 
@@ -104,6 +92,8 @@ public final class ConnectDemo implements Callable<Integer>, Demo.Engine {
         CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
         SinkRun sink = new SinkRun(config, settings, options.run, work);
         KafkaTopics.createTopics(settings.bootstrapServers(), Map.of(sink.connectDeadLetterTopic(), 1));
+        counts = new WorkerCounts(METRICS, sink.connectorName());
+        counts.watch(jmx);
         worker.deploy(sink.connectorName(), sink.connectorConfig(), Duration.ofSeconds(120));
         System.out.println("  cache sink connector " + sink.connectorName() + " running on " + worker.rest());
         return () -> worker.remove(sink.connectorName());

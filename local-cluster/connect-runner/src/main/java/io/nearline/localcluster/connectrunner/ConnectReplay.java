@@ -17,12 +17,8 @@ package io.nearline.localcluster.connectrunner;
 
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.common.config.Config;
-import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.localcluster.cdcreplay.CdcReplay;
 import io.nearline.localcluster.cdcreplay.ReplayCdcOptions;
-import io.nearline.localcluster.kit.kafka.LocalBroker;
-import io.nearline.localcluster.kit.processes.ForkedKafka;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -39,10 +35,7 @@ import picocli.CommandLine.Mixin;
         mixinStandardHelpOptions = true,
         description = "Replays change events through the cache sink connector in a Kafka Connect worker and writes "
                 + "the final cache state.")
-public final class ConnectReplay implements Callable<Integer>, CdcReplay.Engine {
-
-    /** The connector's counters, read from the worker's JMX. */
-    static final InMemoryMetrics METRICS = new InMemoryMetrics();
+public final class ConnectReplay extends ConnectEngine implements Callable<Integer>, CdcReplay.Engine {
 
     @Mixin
     ReplayCdcOptions options;
@@ -62,18 +55,8 @@ public final class ConnectReplay implements Callable<Integer>, CdcReplay.Engine 
     }
 
     @Override
-    public String name() {
-        return "connect";
-    }
-
-    @Override
-    public InMemoryMetrics localMetrics() {
-        return METRICS;
-    }
-
-    @Override
-    public LocalBroker startBroker(Path dir) throws IOException {
-        return ForkedKafka.start(ForkedKafka.brokerJar(options.run.kafkaJar), dir);
+    Path kafkaJar() {
+        return options.run.kafkaJar;
     }
 
     @Override

@@ -117,7 +117,7 @@ final class SinkRun {
         KafkaTopics.createTopics(kafka, Map.of(connectDeadLetterTopic(), 1));
         Path dir = work.resolve("connect");
         int jmx = LocalProcesses.freePort();
-        try (WorkerCounts counts = new WorkerCounts(ConnectReplay.METRICS, connectorName())) {
+        try (WorkerCounts counts = new WorkerCounts(ConnectEngine.METRICS, connectorName())) {
             ForkedConnect worker = start(dir, plugins, jmx, counts);
             try {
                 worker.deploy(connectorName(), connectorConfig(), Duration.ofSeconds(120));
@@ -127,7 +127,7 @@ final class SinkRun {
                 long lastDone = -1;
                 long lastProgress = System.nanoTime();
                 while (true) {
-                    long done = CdcReplay.eventsDone(ConnectReplay.METRICS);
+                    long done = CdcReplay.eventsDone(ConnectEngine.METRICS);
                     if (!killed && done >= run.killAt * events) {
                         worker.kill();
                         System.out.printf(
@@ -162,15 +162,16 @@ final class SinkRun {
     }
 
     private ForkedConnect start(Path dir, Path plugins, int jmx, WorkerCounts counts) throws IOException {
-        return startWorker(dir, settings.bootstrapServers(), plugins, jmx, counts);
+        ForkedConnect worker = startWorker(dir, settings.bootstrapServers(), plugins, jmx);
+        counts.watch(jmx);
+        return worker;
     }
 
     /**
      * A worker in {@code dir} on {@code kafka} with the sink plugin unpacked in {@code plugins} beside
-     * Debezium's, its JMX on loopback port {@code jmx}, read by {@code counts}.
+     * Debezium's, its JMX on loopback port {@code jmx} (for {@link WorkerCounts}).
      */
-    static ForkedConnect startWorker(Path dir, String kafka, Path plugins, int jmx, WorkerCounts counts)
-            throws IOException {
+    static ForkedConnect startWorker(Path dir, String kafka, Path plugins, int jmx) throws IOException {
         ForkedConnect worker = ForkedConnect.start(
                 dir,
                 kafka,
@@ -182,7 +183,6 @@ final class SinkRun {
                         "-Djava.rmi.server.hostname=127.0.0.1",
                         "-Dcom.sun.management.jmxremote.authenticate=false",
                         "-Dcom.sun.management.jmxremote.ssl=false"));
-        counts.watch(jmx);
         return worker;
     }
 

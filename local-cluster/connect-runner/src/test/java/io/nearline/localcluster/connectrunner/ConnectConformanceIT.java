@@ -67,7 +67,7 @@ class ConnectConformanceIT extends CdcConformanceSuite {
 
     @Override
     protected InMemoryMetrics engineMetrics() {
-        return ConnectReplay.METRICS;
+        return ConnectEngine.METRICS;
     }
 
     @Override
@@ -189,12 +189,12 @@ class ConnectConformanceIT extends CdcConformanceSuite {
                     "--set", "write.outage.max-pause=500ms",
                     "--set", "redis.command-timeout=1s"));
             redis.settings().forEach((k, v) -> args.addAll(List.of("--set", k + "=" + v)));
-            ConnectReplay.METRICS.reset(); // the freeze waits for this run's writes, not the last test's
+            ConnectEngine.METRICS.reset(); // the freeze waits for this run's writes, not the last test's
             AtomicBoolean froze = new AtomicBoolean();
             Thread freezer = new Thread(() -> {
                 try {
                     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-                    while (ConnectReplay.METRICS.count("events.written") < 5_000 && System.nanoTime() < deadline) {
+                    while (ConnectEngine.METRICS.count("events.written") < 5_000 && System.nanoTime() < deadline) {
                         Thread.sleep(10);
                     }
                     redis.pause();

@@ -233,6 +233,19 @@ public record SourceDatabase(String kind, String jdbcUrl, String user, String pa
      */
     public record Read(DebeziumKeys keys, Map<String, Rows> tables) {
 
+        /**
+         * The key rule a change log of these tables is read by: with one table, every change is taken,
+         * whatever table it names (or none, as a job without tables listed takes it); with several, a
+         * change must name one of them.
+         */
+        public DebeziumKeys forChangeLog() {
+            if (tables.size() != 1) {
+                return keys;
+            }
+            String only = tables.keySet().iterator().next();
+            return DebeziumKeys.of(keys.keyFieldsOf(only), prefixOf(only, keys));
+        }
+
         /** The table whose keys start as {@code key} does (the longest such part), or null. */
         public String tableOf(String key) {
             String best = null;

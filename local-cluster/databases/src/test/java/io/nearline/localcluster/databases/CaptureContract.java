@@ -28,6 +28,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.format.Json;
 import io.nearline.cacheupdater.core.ScnOrderedWriter;
+import io.nearline.cacheupdater.core.WriteOutcome;
+import io.nearline.cacheupdater.core.WriteResult;
 import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.cacheupdater.core.testkit.InMemoryCacheStore;
 import io.nearline.cdcbootstrap.core.DatabaseSnapshot;
@@ -576,7 +578,8 @@ abstract class CaptureContract {
         for (Captured r : records) {
             Decoded d = decoder.decode(bytes(r.key()), bytes(r.value()));
             if (d.ok()) {
-                writer.write(CacheKey.of(d.event().getKey()), ChangeEvents.cacheRecord(d.event()));
+                WriteResult w = writer.write(CacheKey.of(d.event().getKey()), ChangeEvents.cacheRecord(d.event()));
+                assertNotEquals(WriteOutcome.FAILED, w.outcome(), String.valueOf(w.failure()));
             }
         }
         return CacheView.of(store);

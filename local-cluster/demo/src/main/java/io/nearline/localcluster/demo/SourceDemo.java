@@ -255,8 +255,9 @@ final class SourceDemo {
 
     /**
      * Half-way through the writing, adds a column to items and one to orders (Debezium carries the new
-     * schema in the events after it), then sets items' on random rows until the writers stop; counts
-     * those updates.
+     * schema in the events after it), then sets them on random rows until the writers stop; counts those
+     * updates. The columns have no default: a default would be the table's value for every existing row
+     * with no change event saying so (docs/debezium.md#schema-changes).
      */
     private void addAColumnHalfWay(Database db, AtomicBoolean writing, AtomicLong tagged) {
         long halfWay = System.nanoTime() + options.duration.toNanos() / 2;
@@ -269,15 +270,19 @@ final class SourceDemo {
             }
             try (Statement s = c.createStatement()) {
                 s.execute("ALTER TABLE items ADD COLUMN tag VARCHAR(20)");
-                s.execute("ALTER TABLE orders ADD COLUMN channel VARCHAR(20) DEFAULT 'web'");
+                s.execute("ALTER TABLE orders ADD COLUMN channel VARCHAR(20)");
             }
             System.out.println("  >> columns added: items.tag, orders.channel");
             java.util.Random random = new java.util.Random(options.seed.value + 5);
-            try (PreparedStatement tag = c.prepareStatement("UPDATE items SET tag = ? WHERE id = ?")) {
+            try (PreparedStatement tag = c.prepareStatement("UPDATE items SET tag = ? WHERE id = ?");
+                    PreparedStatement channel = c.prepareStatement("UPDATE orders SET channel = ? WHERE id = ?")) {
                 while (writing.get()) {
                     tag.setString(1, "t" + random.nextInt(1000));
                     tag.setLong(2, 1 + random.nextInt(options.keys));
                     tagged.addAndGet(tag.executeUpdate());
+                    channel.setString(1, random.nextBoolean() ? "web" : "store");
+                    channel.setLong(2, 1 + random.nextInt(options.keys));
+                    tagged.addAndGet(channel.executeUpdate());
                     Thread.sleep(20);
                 }
             }
