@@ -42,6 +42,52 @@ class ClusterInitTest {
         return CliRun.of(args);
     }
 
+    /** A database and its tables: the section check --source, bootstrap run --from and the deploys read. */
+    @Test
+    void aDatabaseWithItsTablesReadsBackAsItsSection() throws Exception {
+        Path password = Files.writeString(dir.resolve("db.password"), "secret");
+        CliRun run = init(
+                "--kafka",
+                "k1:9092",
+                "--redis",
+                "redis://r1:6379",
+                "--database",
+                "jdbc:postgresql://db1:5432/shop",
+                "--database-user",
+                "nearline_check",
+                "--database-password-file",
+                password.toString(),
+                "--tables",
+                "public.customers, public.orders");
+        assertEquals(0, run.exit(), run.out());
+        ClusterFile c = ClusterFile.read(dir.resolve("c"));
+        java.util.Map<String, String> section = c.database("postgres");
+        assertEquals("db1", section.get("host"));
+        assertEquals("5432", section.get("port"));
+        assertEquals("shop", section.get("database"));
+        assertEquals(java.util.List.of("public.customers", "public.orders"), ClusterFile.tables(section));
+        assertTrue(
+                !Files.readString(dir.resolve("c/cluster.yaml")).contains("secret"), "the password stays in its file");
+
+        CliRun unqualified = CliRun.of(
+                "cluster",
+                "init",
+                "--dir",
+                dir.resolve("d").toString(),
+                "--kafka",
+                "k1:9092",
+                "--redis",
+                "redis://r1:6379",
+                "--database",
+                "jdbc:mysql://db1:3306/shop",
+                "--database-user",
+                "u",
+                "--tables",
+                "orders");
+        assertEquals(2, unqualified.exit(), unqualified.out());
+        assertTrue(unqualified.out().contains("'orders' must be SCHEMA.TABLE"), unqualified.out());
+    }
+
     @Test
     void addressesOnlyReadBackAsAClusterFile() throws Exception {
         Path conf = Files.createDirectories(dir.resolve("hadoop"));

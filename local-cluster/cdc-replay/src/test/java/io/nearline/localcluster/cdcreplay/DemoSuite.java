@@ -123,8 +123,9 @@ public abstract class DemoSuite {
     }
 
     /**
-     * A real database as the source of truth: racing SQL writers, Debezium's connector in a Kafka
-     * Connect worker, the job on the engine, the verdict against every row of the table.
+     * A real database as the source of truth: three tables (two sharing ids, one keyed by two columns),
+     * racing SQL writers, Debezium's connector in a Kafka Connect worker, the job on the engine, the
+     * verdict against every row of each table.
      */
     @Tag(SLOW)
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
@@ -142,19 +143,31 @@ public abstract class DemoSuite {
         assertTrue(r.summary().get("eventsApplied").asLong() > 0, where);
         assertTrue(r.summary().get("transactionsLostToARace").asLong() > 0, "no writer lost a race: " + where);
         assertTrue(r.summary().get("stalenessSamples").asLong() > 0, "no commit was timed to the cache: " + where);
+        JsonNode tables = r.summary().get("tables");
+        assertEquals(3, tables.size(), where);
+        tables.forEach(t -> {
+            assertTrue(t.get("converged").asBoolean(), where);
+            assertTrue(t.get("keysChecked").asLong() > 0, where);
+        });
     }
 
-    /** Its negative control: a store that drops some keys' writes fails the verdict against the table. */
+    /**
+     * Its negative control: a store that drops the writes of some keys of one table fails the verdict,
+     * on that table alone.
+     */
     @Tag(SLOW)
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     @Test
     void aRealDatabaseCatchesAStoreThatLosesWrites() throws Exception {
         assumeDatabase("postgres");
         long seed = Seeds.seed();
-        DemoResult r = demoRun(seed, "6s", "--source", "postgres", "--set", "outage.lose-prefix=2");
+        DemoResult r = demoRun(seed, "6s", "--source", "postgres", "--set", "outage.lose-prefix=public.orders:2");
         String where = r.summary() + " " + Seeds.replay(seed);
         assertEquals(1, r.exit(), where);
         assertTrue(r.summary().get("divergentKeys").asLong() > 0, where);
+        JsonNode tables = r.summary().get("tables");
+        assertTrue(tables.get("public.orders").get("divergentKeys").asLong() > 0, where);
+        assertTrue(tables.get("public.items").get("converged").asBoolean(), where);
     }
 
     private void assumeDatabase(String source) throws Exception {

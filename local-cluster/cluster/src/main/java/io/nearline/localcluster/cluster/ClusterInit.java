@@ -154,6 +154,34 @@ final class ClusterInit implements Callable<Integer> {
     String connectRest;
 
     @Option(
+            names = "--database",
+            paramLabel = "JDBC_URL",
+            description = "The source of truth the caches mirror: jdbc:postgresql://HOST:PORT/DB or "
+                    + "jdbc:mysql://HOST:PORT/DB (MariaDB too); its section is what check --source, bootstrap run "
+                    + "--from and the Debezium deploys read.")
+    String database;
+
+    @Option(
+            names = "--database-user",
+            paramLabel = "NAME",
+            description = "With --database: the user the tools log in as.")
+    String databaseUser;
+
+    @Option(
+            names = "--database-password-file",
+            paramLabel = "PATH",
+            description = "With --database: a file holding that user's password (never written into the cluster file).")
+    Path databasePasswordFile;
+
+    @Option(
+            names = "--tables",
+            paramLabel = "SCHEMA.TABLE,...",
+            description = "With --database: the tables the caches hold, as the connector names them (SCHEMA.TABLE; "
+                    + "DB.TABLE on MariaDB), each keyed by its primary key; key rules per table go in the file "
+                    + "(docs/debezium.md#many-tables).")
+    String tables;
+
+    @Option(
             names = "--zookeeper",
             paramLabel = "QUORUM",
             description = "ZooKeeper for Flink's high availability on YARN (host:2181,...): a JobManager that dies "
@@ -213,12 +241,51 @@ final class ClusterInit implements Callable<Integer> {
                         null,
                         connectRest,
                         zookeeper,
-                        Map.of(),
+                        databaseSection(),
                         Map.of())
                 .write();
         System.out.println("cluster init: wrote " + dir.resolve(ClusterFile.NAME) + " (addresses only)");
         System.out.println("  check:  bin/nearline cluster check --cluster " + dir);
         return 0;
+    }
+
+    /** The database's section, by its kind ({@code postgres}, {@code mysql}), or none without --database. */
+    private Map<String, Map<String, String>> databaseSection() {
+        if (database == null) {
+            if (tables != null || databaseUser != null) {
+                throw new ClusterException("--tables and --database-user go with --database JDBC_URL");
+            }
+            return Map.of();
+        }
+        java.util.regex.Matcher url = java.util.regex.Pattern.compile(
+                        "jdbc:(postgresql|mysql|mariadb)://([^:/]+):(\\d+)/([^?]+).*")
+                .matcher(database);
+        if (!url.matches()) {
+            throw new ClusterException("--database " + database + ": give jdbc:postgresql://HOST:PORT/DB or "
+                    + "jdbc:mysql://HOST:PORT/DB, the port included");
+        }
+        if (databaseUser == null || tables == null || tables.isBlank()) {
+            throw new ClusterException("--database needs --database-user NAME and --tables SCHEMA.TABLE,... (the "
+                    + "tables the caches hold)");
+        }
+        for (String table : ClusterFile.tables(Map.of("tables", tables))) {
+            if (!table.matches("[^.]+\\.[^.]+")) {
+                throw new ClusterException("--tables: '" + table + "' must be SCHEMA.TABLE (DB.TABLE on MariaDB), as "
+                        + "the connector names it");
+            }
+        }
+        Map<String, String> section = new LinkedHashMap<>();
+        section.put("host", url.group(2));
+        section.put("port", url.group(3));
+        section.put("database", url.group(4));
+        section.put("user", databaseUser);
+        if (databasePasswordFile != null) {
+            section.put("password-file", databasePasswordFile.toAbsolutePath().toString());
+        }
+        section.put("jdbc-url", database);
+        section.put("tables", String.join(",", ClusterFile.tables(Map.of("tables", tables))));
+        section.put("key-prefix", "");
+        return Map.of(url.group(1).equals("postgresql") ? "postgres" : "mysql", section);
     }
 
     /**
