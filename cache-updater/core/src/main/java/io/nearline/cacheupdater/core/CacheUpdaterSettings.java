@@ -15,6 +15,7 @@
  */
 package io.nearline.cacheupdater.core;
 
+import io.nearline.common.cache.CacheTtl;
 import io.nearline.common.config.Check;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigDef;
@@ -206,6 +207,7 @@ public record CacheUpdaterSettings(
                     DEBEZIUM_KEY_PREFIX,
                     DEBEZIUM_TABLE_KEY_FIELDS,
                     DEBEZIUM_TABLE_KEY_PREFIX,
+                    CacheTtl.PER_TABLE,
                     DEBEZIUM_VERSION_FIELD,
                     DEBEZIUM_NULL_VALUE,
                     DEAD_LETTER_TOPIC,
@@ -296,10 +298,26 @@ public record CacheUpdaterSettings(
         return new DebeziumKeys(config.get(DEBEZIUM_KEY_PREFIX), fields(config.get(DEBEZIUM_KEY_FIELDS)), tables);
     }
 
+    /**
+     * The TTLs of tables that have their own ({@code cdc.debezium.table.<table>.ttl}), by the prefix their
+     * keys start with; empty for a job of Avro events.
+     */
+    public static Map<String, Duration> ttlByKeyPrefix(Config config) {
+        if (config.get(CDC_FORMAT) != CdcFormat.DEBEZIUM_JSON) {
+            return Map.of();
+        }
+        DebeziumKeys keys = debeziumKeys(config);
+        Map<String, Duration> out = new LinkedHashMap<>();
+        for (String table : config.instances(CacheTtl.PER_TABLE)) {
+            out.put(keys.prefixOf(table), config.get(CacheTtl.PER_TABLE.at(table)));
+        }
+        return out;
+    }
+
     /** Tables named by a per-table key that {@code cdc.debezium.tables} does not list. */
     private static List<String> unlistedTables(Config config) {
         List<String> listed = fields(config.get(DEBEZIUM_TABLES));
-        return Stream.of(DEBEZIUM_TABLE_KEY_FIELDS, DEBEZIUM_TABLE_KEY_PREFIX)
+        return Stream.of(DEBEZIUM_TABLE_KEY_FIELDS, DEBEZIUM_TABLE_KEY_PREFIX, CacheTtl.PER_TABLE)
                 .flatMap(k -> config.instances(k).stream())
                 .filter(t -> !listed.contains(t))
                 .toList();

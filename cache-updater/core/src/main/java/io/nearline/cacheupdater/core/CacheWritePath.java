@@ -48,7 +48,10 @@ public final class CacheWritePath implements AutoCloseable {
         CacheStore store = CacheStores.open(config);
         try {
             UpdateBatch batch = new UpdateBatch(
-                    new ScnOrderedWriter(store, WriterSettings.from(config), metrics),
+                    new ScnOrderedWriter(
+                            store,
+                            WriterSettings.from(config).withTtlByKeyPrefix(CacheUpdaterSettings.ttlByKeyPrefix(config)),
+                            metrics),
                     metrics,
                     config.get(CacheUpdaterSettings.MAX_PAUSE),
                     config.get(CacheUpdaterSettings.WRITE_THREADS),

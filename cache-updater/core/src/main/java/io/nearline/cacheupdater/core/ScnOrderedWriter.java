@@ -187,7 +187,7 @@ public final class ScnOrderedWriter {
     /** One try at the write: the store's result, or null where nothing was to be written (the decision says why). */
     private CacheStore.WriteResult attempt(Decision decision) {
         if (storeOrdered == null || decision.readsHeld()) {
-            return store.writeDecided(decision.key, settings.ttl(), decision::decide);
+            return store.writeDecided(decision.key, settings.ttlOf(decision.key), decision::decide);
         }
         try {
             return attemptAsync(decision).join();
@@ -200,10 +200,10 @@ public final class ScnOrderedWriter {
         // a partial row is completed from the cached one here, and a delete without a version is versioned
         // above it, so both take the read-decide-CAS path
         if (storeOrdered == null || decision.readsHeld()) {
-            return store.writeDecidedAsync(decision.key, settings.ttl(), decision::decide);
+            return store.writeDecidedAsync(decision.key, settings.ttlOf(decision.key), decision::decide);
         }
         return storeOrdered
-                .writeIfNewer(decision.key, decision.encoded(), decision.refreshTtl, settings.ttl())
+                .writeIfNewer(decision.key, decision.encoded(), decision.refreshTtl, settings.ttlOf(decision.key))
                 .thenApply(decision::decidedByStore);
     }
 

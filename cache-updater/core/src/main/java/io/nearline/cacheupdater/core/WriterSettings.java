@@ -15,6 +15,7 @@
  */
 package io.nearline.cacheupdater.core;
 
+import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheTtl;
 import io.nearline.common.config.Check;
 import io.nearline.common.config.Config;
@@ -22,9 +23,16 @@ import io.nearline.common.config.ConfigDef;
 import io.nearline.common.config.ConfigKey;
 import io.nearline.common.config.ValueType;
 import java.time.Duration;
+import java.util.Map;
 
-/** Settings of the SCN-ordered write, shared by every cache writer (updater, bootstrapper, read-repair). */
-public record WriterSettings(Duration ttl, int maxAttempts, Backoff backoff) {
+/**
+ * Settings of the SCN-ordered write, shared by every cache writer (updater, bootstrapper, read-repair).
+ *
+ * @param ttl            every record's time-to-live ({@code cache.ttl})
+ * @param ttlByKeyPrefix a table's own TTL by the prefix its keys start with (several tables of a Debezium
+ *     stream, {@code cdc.debezium.table.<table>.ttl}); the longest prefix a key starts with decides
+ */
+public record WriterSettings(Duration ttl, int maxAttempts, Backoff backoff, Map<String, Duration> ttlByKeyPrefix) {
 
     public static final ConfigKey<Duration> TTL = CacheTtl.KEY;
 
@@ -54,7 +62,13 @@ public record WriterSettings(Duration ttl, int maxAttempts, Backoff backoff) {
                     c -> c.get(BACKOFF_MAX).compareTo(c.get(BACKOFF_INITIAL)) >= 0,
                     "'write.backoff.max' must be >= 'write.backoff.initial': raise the max or lower the initial backoff.");
 
+    /** One TTL for every key. */
+    public WriterSettings(Duration ttl, int maxAttempts, Backoff backoff) {
+        this(ttl, maxAttempts, backoff, Map.of());
+    }
+
     public WriterSettings {
+        ttlByKeyPrefix = Map.copyOf(ttlByKeyPrefix);
         if (ttl.isZero() || ttl.isNegative()) {
             throw new IllegalArgumentException("cache TTL must be > 0, got " + ttl);
         }
@@ -76,6 +90,28 @@ public record WriterSettings(Duration ttl, int maxAttempts, Backoff backoff) {
     }
 
     public WriterSettings withTtl(Duration newTtl) {
-        return new WriterSettings(newTtl, maxAttempts, backoff);
+        return new WriterSettings(newTtl, maxAttempts, backoff, ttlByKeyPrefix);
+    }
+
+    /** These settings with tables' own TTLs, by the prefix their keys start with. */
+    public WriterSettings withTtlByKeyPrefix(Map<String, Duration> byPrefix) {
+        return new WriterSettings(ttl, maxAttempts, backoff, byPrefix);
+    }
+
+    /** The TTL of {@code key}: its table's own (the longest prefix it starts with), else {@link #ttl}. */
+    public Duration ttlOf(CacheKey key) {
+        if (ttlByKeyPrefix.isEmpty()) {
+            return ttl;
+        }
+        String k = key.value();
+        Duration found = ttl;
+        int longest = -1;
+        for (Map.Entry<String, Duration> e : ttlByKeyPrefix.entrySet()) {
+            if (k.startsWith(e.getKey()) && e.getKey().length() > longest) {
+                found = e.getValue();
+                longest = e.getKey().length();
+            }
+        }
+        return found;
     }
 }

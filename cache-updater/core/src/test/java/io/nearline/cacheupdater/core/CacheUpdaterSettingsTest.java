@@ -89,6 +89,11 @@ class CacheUpdaterSettingsTest {
         assertEquals(List.of(), keys.keyFieldsOf("public.customers"), "the record key's own fields");
         assertEquals("public.customers:", keys.prefixOf("public.customers"));
         assertEquals("link:", keys.prefixOf("public.links"));
+
+        Config ttl = c.withOverrides(Map.of("cdc.debezium.table.public.links.ttl", "2h"));
+        ttl.validateComplete(CacheUpdaterSettings.DEF);
+        assertEquals(Map.of("link:", java.time.Duration.ofHours(2)), CacheUpdaterSettings.ttlByKeyPrefix(ttl));
+        assertEquals(Map.of(), CacheUpdaterSettings.ttlByKeyPrefix(Config.empty()), "an Avro job");
     }
 
     /** Each bad table setting fails before the job starts, naming the key. */
@@ -103,6 +108,9 @@ class CacheUpdaterSettingsTest {
         assertRefused(
                 Map.of("cdc.debezium.tables", "public.orders", "cdc.debezium.table.public.orders.key-feilds", "id"),
                 "unknown key 'cdc.debezium.table.public.orders.key-feilds'");
+        assertRefused(
+                Map.of("cdc.debezium.tables", "public.orders", "cdc.debezium.table.public.orders.ttl", "0s"),
+                "'cdc.debezium.table.public.orders.ttl' = '0s' is not valid");
     }
 
     /** A delete without a version can lose rows under redelivery, a bootstrap or read-repair: refused, naming the fix. */

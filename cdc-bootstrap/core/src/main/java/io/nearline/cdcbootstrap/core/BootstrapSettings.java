@@ -56,9 +56,10 @@ public record BootstrapSettings(String topic, int chunkRows, Duration period, Du
 
     public static final ConfigDef DEF = ConfigDef.of("cdc-bootstrap", ENABLED, TOPIC, CHUNK_ROWS, PERIOD)
             .withInvariant(
-                    c -> c.get(PERIOD).compareTo(c.get(CacheTtl.KEY)) < 0,
-                    "'bootstrap.period' must be shorter than 'cache.ttl': records written by one bootstrap would expire "
-                            + "before the next one rewrites them. Shorten bootstrap.period or lengthen cache.ttl.");
+                    c -> c.get(PERIOD).compareTo(CacheTtl.shortest(c)) < 0,
+                    "'bootstrap.period' must be shorter than 'cache.ttl' and every 'cdc.debezium.table.<table>.ttl': "
+                            + "records written by one bootstrap would expire before the next one rewrites them. Shorten "
+                            + "bootstrap.period or lengthen the TTL.");
 
     public static BootstrapSettings from(Config config) {
         config.validate(DEF, CacheTtl.DEF);

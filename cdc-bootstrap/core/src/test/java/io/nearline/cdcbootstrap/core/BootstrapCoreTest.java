@@ -165,6 +165,12 @@ class BootstrapCoreTest {
                 () -> BootstrapSettings.from(Config.of(Map.of("bootstrap.period", "7d", "cache.ttl", "7d"))));
         assertTrue(e.getMessage().contains("bootstrap.period") && e.getMessage().contains("cache.ttl"), e.getMessage());
         assertEquals(Duration.ofDays(1), BootstrapSettings.from(Config.empty()).period());
+        // a table's own TTL counts as well: its records must be rewritten before they expire
+        ConfigException table = assertThrows(
+                ConfigException.class,
+                () -> BootstrapSettings.from(
+                        Config.of(Map.of("bootstrap.period", "1d", "cdc.debezium.table.public.orders.ttl", "12h"))));
+        assertTrue(table.getMessage().contains("cdc.debezium.table.<table>.ttl"), table.getMessage());
     }
 
     @Test
