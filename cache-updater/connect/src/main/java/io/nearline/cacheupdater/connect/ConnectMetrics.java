@@ -39,6 +39,11 @@ import org.slf4j.LoggerFactory;
  * (a counter {@code events.written}, a histogram {@code write.latency-ms} as
  * {@code write.latency-ms-avg} and {@code -max}).
  *
+ * <p>A task's counters go on from its predecessor's (the task of the same connector and number that
+ * ran before it in this worker): as a Prometheus counter, a count only falls when the worker's process
+ * starts again, so a reader that adds up the rises never loses what a task started again counted
+ * between two reads.
+ *
  * <p>A task started while the worker still stops its predecessor (a rebalance, a connector upgraded in
  * place, a broker restart) finds that task's metrics, under the same connector and task number, still
  * registered. It does not wait for them: it counts on, and publishes its metrics at the first record
@@ -46,6 +51,12 @@ import org.slf4j.LoggerFactory;
  * samples from before are not kept: it reports recent values.)
  */
 final class ConnectMetrics implements Metrics {
+
+    /**
+     * What every task of a connector and number has counted in this worker, by counter: where a task's
+     * counter starts from. (The plugin's classes are the worker's, loaded once.)
+     */
+    private static final Map<String, DoubleAdder> COUNTED = new ConcurrentHashMap<>();
 
     /** Sensor names are the worker's, shared by every task in it: each task's get a prefix of their own. */
     private static final AtomicLong INSTANCES = new AtomicLong();
@@ -71,6 +82,7 @@ final class ConnectMetrics implements Metrics {
     @Override
     public Counter counter(String name) {
         PublishedSensor sensor = sensors.computeIfAbsent(name, n -> new PublishedSensor(n, true)
+                .carrying(n)
                 .with(n, "Nearline counter " + n + " (total).", new CumulativeSum()));
         return sensor::record;
     }
@@ -107,6 +119,9 @@ final class ConnectMetrics implements Metrics {
 
         private final Map<MetricName, MeasurableStat> unregistered = new LinkedHashMap<>();
         private final DoubleAdder unpublished = new DoubleAdder();
+        /** A counter's count over every task of its connector and number in this worker. */
+        private DoubleAdder counted;
+
         private volatile boolean published;
         private long nextTry;
         /** The task's tags, once it has warned that its metrics wait for its predecessor's. */
@@ -118,6 +133,14 @@ final class ConnectMetrics implements Metrics {
             this.keepsUnpublished = keepsUnpublished;
         }
 
+        /** Starts this counter where its predecessors' ended: recorded with what this task counts first. */
+        PublishedSensor carrying(String metric) {
+            MetricName id = plugin.metricName(metric, "", new LinkedHashMap<>());
+            counted = COUNTED.computeIfAbsent(id.tags() + "/" + metric, k -> new DoubleAdder());
+            unpublished.add(counted.sum());
+            return this;
+        }
+
         PublishedSensor with(String metric, String description, MeasurableStat stat) {
             unregistered.put(plugin.metricName(metric, description, new LinkedHashMap<>()), stat);
             tryPublish();
@@ -125,6 +148,9 @@ final class ConnectMetrics implements Metrics {
         }
 
         void record(double value) {
+            if (counted != null) {
+                counted.add(value);
+            }
             if (published) {
                 sensor.record(value);
             } else if (keepsUnpublished) {

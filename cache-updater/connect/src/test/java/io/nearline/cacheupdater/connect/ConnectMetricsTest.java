@@ -28,23 +28,34 @@ import org.junit.jupiter.api.Test;
 /** The task's counters in the worker's registry, as Connect gives each task its plugin metrics. */
 class ConnectMetricsTest {
 
-    private static final Map<String, String> TASK_1 = Map.of("connector", "nearline-cache-updater", "task", "1");
+    /** Task 1 of a connector of its own per test: a worker's counts go on across its tasks of one name. */
+    private static Map<String, String> task1(String connector) {
+        return Map.of("connector", connector, "task", "1");
+    }
 
     /**
      * The worker closes the predecessor's plugin metrics after the next task has started and counted:
      * that task neither waits nor fails, and publishes at its first record after the close, its counter
-     * including what it counted before.
+     * going on from the predecessor's and including what it counted before.
      */
     @Test
     void aTaskStartedBeforeItsPredecessorStoppedPublishesAllItCountedOnceThePredecessorsMetricsAreClosed()
             throws Exception {
         try (Metrics registry = new Metrics()) {
-            PluginMetricsImpl predecessor = new PluginMetricsImpl(registry, TASK_1);
+            PluginMetricsImpl predecessor = new PluginMetricsImpl(
+                    registry,
+                    task1(
+                            "aTaskStartedBeforeItsPredecessorStoppedPublishesAllItCountedOnceThePredecessorsMetricsAreClosed"));
             ConnectMetrics stale = new ConnectMetrics(predecessor);
             stale.counter("events.received").inc(5);
             stale.histogram("write.latency-ms").record(3);
 
-            ConnectMetrics next = new ConnectMetrics(new PluginMetricsImpl(registry, TASK_1), Duration.ZERO);
+            ConnectMetrics next = new ConnectMetrics(
+                    new PluginMetricsImpl(
+                            registry,
+                            task1(
+                                    "aTaskStartedBeforeItsPredecessorStoppedPublishesAllItCountedOnceThePredecessorsMetricsAreClosed")),
+                    Duration.ZERO);
             next.counter("events.received").inc(2);
             next.histogram("write.latency-ms").record(7);
             assertEquals(5.0, value(registry, "events.received"), "the predecessor's, until closed");
@@ -53,7 +64,7 @@ class ConnectMetricsTest {
             next.counter("events.received").inc(1);
             next.histogram("write.latency-ms").record(4);
 
-            assertEquals(3.0, value(registry, "events.received"));
+            assertEquals(8.0, value(registry, "events.received"), "5 before, 2 waiting, 1 after");
             assertEquals(
                     4.0, value(registry, "write.latency-ms-max"), "a histogram's samples from before are not kept");
         }
@@ -66,9 +77,12 @@ class ConnectMetricsTest {
     @Test
     void aTaskWithNoMoreInputPublishesWhatItCountedAtTheNextCommit() throws Exception {
         try (Metrics registry = new Metrics()) {
-            PluginMetricsImpl predecessor = new PluginMetricsImpl(registry, TASK_1);
+            PluginMetricsImpl predecessor =
+                    new PluginMetricsImpl(registry, task1("aTaskWithNoMoreInputPublishesWhatItCountedAtTheNextCommit"));
             new ConnectMetrics(predecessor).counter("events.written").inc(5);
-            ConnectMetrics next = new ConnectMetrics(new PluginMetricsImpl(registry, TASK_1), Duration.ZERO);
+            ConnectMetrics next = new ConnectMetrics(
+                    new PluginMetricsImpl(registry, task1("aTaskWithNoMoreInputPublishesWhatItCountedAtTheNextCommit")),
+                    Duration.ZERO);
             next.counter("events.written").inc(7); // its last records, while the predecessor's metrics stay
 
             next.publishPending();
@@ -76,7 +90,7 @@ class ConnectMetricsTest {
 
             predecessor.close();
             next.publishPending();
-            assertEquals(7.0, value(registry, "events.written"), "published with no record after the close");
+            assertEquals(12.0, value(registry, "events.written"), "published with no record after the close");
         }
     }
 
@@ -84,10 +98,14 @@ class ConnectMetricsTest {
     @Test
     void aPredecessorThatNeverStopsLeavesTheNextTaskCountingUnpublished() throws Exception {
         try (Metrics registry = new Metrics()) {
-            new ConnectMetrics(new PluginMetricsImpl(registry, TASK_1))
+            new ConnectMetrics(new PluginMetricsImpl(
+                            registry, task1("aPredecessorThatNeverStopsLeavesTheNextTaskCountingUnpublished")))
                     .counter("events.received")
                     .inc(5);
-            ConnectMetrics next = new ConnectMetrics(new PluginMetricsImpl(registry, TASK_1), Duration.ZERO);
+            ConnectMetrics next = new ConnectMetrics(
+                    new PluginMetricsImpl(
+                            registry, task1("aPredecessorThatNeverStopsLeavesTheNextTaskCountingUnpublished")),
+                    Duration.ZERO);
             for (int i = 0; i < 3; i++) {
                 next.counter("events.received").inc(2);
             }
@@ -95,10 +113,33 @@ class ConnectMetricsTest {
         }
     }
 
+    /**
+     * A task started again between two reads of its counter, having counted more than its predecessor:
+     * the counter still only rises, so a reader adding the rises loses nothing. (When a successor started
+     * from zero, a reader saw 5 then 7 and added 2 where 7 had been counted.)
+     */
+    @Test
+    void aTaskStartedAgainGoesOnFromItsPredecessorsCount() throws Exception {
+        try (Metrics registry = new Metrics()) {
+            Map<String, String> task = task1("aTaskStartedAgainGoesOnFromItsPredecessorsCount");
+            PluginMetricsImpl predecessor = new PluginMetricsImpl(registry, task);
+            ConnectMetrics first = new ConnectMetrics(predecessor);
+            first.counter("events.written").inc(5);
+            double read = value(registry, "events.written");
+            first.close();
+            predecessor.close();
+            ConnectMetrics next = new ConnectMetrics(new PluginMetricsImpl(registry, task), Duration.ZERO);
+            next.counter("events.written").inc(7);
+            assertEquals(12.0, value(registry, "events.written"));
+            assertEquals(7.0, value(registry, "events.written") - read, "the rise is what the new task counted");
+        }
+    }
+
     @Test
     void aStoppedTaskLeavesNoMetrics() throws Exception {
         try (Metrics registry = new Metrics()) {
-            ConnectMetrics task = new ConnectMetrics(new PluginMetricsImpl(registry, TASK_1));
+            ConnectMetrics task =
+                    new ConnectMetrics(new PluginMetricsImpl(registry, task1("aStoppedTaskLeavesNoMetrics")));
             task.counter("events.received").inc(1);
             assertTrue(
                     registry.metrics().keySet().stream().anyMatch(m -> m.name().equals("events.received")));
@@ -110,7 +151,7 @@ class ConnectMetricsTest {
 
     private static double value(Metrics registry, String name) {
         MetricName metric = registry.metrics().keySet().stream()
-                .filter(m -> m.name().equals(name) && m.tags().equals(TASK_1))
+                .filter(m -> m.name().equals(name) && m.tags().get("task").equals("1"))
                 .findFirst()
                 .orElseThrow();
         return (Double) registry.metrics().get(metric).metricValue();
