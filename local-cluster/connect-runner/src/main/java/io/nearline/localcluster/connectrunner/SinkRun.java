@@ -36,8 +36,6 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.common.TopicPartition;
 
 /**
  * One run of the cache sink connector on a replay's broker: the shipped plugin unpacked onto a Kafka
@@ -125,6 +123,7 @@ final class SinkRun {
                         "  connector %s running on a Kafka Connect worker (%s)%n", connectorName(), worker.rest());
                 boolean killed = run.killAt == null;
                 long lastDone = -1;
+                String lastCommitted = "";
                 long lastProgress = System.nanoTime();
                 while (true) {
                     long done = CdcReplay.eventsDone(ConnectEngine.METRICS);
@@ -136,16 +135,31 @@ final class SinkRun {
                         worker = start(dir, plugins, jmx, counts);
                         killed = true;
                     }
-                    if ((events == CdcReplay.UNCOUNTED || done >= events) && committedToTheEnd()) {
+                    Positions positions = positions();
+                    // the end is what the connector commits, which it does for durable writes only; its
+                    // counters show the progress, and a shortfall of theirs is said, not waited on
+                    if (killed
+                            && positions.atTheEnd()
+                            && (events == CdcReplay.UNCOUNTED
+                                    || done >= events
+                                    || countsSettled(done, lastDone, lastProgress))) {
+                        if (events != CdcReplay.UNCOUNTED && done < events) {
+                            System.out.printf(
+                                    "%n  the connector committed every position, its counters show %,d of %,d events "
+                                            + "written (a task's counts lost in a restart)%n",
+                                    done, events);
+                        }
                         break;
                     }
                     failIfFailed(worker);
-                    if (done != lastDone) {
+                    if (done != lastDone || !positions.committed().equals(lastCommitted)) {
                         lastDone = done;
+                        lastCommitted = positions.committed();
                         lastProgress = System.nanoTime();
                     } else if (System.nanoTime() - lastProgress > STALLED.toNanos()) {
                         throw new IllegalStateException("the connector made no progress for " + STALLED.toSeconds()
-                                + " s (" + done + " of " + events + " events done); see " + dir.resolve("connect.log"));
+                                + " s (" + done + " of " + events + " events done; committed " + positions
+                                + "); see " + dir.resolve("connect.log"));
                     }
                     Thread.sleep(200);
                 }
@@ -186,24 +200,50 @@ final class SinkRun {
         return worker;
     }
 
-    /** Whether the connector's group has committed every partition of the CDC topic up to its end. */
-    private boolean committedToTheEnd() throws InterruptedException {
+    /** Where the connector's group has committed each partition of the CDC topic, and the topic's ends. */
+    private record Positions(Map<Integer, Long> ends, Map<Integer, Long> committedByPartition) {
+
+        boolean atTheEnd() {
+            return ends.entrySet().stream()
+                    .allMatch(e ->
+                            e.getValue() == 0 || committedByPartition.getOrDefault(e.getKey(), -1L) >= e.getValue());
+        }
+
+        String committed() {
+            return new java.util.TreeMap<>(committedByPartition).toString();
+        }
+
+        @Override
+        public String toString() {
+            return committed() + " of ends " + new java.util.TreeMap<>(ends);
+        }
+    }
+
+    private Positions positions() throws InterruptedException {
         Map<Integer, Long> ends = KafkaTopics.endOffsets(kafka, settings.cdcTopic());
-        Map<TopicPartition, OffsetAndMetadata> committed;
+        Map<Integer, Long> committed = new java.util.HashMap<>();
         try (Admin admin = Admin.create(kafka.properties())) {
-            committed = admin.listConsumerGroupOffsets("connect-" + connectorName())
+            admin.listConsumerGroupOffsets("connect-" + connectorName())
                     .partitionsToOffsetAndMetadata()
-                    .get(30, TimeUnit.SECONDS);
+                    .get(30, TimeUnit.SECONDS)
+                    .forEach((tp, at) -> {
+                        if (tp.topic().equals(settings.cdcTopic()) && at != null) {
+                            committed.put(tp.partition(), at.offset());
+                        }
+                    });
         } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
-            return false; // the group is not there yet, or the broker is restarting
+            // the group is not there yet, or the broker is restarting: nothing committed seen
         }
-        for (Map.Entry<Integer, Long> end : ends.entrySet()) {
-            OffsetAndMetadata at = committed.get(new TopicPartition(settings.cdcTopic(), end.getKey()));
-            if (end.getValue() > 0 && (at == null || at.offset() < end.getValue())) {
-                return false;
-            }
-        }
-        return true;
+        return new Positions(ends, committed);
+    }
+
+    /**
+     * Whether the counters have stood still for a while with every position committed: the writes are
+     * durable, and what the counters lack is counts a task started again lost, not events.
+     */
+    private static boolean countsSettled(long done, long lastDone, long lastProgress) {
+        return done == lastDone
+                && System.nanoTime() - lastProgress > Duration.ofSeconds(10).toNanos();
     }
 
     /** A connector or task the worker reports FAILED ends the run with the first line of its error. */
