@@ -142,7 +142,7 @@ final class SinkRun {
                             && positions.atTheEnd()
                             && (events == CdcReplay.UNCOUNTED
                                     || done >= events
-                                    || countsSettled(done, lastDone, lastProgress))) {
+                                    || (positions.total() >= events && countsSettled(done, lastDone, lastProgress)))) {
                         if (events != CdcReplay.UNCOUNTED && done < events) {
                             System.out.printf(
                                     "%n  the connector committed every position, its counters show %,d of %,d events "
@@ -203,6 +203,11 @@ final class SinkRun {
     /** Where the connector's group has committed each partition of the CDC topic, and the topic's ends. */
     private record Positions(Map<Integer, Long> ends, Map<Integer, Long> committedByPartition) {
 
+        /** Records on the topic: a live run's grow while they are sent. */
+        long total() {
+            return ends.values().stream().mapToLong(Long::longValue).sum();
+        }
+
         boolean atTheEnd() {
             return ends.entrySet().stream()
                     .allMatch(e ->
@@ -238,8 +243,9 @@ final class SinkRun {
     }
 
     /**
-     * Whether the counters have stood still for a while with every position committed: the writes are
-     * durable, and what the counters lack is counts a task started again lost, not events.
+     * Whether the counters have stood still for a while with every position committed (of a topic that
+     * holds every event): the writes are durable, and what the counters lack is counts a task started
+     * again lost, not events.
      */
     private static boolean countsSettled(long done, long lastDone, long lastProgress) {
         return done == lastDone
