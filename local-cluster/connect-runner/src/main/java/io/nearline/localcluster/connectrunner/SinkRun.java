@@ -136,19 +136,7 @@ final class SinkRun {
                         killed = true;
                     }
                     Positions positions = positions();
-                    // the end is what the connector commits, which it does for durable writes only; its
-                    // counters show the progress, and a shortfall of theirs is said, not waited on
-                    if (killed
-                            && positions.atTheEnd()
-                            && (events == CdcReplay.UNCOUNTED
-                                    || done >= events
-                                    || (positions.total() >= events && countsSettled(done, lastDone, lastProgress)))) {
-                        if (events != CdcReplay.UNCOUNTED && done < events) {
-                            System.out.printf(
-                                    "%n  the connector committed every position, its counters show %,d of %,d events "
-                                            + "written (a task's counts lost in a restart)%n",
-                                    done, events);
-                        }
+                    if (killed && ended(events, done, positions, lastDone, lastProgress)) {
                         break;
                     }
                     failIfFailed(worker);
@@ -198,6 +186,27 @@ final class SinkRun {
                         "-Dcom.sun.management.jmxremote.authenticate=false",
                         "-Dcom.sun.management.jmxremote.ssl=false"));
         return worker;
+    }
+
+    /**
+     * Whether the run is over: the end is what the connector commits, which it does for durable writes
+     * only; its counters show the progress, and a shortfall of theirs is said, not waited on.
+     */
+    private static boolean ended(long events, long done, Positions positions, long lastDone, long lastProgress) {
+        if (!positions.atTheEnd()) {
+            return false;
+        }
+        if (events == CdcReplay.UNCOUNTED || done >= events) {
+            return true;
+        }
+        if (positions.total() < events || !countsSettled(done, lastDone, lastProgress)) {
+            return false;
+        }
+        System.out.printf(
+                "%n  the connector committed every position, its counters show %,d of %,d events written (a task's "
+                        + "counts lost in a restart)%n",
+                done, events);
+        return true;
     }
 
     /** Where the connector's group has committed each partition of the CDC topic, and the topic's ends. */
