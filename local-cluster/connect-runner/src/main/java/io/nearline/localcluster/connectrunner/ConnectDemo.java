@@ -58,11 +58,7 @@ public final class ConnectDemo extends ConnectEngine implements Callable<Integer
             throw new IllegalArgumentException("--engine connect runs the demo on a real database: add --source "
                     + "postgres or --source mysql (the simulator's demo restarts a Flink or Samza job)");
         }
-        if (!options.store.isNetworked()) {
-            throw new IllegalArgumentException("--store " + options.store.store + " cannot be written by the cache "
-                    + "sink connector: a Connect worker's tasks move between workers, so its cache is couchbase or "
-                    + "redis (--store couchbase|redis)");
-        }
+        requireNetworked(options.store);
         try {
             return Demo.run(options, this);
         } finally {

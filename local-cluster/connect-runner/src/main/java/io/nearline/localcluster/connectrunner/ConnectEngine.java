@@ -17,6 +17,7 @@ package io.nearline.localcluster.connectrunner;
 
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.localcluster.kit.kafka.LocalBroker;
+import io.nearline.localcluster.kit.options.StoreOptions;
 import io.nearline.localcluster.kit.processes.ForkedKafka;
 import io.nearline.localcluster.kit.processes.LocalEngine;
 import java.io.IOException;
@@ -33,6 +34,15 @@ abstract class ConnectEngine implements LocalEngine {
 
     /** The broker jar the run was given ({@code --kafka-jar}), or null for the built one. */
     abstract Path kafkaJar();
+
+    /** The cache sink connector's store is reached over the network: a worker's tasks move between workers. */
+    static void requireNetworked(StoreOptions store) {
+        if (!store.isNetworked()) {
+            throw new IllegalArgumentException("--store " + store.store + " cannot be written by the cache sink "
+                    + "connector: a Connect worker's tasks move between workers, so its cache is couchbase or redis "
+                    + "(--store couchbase|redis)");
+        }
+    }
 
     @Override
     public String name() {

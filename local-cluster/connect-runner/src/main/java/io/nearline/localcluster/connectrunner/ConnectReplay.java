@@ -42,11 +42,7 @@ public final class ConnectReplay extends ConnectEngine implements Callable<Integ
 
     @Override
     public Integer call() throws Exception {
-        if (!options.store.isNetworked()) {
-            throw new IllegalArgumentException("--store " + options.store.store + " cannot be written by the cache "
-                    + "sink connector: a Connect worker's tasks move between workers, so its cache is couchbase or "
-                    + "redis (--store couchbase|redis)");
-        }
+        requireNetworked(options.store);
         if (options.snapshot != null || options.run.jobProcess != null) {
             throw new IllegalArgumentException("--snapshot: the cache sink connector has no bootstrap; replay a "
                     + "snapshot with --engine flink or samza");
