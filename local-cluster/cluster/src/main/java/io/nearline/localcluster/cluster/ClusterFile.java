@@ -17,6 +17,7 @@ package io.nearline.localcluster.cluster;
 
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigException;
+import io.nearline.localcluster.databases.SourceDatabase;
 import io.nearline.localcluster.kit.kafka.KafkaClient;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -303,11 +304,7 @@ public record ClusterFile(
 
     /** The tables a database section lists ({@code tables}, comma-separated; {@code table} in older files). */
     public static List<String> tables(Map<String, String> section) {
-        String listed = section.getOrDefault("tables", section.getOrDefault("table", ""));
-        return java.util.Arrays.stream(listed.split(","))
-                .map(String::strip)
-                .filter(t -> !t.isEmpty())
-                .toList();
+        return List.copyOf(SourceDatabase.keysOf(section).tables().keySet());
     }
 
     /**
