@@ -144,14 +144,17 @@ class ConnectSinkDeployIT extends LocalClusterIT {
             Path edge = scenario("cdc/edge-cases.jsonl");
             assertEquals(0, nearline("publish", "cdc", "--events", edge.toString(), "--cluster", at));
             assertEquals(0, checkLive(cluster, store, "120s", scrambled, edge), err.toString());
-            // the upgraded tasks count from zero: had they read from the start, they would count the first log too
-            // the upgraded tasks publish their counters once the worker has closed their predecessors' metrics
+            // a task started again in the same worker goes on from its predecessor's count; a restarted worker
+            // (Redis, the plugin put on again) counts from zero. Either way the upgraded tasks add at most the
+            // second log: had they read from the start, they would count the first log again
+            long before = store.equals("redis") ? 0 : events;
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             long again;
-            while ((again = written(at)) == 0 && System.nanoTime() < deadline) {
+            while ((again = written(at)) <= before && System.nanoTime() < deadline) {
                 Thread.sleep(500);
             }
-            assertTrue(again > 0 && again <= Files.readAllLines(edge).size(), "after the upgrade: " + again);
+            long added = again - before;
+            assertTrue(added > 0 && added <= Files.readAllLines(edge).size(), "after the upgrade: " + again);
 
             assertEquals(0, nearline("jobs", "stop", "connect:nearline-cache-sink", "--cluster", at), err.toString());
             assertTrue(
