@@ -17,16 +17,20 @@ package io.nearline.common.metrics;
 
 import java.util.Arrays;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 
 /** Thread-safe counters in memory, readable by name: the default for tools, summaries and tests. */
 public final class InMemoryMetrics implements Metrics {
 
     private final Map<String, LongAdder> counters = new ConcurrentHashMap<>();
     private final Map<String, Samples> histograms = new ConcurrentHashMap<>();
+    private final Map<String, LongSupplier> gauges = new ConcurrentHashMap<>();
     private final Set<String> countersAskedForSinceReset = ConcurrentHashMap.newKeySet();
 
     /** Every recorded value, for exact percentiles: fine for the runs a local JVM does (millions of values). */
@@ -62,6 +66,22 @@ public final class InMemoryMetrics implements Metrics {
     @Override
     public Histogram histogram(String name) {
         return histograms.computeIfAbsent(name, n -> new Samples())::add;
+    }
+
+    @Override
+    public void gauge(String name, LongSupplier value) {
+        gauges.put(name, value);
+    }
+
+    /** A gauge's value now; empty if no gauge of that name was made. */
+    public OptionalLong gaugeValue(String name) {
+        LongSupplier gauge = gauges.get(name);
+        return gauge == null ? OptionalLong.empty() : OptionalLong.of(gauge.getAsLong());
+    }
+
+    /** Every gauge's name, sorted. */
+    public Set<String> gaugeNames() {
+        return new TreeSet<>(gauges.keySet());
     }
 
     /** The recorded values of a histogram, sorted (empty if none). */
@@ -107,6 +127,7 @@ public final class InMemoryMetrics implements Metrics {
         countersAskedForSinceReset.clear();
         counters.values().forEach(LongAdder::reset);
         histograms.values().forEach(Samples::clear);
+        gauges.clear();
     }
 
     /** Every counter by name, sorted. */

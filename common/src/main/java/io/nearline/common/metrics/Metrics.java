@@ -15,6 +15,11 @@
  */
 package io.nearline.common.metrics;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.function.LongSupplier;
+
 /**
  * The metrics port job logic reports through. Engine adapters bind it to Flink metric groups or the
  * Samza metrics registry; tools and tests use {@link InMemoryMetrics}. Names are dotted and stable
@@ -27,6 +32,62 @@ public interface Metrics {
     /** A distribution of values (latencies in ms, say); ports that keep none ignore it. */
     default Histogram histogram(String name) {
         return value -> {};
+    }
+
+    /** A value read whenever the metric is reported (a watermark, say); ports that report none ignore it. */
+    default void gauge(String name, LongSupplier value) {}
+
+    /**
+     * The same port with one more label on every metric made from it ({@code table}, {@code partition},
+     * {@code le}). A port without labels of its own folds them into the name, as {@link #labelledName}
+     * writes it. Make each labelled metric once and keep it: a runtime may refuse a second one of the
+     * same name and labels.
+     */
+    default Metrics labelled(String key, String value) {
+        return new Folded(this, Map.of(key, value));
+    }
+
+    /** A name with its labels, as ports without labels keep it: {@code freshness.bucket{table=t,le=0.5}}. */
+    static String labelledName(String name, Map<String, String> labels) {
+        if (labels.isEmpty()) {
+            return name;
+        }
+        StringJoiner joined = new StringJoiner(",", name + "{", "}");
+        labels.forEach((k, v) -> joined.add(k + "=" + v));
+        return joined.toString();
+    }
+
+    /** Labels folded into the names of a port that has none. */
+    final class Folded implements Metrics {
+        private final Metrics names;
+        private final Map<String, String> labels;
+
+        Folded(Metrics names, Map<String, String> labels) {
+            this.names = names;
+            this.labels = labels;
+        }
+
+        @Override
+        public Counter counter(String name) {
+            return names.counter(labelledName(name, labels));
+        }
+
+        @Override
+        public Histogram histogram(String name) {
+            return names.histogram(labelledName(name, labels));
+        }
+
+        @Override
+        public void gauge(String name, LongSupplier value) {
+            names.gauge(labelledName(name, labels), value);
+        }
+
+        @Override
+        public Metrics labelled(String key, String value) {
+            Map<String, String> more = new LinkedHashMap<>(labels);
+            more.put(key, value);
+            return new Folded(names, more);
+        }
     }
 
     /** A monotonically increasing count. */

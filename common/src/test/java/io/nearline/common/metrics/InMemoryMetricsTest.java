@@ -48,4 +48,22 @@ class InMemoryMetricsTest {
         metrics.counter("events.received");
         assertTrue(metrics.counterAskedFor("events.received"), "asked for again by the new run");
     }
+
+    @Test
+    void labelsAreFoldedIntoTheNameInTheOrderGivenAndGaugesReadWhenAsked() {
+        InMemoryMetrics metrics = new InMemoryMetrics();
+        Metrics items = metrics.labelled("table", "public.items");
+        items.labelled("le", "0.5").counter("freshness.bucket").inc(2);
+        items.counter("freshness.count").inc();
+        long[] watermark = {7};
+        items.gauge("consistent-through", () -> watermark[0]);
+        assertEquals(2, metrics.count("freshness.bucket{table=public.items,le=0.5}"));
+        assertEquals(1, metrics.count("freshness.count{table=public.items}"));
+        watermark[0] = 9;
+        assertEquals(
+                9, metrics.gaugeValue("consistent-through{table=public.items}").orElseThrow());
+        assertTrue(metrics.gaugeValue("consistent-through").isEmpty(), "the unlabelled name is another series");
+        metrics.reset();
+        assertTrue(metrics.gaugeNames().isEmpty(), "a new run makes its gauges again");
+    }
 }

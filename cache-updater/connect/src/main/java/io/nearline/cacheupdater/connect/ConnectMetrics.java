@@ -22,8 +22,11 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.DoubleAdder;
+import java.util.function.LongSupplier;
 import org.apache.kafka.common.MetricName;
+import org.apache.kafka.common.metrics.Gauge;
 import org.apache.kafka.common.metrics.MeasurableStat;
+import org.apache.kafka.common.metrics.MetricValueProvider;
 import org.apache.kafka.common.metrics.PluginMetrics;
 import org.apache.kafka.common.metrics.Sensor;
 import org.apache.kafka.common.metrics.stats.Avg;
@@ -64,8 +67,15 @@ final class ConnectMetrics implements Metrics {
     private static final Logger LOG = LoggerFactory.getLogger(ConnectMetrics.class);
 
     private final PluginMetrics plugin;
-    private final String prefix = "nearline-" + INSTANCES.incrementAndGet() + "-";
-    private final Map<String, PublishedSensor> sensors = new ConcurrentHashMap<>();
+    private final String prefix;
+    /** The task's sensors, by name and labels (shared by the labelled views of one task's metrics). */
+    private final Map<String, PublishedSensor> sensors;
+    /** The task's gauges, by metric: registered or waiting for the predecessor's to go. */
+    private final Map<MetricName, Boolean> gauges;
+
+    private final Map<MetricName, MetricValueProvider<?>> gaugeValues;
+    /** This view's labels: tags of every metric made from it, besides the worker's connector and task. */
+    private final Map<String, String> labels;
 
     /** How often a task whose metrics are not yet published tries again (at a record, never in a thread of its own). */
     private final Duration retryEvery;
@@ -77,22 +87,55 @@ final class ConnectMetrics implements Metrics {
     ConnectMetrics(PluginMetrics plugin, Duration retryEvery) {
         this.plugin = plugin;
         this.retryEvery = retryEvery;
+        this.prefix = "nearline-" + INSTANCES.incrementAndGet() + "-";
+        this.sensors = new ConcurrentHashMap<>();
+        this.gauges = new ConcurrentHashMap<>();
+        this.gaugeValues = new ConcurrentHashMap<>();
+        this.labels = Map.of();
+    }
+
+    private ConnectMetrics(ConnectMetrics task, Map<String, String> labels) {
+        this.plugin = task.plugin;
+        this.retryEvery = task.retryEvery;
+        this.prefix = task.prefix;
+        this.sensors = task.sensors;
+        this.gauges = task.gauges;
+        this.gaugeValues = task.gaugeValues;
+        this.labels = labels;
+    }
+
+    /** Labels are the metrics' tags: with JMX, more keys of the MBean's name after connector and task. */
+    @Override
+    public Metrics labelled(String key, String value) {
+        Map<String, String> more = new LinkedHashMap<>(labels);
+        more.put(key, value);
+        return new ConnectMetrics(this, more);
     }
 
     @Override
     public Counter counter(String name) {
-        PublishedSensor sensor = sensors.computeIfAbsent(name, n -> new PublishedSensor(n, true)
-                .carrying(n)
-                .with(n, "Nearline counter " + n + " (total).", new CumulativeSum()));
+        PublishedSensor sensor =
+                sensors.computeIfAbsent(Metrics.labelledName(name, labels), n -> new PublishedSensor(n, true)
+                        .carrying(name)
+                        .with(name, "Nearline counter " + name + " (total).", new CumulativeSum()));
         return sensor::record;
     }
 
     @Override
     public Histogram histogram(String name) {
-        PublishedSensor sensor = sensors.computeIfAbsent(name, n -> new PublishedSensor(n, false)
-                .with(n + "-avg", "Nearline " + n + ": average.", new Avg())
-                .with(n + "-max", "Nearline " + n + ": largest.", new Max()));
+        PublishedSensor sensor =
+                sensors.computeIfAbsent(Metrics.labelledName(name, labels), n -> new PublishedSensor(n, false)
+                        .with(name + "-avg", "Nearline " + name + ": average.", new Avg())
+                        .with(name + "-max", "Nearline " + name + ": largest.", new Max()));
         return sensor::record;
+    }
+
+    @Override
+    public void gauge(String name, LongSupplier value) {
+        MetricName metric = plugin.metricName(name, "Nearline " + name + ".", new LinkedHashMap<>(labels));
+        gaugeValues.put(metric, (Gauge<Long>) (config, now) -> value.getAsLong());
+        gauges.put(metric, false);
+        publishGauges();
     }
 
     /**
@@ -102,12 +145,31 @@ final class ConnectMetrics implements Metrics {
      */
     void publishPending() {
         sensors.values().forEach(PublishedSensor::tryPublish);
+        publishGauges();
+    }
+
+    private void publishGauges() {
+        gauges.forEach((metric, published) -> {
+            if (!published) {
+                try {
+                    plugin.addMetric(metric, gaugeValues.get(metric));
+                    gauges.put(metric, true);
+                } catch (IllegalArgumentException stillThere) { // the predecessor's: at the next commit
+                }
+            }
+        });
     }
 
     /** Takes this task's metrics out of the worker's registry (the task stops). */
     void close() {
         sensors.keySet().forEach(n -> plugin.removeSensor(prefix + n));
         sensors.clear();
+        gauges.forEach((metric, published) -> {
+            if (published) {
+                plugin.removeMetric(metric);
+            }
+        });
+        gauges.clear();
     }
 
     /** One sensor in the worker's registry, and the metrics it has still to register there. */
@@ -135,14 +197,14 @@ final class ConnectMetrics implements Metrics {
 
         /** Starts this counter where its predecessors' ended: recorded with what this task counts first. */
         PublishedSensor carrying(String metric) {
-            MetricName id = plugin.metricName(metric, "", new LinkedHashMap<>());
+            MetricName id = plugin.metricName(metric, "", new LinkedHashMap<>(labels));
             counted = COUNTED.computeIfAbsent(id.tags() + "/" + metric, k -> new DoubleAdder());
             unpublished.add(counted.sum());
             return this;
         }
 
         PublishedSensor with(String metric, String description, MeasurableStat stat) {
-            unregistered.put(plugin.metricName(metric, description, new LinkedHashMap<>()), stat);
+            unregistered.put(plugin.metricName(metric, description, new LinkedHashMap<>(labels)), stat);
             tryPublish();
             return this;
         }

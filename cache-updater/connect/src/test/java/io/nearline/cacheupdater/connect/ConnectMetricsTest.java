@@ -149,6 +149,53 @@ class ConnectMetricsTest {
         }
     }
 
+    /**
+     * Labels are tags of the worker's metrics beside connector and task, so the JMX exporter's rules
+     * read them as labels; a gauge is read when reported, and one still registered by the predecessor
+     * is published at the next commit once that task's metrics are closed.
+     */
+    @Test
+    void labelledMetricsCarryTheirTagsAndAGaugeWaitsForItsPredecessorsToClose() throws Exception {
+        String connector = "labelledMetricsCarryTheirTagsAndAGaugeWaitsForItsPredecessorsToClose";
+        try (Metrics registry = new Metrics()) {
+            PluginMetricsImpl predecessor = new PluginMetricsImpl(registry, task1(connector));
+            ConnectMetrics stale = new ConnectMetrics(predecessor);
+            stale.labelled("table", "public.items").labelled("partition", "3").gauge("consistent-through", () -> 5);
+
+            ConnectMetrics next = new ConnectMetrics(new PluginMetricsImpl(registry, task1(connector)), Duration.ZERO);
+            io.nearline.common.metrics.Metrics items = next.labelled("table", "public.items");
+            items.labelled("le", "0.5").counter("freshness.bucket").inc(2);
+            long[] watermark = {7};
+            items.labelled("partition", "3").gauge("consistent-through", () -> watermark[0]);
+
+            MetricName bucket = registry.metrics().keySet().stream()
+                    .filter(m -> m.name().equals("freshness.bucket"))
+                    .findFirst()
+                    .orElseThrow();
+            assertEquals(
+                    Map.of("connector", connector, "task", "1", "table", "public.items", "le", "0.5"), bucket.tags());
+            assertEquals(2.0, registry.metrics().get(bucket).metricValue());
+            assertEquals(5L, gauge(registry), "the predecessor's, until closed");
+
+            predecessor.close();
+            next.publishPending();
+            watermark[0] = 9;
+            assertEquals(9L, gauge(registry));
+            next.close();
+            assertTrue(
+                    registry.metrics().keySet().stream().noneMatch(m -> m.name().equals("consistent-through")));
+        }
+    }
+
+    private static Object gauge(Metrics registry) {
+        return registry.metrics().entrySet().stream()
+                .filter(e -> e.getKey().name().equals("consistent-through"))
+                .findFirst()
+                .orElseThrow()
+                .getValue()
+                .metricValue();
+    }
+
     private static double value(Metrics registry, String name) {
         MetricName metric = registry.metrics().keySet().stream()
                 .filter(m -> m.name().equals(name) && m.tags().get("task").equals("1"))

@@ -21,11 +21,14 @@ import io.nearline.common.events.ChangeEventValidator;
 import io.nearline.common.events.Decoded;
 import io.nearline.common.events.Rejection;
 import io.nearline.common.metrics.Metrics;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
  * What every runtime does with a CDC record before the write: decode it in the configured form,
- * validate it, and count it ({@code events.received}, {@code events.skipped}, {@code events.invalid}).
+ * validate it, and count it ({@code events.received}, {@code events.skipped}, {@code events.invalid}, and
+ * {@code events.rejected} by {@code table} and {@code reason}).
  * Where a rejected record's dead letter goes is the runtime's.
  */
 public final class ChangeIntake {
@@ -35,6 +38,8 @@ public final class ChangeIntake {
     private final Metrics.Counter received;
     private final Metrics.Counter invalid;
     private final Metrics.Counter skipped;
+    private final Metrics metrics;
+    private final Map<String, Metrics.Counter> rejectedBy = new ConcurrentHashMap<>();
 
     public ChangeIntake(ChangeDecoder decoder, ChangeEventValidator validator, Metrics metrics) {
         this.decoder = decoder;
@@ -42,6 +47,7 @@ public final class ChangeIntake {
         this.received = metrics.counter("events.received");
         this.invalid = metrics.counter("events.invalid");
         this.skipped = metrics.counter("events.skipped");
+        this.metrics = metrics;
     }
 
     /**
@@ -57,7 +63,7 @@ public final class ChangeIntake {
         }
         Rejection rejection = decoded.ok() ? validator.check(decoded.event()) : decoded.rejection();
         if (rejection != null) {
-            refused(rejection, rejected);
+            refused(decoded.ok() ? decoded.event().getTable() : "", rejection, rejected);
             return null;
         }
         return decoded.event();
@@ -66,11 +72,17 @@ public final class ChangeIntake {
     /** A record the runtime itself refuses before decoding (e.g. a Connect record that is not raw bytes). */
     public void refuse(Rejection rejection, Consumer<Rejection> rejected) {
         received.inc();
-        refused(rejection, rejected);
+        refused("", rejection, rejected);
     }
 
-    private void refused(Rejection rejection, Consumer<Rejection> rejected) {
+    /** {@code table}: "" when the record did not decode far enough to name it. */
+    private void refused(String table, Rejection rejection, Consumer<Rejection> rejected) {
         invalid.inc();
+        rejectedBy
+                .computeIfAbsent(table + "\n" + rejection.code(), k -> metrics.labelled("table", table)
+                        .labelled("reason", rejection.code())
+                        .counter("events.rejected"))
+                .inc();
         rejected.accept(rejection);
     }
 }

@@ -45,7 +45,9 @@ import org.slf4j.LoggerFactory;
  * {@link #flush} writes every key through the SCN-ordered write, different keys in parallel, and
  * returns only when each write is durable — so an engine may commit its input position right after.
  * Then every change added since the last flush is counted done: {@code events.written} for change
- * events, {@code bootstrap.written} for bootstrap rows (superseded and refused ones included).
+ * events, {@code bootstrap.written} for bootstrap rows (superseded and refused ones included), and the
+ * change events' freshness and their partitions' {@code consistent-through} move ({@link WriteFreshness});
+ * {@code table.writes} counts each table's writes by outcome ({@link TableOutcomes}).
  *
  * <p>Writes go out in one chunk per write thread, each chunk written key by key: a thread hand-off per
  * key would cost more than an embedded store's write. With one thread the caller writes inline. A
@@ -85,7 +87,8 @@ public final class UpdateBatch implements AutoCloseable {
     public record Refused(Pending change, Rejection rejection) {}
 
     /** The changes taken out of the batch by {@link #cut}, to be written by {@link #write}. */
-    public record Cut(List<Map.Entry<CacheKey, Pending>> changes, long events, long rows) {}
+    public record Cut(
+            List<Map.Entry<CacheKey, Pending>> changes, long events, long rows, List<WriteFreshness.Taken> taken) {}
 
     private final ScnOrderedWriter writer;
     private final Metrics.Counter superseded;
@@ -94,6 +97,11 @@ public final class UpdateBatch implements AutoCloseable {
     private final Metrics.Counter rowsApplied;
     private long addedEvents;
     private long addedRows;
+    private final WriteFreshness freshness;
+    private final TableOutcomes outcomes;
+    /** The change events added since the last cut, for their freshness once written. */
+    private List<WriteFreshness.Taken> taken = new ArrayList<>();
+
     private final Duration maxPause;
     private final Map<CacheKey, Pending> pending = new LinkedHashMap<>();
     private final int threads;
@@ -115,6 +123,8 @@ public final class UpdateBatch implements AutoCloseable {
         this.eventsWritten = metrics.counter(WRITTEN);
         this.rowsWritten = metrics.counter(BOOTSTRAP_WRITTEN);
         this.rowsApplied = metrics.counter(BOOTSTRAP_APPLIED);
+        this.freshness = new WriteFreshness(metrics, System::currentTimeMillis);
+        this.outcomes = new TableOutcomes(metrics);
         this.maxPause = maxPause;
         this.maxInFlight = maxInFlight;
         this.retryTimer = writer.isAsync()
@@ -139,6 +149,10 @@ public final class UpdateBatch implements AutoCloseable {
             addedRows++;
         } else {
             addedEvents++;
+            taken.add(freshness.taken(
+                    change.event().getTable(),
+                    change.source() == null ? 0 : change.source().partition(),
+                    change.event().getCommitTimeMillis()));
         }
         Pending before = pending.get(key);
         if (before == null
@@ -147,6 +161,7 @@ public final class UpdateBatch implements AutoCloseable {
         }
         if (before != null) {
             superseded.inc();
+            outcomes.superseded(change.event().getTable());
         }
     }
 
@@ -186,7 +201,8 @@ public final class UpdateBatch implements AutoCloseable {
 
     /** Takes everything pending out of the batch, to be written by {@link #write}; the batch is empty after. */
     public Cut cut() {
-        Cut cut = new Cut(new ArrayList<>(pending.entrySet()), addedEvents, addedRows);
+        Cut cut = new Cut(new ArrayList<>(pending.entrySet()), addedEvents, addedRows, taken);
+        taken = new ArrayList<>();
         pending.clear();
         addedEvents = 0;
         addedRows = 0;
@@ -211,6 +227,9 @@ public final class UpdateBatch implements AutoCloseable {
             Throwable lastTransient = null;
             for (int i = 0; i < results.length; i++) {
                 WriteResult r = results[i];
+                if (r.outcome() != WriteOutcome.FAILED) {
+                    outcomes.written(todo.get(i).getValue().event().getTable(), r.outcome());
+                }
                 if (r.outcome() == WriteOutcome.APPLIED
                         && todo.get(i).getValue().refreshTtl()) {
                     rowsApplied.inc();
@@ -225,6 +244,7 @@ public final class UpdateBatch implements AutoCloseable {
                     again.add(todo.get(i));
                     lastTransient = r.failure();
                 } else {
+                    outcomes.refused(todo.get(i).getValue().event().getTable());
                     refused.add(new Refused(
                             todo.get(i).getValue(),
                             r.failure() instanceof PartialImageException partial
@@ -251,6 +271,7 @@ public final class UpdateBatch implements AutoCloseable {
         }
         eventsWritten.inc(cut.events());
         rowsWritten.inc(cut.rows());
+        freshness.settled(cut.taken());
         return refused;
     }
 

@@ -21,6 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.nearline.cacheupdater.core.testkit.FaultyCacheStore;
 import io.nearline.cacheupdater.core.testkit.InMemoryCacheStore;
 import io.nearline.cacheupdater.core.testkit.KeyHistory;
+import io.nearline.common.avro.ChangeEvent;
+import io.nearline.common.avro.Op;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.cache.CacheRecordCodec;
@@ -57,9 +59,22 @@ class UpdateBatchTest {
         batch.close();
     }
 
+    /** A change event of table {@code t}, committed {@code agoMillis} before now. */
+    private static ChangeEvent event(CacheKey key, long scn, long agoMillis) {
+        return ChangeEvent.newBuilder()
+                .setTable("t")
+                .setKey(key.value())
+                .setPartition(1)
+                .setScn(scn)
+                .setOp(Op.UPSERT)
+                .setSchemaVersion(1)
+                .setCommitTimeMillis(System.currentTimeMillis() - agoMillis)
+                .build();
+    }
+
     private static UpdateBatch.Pending change(CacheKey key, long scn) {
         return new UpdateBatch.Pending(
-                null,
+                event(key, scn, 0),
                 KeyHistory.record(key, Version.of(scn, 1), false),
                 new SourceRecord("test", "t", 0, scn, null, null),
                 false);
@@ -85,6 +100,32 @@ class UpdateBatchTest {
         assertEquals(4, metrics.count(UpdateBatch.WRITTEN), "every change added is done once the flush returns");
         assertEquals(2, metrics.count("write.superseded"));
         assertEquals(2, metrics.count("write.applied"));
+    }
+
+    @Test
+    void aWrittenCutMovesTheFreshnessHistogramAndItsPartitionsWatermark() throws Exception {
+        CacheKey a = CacheKey.of("a");
+        ChangeEvent older = event(a, 5, 2_000);
+        batch.add(a, new UpdateBatch.Pending(older, KeyHistory.record(a, Version.of(5, 1), false), source(3), false));
+        ChangeEvent newer = event(a, 6, 2_000);
+        batch.add(a, new UpdateBatch.Pending(newer, KeyHistory.record(a, Version.of(6, 1), false), source(3), false));
+        String series = "{table=t,partition=3";
+        assertEquals(0, metrics.gaugeValue("consistent-through" + series + "}").orElseThrow(), "nothing durable yet");
+        assertEquals(List.of(), batch.flush());
+        assertEquals(
+                newer.getCommitTimeMillis(),
+                metrics.gaugeValue("consistent-through" + series + "}").orElseThrow());
+        assertEquals(2, metrics.count("freshness.count" + series + "}"), "the superseded change is settled too");
+        assertEquals(0, metrics.count("freshness.bucket" + series + ",le=1}"), "two seconds old");
+        assertEquals(2, metrics.count("freshness.bucket" + series + ",le=5}"));
+        assertEquals(2, metrics.count("freshness.bucket" + series + ",le=+Inf}"));
+        assertTrue(metrics.count("freshness.sum-ms" + series + "}") >= 4_000);
+        assertEquals(1, metrics.count("table.writes{table=t,outcome=applied}"));
+        assertEquals(1, metrics.count("table.writes{table=t,outcome=superseded}"));
+    }
+
+    private static SourceRecord source(int partition) {
+        return new SourceRecord("test", "t", partition, 0, null, null);
     }
 
     /**
@@ -113,7 +154,7 @@ class UpdateBatchTest {
 
     private static UpdateBatch.Pending row(CacheKey key, long scn, String json) {
         return new UpdateBatch.Pending(
-                null,
+                event(key, scn, 0),
                 CacheRecord.upsert(Version.of(scn, 1), 0, json.getBytes(StandardCharsets.UTF_8)),
                 new SourceRecord("test", "t", 0, scn, null, null),
                 false);

@@ -18,6 +18,10 @@ package io.nearline.engines.flinkkit;
 import io.nearline.common.annotation.VisibleForTesting;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.metrics.Metrics;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.metrics.DescriptiveStatisticsHistogram;
 
@@ -36,9 +40,33 @@ public final class FlinkMetrics implements Metrics {
     private static volatile InMemoryMetrics mirror;
 
     private final MetricGroup group;
+    /** This port's labels, for the names of the in-memory copy. */
+    private final Map<String, String> labels;
 
     public FlinkMetrics(MetricGroup group) {
-        this.group = group.addGroup("nearline");
+        this(group.addGroup("nearline"), Map.of());
+    }
+
+    private FlinkMetrics(MetricGroup group, Map<String, String> labels) {
+        this.group = group;
+        this.labels = labels;
+    }
+
+    /** A key-value group: Flink's reporters make it a label (Prometheus: {@code table="public.items"}). */
+    @Override
+    public Metrics labelled(String key, String value) {
+        Map<String, String> more = new LinkedHashMap<>(labels);
+        more.put(key, value);
+        return new FlinkMetrics(group.addGroup(key, value), more);
+    }
+
+    @Override
+    public void gauge(String name, LongSupplier value) {
+        group.gauge(name, (Gauge<Long>) value::getAsLong);
+        InMemoryMetrics local = mirror;
+        if (local != null) {
+            local.gauge(Metrics.labelledName(name, labels), value);
+        }
     }
 
     /** Every counter and histogram created from now on in this JVM also adds to {@code local} (null: stop). */
@@ -54,7 +82,7 @@ public final class FlinkMetrics implements Metrics {
         if (local == null) {
             return flink::inc;
         }
-        Counter mine = local.counter(name);
+        Counter mine = local.counter(Metrics.labelledName(name, labels));
         return n -> {
             flink.inc(n);
             mine.inc(n);
@@ -69,7 +97,7 @@ public final class FlinkMetrics implements Metrics {
         if (local == null) {
             return flink::update;
         }
-        Histogram mine = local.histogram(name);
+        Histogram mine = local.histogram(Metrics.labelledName(name, labels));
         return v -> {
             flink.update(v);
             mine.record(v);

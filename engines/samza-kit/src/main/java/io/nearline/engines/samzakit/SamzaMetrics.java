@@ -18,6 +18,10 @@ package io.nearline.engines.samzakit;
 import io.nearline.common.annotation.VisibleForTesting;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.metrics.Metrics;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import org.apache.samza.metrics.Gauge;
 import org.apache.samza.metrics.MetricsRegistry;
 import org.apache.samza.metrics.Timer;
 
@@ -36,9 +40,48 @@ public final class SamzaMetrics implements Metrics {
     private static volatile InMemoryMetrics mirror;
 
     private final MetricsRegistry registry;
+    /** This port's labels, written into each metric's name (Samza's metrics have none). */
+    private final Map<String, String> labels;
 
     public SamzaMetrics(MetricsRegistry registry) {
+        this(registry, Map.of());
+    }
+
+    private SamzaMetrics(MetricsRegistry registry, Map<String, String> labels) {
         this.registry = registry;
+        this.labels = labels;
+    }
+
+    @Override
+    public Metrics labelled(String key, String value) {
+        Map<String, String> more = new LinkedHashMap<>(labels);
+        more.put(key, value);
+        return new SamzaMetrics(registry, more);
+    }
+
+    /**
+     * The name Samza reports: labels appended as {@code |key|value}, characters JMX keeps as they are,
+     * so that the JMX exporter's rules ({@code jobs/monitoring/samza-jmx-exporter.yaml}) turn them into
+     * labels again: {@code freshness.bucket|table|public.items|le|0.5}.
+     */
+    static String reportedName(String name, Map<String, String> labels) {
+        StringBuilder reported = new StringBuilder(name);
+        labels.forEach((k, v) -> reported.append('|').append(k).append('|').append(v));
+        return reported.toString();
+    }
+
+    @Override
+    public void gauge(String name, LongSupplier value) {
+        registry.newGauge("nearline", new Gauge<Long>(reportedName(name, labels), 0L) {
+            @Override
+            public Long getValue() {
+                return value.getAsLong();
+            }
+        });
+        InMemoryMetrics local = mirror;
+        if (local != null) {
+            local.gauge(Metrics.labelledName(name, labels), value);
+        }
     }
 
     /** Every counter and timer created from now on in this JVM also adds to {@code local} (null: stop). */
@@ -49,12 +92,12 @@ public final class SamzaMetrics implements Metrics {
 
     @Override
     public Counter counter(String name) {
-        org.apache.samza.metrics.Counter samza = registry.newCounter("nearline", name);
+        org.apache.samza.metrics.Counter samza = registry.newCounter("nearline", reportedName(name, labels));
         InMemoryMetrics local = mirror;
         if (local == null) {
             return samza::inc;
         }
-        Counter mine = local.counter(name);
+        Counter mine = local.counter(Metrics.labelledName(name, labels));
         return n -> {
             samza.inc(n);
             mine.inc(n);
@@ -63,12 +106,13 @@ public final class SamzaMetrics implements Metrics {
 
     @Override
     public Histogram histogram(String name) {
-        Timer samza = registry.newTimer("nearline", new Timer(name, WINDOW_MILLIS, System::currentTimeMillis));
+        Timer samza = registry.newTimer(
+                "nearline", new Timer(reportedName(name, labels), WINDOW_MILLIS, System::currentTimeMillis));
         InMemoryMetrics local = mirror;
         if (local == null) {
             return samza::update;
         }
-        Histogram mine = local.histogram(name);
+        Histogram mine = local.histogram(Metrics.labelledName(name, labels));
         return v -> {
             samza.update(v);
             mine.record(v);

@@ -63,6 +63,9 @@ public final class ConnectJmx implements AutoCloseable {
         try {
             for (ObjectName task :
                     server.queryNames(new ObjectName("kafka.connect:type=plugins,connector=" + name + ",*"), null)) {
+                if (task.getKeyPropertyList().size() > 3) {
+                    continue; // a labelled series (by table, partition, bucket): Prometheus's, not the run's counts
+                }
                 for (MBeanAttributeInfo attribute : server.getMBeanInfo(task).getAttributes()) {
                     String counter = attribute.getName();
                     if (!counter.endsWith("-avg")
