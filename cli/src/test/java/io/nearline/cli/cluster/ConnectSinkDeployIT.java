@@ -66,16 +66,9 @@ class ConnectSinkDeployIT extends LocalClusterIT {
      * (the JMX exporter with the shipped rules) gives it.
      */
     private static long prometheusWritten(ClusterFile c) throws Exception {
-        String host = URI.create(c.connectRestUrl()).getHost();
-        HttpResponse<String> r = HttpClient.newHttpClient()
-                .send(
-                        HttpRequest.newBuilder(
-                                        URI.create("http://" + host + ":" + ConnectWorker.PROMETHEUS_PORT + "/metrics"))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
         double sum = 0;
         boolean found = false;
-        for (String line : r.body().lines().toList()) {
+        for (String line : prometheus(c).lines().toList()) {
             if (line.startsWith("nearline_events_written{") && line.contains("connector=\"nearline-cache-sink\"")) {
                 sum += Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
                 found = true;
@@ -83,6 +76,50 @@ class ConnectSinkDeployIT extends LocalClusterIT {
         }
         assertTrue(found, "no nearline_events_written on the worker's Prometheus endpoint");
         return Math.round(sum);
+    }
+
+    /** What the worker's Prometheus endpoint (the JMX exporter with the shipped rules) serves now. */
+    private static String prometheus(ClusterFile c) throws Exception {
+        String host = URI.create(c.connectRestUrl()).getHost();
+        return HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(
+                                        URI.create("http://" + host + ":" + ConnectWorker.PROMETHEUS_PORT + "/metrics"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
+    }
+
+    /**
+     * The labelled series through the shipped exporter rules, as jobs/monitoring/nearline-rules.yaml
+     * reads them: the freshness histogram and the watermark per table and partition, the writes per
+     * table and outcome.
+     */
+    private static void assertLabelledSeries(ClusterFile c) throws Exception {
+        List<String> lines = prometheus(c)
+                .lines()
+                .filter(l -> l.contains("connector=\"nearline-cache-sink\"") && l.contains("table=\"profile\""))
+                .toList();
+        for (String series : List.of(
+                "nearline_connect_freshness_le{",
+                "nearline_connect_freshness_events{",
+                "nearline_connect_freshness_sum_ms{",
+                "nearline_connect_consistent_through{",
+                "nearline_connect_table_writes{")) {
+            assertTrue(lines.stream().anyMatch(l -> l.startsWith(series)), series + " missing: " + lines);
+        }
+        assertTrue(
+                lines.stream()
+                        .anyMatch(l -> l.startsWith("nearline_connect_freshness_le{")
+                                && l.contains("le=\"+Inf\"")
+                                && l.contains("partition=\"")),
+                "the +Inf bucket with its partition: " + lines);
+        assertTrue(
+                lines.stream()
+                        .anyMatch(l -> l.startsWith("nearline_connect_table_writes{")
+                                && l.contains("outcome=\"applied\"")
+                                && !l.endsWith(" 0.0")),
+                "applied writes of table profile: " + lines);
     }
 
     @ParameterizedTest
@@ -127,6 +164,7 @@ class ConnectSinkDeployIT extends LocalClusterIT {
                     .count();
             assertEquals(events, written(at), "events.written of the connector's tasks");
             assertEquals(events, prometheusWritten(ClusterFile.read(cluster)), "the same count through Prometheus");
+            assertLabelledSeries(ClusterFile.read(cluster));
 
             // a new config in place (on Redis with the plugin put on the worker again, the worker restarted):
             // the tasks restart from the committed offsets, nothing read twice

@@ -15,21 +15,29 @@
  */
 package io.nearline.cacheupdater.flink;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.config.Config;
 import io.nearline.common.events.ChangeEventCodec;
 import io.nearline.common.testkit.ChangeEventGenerator;
 import io.nearline.common.testkit.LocalProcesses;
+import io.nearline.common.testkit.PrometheusServer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -124,6 +132,7 @@ class FreshnessPrometheusIT {
                                 watermark >= started && watermark <= System.currentTimeMillis(),
                                 "consistent-through " + watermark + " is not a commit time of this run");
                     });
+            throughPrometheus(dir, port);
         } finally {
             try {
                 job.cancel().get();
@@ -132,7 +141,73 @@ class FreshnessPrometheusIT {
         }
     }
 
+    /**
+     * Debian's Prometheus scraping the job with the shipped rules: every series the rules record for
+     * the cache updater, and every query of the shipped dashboard but the verifier's, has data. A series
+     * renamed in the job or in the rules fails here.
+     */
+    private static void throughPrometheus(Path dir, int reporterPort) throws Exception {
+        Optional<String> skip = PrometheusServer.skipReason();
+        if (skip.isPresent()) {
+            System.out.println("the Prometheus part " + skip.get());
+            return;
+        }
+        Path monitoring = Path.of("../../jobs/monitoring");
+        String dashboard = Files.readString(monitoring.resolve("nearline-dashboard.json"));
+        List<String> queries = new ArrayList<>();
+        Matcher expr = Pattern.compile("\"expr\": \"((?:[^\"\\\\]|\\\\.)*)\"").matcher(dashboard);
+        while (expr.find()) {
+            String query = expr.group(1).replace("\\\"", "\"");
+            if (!query.contains("nearline_verify_")) {
+                queries.add(query.replace("$__rate_interval", "1m").replace("$job", "cache-updater-metrics-test"));
+            }
+        }
+        assertTrue(queries.size() >= 6, "the dashboard's queries: " + queries);
+        List<String> recorded = List.of(
+                "nearline_freshness_seconds_bucket{le=\"+Inf\"}",
+                "nearline_freshness_seconds_count",
+                "nearline_freshness_seconds_sum",
+                "nearline_consistent_through_seconds",
+                "nearline_table_writes_total",
+                "nearline_events_rejected_total",
+                "nearline_events_received_total",
+                "nearline_write_retries_unavailable_total");
+        Path data = Files.createDirectories(dir.resolve("prometheus"));
+        try (PrometheusServer prometheus = PrometheusServer.start(
+                data,
+                "flink",
+                List.of("127.0.0.1:" + reporterPort),
+                List.of(monitoring.resolve("nearline-rules.yaml")))) {
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(40))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .untilAsserted(() -> {
+                        for (String query : recorded) {
+                            JsonNode result = prometheus.query(query + "");
+                            assertTrue(result.size() > 0, query + " has no data");
+                            assertEquals(
+                                    "cache-updater-metrics-test",
+                                    result.get(0).path("metric").path("job").asText(),
+                                    query + ": the job's name as its label");
+                        }
+                        for (String query : queries) {
+                            assertTrue(prometheus.query(query).size() > 0, "dashboard query without data: " + query);
+                        }
+                    });
+            long through = prometheus
+                    .query("nearline_consistent_through_seconds")
+                    .get(0)
+                    .path("value")
+                    .get(1)
+                    .asLong();
+            assertTrue(Math.abs(System.currentTimeMillis() / 1000 - through) < 30, "consistent-through " + through);
+        }
+    }
+
     private static byte[] committedNow(long i) {
+        if (i % 500 == 7) {
+            return ("not a change " + i).getBytes(StandardCharsets.UTF_8); // dead-lettered: a rejection series
+        }
         ChangeEvent e = ChangeEventGenerator.event("member:" + (i % 50), 0, i + 1, false);
         e.setTable("inventory.items");
         e.setCommitTimeMillis(System.currentTimeMillis());
