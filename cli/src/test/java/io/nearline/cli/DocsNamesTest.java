@@ -90,6 +90,8 @@ class DocsNamesTest {
 
     private static final Pattern DECLARED = Pattern.compile("\\b(?:class|record|enum|interface)\\s+([A-Z]\\w*)");
     private static final Pattern AVRO_RECORD = Pattern.compile("\"name\"\\s*:\\s*\"([A-Z]\\w*)\"");
+    /** The shipped Prometheus alerts are ours too (jobs/monitoring). */
+    private static final Pattern ALERT = Pattern.compile("alert: ([A-Z]\\w*)");
 
     @Test
     void everyClassAndMemberTheDocsNameExists() throws IOException {
@@ -135,9 +137,11 @@ class DocsNamesTest {
     /** Every class, record, enum and interface of ours (nested ones too, and the Avro records), with the sources that declare it. */
     private static Map<String, List<String>> ourClasses() throws IOException {
         Map<String, List<String>> ours = new HashMap<>();
-        for (Path source : files(".java", ".avsc")) {
+        for (Path source : files(".java", ".avsc", "-rules.yaml")) {
             String text = Files.readString(source);
-            Matcher m = (source.toString().endsWith(".avsc") ? AVRO_RECORD : DECLARED).matcher(text);
+            String file = source.toString();
+            Matcher m =
+                    (file.endsWith(".avsc") ? AVRO_RECORD : file.endsWith(".yaml") ? ALERT : DECLARED).matcher(text);
             while (m.find()) {
                 ours.computeIfAbsent(m.group(1), k -> new ArrayList<>()).add(text);
             }

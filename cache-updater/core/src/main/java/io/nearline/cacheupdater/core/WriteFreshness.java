@@ -29,6 +29,8 @@ import java.util.function.LongSupplier;
  *       {@code freshness.sum-ms}: a histogram of the time from a change's commit at the source to its
  *       write being durable, as bucket counters — every runtime reports counters, so the histogram is
  *       the same on each;
+ *   <li>{@code freshness-ms}: the same time, job-wide, as a histogram of the runtime's own kind
+ *       (percentiles in a local run's summary, Flink's quantiles);
  *   <li>{@code consistent-through}: the partition's watermark ({@link ConsistentThrough}), the source
  *       commit time in epoch ms up to which every change taken from the partition is durable.
  * </ul>
@@ -47,6 +49,7 @@ final class WriteFreshness {
     private final LongSupplier clock;
     private final ConsistentThrough through = new ConsistentThrough();
     private final Map<Series, Histogram> histograms = new ConcurrentHashMap<>();
+    private final Metrics.Histogram jobWide;
 
     /** A change taken into the batch, until its cut is written. */
     record Taken(Series series, long commitTimeMillis, ConsistentThrough.Ticket ticket) {}
@@ -57,6 +60,7 @@ final class WriteFreshness {
     WriteFreshness(Metrics metrics, LongSupplier clock) {
         this.metrics = metrics;
         this.clock = clock;
+        this.jobWide = metrics.histogram("freshness-ms");
     }
 
     Taken taken(String table, int partition, long commitTimeMillis) {
@@ -71,7 +75,9 @@ final class WriteFreshness {
         for (Taken t : changes) {
             through.durable(t.ticket());
             if (t.commitTimeMillis() > 0) {
-                histograms.get(t.series()).record(Math.max(0, now - t.commitTimeMillis()));
+                long millis = Math.max(0, now - t.commitTimeMillis());
+                histograms.get(t.series()).record(millis);
+                jobWide.record(millis);
             }
         }
     }

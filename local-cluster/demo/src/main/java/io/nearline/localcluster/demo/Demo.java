@@ -287,6 +287,7 @@ public final class Demo {
         System.out.printf(
                 "  staleness        p50 %,d ms  p99 %,d ms (sampled every second while running)%n",
                 s.get("stalenessP50Millis"), s.get("stalenessP99Millis"));
+        printFreshness(s);
         System.out.println("  checker          " + report.summary());
         System.out.println(
                 report.converged() ? "OK: the cache equals the source of truth." : "DIVERGED: see the keys above.");
@@ -297,6 +298,26 @@ public final class Demo {
             return new ObjectMapper().writeValueAsString(summary);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * The job's own freshness metric (commit to durable in the store) into a summary, beside the
+     * staleness the demo samples from outside; -1 where the run's histograms are not mirrored (a Connect
+     * worker's metrics are read as counters only).
+     */
+    static void putFreshness(Map<String, Object> summary, InMemoryMetrics job) {
+        summary.put("freshnessP50Millis", job.percentile("freshness-ms", 50));
+        summary.put("freshnessP99Millis", job.percentile("freshness-ms", 99));
+    }
+
+    static void printFreshness(Map<String, Object> summary) {
+        if (((Number) summary.get("freshnessP99Millis")).longValue() >= 0) {
+            System.out.printf(
+                    "  freshness        the job's own metric, commit to durable in the store: p50 %,d ms, p99 %,d ms%n",
+                    summary.get("freshnessP50Millis"), summary.get("freshnessP99Millis"));
+        } else {
+            System.out.println("  freshness        the job's own metric: on the worker's Prometheus endpoint");
         }
     }
 }

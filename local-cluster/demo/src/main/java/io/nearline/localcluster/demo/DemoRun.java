@@ -293,6 +293,7 @@ final class DemoRun {
         summary.put("unavailableRetries", counters.count("write.retries.unavailable"));
         summary.put("stalenessP50Millis", DivergenceChecker.Report.percentile(lag, 50));
         summary.put("stalenessP99Millis", DivergenceChecker.Report.percentile(lag, 99));
+        Demo.putFreshness(summary, counters);
         summary.put("keysChecked", report.keysChecked());
         summary.put("divergentKeys", report.divergent().size());
         summary.put("elapsedMillis", System.currentTimeMillis() - started);

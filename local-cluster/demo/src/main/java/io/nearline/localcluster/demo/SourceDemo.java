@@ -425,6 +425,7 @@ final class SourceDemo {
         s.put("stalenessSamples", lag.length);
         s.put("stalenessP50Millis", DivergenceChecker.Report.percentile(lag, 50));
         s.put("stalenessP99Millis", DivergenceChecker.Report.percentile(lag, 99));
+        Demo.putFreshness(s, counters);
         s.put("keysChecked", report.keysChecked());
         s.put("divergentKeys", report.divergent().size());
         s.put("elapsedMillis", System.currentTimeMillis() - started);
@@ -467,6 +468,7 @@ final class SourceDemo {
         System.out.printf(
                 "  staleness        commit to cache p50 %,d ms, p99 %,d ms (%,d probes)%n",
                 s.get("stalenessP50Millis"), s.get("stalenessP99Millis"), s.get("stalenessSamples"));
+        Demo.printFreshness(s);
         System.out.printf(
                 "  verdict          %s against %d tables: keys checked %,d, divergent %,d%n",
                 report.converged() ? "CONVERGED" : "DIVERGED",
