@@ -141,10 +141,15 @@ public final class PrometheusServer implements AutoCloseable {
 
     /** The samples an instant query returns now (its {@code data.result}); an error Prometheus reports is thrown. */
     public JsonNode query(String expr) throws IOException, InterruptedException {
+        return query(api, expr);
+    }
+
+    /** The same against the server at {@code api} ({@code http://host:port}), one this kit did not start. */
+    public static JsonNode query(URI api, String expr) throws IOException, InterruptedException {
         URI uri = api.resolve("/api/v1/query?query=" + URLEncoder.encode(expr, StandardCharsets.UTF_8));
-        JsonNode answer =
-                JSON.readTree(http.send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString())
-                        .body());
+        JsonNode answer = JSON.readTree(HttpClient.newHttpClient()
+                .send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString())
+                .body());
         if (!"success".equals(answer.path("status").asText())) {
             throw new IOException("query " + expr + ": " + answer);
         }

@@ -234,6 +234,11 @@ public record ClusterFile(
         }
     }
 
+    /** The Prometheus server the cluster started ({@code cluster up --prometheus}), or null. */
+    public String prometheusUrl() {
+        return processes.containsKey("prometheus") ? ClusterPrometheus.url(address) : null;
+    }
+
     /**
      * The ZooKeeper quorum Flink's high availability uses, or null when the cluster names none (a file
      * from before the key: the ZooKeeper its cluster started, if any).

@@ -92,6 +92,11 @@ public abstract class ClusterStart implements Callable<Integer> {
         return false;
     }
 
+    /** Whether Debian's Prometheus server starts too, scraping what the cluster runs. */
+    protected boolean prometheus() {
+        return false;
+    }
+
     /** The cache the cluster runs: couchbase or redis. */
     protected String store() {
         return "couchbase";
@@ -137,6 +142,7 @@ public abstract class ClusterStart implements Callable<Integer> {
         try {
             java = Home.java();
             startKafkaAndCache(); // together; the rest after them
+            List<String> prometheus = prometheus() ? ClusterPrometheus.prepare(dir, home, net.serviceAddress()) : null;
             startDatabases();
             if (connect()) {
                 startConnect();
@@ -146,6 +152,9 @@ public abstract class ClusterStart implements Callable<Integer> {
             }
             if (yarn()) {
                 startYarn();
+            }
+            if (prometheus != null) {
+                startPrometheus(prometheus);
             }
             writeFile();
             System.out.printf(
@@ -182,6 +191,10 @@ public abstract class ClusterStart implements Callable<Integer> {
         }
         if (!List.of("couchbase", "redis").contains(store())) {
             throw new ClusterException("--store must be couchbase or redis, got " + store());
+        }
+        if (prometheus() && ClusterPrometheus.unavailableReason().isPresent()) {
+            throw new ClusterException(
+                    "--prometheus: " + ClusterPrometheus.unavailableReason().get());
         }
         if (store().equals("redis") && RedisServerProcess.unavailableReason().isPresent()) {
             throw new ClusterException(
@@ -360,6 +373,7 @@ public abstract class ClusterStart implements Callable<Integer> {
                 "connect",
                 connectRest + " (Kafka Connect REST; plugins " + plugins + "; Prometheus http://" + net.serviceAddress()
                         + ":" + ConnectWorker.PROMETHEUS_PORT + "/metrics)");
+        ClusterPrometheus.targets(dir, "connect", List.of(net.serviceAddress() + ":" + ConnectWorker.PROMETHEUS_PORT));
     }
 
     private void startFlink() throws IOException {
@@ -383,6 +397,21 @@ public abstract class ClusterStart implements Callable<Integer> {
                 Duration.ofSeconds(120),
                 () -> FlinkSession.taskManagers(url) > 0);
         step(started, "flink", rest + " (web UI and REST; one TaskManager, 4 slots)");
+        // the reporter's ports (jobs/flink-conf/config.yaml): the JobManager took the first, the TaskManager the next
+        ClusterPrometheus.targets(
+                dir, "flink", List.of(net.serviceAddress() + ":9249", net.serviceAddress() + ":9250"));
+    }
+
+    private void startPrometheus(List<String> command) {
+        pids.put("prometheus", Daemons.start(dir, "prometheus", net.wrap(command)));
+        String address = net.serviceAddress() + ":" + ClusterPrometheus.PORT;
+        Daemons.await(
+                dir, "prometheus", pids.get("prometheus"), Duration.ofSeconds(60), () -> Daemons.listening(address));
+        step(
+                started,
+                "prometheus",
+                ClusterPrometheus.url(net.serviceAddress()) + " (Debian's Prometheus; the rules of jobs/monitoring; "
+                        + "targets in " + dir.resolve("prometheus/targets") + ")");
     }
 
     private void startYarn() throws IOException {

@@ -50,6 +50,10 @@ final class ClusterStatus implements Callable<Integer> {
                     + (ClusterDatabase.answers(section) ? " (reachable)" : " (UNREACHABLE)"));
             ClusterDatabase.of(kind).slots(section).forEach(slot -> System.out.println("    slot " + slot));
         });
+        if (c.prometheusUrl() != null) {
+            System.out.println("  prometheus   " + c.prometheusUrl()
+                    + reach(c.prometheusUrl().substring(7)));
+        }
         if (c.connectRestUrl() != null) {
             List<String> plugins = ConnectWorker.connectorClasses(c.connectRestUrl());
             System.out.println("  connect      " + c.connectRestUrl()

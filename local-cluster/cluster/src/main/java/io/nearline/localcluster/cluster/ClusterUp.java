@@ -63,6 +63,13 @@ final class ClusterUp extends ClusterStart {
     boolean connect;
 
     @Option(
+            names = "--prometheus",
+            description = "Also Debian's Prometheus server on the cluster's address (port 9090), evaluating the "
+                    + "shipped rules (jobs/monitoring) and scraping the Flink session's and the Connect worker's "
+                    + "metrics, found through its own service discovery files.")
+    boolean prometheus;
+
+    @Option(
             names = "--kafka-security",
             defaultValue = "plaintext",
             paramLabel = "PROTOCOL",
@@ -91,6 +98,11 @@ final class ClusterUp extends ClusterStart {
             out.add(ClusterDatabase.MYSQL);
         }
         return out;
+    }
+
+    @Override
+    protected boolean prometheus() {
+        return prometheus;
     }
 
     @Override

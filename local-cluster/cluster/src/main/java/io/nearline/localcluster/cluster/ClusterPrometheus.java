@@ -1,0 +1,102 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.nearline.localcluster.cluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Debian's Prometheus server in a local cluster ({@code cluster up --prometheus}): on the cluster's
+ * address, evaluating the shipped rules ({@code jobs/monitoring/nearline-rules.yaml}), its targets found
+ * through file-based service discovery in {@code DIR/prometheus/targets/}: one file per kind of process
+ * the cluster runs that exports metrics (the Flink JobManager and TaskManager's reporters, the Connect
+ * worker's exporter agent), written as the cluster starts them. A target added later is a file more;
+ * Prometheus picks it up without a restart.
+ */
+final class ClusterPrometheus {
+
+    static final int PORT = 9090;
+    static final Path SERVER = Path.of("/usr/bin/prometheus");
+
+    private ClusterPrometheus() {}
+
+    /** Why the cluster cannot run Prometheus here, or empty. */
+    static Optional<String> unavailableReason() {
+        return Files.isExecutable(SERVER)
+                ? Optional.empty()
+                : Optional.of("Debian's prometheus package is not installed (apt-get install prometheus)");
+    }
+
+    static String url(String address) {
+        return "http://" + address + ":" + PORT;
+    }
+
+    /** Writes the server's configuration in {@code DIR/prometheus}; returns the command that starts it. */
+    static List<String> prepare(Path dir, Path home, String address) throws IOException {
+        Path conf = Files.createDirectories(dir.resolve("prometheus"));
+        Files.createDirectories(conf.resolve("targets"));
+        String config = String.join(
+                "\n",
+                "# Written by 'nearline cluster up --prometheus'.",
+                "global:",
+                "  scrape_interval: 5s",
+                "  evaluation_interval: 5s",
+                "rule_files:",
+                "  - '" + home.resolve("jobs/monitoring/nearline-rules.yaml") + "'",
+                "scrape_configs:",
+                "  - job_name: nearline",
+                "    file_sd_configs:",
+                "      - files: ['" + conf.resolve("targets") + "/*.json']",
+                "        refresh_interval: 5s",
+                "");
+        Files.writeString(conf.resolve("prometheus.yml"), config, StandardCharsets.UTF_8);
+        return List.of(
+                SERVER.toString(),
+                "--config.file=" + conf.resolve("prometheus.yml"),
+                "--storage.tsdb.path=" + conf.resolve("data"),
+                "--storage.tsdb.retention.time=2d",
+                "--web.listen-address=" + address + ":" + PORT,
+                // the cluster's marker, by which 'down' knows the process as its own: in the page's title
+                "--web.page-title=Nearline " + Daemons.marker(dir));
+    }
+
+    /**
+     * The targets of one kind of process ({@code host:port}, path /metrics), labelled {@code process},
+     * as a file-based discovery file; nothing is written where the cluster runs no Prometheus.
+     */
+    static void targets(Path dir, String process, List<String> hostPorts) {
+        Path targets = dir.resolve("prometheus/targets");
+        if (!Files.isDirectory(targets)) {
+            return;
+        }
+        String json = "[{\"targets\": ["
+                + hostPorts.stream().map(t -> "\"" + t + "\"").collect(Collectors.joining(", "))
+                + "], \"labels\": {\"process\": \"" + process + "\"}}]\n";
+        try {
+            Path tmp = targets.resolve(process + ".json.tmp");
+            Files.writeString(tmp, json, StandardCharsets.UTF_8);
+            Files.move(tmp, targets.resolve(process + ".json"), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
