@@ -282,9 +282,11 @@ public final class BenchCdcCommand implements Callable<Integer> {
             }
             boolean caughtUp = replay.path("caughtUp").asBoolean();
             m.put("caughtUp", caughtUp);
+            m.put("keptUp", replay.path("keptUp").asBoolean());
+            m.put("drainMillis", replay.path("drainMillis").asLong(-1));
             m.put(
                     "verified",
-                    Benches.keptUp(engine, caughtUp)
+                    Benches.keptUp(engine, caughtUp, replay.path("keptUp").asBoolean())
                             && replay.path("stalenessUnmatchedKeys").asLong(-1) == 0
                             && Benches.stateMatches(engine, List.of(stream), state));
             m.set("replay", replay);

@@ -141,7 +141,9 @@ public final class BenchJoinCommand implements Callable<Integer> {
                     "verified",
                     (rate == null
                                     || Benches.keptUp(
-                                            engine, replay.path("caughtUp").asBoolean()))
+                                            engine,
+                                            replay.path("caughtUp").asBoolean(),
+                                            replay.path("keptUp").asBoolean()))
                             & Benches.outputsMatch(engine, expected, out));
             m.set("replay", replay);
             members.put(engine, m);

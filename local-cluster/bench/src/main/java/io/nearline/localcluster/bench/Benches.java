@@ -187,12 +187,15 @@ final class Benches {
      * A live run's latencies are figures at the offered load only if the job kept up with it: a job
      * that never caught up measured its own backlog, so its run does not verify.
      */
-    static boolean keptUp(String engine, boolean caughtUp) {
+    static boolean keptUp(String engine, boolean caughtUp, boolean keptUp) {
         if (!caughtUp) {
             System.out.println("  check: " + engine + " never caught up with the offered load: its latencies measure "
                     + "its backlog, not the load (offer less with --rate)");
+        } else if (!keptUp) {
+            System.out.println("  check: " + engine + " fell a second or more behind the offered load after catching "
+                    + "up: its latencies from then on measure a backlog (offer less with --rate)");
         }
-        return caughtUp;
+        return caughtUp && keptUp;
     }
 
     /** Each (option, value) pair must be at least 1: a bench of nothing measures nothing (exit 2 otherwise). */

@@ -255,7 +255,11 @@ final class CdcReplayRun {
         if (!live.caughtUp()) {
             System.out.println("  live: the job never kept up with the stream (half a second behind or more "
                     + "at every check): staleness counted from the warm-up's end");
+        } else if (!live.keptUp()) {
+            System.out.println("  live: the job fell a second or more behind the stream after catching up: "
+                    + "its staleness after that measures a backlog");
         }
+        System.out.printf("  live: the job ended %,d ms after the last event sent%n", live.drainMillis);
     }
 
     private void writeSummaryJson(ReplaySummary summary) throws Exception {
@@ -266,6 +270,8 @@ final class CdcReplayRun {
         if (live != null) {
             json.put("offeredEventsPerSec", Math.round(live.offeredPerSec()))
                     .put("caughtUp", live.caughtUp())
+                    .put("keptUp", live.keptUp())
+                    .put("drainMillis", live.drainMillis)
                     .put("stalenessP50Millis", staleness.percentile(STALENESS, 50))
                     .put("stalenessP99Millis", staleness.percentile(STALENESS, 99))
                     .put("stalenessP999Millis", staleness.percentile(STALENESS, 99.9))

@@ -143,8 +143,12 @@ final class LiveCdc {
         }
     }
 
+    /** From the last event sent to the job's end: how long it took to drain what it still held. */
+    long drainMillis = -1;
+
     /** The job has ended: the stream must have been sent in full. */
     void finish() throws Exception {
+        drainMillis = System.currentTimeMillis() - lastSentAt;
         thread.join();
         if (failed != null) {
             throw failed;
@@ -154,6 +158,11 @@ final class LiveCdc {
     /** Whether the job kept up with the stream after the warm-up; if not, staleness counts from the warm-up's end. */
     boolean caughtUp() {
         return catchUp != null && catchUp.caughtUp();
+    }
+
+    /** Caught up, and within a second of the stream from then to its end. */
+    boolean keptUp() {
+        return catchUp != null && catchUp.keptUp();
     }
 
     double offeredPerSec() {

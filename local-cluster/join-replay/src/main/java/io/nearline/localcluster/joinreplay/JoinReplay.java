@@ -210,7 +210,8 @@ public final class JoinReplay {
                     metrics.percentile(JoinMetrics.LATENCY, 99.9),
                     live == null ? Double.NaN : live.offeredPerSec(),
                     live == null ? -1 : live.drainMillis,
-                    live != null && live.caughtUp());
+                    live != null && live.caughtUp(),
+                    live != null && live.keptUp());
             summary.print(System.out);
             System.out.println("  outputs: " + options.outDir);
             if (options.run.summaryJson != null) {
@@ -302,6 +303,11 @@ public final class JoinReplay {
             return catchUp != null && catchUp.caughtUp();
         }
 
+        /** Caught up, and within a second of the traffic from then to its end. */
+        boolean keptUp() {
+            return catchUp != null && catchUp.keptUp();
+        }
+
         double offeredPerSec() {
             return catchUp == null ? 0 : sent.get() * 1000.0 / Math.max(1, lastSentAt - catchUp.startsAt());
         }
@@ -329,7 +335,8 @@ public final class JoinReplay {
             long latencyP999Millis,
             double offeredEventsPerSec,
             long drainMillis,
-            boolean caughtUp) {
+            boolean caughtUp,
+            boolean keptUp) {
 
         void print(PrintStream out) {
             out.printf("replay join on %s: %,d events, %.1f s in all%n", engine, events, elapsedMillis / 1000.0);
@@ -345,7 +352,9 @@ public final class JoinReplay {
                         "  live traffic offered at %,.0f events/s; the job ended %,d ms after its last event%s%n",
                         offeredEventsPerSec,
                         drainMillis,
-                        caughtUp ? "" : "; it never kept up (latency counted from the warm-up's end)");
+                        !caughtUp
+                                ? "; it never kept up (latency counted from the warm-up's end)"
+                                : keptUp ? "" : "; it fell a second or more behind after catching up");
             }
             if (latencyP50Millis >= 0) {
                 out.printf(
@@ -373,7 +382,8 @@ public final class JoinReplay {
             if (!Double.isNaN(offeredEventsPerSec)) {
                 node.put("offeredEventsPerSec", Math.round(offeredEventsPerSec))
                         .put("drainMillis", drainMillis)
-                        .put("caughtUp", caughtUp);
+                        .put("caughtUp", caughtUp)
+                        .put("keptUp", keptUp);
             }
             if (!Double.isNaN(steadyEventsPerSec)) {
                 node.put("steadyEventsPerSec", Math.round(steadyEventsPerSec));

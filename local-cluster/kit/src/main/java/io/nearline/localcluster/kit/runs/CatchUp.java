@@ -15,6 +15,7 @@
  */
 package io.nearline.localcluster.kit.runs;
 
+import java.util.ArrayDeque;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 
@@ -23,6 +24,10 @@ import java.util.function.LongSupplier;
  * state and not its start: checked at most every 100 ms after the warm-up, it has caught up once it
  * has done everything that had been sent at the check before. A longer step would let the measurement
  * start while events sent during the start-up still queue in the job.
+ *
+ * <p>Once caught up, the checks go on to the end: the job has fallen behind at a check where it has
+ * not yet done what had been sent a second before. A job that caught up once and then fell behind
+ * has not kept up ({@link #keptUp}): its figures measure a backlog for part of the run.
  */
 public final class CatchUp {
 
@@ -34,12 +39,18 @@ public final class CatchUp {
     /** Between the job opening and the traffic's first event: the sender's own set-up. */
     private static final long START_DELAY_MILLIS = 1000;
 
+    /** How far behind the traffic a caught-up job may fall before it no longer keeps up. */
+    private static final long BEHIND_MILLIS = 1000;
+
     private final long startsAt;
     private final long warmUpEndsAt;
     private final LongSupplier done;
     private long lastCheckAt = -1;
     private long sentAtLastCheck;
     private volatile long caughtUpAt = Long.MAX_VALUE;
+    private volatile long fellBehindAt = Long.MAX_VALUE;
+    /** The checks of the last second after catching up: when, and how much had been sent then. */
+    private final ArrayDeque<long[]> recentChecks = new ArrayDeque<>();
 
     /**
      * Traffic that starts at {@code startsAt} with a warm-up of {@code warmUpMillis}; {@code done}: the
@@ -83,9 +94,11 @@ public final class CatchUp {
 
     /** The sender's count after each event (one thread); true the first time the job is found caught up. */
     public boolean sent(long sent, long nowMillis) {
-        if (caughtUpAt != Long.MAX_VALUE
-                || !warmedUp(nowMillis)
-                || (lastCheckAt >= 0 && nowMillis - lastCheckAt < CHECK_EVERY_MILLIS)) {
+        if (!warmedUp(nowMillis) || (lastCheckAt >= 0 && nowMillis - lastCheckAt < CHECK_EVERY_MILLIS)) {
+            return false;
+        }
+        if (caughtUpAt != Long.MAX_VALUE) {
+            checkStillUp(sent, nowMillis);
             return false;
         }
         boolean caughtUp = lastCheckAt >= 0 && done.getAsLong() >= sentAtLastCheck;
@@ -95,6 +108,32 @@ public final class CatchUp {
             caughtUpAt = nowMillis;
         }
         return caughtUp;
+    }
+
+    /** After the catch-up: whether the job has done what had been sent a second before. */
+    private void checkStillUp(long sent, long nowMillis) {
+        lastCheckAt = nowMillis;
+        long[] secondAgo = null;
+        while (!recentChecks.isEmpty() && recentChecks.peekFirst()[0] <= nowMillis - BEHIND_MILLIS) {
+            secondAgo = recentChecks.removeFirst();
+        }
+        if (secondAgo != null) {
+            recentChecks.addFirst(secondAgo); // still the newest a second old at the next check
+            if (fellBehindAt == Long.MAX_VALUE && done.getAsLong() < secondAgo[1]) {
+                fellBehindAt = nowMillis;
+            }
+        }
+        recentChecks.addLast(new long[] {nowMillis, sent});
+    }
+
+    /** When the job, caught up before, was first found a second or more behind; {@code Long.MAX_VALUE} if never. */
+    public long fellBehindAt() {
+        return fellBehindAt;
+    }
+
+    /** Whether the job caught up and stayed within a second of the traffic from then to the end. */
+    public boolean keptUp() {
+        return caughtUp() && fellBehindAt == Long.MAX_VALUE;
     }
 
     /** When the job was first found caught up; {@code Long.MAX_VALUE} if it never was. */

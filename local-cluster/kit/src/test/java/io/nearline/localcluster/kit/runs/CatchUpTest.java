@@ -52,4 +52,34 @@ class CatchUpTest {
         assertEquals(Long.MAX_VALUE, catchUp.caughtUpAt());
         assertEquals(0, catchUp.measuredFrom(), "measured from the warm-up's end, flagged as never caught up");
     }
+
+    @Test
+    void aJobThatCatchesUpThenFallsBehindHasNotKeptUp() {
+        AtomicLong done = new AtomicLong();
+        CatchUp catchUp = new CatchUp(0, 0, done::get);
+        long sent = 0;
+        for (long t = 0; t <= 3_000; t += 100) { // 10 events a ms, the job right behind
+            sent = t * 10;
+            done.set(Math.max(0, sent - 500));
+            catchUp.sent(sent, t);
+        }
+        assertTrue(catchUp.caughtUp());
+        assertTrue(catchUp.keptUp(), "half a millisecond's events behind is keeping up");
+        for (long t = 3_100; t <= 6_000; t += 100) { // the job stops at what it had done
+            sent = t * 10;
+            catchUp.sent(sent, t);
+        }
+        assertFalse(catchUp.keptUp(), "stalled for three seconds after catching up");
+        assertEquals(4_000, catchUp.fellBehindAt(), "the first check where what was sent a second before is not done");
+        assertTrue(catchUp.caughtUp(), "it did catch up once: the latch alone would call this run good");
+    }
+
+    @Test
+    void aJobThatNeverCaughtUpHasNotKeptUp() {
+        CatchUp catchUp = new CatchUp(0, 0, () -> 0);
+        for (long t = 0; t < 5_000; t += 100) {
+            catchUp.sent(t, t);
+        }
+        assertFalse(catchUp.keptUp());
+    }
 }
