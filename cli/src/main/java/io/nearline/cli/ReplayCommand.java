@@ -15,6 +15,7 @@
  */
 package io.nearline.cli;
 
+import io.nearline.common.testkit.Utf8Lines;
 import io.nearline.localcluster.cdcreplay.ReplayCdcOptions;
 import io.nearline.localcluster.joinreplay.ReplayJoinOptions;
 import io.nearline.localcluster.kit.console.CommandGroup;
@@ -37,11 +38,13 @@ import picocli.CommandLine.Mixin;
         subcommands = {ReplayCommand.Cdc.class, ReplayCommand.Join.class, CommandLine.HelpCommand.class})
 public final class ReplayCommand extends CommandGroup {
 
+    /** Every input there and UTF-8, before the engine's process starts (it would say so only in its log). */
     private static void readable(CommandLine.Model.CommandSpec spec, List<Path> files) {
         for (Path file : files) {
             if (!Files.isReadable(file)) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "cannot read " + file);
             }
+            Utf8Lines.read(file);
         }
     }
 

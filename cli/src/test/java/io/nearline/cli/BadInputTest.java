@@ -54,7 +54,33 @@ class BadInputTest {
                 dir.resolve("misspelt-namespace.yaml"), "kafka.bootstrap-servers: 127.0.0.1:1\nbootstrp.period: 1h\n");
         Path negative = Files.writeString(
                 dir.resolve("negative.properties"), "kafka.bootstrap-servers=127.0.0.1:1\nbootstrap.period=-2h\n");
+        // a Latin-1 é in the second line's value
+        Path latin1 = Files.write(
+                dir.resolve("latin1.jsonl"),
+                ("{\"table\": \"t\", \"key\": \"a\", \"partition\": 0, \"scn\": 1, \"op\": \"UPSERT\", "
+                                + "\"schemaVersion\": 1, \"payload\": \"x\"}\n{\"table\": \"t\", \"key\": \"caf\u00e9\"}\n")
+                        .getBytes(StandardCharsets.ISO_8859_1));
+        String notUtf8 = "latin1.jsonl is not UTF-8: line 2, byte 131 of the file (column 27 of the line) is 0xE9";
         return Stream.of(
+                mistake(
+                        "an events file that is not UTF-8",
+                        notUtf8,
+                        "replay",
+                        "cdc",
+                        "--engine",
+                        "flink",
+                        "--events",
+                        latin1.toString(),
+                        "--out",
+                        out().toString()),
+                mistake(
+                        "an events file that is not UTF-8, checked",
+                        notUtf8,
+                        "check",
+                        "--events",
+                        latin1.toString(),
+                        "--state",
+                        snapshot.toString()),
                 mistake(
                         "--events /nope.jsonl",
                         "cannot read /nope.jsonl",

@@ -23,11 +23,8 @@ import io.nearline.common.events.DebeziumText;
 import io.nearline.common.events.DebeziumText.KafkaRecord;
 import io.nearline.common.events.Decoded;
 import io.nearline.common.events.Rejection;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.UncheckedIOException;
+import io.nearline.common.testkit.Utf8Lines;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,17 +52,11 @@ public final class ReplayInput {
     public static List<Line> read(List<Path> files, ChangeDecoder decoder) {
         List<Line> out = new ArrayList<>();
         for (Path file : files) {
-            try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-                String text;
-                long number = 0;
-                while ((text = reader.readLine()) != null) {
-                    number++;
-                    if (!text.isBlank()) {
-                        out.add(line(file.getFileName().toString(), number, text, decoder));
-                    }
+            List<String> lines = Utf8Lines.read(file);
+            for (int i = 0; i < lines.size(); i++) {
+                if (!lines.get(i).isBlank()) {
+                    out.add(line(file.getFileName().toString(), i + 1, lines.get(i), decoder));
                 }
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot read events file " + file + ": " + e.getMessage(), e);
             }
         }
         return out;

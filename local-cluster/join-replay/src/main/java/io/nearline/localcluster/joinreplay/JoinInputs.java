@@ -15,13 +15,10 @@
  */
 package io.nearline.localcluster.joinreplay;
 
+import io.nearline.common.testkit.Utf8Lines;
 import io.nearline.feedtrackingjoin.core.Events;
 import io.nearline.feedtrackingjoin.core.TrackingCodec;
 import io.nearline.feedtrackingjoin.core.TrackingText;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,12 +43,7 @@ public record JoinInputs(List<Events.Fragment> fragments, List<Events.BrokerEven
     }
 
     private static void readLines(Path file, List<BadLine> bad, Consumer<String> parse) {
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
-        }
+        List<String> lines = Utf8Lines.read(file);
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
             if (line.isBlank()) {
