@@ -18,6 +18,7 @@ package io.nearline.localcluster.kit.runs;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.localcluster.kit.options.LocalRunOptions;
 import io.nearline.localcluster.kit.processes.Home;
+import io.nearline.localcluster.kit.processes.LogTail;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -83,9 +84,11 @@ public final class JobProcess {
 
     private static void printCounters(InMemoryMetrics metrics) {
         StringBuilder line = new StringBuilder(COUNTERS);
-        metrics.snapshot()
-                .forEach((name, value) ->
-                        line.append(name).append('=').append(value).append(','));
+        metrics.snapshot().forEach((name, value) -> {
+            if (name.indexOf('{') < 0) { // labelled series (by table, bucket) are Prometheus's, not the run's counts
+                line.append(name).append('=').append(value).append(',');
+            }
+        });
         System.out.println(line);
         System.out.flush();
     }
@@ -119,8 +122,10 @@ public final class JobProcess {
             Thread.sleep(20);
         }
         if (!first.isAlive()) {
+            reader.join(5_000); // the log's last lines
             throw new IllegalStateException("the job's process ended (exit " + first.exitValue() + ") before " + target
-                    + " of " + total + " input records were taken; see " + work.resolve("job-process-1.log"));
+                    + " of " + total + " input records were taken; " + work.resolve("job-process-1.log")
+                    + " ends:\n" + LogTail.of(work.resolve("job-process-1.log"), line -> !line.isBlank()));
         }
         if (taken.getAsLong() < target) {
             first.destroyForcibly();
@@ -199,12 +204,16 @@ public final class JobProcess {
                         String line;
                         while ((line = out.readLine()) != null) {
                             if (line.startsWith(COUNTERS)) {
-                                addGrowth(line.substring(COUNTERS.length()), seen, counters);
+                                try {
+                                    addGrowth(line.substring(COUNTERS.length()), seen, counters);
+                                } catch (NumberFormatException e) { // kept, and the reading goes on
+                                    file.println("unreadable counters (" + e.getMessage() + "): " + line);
+                                }
                             } else {
                                 file.println(line);
                             }
                         }
-                    } catch (IOException | NumberFormatException ended) {
+                    } catch (IOException ended) {
                         // the process is gone (killed): nothing more to read
                     }
                 },
