@@ -42,6 +42,7 @@ import picocli.CommandLine.Command;
             DemoCommand.class,
             ReplayCommand.class,
             CheckCommand.class,
+            VerifyCommand.class,
             GenerateCommand.class,
             BenchCommand.class,
             RaceCommand.class,

@@ -19,21 +19,32 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.cli.CliRun;
+import io.nearline.common.cache.CacheKey;
+import io.nearline.common.cache.CacheRecord;
+import io.nearline.common.cache.CacheRecordCodec;
+import io.nearline.common.store.CacheStore;
 import io.nearline.common.testkit.PrometheusServer;
 import io.nearline.localcluster.cluster.ClusterDatabase;
 import io.nearline.localcluster.cluster.ClusterFile;
 import io.nearline.localcluster.databases.PostgresServer;
 import io.nearline.localcluster.databases.SqlWorkload;
+import io.nearline.localcluster.deploy.LiveStores;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Assumptions;
@@ -49,7 +60,7 @@ import org.junit.jupiter.api.Timeout;
 class PrometheusClusterIT extends LocalClusterIT {
 
     @Test
-    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    @Timeout(value = 10, unit = TimeUnit.MINUTES)
     void prometheusShowsEachTablesFreshnessAndAWatermarkThatFollowsTheDatabase() throws Exception {
         Optional<String> skip = PostgresServer.skipReason().or(PrometheusServer::skipReason);
         Assumptions.assumeTrue(skip.isEmpty(), () -> skip.orElse(""));
@@ -117,8 +128,95 @@ class PrometheusClusterIT extends LocalClusterIT {
                                     .size()
                             == 1,
                     "the Connect worker found");
+
+            verifyFindsWhatDiffersAndNothingInFlight(cluster, c, db, prometheus);
         } finally {
             assertEquals(0, nearline("cluster", "down", "--dir", cluster.toString()));
+        }
+    }
+
+    /**
+     * The verifier under live writes reports nothing (every difference it sees is a change in flight);
+     * a row changed in the cache behind the job's back is reported divergent, on its endpoint, where the
+     * cluster's Prometheus finds it and the shipped alert takes it up.
+     */
+    private void verifyFindsWhatDiffersAndNothingInFlight(
+            Path cluster, ClusterFile c, Map<String, String> db, URI prometheus) throws Exception {
+        CompletableFuture<SqlWorkload.Result> writers = CompletableFuture.supplyAsync(() -> {
+            try {
+                return new SqlWorkload(SqlWorkload.Dialect.POSTGRES, 4, 600, 40, 40, 2)
+                        .run(() -> ClusterDatabase.connect(db), Duration.ofSeconds(60));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Path quiet = dir.resolve("verify-live.json");
+        CliRun live = CliRun.of(verify(cluster, quiet, "20s", "30s"));
+        System.err.println(live.out());
+        assertTrue(writers.get(2, TimeUnit.MINUTES).committed() > 100, "writers ran alongside");
+        assertEquals(0, live.exit(), "no false alarm under live writes: " + live.out());
+        assertTrue(
+                java.util.regex.Pattern.compile("[1-9][0-9]* in flight")
+                        .matcher(live.out())
+                        .find(),
+                "changes seen in flight while the writers ran: " + live.out());
+        JsonNode summary = new ObjectMapper().readTree(Files.readString(quiet));
+        assertTrue(summary.path("rounds").asInt() >= 3, summary.toString());
+        assertEquals(0, summary.path("divergentKeys").asLong(), summary.toString());
+
+        // a row of items changed in the cache behind the job's back: same version, another qty
+        String planted;
+        try (CacheStore cache = LiveStores.open("couchbase", c)) {
+            planted = "public.items:" + firstItem(db);
+            CacheKey key = CacheKey.of(planted);
+            CacheRecord held =
+                    CacheRecordCodec.decode(cache.get(key).orElseThrow().value());
+            ObjectNode row = (ObjectNode) new ObjectMapper().readTree(held.payload());
+            row.put("qty", row.path("qty").asLong() + 1000);
+            cache.upsert(
+                    key,
+                    CacheRecordCodec.encode(CacheRecord.upsert(
+                            held.version(), held.sourcePartition(), new ObjectMapper().writeValueAsBytes(row))),
+                    Duration.ofHours(1));
+        }
+        Path found = dir.resolve("verify-planted.json");
+        // the source now idle, the watermark stands at the last commit: the allowance decides
+        CliRun planting = CliRun.of(verify(cluster, found, "15s", "6s"));
+        System.err.println(planting.out());
+        assertEquals(1, planting.exit(), planting.out());
+        assertTrue(planting.out().contains("DIVERGENT public.items " + planted), planting.out());
+        assertEquals(
+                1,
+                new ObjectMapper()
+                        .readTree(Files.readString(found))
+                        .path("divergentKeys")
+                        .asLong());
+    }
+
+    private static String[] verify(Path cluster, Path summary, String duration, String inFlight) {
+        return new String[] {
+            "verify",
+            "--source",
+            "postgres",
+            "--cluster",
+            cluster.toString(),
+            "--every",
+            "3s",
+            "--in-flight",
+            inFlight,
+            "--duration",
+            duration,
+            "--summary-json",
+            summary.toString()
+        };
+    }
+
+    private static String firstItem(Map<String, String> db) throws Exception {
+        try (Connection conn = ClusterDatabase.connect(db);
+                Statement s = conn.createStatement();
+                ResultSet r = s.executeQuery("SELECT min(id) FROM items")) {
+            r.next();
+            return r.getString(1);
         }
     }
 }

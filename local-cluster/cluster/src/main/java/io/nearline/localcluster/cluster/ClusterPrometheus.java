@@ -32,7 +32,7 @@ import java.util.stream.Collectors;
  * worker's exporter agent), written as the cluster starts them. A target added later is a file more;
  * Prometheus picks it up without a restart.
  */
-final class ClusterPrometheus {
+public final class ClusterPrometheus {
 
     static final int PORT = 9090;
     static final Path SERVER = Path.of("/usr/bin/prometheus");
@@ -44,6 +44,15 @@ final class ClusterPrometheus {
         return Files.isExecutable(SERVER)
                 ? Optional.empty()
                 : Optional.of("Debian's prometheus package is not installed (apt-get install prometheus)");
+    }
+
+    /** Takes a process's targets out of the discovery files (it stopped). */
+    public static void untarget(Path dir, String process) {
+        try {
+            Files.deleteIfExists(dir.resolve("prometheus/targets/" + process + ".json"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     static String url(String address) {
@@ -83,7 +92,7 @@ final class ClusterPrometheus {
      * The targets of one kind of process ({@code host:port}, path /metrics), labelled {@code process},
      * as a file-based discovery file; nothing is written where the cluster runs no Prometheus.
      */
-    static void targets(Path dir, String process, List<String> hostPorts) {
+    public static void targets(Path dir, String process, List<String> hostPorts) {
         Path targets = dir.resolve("prometheus/targets");
         if (!Files.isDirectory(targets)) {
             return;

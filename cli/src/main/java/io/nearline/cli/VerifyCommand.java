@@ -1,0 +1,284 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.nearline.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.nearline.common.cache.CacheKey;
+import io.nearline.common.store.CacheStore;
+import io.nearline.common.testkit.PrometheusServer;
+import io.nearline.localcluster.cluster.ClusterException;
+import io.nearline.localcluster.cluster.ClusterFile;
+import io.nearline.localcluster.cluster.ClusterOption;
+import io.nearline.localcluster.cluster.ClusterPrometheus;
+import io.nearline.localcluster.cluster.PrivateNetwork;
+import io.nearline.localcluster.databases.SourceDatabase;
+import io.nearline.localcluster.deploy.LiveStores;
+import io.nearline.localcluster.kit.options.LocalRunOptions;
+import io.nearline.localcluster.kit.options.SummaryJsonOption;
+import io.nearline.localcluster.kit.runs.ReplayOutput;
+import io.nearline.localcluster.sourcesimulator.CacheView;
+import io.nearline.localcluster.sourcesimulator.DivergenceChecker;
+import io.nearline.localcluster.sourcesimulator.SuspectKeys;
+import io.nearline.localcluster.sourcesimulator.TableCheck;
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Gauge;
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code nearline verify}: the cache against the database, round after round, while the job runs. */
+@Command(
+        name = "verify",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Compare the cache with the database again and again while the job runs: every row of every table "
+                    + "the cluster file's 'postgres:' or 'mysql:' section lists, each round. A key that differs "
+                    + "may be a change on its way: it is reported divergent only when, its row unchanged, the "
+                    + "job's consistent-through (read from the cluster's Prometheus) has passed the round that "
+                    + "first saw it, or it has differed for --in-flight.%n",
+            "Exports nearline_verify_checked and nearline_verify_divergent (per table) on a Prometheus "
+                    + "endpoint, which the cluster's Prometheus finds on its own (cluster up --prometheus). "
+                    + "Exits 0 when no key was confirmed divergent in the last round, 1 otherwise.%n"
+        })
+public final class VerifyCommand implements Callable<Integer> {
+
+    @Option(names = "--source", required = true, paramLabel = "DATABASE", description = "postgres or mysql.")
+    String source;
+
+    @Option(
+            names = "--store",
+            paramLabel = "STORE",
+            description = "couchbase or redis: the cache the cluster file names (default: its store).")
+    String store;
+
+    @Option(
+            names = "--every",
+            converter = LocalRunOptions.DurationConverter.class,
+            paramLabel = "DURATION",
+            defaultValue = "10s",
+            description = "Time between rounds. Default: ${DEFAULT-VALUE}.")
+    Duration every;
+
+    @Option(
+            names = "--in-flight",
+            converter = LocalRunOptions.DurationConverter.class,
+            paramLabel = "DURATION",
+            defaultValue = "60s",
+            description = "How long a key may differ, its row unchanged, while the job's watermark does not pass "
+                    + "it, before it is reported. Default: ${DEFAULT-VALUE}.")
+    Duration inFlight;
+
+    @Option(
+            names = "--duration",
+            converter = LocalRunOptions.DurationConverter.class,
+            paramLabel = "DURATION",
+            defaultValue = "0s",
+            description = "Stop after this long (0: run until stopped). Default: ${DEFAULT-VALUE}.")
+    Duration duration;
+
+    @Option(
+            names = "--metrics-port",
+            defaultValue = "9464",
+            description = "The Prometheus endpoint's port (0: none). Default: ${DEFAULT-VALUE}.")
+    int metricsPort;
+
+    @Mixin
+    ClusterOption cluster;
+
+    @Mixin
+    SummaryJsonOption summaryJson;
+
+    /** This round's result, per table. */
+    private record Round(Map<String, Long> checked, Map<String, Long> divergent, int inFlight) {}
+
+    @Override
+    public Integer call() throws Exception {
+        if (!List.of("postgres", "mysql").contains(source)) {
+            throw new ClusterException("--source " + source + ": give postgres or mysql");
+        }
+        if (every.isZero() || every.isNegative()) {
+            throw new ClusterException("--every must be above 0, got " + every);
+        }
+        ClusterFile c = cluster.read();
+        SourceDatabase database = SourceDatabase.fromClusterFile(c.dir(), source);
+        SuspectKeys suspects = new SuspectKeys(inFlight);
+        long ends = duration.isZero() ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
+        Round last = null;
+        int rounds = 0;
+        System.out.println("verify: " + database + " against the cache, every " + every.toSeconds() + " s");
+        try (CacheStore cache = LiveStores.open(store == null ? c.store() : store, c);
+                Exported exported = new Exported(c, metricsPort)) {
+            do {
+                long started = System.nanoTime();
+                last = round(c, database, cache, suspects);
+                rounds++;
+                exported.record(last);
+                long pause = every.toMillis() - (System.nanoTime() - started) / 1_000_000;
+                if (System.nanoTime() < ends && pause > 0) {
+                    Thread.sleep(Math.min(pause, Math.max(0, (ends - System.nanoTime()) / 1_000_000)));
+                }
+            } while (System.nanoTime() < ends);
+        }
+        long divergent =
+                last.divergent().values().stream().mapToLong(Long::longValue).sum();
+        writeSummary(last, rounds);
+        System.out.printf(
+                "verify: %d rounds; the last checked %,d keys, %,d divergent, %,d in flight%n",
+                rounds,
+                last.checked().values().stream().mapToLong(Long::longValue).sum(),
+                divergent,
+                last.inFlight());
+        return divergent == 0 ? 0 : 1;
+    }
+
+    /** One round: the watermark, then every table, then the cache; what differs goes through the suspects. */
+    private Round round(ClusterFile c, SourceDatabase database, CacheStore cache, SuspectKeys suspects)
+            throws Exception {
+        long consistentThrough = consistentThrough(c);
+        long readAt = System.currentTimeMillis();
+        SourceDatabase.Read read = database.read();
+        Map<String, TableCheck.Table> tables = new LinkedHashMap<>();
+        Map<String, Map<CacheKey, JsonNode>> rows = new LinkedHashMap<>();
+        read.tables().forEach((name, table) -> {
+            Map<CacheKey, JsonNode> byKey = new TreeMap<>();
+            table.byKey().forEach((k, row) -> byKey.put(CacheKey.of(k), row));
+            rows.put(name, byKey);
+            tables.put(name, new TableCheck.Table(byKey, table.compared(), List.of()));
+        });
+        TableCheck.Tables checked = TableCheck.check(tables, CacheView.of(cache));
+        List<SuspectKeys.Divergent> differing = new ArrayList<>();
+        Map<String, Long> keys = new LinkedHashMap<>();
+        Map<String, Long> divergent = new LinkedHashMap<>();
+        checked.byTable().forEach((name, report) -> {
+            keys.put(name, report.keysChecked());
+            divergent.put(name, 0L);
+            for (DivergenceChecker.Divergence d : report.divergent()) {
+                differing.add(new SuspectKeys.Divergent(
+                        name, d.key().value(), rows.get(name).get(d.key())));
+            }
+        });
+        List<SuspectKeys.Confirmed> confirmed = suspects.round(differing, readAt, consistentThrough);
+        for (SuspectKeys.Confirmed d : confirmed) {
+            divergent.merge(d.table(), 1L, Long::sum);
+            System.out.println("  DIVERGENT " + d.table() + " " + d.key() + ": " + d.why());
+        }
+        Round round = new Round(keys, divergent, suspects.inFlight(confirmed));
+        System.out.printf(
+                "  round: %,d keys checked, %,d divergent, %,d in flight%s%n",
+                keys.values().stream().mapToLong(Long::longValue).sum(),
+                confirmed.size(),
+                round.inFlight(),
+                consistentThrough == 0 ? " (the job's consistent-through not known)" : "");
+        return round;
+    }
+
+    /** The job's watermark, every partition's lowest, from the cluster's Prometheus; 0 when not known. */
+    private static long consistentThrough(ClusterFile c) {
+        if (c.prometheusUrl() == null) {
+            return 0;
+        }
+        try {
+            JsonNode result =
+                    PrometheusServer.query(URI.create(c.prometheusUrl()), "min(nearline_consistent_through_seconds)");
+            return result.isEmpty()
+                    ? 0
+                    : Math.round(result.get(0).path("value").get(1).asDouble() * 1000);
+        } catch (Exception unknown) { // not up, or nothing recorded yet: the allowance decides
+            return 0;
+        }
+    }
+
+    private void writeSummary(Round last, int rounds) throws Exception {
+        if (summaryJson.file == null) {
+            return;
+        }
+        ObjectNode json = new ObjectMapper().createObjectNode();
+        json.put("rounds", rounds);
+        json.put("inFlight", last.inFlight());
+        ObjectNode tables = json.putObject("tables");
+        last.checked().forEach((table, n) -> tables.putObject(table)
+                .put("keysChecked", n)
+                .put("divergentKeys", last.divergent().get(table)));
+        json.put(
+                "divergentKeys",
+                last.divergent().values().stream().mapToLong(Long::longValue).sum());
+        ReplayOutput.write(summaryJson.file, List.of(json.toString()));
+    }
+
+    /**
+     * The verifier's series on a Prometheus endpoint (the Prometheus Java client): on a local cluster at
+     * this machine's side of its network, where the cluster's Prometheus reaches it, and named in the
+     * cluster's discovery files while it runs.
+     */
+    private static final class Exported implements AutoCloseable {
+        private final PrometheusRegistry registry = new PrometheusRegistry();
+        private final Counter checked = Counter.builder()
+                .name("nearline_verify_checked")
+                .help("Keys compared with the database, per table.")
+                .labelNames("table")
+                .register(registry);
+        private final Gauge divergent = Gauge.builder()
+                .name("nearline_verify_divergent")
+                .help("Keys confirmed different from the database in the last round, per table.")
+                .labelNames("table")
+                .register(registry);
+        private final HTTPServer server;
+        private final ClusterFile cluster;
+
+        Exported(ClusterFile cluster, int port) throws Exception {
+            this.cluster = cluster;
+            if (port == 0) {
+                server = null;
+                return;
+            }
+            String host = cluster.namespace() == null
+                    ? "127.0.0.1"
+                    : PrivateNetwork.of(cluster.dir()).hostAddress();
+            server = HTTPServer.builder()
+                    .hostname(host)
+                    .port(port)
+                    .registry(registry)
+                    .buildAndStart();
+            ClusterPrometheus.targets(cluster.dir(), "verify", List.of(host + ":" + port));
+            System.out.println("  metrics: http://" + host + ":" + port + "/metrics");
+        }
+
+        void record(Round round) {
+            round.checked().forEach((table, n) -> checked.labelValues(table).inc(n));
+            round.divergent().forEach((table, n) -> divergent.labelValues(table).set(n));
+        }
+
+        @Override
+        public void close() {
+            if (server != null) {
+                ClusterPrometheus.untarget(cluster.dir(), "verify");
+                server.close();
+            }
+        }
+    }
+}
