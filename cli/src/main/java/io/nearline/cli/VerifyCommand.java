@@ -161,6 +161,7 @@ public final class VerifyCommand implements Callable<Integer> {
             throws Exception {
         long consistentThrough = consistentThrough(c);
         long readAt = System.currentTimeMillis();
+        long started = System.nanoTime();
         SourceDatabase.Read read = database.read();
         Map<String, TableCheck.Table> tables = new LinkedHashMap<>();
         Map<String, Map<CacheKey, JsonNode>> rows = new LinkedHashMap<>();
@@ -189,8 +190,9 @@ public final class VerifyCommand implements Callable<Integer> {
         }
         Round round = new Round(keys, divergent, suspects.inFlight(confirmed));
         System.out.printf(
-                "  round: %,d keys checked, %,d divergent, %,d in flight%s%n",
+                "  round: %,d keys checked in %,d ms, %,d divergent, %,d in flight%s%n",
                 keys.values().stream().mapToLong(Long::longValue).sum(),
+                (System.nanoTime() - started) / 1_000_000,
                 confirmed.size(),
                 round.inFlight(),
                 consistentThrough == 0 ? " (the job's consistent-through not known)" : "");
