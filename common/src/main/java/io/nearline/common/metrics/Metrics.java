@@ -47,6 +47,13 @@ public interface Metrics {
         return new Folded(this, Map.of(key, value));
     }
 
+    /** {@code labels} and one more, in order: what a labelled view of a port carries. */
+    static Map<String, String> plusLabel(Map<String, String> labels, String key, String value) {
+        Map<String, String> more = new LinkedHashMap<>(labels);
+        more.put(key, value);
+        return more;
+    }
+
     /** A name with its labels, as ports without labels keep it: {@code freshness.bucket{table=t,le=0.5}}. */
     static String labelledName(String name, Map<String, String> labels) {
         if (labels.isEmpty()) {
@@ -84,9 +91,7 @@ public interface Metrics {
 
         @Override
         public Metrics labelled(String key, String value) {
-            Map<String, String> more = new LinkedHashMap<>(labels);
-            more.put(key, value);
-            return new Folded(names, more);
+            return new Folded(names, plusLabel(labels, key, value));
         }
     }
 

@@ -107,9 +107,7 @@ final class ConnectMetrics implements Metrics {
     /** Labels are the metrics' tags: with JMX, more keys of the MBean's name after connector and task. */
     @Override
     public Metrics labelled(String key, String value) {
-        Map<String, String> more = new LinkedHashMap<>(labels);
-        more.put(key, value);
-        return new ConnectMetrics(this, more);
+        return new ConnectMetrics(this, Metrics.plusLabel(labels, key, value));
     }
 
     @Override

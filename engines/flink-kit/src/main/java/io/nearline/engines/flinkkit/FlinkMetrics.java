@@ -18,7 +18,6 @@ package io.nearline.engines.flinkkit;
 import io.nearline.common.annotation.VisibleForTesting;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.metrics.Metrics;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import org.apache.flink.metrics.Gauge;
@@ -55,9 +54,7 @@ public final class FlinkMetrics implements Metrics {
     /** A key-value group: Flink's reporters make it a label (Prometheus: {@code table="public.items"}). */
     @Override
     public Metrics labelled(String key, String value) {
-        Map<String, String> more = new LinkedHashMap<>(labels);
-        more.put(key, value);
-        return new FlinkMetrics(group.addGroup(key, value), more);
+        return new FlinkMetrics(group.addGroup(key, value), Metrics.plusLabel(labels, key, value));
     }
 
     @Override

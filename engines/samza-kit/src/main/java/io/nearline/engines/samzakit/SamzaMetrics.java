@@ -18,7 +18,6 @@ package io.nearline.engines.samzakit;
 import io.nearline.common.annotation.VisibleForTesting;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.metrics.Metrics;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import org.apache.samza.metrics.Gauge;
@@ -54,9 +53,7 @@ public final class SamzaMetrics implements Metrics {
 
     @Override
     public Metrics labelled(String key, String value) {
-        Map<String, String> more = new LinkedHashMap<>(labels);
-        more.put(key, value);
-        return new SamzaMetrics(registry, more);
+        return new SamzaMetrics(registry, Metrics.plusLabel(labels, key, value));
     }
 
     /**
