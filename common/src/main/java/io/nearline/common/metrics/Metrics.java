@@ -64,6 +64,11 @@ public interface Metrics {
         return joined.toString();
     }
 
+    /** Whether {@code name} is a labelled series as {@link #labelledName} writes it, not a plain count. */
+    static boolean isLabelled(String name) {
+        return name.endsWith("}");
+    }
+
     /** Labels folded into the names of a port that has none. */
     final class Folded implements Metrics {
         private final Metrics names;

@@ -16,6 +16,7 @@
 package io.nearline.localcluster.kit.runs;
 
 import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.common.metrics.Metrics;
 import io.nearline.localcluster.kit.options.LocalRunOptions;
 import io.nearline.localcluster.kit.processes.Home;
 import io.nearline.localcluster.kit.processes.LogTail;
@@ -84,11 +85,13 @@ public final class JobProcess {
 
     private static void printCounters(InMemoryMetrics metrics) {
         StringBuilder line = new StringBuilder(COUNTERS);
-        metrics.snapshot().forEach((name, value) -> {
-            if (name.indexOf('{') < 0) { // labelled series (by table, bucket) are Prometheus's, not the run's counts
-                line.append(name).append('=').append(value).append(',');
-            }
-        });
+        // labelled series (by table, bucket) are Prometheus's, not the run's counts
+        metrics.snapshot().entrySet().stream()
+                .filter(counter -> !Metrics.isLabelled(counter.getKey()))
+                .forEach(counter -> line.append(counter.getKey())
+                        .append('=')
+                        .append(counter.getValue())
+                        .append(','));
         System.out.println(line);
         System.out.flush();
     }
