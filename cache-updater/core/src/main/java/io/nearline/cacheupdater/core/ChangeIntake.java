@@ -20,9 +20,8 @@ import io.nearline.common.events.ChangeDecoder;
 import io.nearline.common.events.ChangeEventValidator;
 import io.nearline.common.events.Decoded;
 import io.nearline.common.events.Rejection;
+import io.nearline.common.metrics.CounterFamily;
 import io.nearline.common.metrics.Metrics;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
@@ -38,8 +37,7 @@ public final class ChangeIntake {
     private final Metrics.Counter received;
     private final Metrics.Counter invalid;
     private final Metrics.Counter skipped;
-    private final Metrics metrics;
-    private final Map<String, Metrics.Counter> rejectedBy = new ConcurrentHashMap<>();
+    private final CounterFamily rejectedBy;
 
     public ChangeIntake(ChangeDecoder decoder, ChangeEventValidator validator, Metrics metrics) {
         this.decoder = decoder;
@@ -47,7 +45,7 @@ public final class ChangeIntake {
         this.received = metrics.counter("events.received");
         this.invalid = metrics.counter("events.invalid");
         this.skipped = metrics.counter("events.skipped");
-        this.metrics = metrics;
+        this.rejectedBy = new CounterFamily(metrics, "events.rejected", "table", "reason");
     }
 
     /**
@@ -78,11 +76,7 @@ public final class ChangeIntake {
     /** {@code table}: "" when the record did not decode far enough to name it. */
     private void refused(String table, Rejection rejection, Consumer<Rejection> rejected) {
         invalid.inc();
-        rejectedBy
-                .computeIfAbsent(table + "\n" + rejection.code(), k -> metrics.labelled("table", table)
-                        .labelled("reason", rejection.code())
-                        .counter("events.rejected"))
-                .inc();
+        rejectedBy.inc(table, rejection.code());
         rejected.accept(rejection);
     }
 }

@@ -21,12 +21,14 @@ import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.common.events.PartialImages;
 import io.nearline.common.events.Rejection;
+import io.nearline.common.metrics.CounterFamily;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.common.store.StoreUnavailableException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -47,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * Then every change added since the last flush is counted done: {@code events.written} for change
  * events, {@code bootstrap.written} for bootstrap rows (superseded and refused ones included), and the
  * change events' freshness and their partitions' {@code consistent-through} move ({@link WriteFreshness});
- * {@code table.writes} counts each table's writes by outcome ({@link TableOutcomes}).
+ * {@code table.writes} counts each table's writes by outcome.
  *
  * <p>Writes go out in one chunk per write thread, each chunk written key by key: a thread hand-off per
  * key would cost more than an embedded store's write. With one thread the caller writes inline. A
@@ -98,7 +100,12 @@ public final class UpdateBatch implements AutoCloseable {
     private long addedEvents;
     private long addedRows;
     private final WriteFreshness freshness;
-    private final TableOutcomes outcomes;
+    /**
+     * Each source table's writes by outcome: {@code applied}, {@code stale}, {@code duplicate},
+     * {@code refreshed}, {@code superseded} in the batch, {@code refused} by the store for good. The
+     * job-wide {@code write.*} counters stay; these say which table a stale storm or a refusal comes from.
+     */
+    private final CounterFamily tableWrites;
     /** The change events added since the last cut, for their freshness once written. */
     private List<WriteFreshness.Taken> taken = new ArrayList<>();
 
@@ -124,7 +131,7 @@ public final class UpdateBatch implements AutoCloseable {
         this.rowsWritten = metrics.counter(BOOTSTRAP_WRITTEN);
         this.rowsApplied = metrics.counter(BOOTSTRAP_APPLIED);
         this.freshness = new WriteFreshness(metrics, System::currentTimeMillis);
-        this.outcomes = new TableOutcomes(metrics);
+        this.tableWrites = new CounterFamily(metrics, "table.writes", "table", "outcome");
         this.maxPause = maxPause;
         this.maxInFlight = maxInFlight;
         this.retryTimer = writer.isAsync()
@@ -161,7 +168,7 @@ public final class UpdateBatch implements AutoCloseable {
         }
         if (before != null) {
             superseded.inc();
-            outcomes.superseded(change.event().getTable());
+            tableWrites.inc(change.event().getTable(), "superseded");
         }
     }
 
@@ -228,7 +235,9 @@ public final class UpdateBatch implements AutoCloseable {
             for (int i = 0; i < results.length; i++) {
                 WriteResult r = results[i];
                 if (r.outcome() != WriteOutcome.FAILED) {
-                    outcomes.written(todo.get(i).getValue().event().getTable(), r.outcome());
+                    tableWrites.inc(
+                            todo.get(i).getValue().event().getTable(),
+                            r.outcome().name().toLowerCase(Locale.ROOT));
                 }
                 if (r.outcome() == WriteOutcome.APPLIED
                         && todo.get(i).getValue().refreshTtl()) {
@@ -244,7 +253,7 @@ public final class UpdateBatch implements AutoCloseable {
                     again.add(todo.get(i));
                     lastTransient = r.failure();
                 } else {
-                    outcomes.refused(todo.get(i).getValue().event().getTable());
+                    tableWrites.inc(todo.get(i).getValue().event().getTable(), "refused");
                     refused.add(new Refused(
                             todo.get(i).getValue(),
                             r.failure() instanceof PartialImageException partial
