@@ -51,8 +51,8 @@ final class WriteFreshness {
     private final Map<Series, Histogram> histograms = new ConcurrentHashMap<>();
     private final Metrics.Histogram jobWide;
 
-    /** A change taken into the batch, until its cut is written. */
-    record Taken(Series series, long commitTimeMillis, ConsistentThrough.Ticket ticket) {}
+    /** A change taken into the batch, until its cut is written: its series' histogram, ready for the write. */
+    record Taken(Histogram histogram, long commitTimeMillis, ConsistentThrough.Ticket ticket) {}
 
     /** One table's changes on one input partition. */
     record Series(String table, int partition) {}
@@ -64,9 +64,8 @@ final class WriteFreshness {
     }
 
     Taken taken(String table, int partition, long commitTimeMillis) {
-        Series series = new Series(table, partition);
-        histograms.computeIfAbsent(series, this::open);
-        return new Taken(series, commitTimeMillis, through.taken(partition, commitTimeMillis));
+        Histogram histogram = histograms.computeIfAbsent(new Series(table, partition), this::open);
+        return new Taken(histogram, commitTimeMillis, through.taken(partition, commitTimeMillis));
     }
 
     /** The changes of a written cut are settled now. */
@@ -76,7 +75,7 @@ final class WriteFreshness {
             through.durable(t.ticket());
             if (t.commitTimeMillis() > 0) {
                 long millis = Math.max(0, now - t.commitTimeMillis());
-                histograms.get(t.series()).record(millis);
+                t.histogram().record(millis);
                 jobWide.record(millis);
             }
         }
@@ -90,7 +89,7 @@ final class WriteFreshness {
     }
 
     /** One series' bucket counters: cumulative, as Prometheus reads a histogram. */
-    private static final class Histogram {
+    static final class Histogram {
         private final Metrics.Counter[] buckets = new Metrics.Counter[BUCKETS.length + 1];
         private final Metrics.Counter count;
         private final Metrics.Counter sumMillis;
