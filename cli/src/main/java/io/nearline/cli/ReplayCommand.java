@@ -44,7 +44,7 @@ public final class ReplayCommand extends CommandGroup {
             if (!Files.isReadable(file)) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "cannot read " + file);
             }
-            Utf8Lines.read(file);
+            Utf8Lines.check(file);
         }
     }
 

@@ -15,7 +15,10 @@
  */
 package io.nearline.common.testkit;
 
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -28,6 +31,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * A text file the tools read (events, snapshots, tracking inputs) as UTF-8 lines. A file that is not
@@ -40,34 +44,47 @@ public final class Utf8Lines {
 
     /** The file's lines (without their line ends), in order. */
     public static List<String> read(Path file) {
-        byte[] bytes;
-        try {
-            bytes = Files.readAllBytes(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
-        }
+        List<String> lines = new ArrayList<>();
+        forEach(file, lines::add);
+        return lines;
+    }
+
+    /** Refuses a file that is not UTF-8 as {@link #read} does, one line in memory at a time. */
+    public static void check(Path file) {
+        forEach(file, line -> {});
+    }
+
+    private static void forEach(Path file, Consumer<String> each) {
         CharsetDecoder utf8 = StandardCharsets.UTF_8
                 .newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
-        List<String> lines = new ArrayList<>();
-        int start = 0;
-        for (int i = 0; i <= bytes.length; i++) {
-            if (i == bytes.length || bytes[i] == '\n') {
-                if (i == bytes.length && start == i) {
-                    break; // the file ends with a line end
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(file))) {
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            long lineStart = 0;
+            long offset = 0;
+            int number = 0;
+            for (int b = in.read(); b >= 0; b = in.read(), offset++) {
+                if (b != '\n') {
+                    line.write(b);
+                    continue;
                 }
-                int end = i > start && bytes[i - 1] == '\r' ? i - 1 : i;
-                lines.add(decode(utf8, file, bytes, start, end, lines.size() + 1));
-                start = i + 1;
+                each.accept(decode(utf8, file, line.toByteArray(), lineStart, ++number));
+                line.reset();
+                lineStart = offset + 1;
             }
+            if (line.size() > 0) { // a last line without its line end
+                each.accept(decode(utf8, file, line.toByteArray(), lineStart, ++number));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
         }
-        return lines;
     }
 
-    private static String decode(CharsetDecoder utf8, Path file, byte[] bytes, int from, int to, int line) {
-        ByteBuffer in = ByteBuffer.wrap(bytes, from, to - from);
-        CharBuffer out = CharBuffer.allocate(to - from);
+    private static String decode(CharsetDecoder utf8, Path file, byte[] line, long lineStart, int number) {
+        int end = line.length > 0 && line[line.length - 1] == '\r' ? line.length - 1 : line.length;
+        ByteBuffer in = ByteBuffer.wrap(line, 0, end);
+        CharBuffer out = CharBuffer.allocate(end);
         utf8.reset();
         CoderResult result = utf8.decode(in, out, true);
         if (result.isError()) {
@@ -76,7 +93,7 @@ public final class Utf8Lines {
                     String.format(
                             "%s is not UTF-8: line %d, byte %d of the file (column %d of the line) is 0x%02X; "
                                     + "save it as UTF-8 (e.g. iconv -f ISO-8859-1 -t UTF-8 %s > fixed.jsonl)",
-                            file, line, at, at - from + 1, bytes[at] & 0xff, file),
+                            file, number, lineStart + at, at + 1, line[at] & 0xff, file),
                     new CharacterCodingException());
         }
         utf8.flush(out);
