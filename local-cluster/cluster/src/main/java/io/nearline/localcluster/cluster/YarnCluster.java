@@ -46,8 +46,18 @@ public final class YarnCluster {
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
 
-    /** A YARN application: id, name, state, type, and where its master listens (host:port). */
-    public record App(String id, String name, String state, String type, String amRpcAddress) {}
+    /**
+     * A YARN application: id, name, state, type, where its master listens (host:port), and how it
+     * ended ({@code finalStatus}: UNDEFINED while it runs) with YARN's own words on why.
+     */
+    public record App(
+            String id,
+            String name,
+            String state,
+            String type,
+            String amRpcAddress,
+            String finalStatus,
+            String diagnostics) {}
 
     private YarnCluster() {}
 
@@ -190,7 +200,9 @@ public final class YarnCluster {
                     text(app, "name"),
                     text(app, "state"),
                     text(app, "applicationType"),
-                    text(app, "amRPCAddress")));
+                    text(app, "amRPCAddress"),
+                    text(app, "finalStatus"),
+                    text(app, "diagnostics")));
         }
         return out;
     }

@@ -113,6 +113,8 @@ final class DrillRun {
 
     /** Faults in place and not healed yet, with how they were applied: what an interrupted run heals. */
     private final Map<Drill.Fault, Injector.Applied> unhealed = new ConcurrentHashMap<>();
+    /** YARN's and the containers' words on the job, read before the run stops it: shown when not valid. */
+    private List<String> jobErrors = List.of();
 
     /** A run of {@code drill} at {@code load}'s rate (the drill file's, or a share of the job's baseline). */
     DrillRun(Drill drill, String engine, String job, long seed, Places places, Baseline.Load load) {
@@ -267,6 +269,7 @@ final class DrillRun {
         Verdict.Checked checked = load.check(drainDeadline);
         System.out.println("  check: " + checked.summary());
         String state = YarnCluster.app(c.yarnWeb(), appId).state();
+        jobErrors = JobErrors.of(c.yarnWeb(), appId, testbed); // before the run stops the job
         double healedAt = faults.stream()
                 .mapToDouble(f -> f.endSeconds() == null ? f.startSeconds() : f.endSeconds())
                 .max()
@@ -293,6 +296,11 @@ final class DrillRun {
                 .map(f -> f.applied() ? f.withBehind(behindSeconds(f, history, steadyBacklog)) : f)
                 .toList();
         List<String> reasons = Verdict.reasons(outcomes, drill.detectWithin(), checks);
+        if (!reasons.isEmpty()) {
+            Files.write(folder.resolve("job-errors.txt"), jobErrors);
+            System.err.println("  the job's own account (" + folder.resolve("job-errors.txt") + "):");
+            jobErrors.stream().limit(60).forEach(line -> System.err.println("    " + line));
+        }
         Outcome outcome = new Outcome(
                 drill.name(),
                 engine,
