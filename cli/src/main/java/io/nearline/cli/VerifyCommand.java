@@ -19,6 +19,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.common.cache.CacheKey;
+import io.nearline.common.config.Config;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.testkit.PrometheusServer;
 import io.nearline.localcluster.cluster.ClusterException;
@@ -28,6 +29,7 @@ import io.nearline.localcluster.cluster.ClusterPrometheus;
 import io.nearline.localcluster.cluster.PrivateNetwork;
 import io.nearline.localcluster.databases.SourceDatabase;
 import io.nearline.localcluster.deploy.LiveStores;
+import io.nearline.localcluster.deploy.SourceRepair;
 import io.nearline.localcluster.kit.options.LocalRunOptions;
 import io.nearline.localcluster.kit.options.SummaryJsonOption;
 import io.nearline.localcluster.kit.runs.ReplayOutput;
@@ -40,6 +42,7 @@ import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -63,7 +66,8 @@ import picocli.CommandLine.Option;
                     + "first saw it, or it has differed for --in-flight.%n",
             "Exports nearline_verify_checked and nearline_verify_divergent (per table) on a Prometheus "
                     + "endpoint, which the cluster's Prometheus finds on its own (cluster up --prometheus). "
-                    + "Exits 0 when no key was confirmed divergent in the last round, 1 otherwise.%n"
+                    + "Exits 0 when every key confirmed divergent in the last round (if any) was repaired, "
+                    + "1 otherwise.%n"
         })
 public final class VerifyCommand implements Callable<Integer> {
 
@@ -107,14 +111,42 @@ public final class VerifyCommand implements Callable<Integer> {
             description = "The Prometheus endpoint's port (0: none). Default: ${DEFAULT-VALUE}.")
     int metricsPort;
 
+    @Option(
+            names = "--repair",
+            description = "Write each confirmed key's row from the database into the cache, through the ordered "
+                    + "write at the version of one consistent read (as 'bootstrap run --from' takes it): a repair "
+                    + "never overwrites a newer change. A key the database has no row for gets a tombstone.")
+    boolean repair;
+
+    @Option(
+            names = "--config",
+            paramLabel = "FILE",
+            description = "With --repair: the cache updater's settings (.properties or .yaml), for its TTLs "
+                    + "(cache.ttl, cdc.debezium.table.<table>.ttl).")
+    Path config;
+
+    @Option(
+            names = "--set",
+            paramLabel = "KEY=VALUE",
+            description = "With --repair: overrides one setting; repeatable.")
+    Map<String, String> overrides = new LinkedHashMap<>();
+
+    @Option(
+            names = "--watermark-topic",
+            defaultValue = "nearline-pg.message",
+            description = "With --repair --source postgres: where Debezium's connector streams logical-decoding "
+                    + "messages, <topic.prefix>.message (default: ${DEFAULT-VALUE}, the shipped descriptor's).")
+    String watermarkTopic;
+
     @Mixin
     ClusterOption cluster;
 
     @Mixin
     SummaryJsonOption summaryJson;
 
-    /** This round's result, per table. */
-    private record Round(Map<String, Long> checked, Map<String, Long> divergent, int inFlight) {}
+    /** This round's result, per table; {@code repaired}: the keys --repair put right. */
+    private record Round(
+            Map<String, Long> checked, Map<String, Long> divergent, int inFlight, Map<String, Long> repaired) {}
 
     @Override
     public Integer call() throws Exception {
@@ -127,16 +159,26 @@ public final class VerifyCommand implements Callable<Integer> {
         ClusterFile c = cluster.read();
         SourceDatabase database = SourceDatabase.fromClusterFile(c.dir(), source);
         SuspectKeys suspects = new SuspectKeys(inFlight);
+        SourceRepair repairs = repair
+                ? new SourceRepair(
+                        c,
+                        source,
+                        (config == null ? Config.empty() : Config.load(config)).withOverrides(overrides),
+                        watermarkTopic,
+                        Duration.ofSeconds(60))
+                : null;
         long ends = duration.isZero() ? Long.MAX_VALUE : System.nanoTime() + duration.toNanos();
         Round last = null;
         int rounds = 0;
+        Map<String, Long> repairedByTable = new TreeMap<>();
         System.out.println("verify: " + database + " against the cache, every " + every.toSeconds() + " s");
         try (CacheStore cache = LiveStores.open(store == null ? c.store() : store, c);
                 Exported exported = new Exported(c, metricsPort)) {
             do {
                 long started = System.nanoTime();
-                last = round(c, database, cache, suspects);
+                last = round(c, database, cache, suspects, repairs);
                 rounds++;
+                last.repaired().forEach((table, n) -> repairedByTable.merge(table, n, Long::sum));
                 exported.record(last);
                 long pause = every.toMillis() - (System.nanoTime() - started) / 1_000_000;
                 if (System.nanoTime() < ends && pause > 0) {
@@ -146,18 +188,24 @@ public final class VerifyCommand implements Callable<Integer> {
         }
         long divergent =
                 last.divergent().values().stream().mapToLong(Long::longValue).sum();
-        writeSummary(last, rounds);
+        long repairedTotal =
+                repairedByTable.values().stream().mapToLong(Long::longValue).sum();
+        writeSummary(last, rounds, repairedByTable, repairedTotal);
         System.out.printf(
-                "verify: %d rounds; the last checked %,d keys, %,d divergent, %,d in flight%n",
+                "verify: %d rounds; the last checked %,d keys, %,d divergent, %,d in flight%s%n",
                 rounds,
                 last.checked().values().stream().mapToLong(Long::longValue).sum(),
                 divergent,
-                last.inFlight());
-        return divergent == 0 ? 0 : 1;
+                last.inFlight(),
+                repair ? String.format("; %,d keys repaired", repairedTotal) : "");
+        long unrepaired = divergent
+                - last.repaired().values().stream().mapToLong(Long::longValue).sum();
+        return unrepaired == 0 ? 0 : 1;
     }
 
     /** One round: the watermark, then every table, then the cache; what differs goes through the suspects. */
-    private Round round(ClusterFile c, SourceDatabase database, CacheStore cache, SuspectKeys suspects)
+    private Round round(
+            ClusterFile c, SourceDatabase database, CacheStore cache, SuspectKeys suspects, SourceRepair repairs)
             throws Exception {
         long consistentThrough = consistentThrough(c);
         long readAt = System.currentTimeMillis();
@@ -188,7 +236,9 @@ public final class VerifyCommand implements Callable<Integer> {
             divergent.merge(d.table(), 1L, Long::sum);
             System.out.println("  DIVERGENT " + d.table() + " " + d.key() + ": " + d.why());
         }
-        Round round = new Round(keys, divergent, suspects.inFlight(confirmed));
+        Map<String, Long> repaired =
+                repairs == null || confirmed.isEmpty() ? Map.of() : repair(repairs, cache, confirmed, rows);
+        Round round = new Round(keys, divergent, suspects.inFlight(confirmed), repaired);
         System.out.printf(
                 "  round: %,d keys checked in %,d ms, %,d divergent, %,d in flight%s%n",
                 keys.values().stream().mapToLong(Long::longValue).sum(),
@@ -197,6 +247,28 @@ public final class VerifyCommand implements Callable<Integer> {
                 round.inFlight(),
                 consistentThrough == 0 ? " (the job's consistent-through not known)" : "");
         return round;
+    }
+
+    /** The confirmed keys written from one read of the database; the keys put right, per table. */
+    private static Map<String, Long> repair(
+            SourceRepair repairs,
+            CacheStore cache,
+            List<SuspectKeys.Confirmed> confirmed,
+            Map<String, Map<CacheKey, JsonNode>> rows)
+            throws Exception {
+        List<SourceRepair.Wrong> wrong = confirmed.stream()
+                .map(d -> new SourceRepair.Wrong(
+                        d.table(), d.key(), rows.get(d.table()).containsKey(CacheKey.of(d.key()))))
+                .toList();
+        Map<String, Long> applied = new LinkedHashMap<>();
+        for (SourceRepair.Repaired r : repairs.repair(wrong, cache)) {
+            System.out.println("  REPAIR " + r.wrong().table() + " " + r.wrong().key() + ": " + r.outcome() + " ("
+                    + r.why() + ")");
+            if (r.outcome().equals("applied")) {
+                applied.merge(r.wrong().table(), 1L, Long::sum);
+            }
+        }
+        return applied;
     }
 
     /** The job's watermark, every partition's lowest, from the cluster's Prometheus; 0 when not known. */
@@ -215,17 +287,20 @@ public final class VerifyCommand implements Callable<Integer> {
         }
     }
 
-    private void writeSummary(Round last, int rounds) throws Exception {
+    private void writeSummary(Round last, int rounds, Map<String, Long> repairedByTable, long repairedTotal)
+            throws Exception {
         if (summaryJson.file == null) {
             return;
         }
         ObjectNode json = new ObjectMapper().createObjectNode();
         json.put("rounds", rounds);
         json.put("inFlight", last.inFlight());
+        json.put("repairedKeys", repairedTotal);
         ObjectNode tables = json.putObject("tables");
         last.checked().forEach((table, n) -> tables.putObject(table)
                 .put("keysChecked", n)
-                .put("divergentKeys", last.divergent().get(table)));
+                .put("divergentKeys", last.divergent().get(table))
+                .put("repairedKeys", repairedByTable.getOrDefault(table, 0L)));
         json.put(
                 "divergentKeys",
                 last.divergent().values().stream().mapToLong(Long::longValue).sum());
@@ -247,6 +322,11 @@ public final class VerifyCommand implements Callable<Integer> {
         private final Gauge divergent = Gauge.builder()
                 .name("nearline_verify_divergent")
                 .help("Keys confirmed different from the database in the last round, per table.")
+                .labelNames("table")
+                .register(registry);
+        private final Counter repaired = Counter.builder()
+                .name("nearline_verify_repaired")
+                .help("Keys verify --repair wrote from the database into the cache, per table.")
                 .labelNames("table")
                 .register(registry);
         private final HTTPServer server;
@@ -273,6 +353,7 @@ public final class VerifyCommand implements Callable<Integer> {
         void record(Round round) {
             round.checked().forEach((table, n) -> checked.labelValues(table).inc(n));
             round.divergent().forEach((table, n) -> divergent.labelValues(table).set(n));
+            round.repaired().forEach((table, n) -> repaired.labelValues(table).inc(n));
         }
 
         @Override

@@ -29,6 +29,7 @@ import io.nearline.common.store.CacheStore;
 import io.nearline.common.testkit.PrometheusServer;
 import io.nearline.localcluster.cluster.ClusterDatabase;
 import io.nearline.localcluster.cluster.ClusterFile;
+import io.nearline.localcluster.cluster.ConnectWorker;
 import io.nearline.localcluster.databases.PostgresServer;
 import io.nearline.localcluster.databases.SqlWorkload;
 import io.nearline.localcluster.deploy.LiveStores;
@@ -180,17 +181,100 @@ class PrometheusClusterIT extends LocalClusterIT {
                     Duration.ofHours(1));
         }
         Path found = dir.resolve("verify-planted.json");
-        // the source now idle, the watermark stands at the last commit: the allowance decides
-        CliRun planting = CliRun.of(verify(cluster, found, "15s", "6s"));
-        System.err.println(planting.out());
-        assertEquals(1, planting.exit(), planting.out());
-        assertTrue(planting.out().contains("DIVERGENT public.items " + planted), planting.out());
+        // the source now idle, the watermark stands at the last commit: the allowance decides; the verifier
+        // runs on while the cluster's Prometheus scrapes it and the shipped alert fires
+        long planting0 = System.nanoTime();
+        CompletableFuture<CliRun> planting =
+                CompletableFuture.supplyAsync(() -> CliRun.of(verify(cluster, found, "75s", "6s")));
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(70))
+                .pollInterval(Duration.ofSeconds(1))
+                .until(() -> PrometheusServer.query(
+                                        prometheus, "ALERTS{alertname=\"NearlineCacheDiverged\",alertstate=\"firing\"}")
+                                .size()
+                        == 1);
+        System.err.printf(
+                "NearlineCacheDiverged firing %.0f s after the verifier started (allowance 6 s)%n",
+                (System.nanoTime() - planting0) / 1e9);
+        CliRun planted0 = planting.get(2, TimeUnit.MINUTES);
+        System.err.println(planted0.out());
+        assertEquals(1, planted0.exit(), planted0.out());
+        assertTrue(planted0.out().contains("DIVERGENT public.items " + planted), planted0.out());
         assertEquals(
                 1,
                 new ObjectMapper()
                         .readTree(Files.readString(found))
                         .path("divergentKeys")
                         .asLong());
+
+        repairPutsThePlantedKeyRight(cluster, c, db, planted);
+        aChangeTheJobNeverReceivedIsFound(cluster, c, db);
+    }
+
+    /** {@code verify --repair} writes the database's row over the planted one, at its read's version. */
+    private void repairPutsThePlantedKeyRight(Path cluster, ClusterFile c, Map<String, String> db, String planted)
+            throws Exception {
+        Path repaired = dir.resolve("verify-repair.json");
+        String[] args = verify(cluster, repaired, "12s", "3s");
+        String[] withRepair = java.util.Arrays.copyOf(args, args.length + 1);
+        withRepair[args.length] = "--repair";
+        CliRun repair = CliRun.of(withRepair);
+        System.err.println(repair.out());
+        assertEquals(0, repair.exit(), "the last round has nothing left to repair: " + repair.out());
+        assertTrue(repair.out().contains("REPAIR public.items " + planted + ": applied"), repair.out());
+        assertEquals(
+                1,
+                new ObjectMapper()
+                        .readTree(Files.readString(repaired))
+                        .path("repairedKeys")
+                        .asLong());
+        String id = planted.substring(planted.lastIndexOf(':') + 1);
+        try (CacheStore cache = LiveStores.open("couchbase", c);
+                Connection conn = ClusterDatabase.connect(db);
+                Statement s = conn.createStatement();
+                ResultSet r = s.executeQuery("SELECT qty FROM items WHERE id = " + id)) {
+            r.next();
+            CacheRecord held = CacheRecordCodec.decode(
+                    cache.get(CacheKey.of(planted)).orElseThrow().value());
+            assertEquals(
+                    r.getLong(1),
+                    new ObjectMapper().readTree(held.payload()).path("qty").asLong(),
+                    "the cache holds the database's qty again");
+        }
+    }
+
+    /**
+     * A row changed while Debezium's connector is paused never reaches the job: the verifier reports it once
+     * the allowance is up, and no more once the connector is resumed and the change arrives.
+     */
+    private void aChangeTheJobNeverReceivedIsFound(Path cluster, ClusterFile c, Map<String, String> db)
+            throws Exception {
+        String connector = "/connectors/nearline-debezium-postgres";
+        ConnectWorker.put(c.connectRest(), connector + "/pause", Map.of());
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> ConnectWorker.get(
+                        c.connectRest(), connector + "/status")
+                .path("connector")
+                .path("state")
+                .asText()
+                .equals("PAUSED"));
+        String id = firstItem(db);
+        try (Connection conn = ClusterDatabase.connect(db);
+                Statement s = conn.createStatement()) {
+            s.executeUpdate("UPDATE items SET qty = qty + 7 WHERE id = " + id);
+        }
+        CliRun unseen = CliRun.of(verify(cluster, dir.resolve("verify-paused.json"), "15s", "6s"));
+        System.err.println(unseen.out());
+        assertEquals(1, unseen.exit(), unseen.out());
+        assertTrue(unseen.out().contains("DIVERGENT public.items public.items:" + id), unseen.out());
+
+        ConnectWorker.put(c.connectRest(), connector + "/resume", Map.of());
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofSeconds(2))
+                .untilAsserted(() -> {
+                    CliRun caughtUp = CliRun.of(verify(cluster, dir.resolve("verify-resumed.json"), "1s", "60s"));
+                    assertTrue(caughtUp.out().contains("ms, 0 divergent, 0 in flight"), caughtUp.out());
+                });
     }
 
     private static String[] verify(Path cluster, Path summary, String duration, String inFlight) {

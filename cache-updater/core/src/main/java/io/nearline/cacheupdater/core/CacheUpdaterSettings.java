@@ -189,6 +189,13 @@ public record CacheUpdaterSettings(
                     "A store that writes asynchronously (Couchbase): most writes of a task in flight at once; each key "
                             + "has at most one, and a batch is complete before the next one starts.")
             .checked(Check.between(1, 65_536));
+    public static final ConfigKey<Boolean> FRESHNESS_METRICS = ConfigKey.of(
+            "metrics.freshness",
+            ValueType.BOOLEAN,
+            true,
+            "Measure each change from its commit to the write: the freshness histograms, consistent-through and the "
+                    + "per-table outcomes (table.writes), labelled by table and partition. false leaves the job-wide "
+                    + "counters only (fewer series; docs/operations.md has what this costs).");
     public static final ConfigKey<Duration> MAX_PAUSE = ConfigKey.of(
                     "write.outage.max-pause",
                     ValueType.DURATION,
@@ -219,7 +226,8 @@ public record CacheUpdaterSettings(
                     BATCH_MAX_DELAY,
                     WRITE_THREADS,
                     MAX_IN_FLIGHT,
-                    MAX_PAUSE)
+                    MAX_PAUSE,
+                    FRESHNESS_METRICS)
             .withInvariant(
                     c -> !c.get(CDC_TOPIC).equals(c.get(DEAD_LETTER_TOPIC)),
                     "'cdc.topic' and 'cdc.dead-letter-topic' must differ: rejected events would be read again.")

@@ -55,7 +55,8 @@ public final class CacheWritePath implements AutoCloseable {
                     metrics,
                     config.get(CacheUpdaterSettings.MAX_PAUSE),
                     config.get(CacheUpdaterSettings.WRITE_THREADS),
-                    config.get(CacheUpdaterSettings.MAX_IN_FLIGHT));
+                    config.get(CacheUpdaterSettings.MAX_IN_FLIGHT),
+                    config.get(CacheUpdaterSettings.FRESHNESS_METRICS));
             return new CacheWritePath(store, batch, config.get(CacheUpdaterSettings.BATCH_MAX_KEYS));
         } catch (RuntimeException e) {
             store.close();

@@ -125,13 +125,24 @@ public final class UpdateBatch implements AutoCloseable {
     }
 
     public UpdateBatch(ScnOrderedWriter writer, Metrics metrics, Duration maxPause, int writeThreads, int maxInFlight) {
+        this(writer, metrics, maxPause, writeThreads, maxInFlight, true);
+    }
+
+    /** @param measureFreshness {@code metrics.freshness}: false leaves freshness, consistent-through and table.writes out */
+    public UpdateBatch(
+            ScnOrderedWriter writer,
+            Metrics metrics,
+            Duration maxPause,
+            int writeThreads,
+            int maxInFlight,
+            boolean measureFreshness) {
         this.writer = writer;
         this.superseded = metrics.counter("write.superseded");
         this.eventsWritten = metrics.counter(WRITTEN);
         this.rowsWritten = metrics.counter(BOOTSTRAP_WRITTEN);
         this.rowsApplied = metrics.counter(BOOTSTRAP_APPLIED);
-        this.freshness = new WriteFreshness(metrics, System::currentTimeMillis);
-        this.tableWrites = new CounterFamily(metrics, "table.writes", "table", "outcome");
+        this.freshness = measureFreshness ? new WriteFreshness(metrics, System::currentTimeMillis) : null;
+        this.tableWrites = measureFreshness ? new CounterFamily(metrics, "table.writes", "table", "outcome") : null;
         this.maxPause = maxPause;
         this.maxInFlight = maxInFlight;
         this.retryTimer = writer.isAsync()
@@ -156,10 +167,12 @@ public final class UpdateBatch implements AutoCloseable {
             addedRows++;
         } else {
             addedEvents++;
-            taken.add(freshness.taken(
-                    change.event().getTable(),
-                    change.source() == null ? 0 : change.source().partition(),
-                    change.event().getCommitTimeMillis()));
+            if (freshness != null) {
+                taken.add(freshness.taken(
+                        change.event().getTable(),
+                        change.source() == null ? 0 : change.source().partition(),
+                        change.event().getCommitTimeMillis()));
+            }
         }
         Pending before = pending.get(key);
         if (before == null
@@ -168,7 +181,7 @@ public final class UpdateBatch implements AutoCloseable {
         }
         if (before != null) {
             superseded.inc();
-            tableWrites.inc(change.event().getTable(), "superseded");
+            countTable(change.event().getTable(), "superseded");
         }
     }
 
@@ -235,7 +248,7 @@ public final class UpdateBatch implements AutoCloseable {
             for (int i = 0; i < results.length; i++) {
                 WriteResult r = results[i];
                 if (r.outcome() != WriteOutcome.FAILED) {
-                    tableWrites.inc(
+                    countTable(
                             todo.get(i).getValue().event().getTable(),
                             r.outcome().name().toLowerCase(Locale.ROOT));
                 }
@@ -253,7 +266,7 @@ public final class UpdateBatch implements AutoCloseable {
                     again.add(todo.get(i));
                     lastTransient = r.failure();
                 } else {
-                    tableWrites.inc(todo.get(i).getValue().event().getTable(), "refused");
+                    countTable(todo.get(i).getValue().event().getTable(), "refused");
                     refused.add(new Refused(
                             todo.get(i).getValue(),
                             r.failure() instanceof PartialImageException partial
@@ -280,8 +293,16 @@ public final class UpdateBatch implements AutoCloseable {
         }
         eventsWritten.inc(cut.events());
         rowsWritten.inc(cut.rows());
-        freshness.settled(cut.taken());
+        if (freshness != null) {
+            freshness.settled(cut.taken());
+        }
         return refused;
+    }
+
+    private void countTable(String table, String outcome) {
+        if (tableWrites != null) {
+            tableWrites.inc(table, outcome);
+        }
     }
 
     private WriteResult[] writeAll(List<Map.Entry<CacheKey, Pending>> entries) throws InterruptedException {

@@ -29,6 +29,7 @@ import io.nearline.common.cache.CacheRecordCodec;
 import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.common.events.Rejection;
 import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.common.metrics.Metrics;
 import io.nearline.common.version.Version;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -122,6 +123,32 @@ class UpdateBatchTest {
         assertTrue(metrics.count("freshness.sum-ms" + series + "}") >= 4_000);
         assertEquals(1, metrics.count("table.writes{table=t,outcome=applied}"));
         assertEquals(1, metrics.count("table.writes{table=t,outcome=superseded}"));
+    }
+
+    @Test
+    void withoutFreshnessMetricsOnlyTheJobWideCountersAreKept() throws Exception {
+        InMemoryMetrics plain = new InMemoryMetrics();
+        try (UpdateBatch without = new UpdateBatch(
+                new ScnOrderedWriter(memory, WriterSettings.defaults(), plain),
+                plain,
+                Duration.ofMillis(50),
+                1,
+                UpdateBatch.MAX_IN_FLIGHT,
+                false)) {
+            CacheKey a = CacheKey.of("a");
+            without.add(
+                    a,
+                    new UpdateBatch.Pending(
+                            event(a, 5, 2_000), KeyHistory.record(a, Version.of(5, 1), false), source(3), false));
+            assertEquals(List.of(), without.flush());
+        }
+        assertEquals(1, plain.count(UpdateBatch.WRITTEN));
+        assertEquals(1, plain.count("write.applied"));
+        assertEquals(
+                List.of(),
+                plain.snapshot().keySet().stream().filter(Metrics::isLabelled).toList(),
+                "no labelled series");
+        assertEquals(List.of(), List.copyOf(plain.gaugeNames()), "no consistent-through");
     }
 
     private static SourceRecord source(int partition) {
