@@ -31,6 +31,7 @@ import io.nearline.localcluster.deploy.FlinkYarn;
 import io.nearline.localcluster.deploy.SamzaDeploy;
 import io.nearline.lxctestbed.testbed.LxcNode;
 import io.nearline.lxctestbed.testbed.TestbedCommand;
+import io.nearline.lxctestbed.testbed.TestbedHeal;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -113,6 +114,8 @@ final class DrillRun {
 
     /** Faults in place and not healed yet, with how they were applied: what an interrupted run heals. */
     private final Map<Drill.Fault, Injector.Applied> unhealed = new ConcurrentHashMap<>();
+    /** What could not be healed even at the end: the testbed is marked faulted, and the report says so. */
+    private volatile List<String> leftFaulted = List.of();
     /** YARN's and the containers' words on the job, read before the run stops it: shown when not valid. */
     private List<String> jobErrors = List.of();
 
@@ -130,6 +133,7 @@ final class DrillRun {
 
     Outcome run() throws IOException, InterruptedException {
         c = ClusterFile.read(testbed);
+        TestbedHeal.refuseIfFaulted(testbed);
         requireAllNodesUp(c);
         started = Instant.now();
         String stamp = UTC.format(started);
@@ -156,15 +160,7 @@ final class DrillRun {
         probe = new Probe(c.address());
         injector = new Injector(testbed, c, appId, engine, d.name(), probe);
         Thread onInterrupt = new Thread(() -> {
-            unhealed.forEach((f, a) -> {
-                try {
-                    injector.heal(f, a);
-                    System.err.println("  interrupted: " + f.kind().label() + " on " + a.target() + " healed");
-                } catch (RuntimeException e) {
-                    System.err.println("  interrupted: " + f.kind().label() + " on " + a.target() + " NOT healed: "
-                            + e.getMessage());
-                }
-            });
+            healWhatIsLeft("interrupted");
             YarnCluster.kill(c.yarnWeb(), appId);
         });
         Runtime.getRuntime().addShutdownHook(onInterrupt);
@@ -202,8 +198,32 @@ final class DrillRun {
         } finally {
             threads.shutdownNow();
             YarnCluster.kill(c.yarnWeb(), appId);
+            healWhatIsLeft("at the end");
         }
         return conclude(checks, describe);
+    }
+
+    /**
+     * Tries once more to heal each fault that could not be healed in its time; what still cannot be marks
+     * the testbed faulted (named in the report), and the next drill refuses it until 'testbed heal'.
+     */
+    private void healWhatIsLeft(String when) {
+        List<String> left = new ArrayList<>();
+        unhealed.forEach((f, a) -> {
+            try {
+                injector.heal(f, a);
+                unhealed.remove(f);
+                System.err.println("  " + when + ": " + f.kind().label() + " on " + a.target() + " healed");
+            } catch (RuntimeException e) {
+                left.add(f.kind().label() + " on " + a.target() + ": " + e.getMessage());
+            }
+        });
+        leftFaulted = List.copyOf(left);
+        if (!left.isEmpty()) {
+            TestbedHeal.mark(testbed, left);
+            System.err.println("  the testbed is left faulted (" + String.join("; ", left) + "): 'bin/nearline testbed "
+                    + "heal --dir " + testbed + "' before the next drill");
+        }
     }
 
     /** The run's per-second readings. */
@@ -295,7 +315,11 @@ final class DrillRun {
         List<Verdict.FaultOutcome> outcomes = faults.stream()
                 .map(f -> f.applied() ? f.withBehind(behindSeconds(f, history, steadyBacklog)) : f)
                 .toList();
-        List<String> reasons = Verdict.reasons(outcomes, drill.detectWithin(), checks);
+        List<String> reasons = new ArrayList<>(Verdict.reasons(outcomes, drill.detectWithin(), checks));
+        if (!leftFaulted.isEmpty()) {
+            reasons.add("the testbed is left faulted (" + String.join("; ", leftFaulted) + "): 'bin/nearline testbed "
+                    + "heal' clears it, and the next drill refuses it until then");
+        }
         if (!reasons.isEmpty()) {
             Files.write(folder.resolve("job-errors.txt"), jobErrors);
             System.err.println("  the job's own account (" + folder.resolve("job-errors.txt") + "):");

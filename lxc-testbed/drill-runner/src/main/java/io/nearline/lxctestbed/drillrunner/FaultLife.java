@@ -15,7 +15,6 @@
  */
 package io.nearline.lxctestbed.drillrunner;
 
-import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.cluster.Daemons;
 import io.nearline.lxctestbed.drillrunner.Probe.Reading;
 import java.time.Duration;
@@ -164,15 +163,17 @@ final class FaultLife {
         }
     }
 
-    /** Takes the fault off; the reason it could not be, or null. */
+    /**
+     * Takes the fault off; the reason it could not be, or null. A fault not healed stays in
+     * {@code unhealed}, for the run's retry at its end and on interrupt.
+     */
     private String heal(Drill.Fault f, Injector.Applied a) {
         try {
             testbed.heal(f, a);
-            return null;
-        } catch (ClusterException e) {
-            return e.getMessage();
-        } finally {
             unhealed.remove(f);
+            return null;
+        } catch (RuntimeException e) {
+            return e.getMessage();
         }
     }
 

@@ -26,6 +26,7 @@ import io.nearline.lxctestbed.testbed.LxcNode;
 import io.nearline.lxctestbed.testbed.Partition;
 import io.nearline.lxctestbed.testbed.Pipe;
 import io.nearline.lxctestbed.testbed.TestbedCommand;
+import io.nearline.lxctestbed.testbed.TestbedHeal;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -194,13 +195,8 @@ final class Injector implements FaultLife.Testbed {
             case PAUSE_NODE -> node(applied.target()).thaw();
             case PARTITION_NODE -> Partition.heal(node(applied.target()));
             case PARTITION_STORE, SLOW_LINK, LOSSY_LINK, DELAYED_LINK -> {
-                Reached<String> healed = onEach(List.of(applied.target().split(",")), name -> {
-                    Partition.heal(node(name));
-                    Pipe.clear(node(name));
-                });
-                if (healed.failure() != null) {
-                    throw healed.failure();
-                }
+                TestbedHeal.onEvery(
+                        List.of(applied.target().split(",")), "the links", name -> TestbedHeal.links(node(name)));
             }
             case BROKER_RESTART -> {
                 if (!Daemons.alive(cluster.processes().get("kafka"), dir)) {

@@ -20,7 +20,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.lxctestbed.drillrunner.Probe.Reading;
+import io.nearline.lxctestbed.testbed.TestbedHeal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,6 +59,9 @@ class FaultLifeTest {
         final Function<String, Reading> probe; // by phase: before, in place, healed
         final Set<Signs.Sign> shows;
         final List<String> healedOn = new ArrayList<>();
+        /** A node whose heal fails, as a node whose nftables refuses would; null: every heal succeeds. */
+        String healFailsOn;
+
         volatile String phase = "before";
 
         Fake(Injector.Applied applies, Function<String, Reading> probe, Set<Signs.Sign> shows) {
@@ -73,7 +78,13 @@ class FaultLifeTest {
 
         @Override
         public void heal(Drill.Fault f, Injector.Applied applied) {
-            healedOn.addAll(List.of(applied.target().split(",")));
+            // as the injector heals links: every node tried, the failures named after
+            TestbedHeal.onEvery(List.of(applied.target().split(",")), "the links", node -> {
+                if (node.equals(healFailsOn)) {
+                    throw new ClusterException("nft: Operation not permitted");
+                }
+                healedOn.add(node);
+            });
             phase = "healed";
         }
 
@@ -182,6 +193,21 @@ class FaultLifeTest {
         assertTrue(unhealed.isEmpty(), "nothing left for an interrupt to heal");
         assertTrue(
                 reasons(f).get(0).startsWith("delayed-link was never applied"),
+                reasons(f).toString());
+    }
+
+    @Test
+    void aHealThatFailsOnOneNodeHealsTheOthersNamesItAndKeepsTheFaultForTheRetry() {
+        Injector.Applied three = new Injector.Applied(true, "node-1,node-2,node-3", "delay 200 ms");
+        Fake fake = new Fake(three, phase -> Reading.of(0.4), Set.of());
+        fake.healFailsOn = "node-2";
+        Map<Drill.Fault, Injector.Applied> unhealed = new ConcurrentHashMap<>();
+        Verdict.FaultOutcome f = new FaultLife(fake, QUICK, unhealed).live(DELAY, System.nanoTime());
+        assertEquals(List.of("node-1", "node-3"), fake.healedOn, "the nodes after the failed one are healed too");
+        assertTrue(f.healError().contains("the links on node-2: nft: Operation not permitted"), f.healError());
+        assertEquals(Set.of(DELAY), unhealed.keySet(), "kept for the retry at the end and on interrupt");
+        assertTrue(
+                reasons(f).stream().anyMatch(r -> r.contains("could not be healed") && r.contains("node-2")),
                 reasons(f).toString());
     }
 

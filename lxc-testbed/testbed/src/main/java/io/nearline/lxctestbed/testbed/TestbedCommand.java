@@ -57,6 +57,7 @@ import picocli.CommandLine.Option;
             TestbedCommand.Up.class,
             TestbedCommand.Status.class,
             TestbedCommand.PipeCommand.class,
+            TestbedCommand.Heal.class,
             TestbedCommand.Down.class
         })
 public final class TestbedCommand implements Runnable {
@@ -380,6 +381,33 @@ public final class TestbedCommand implements Runnable {
     }
 
     @Command(
+            name = "heal",
+            mixinStandardHelpOptions = true,
+            description = "Take off whatever a drill may have left on the testbed: thaw and start its nodes, clear "
+                    + "their partitions and pipes, start the broker if it is gone, continue the store's process. "
+                    + "Every part is tried; exit 0 when all were healed, which also clears the mark of a drill that "
+                    + "could not heal (the next 'drill run' refuses a testbed so marked).")
+    static final class Heal implements Callable<Integer> {
+
+        @picocli.CommandLine.Mixin
+        Where where;
+
+        @Override
+        public Integer call() {
+            Path dir = where.path();
+            String before = TestbedHeal.faulted(dir)
+                    .map(f -> " (left faulted: " + f + ")")
+                    .orElse("");
+            List<String> done = TestbedHeal.everything(dir);
+            System.out.println("testbed healed" + before + ": "
+                    + (done.isEmpty()
+                            ? "partitions and pipes cleared on every node"
+                            : String.join(", ", done) + "; partitions and pipes cleared on every node"));
+            return 0;
+        }
+    }
+
+    @Command(
             name = "down",
             mixinStandardHelpOptions = true,
             description = "Stop the testbed: its instances, exactly the processes 'up' started, and its bridge.")
@@ -417,6 +445,7 @@ public final class TestbedCommand implements Runnable {
                         .forEach(stopped::add);
             }
             TestbedNetwork.of(dir).delete();
+            TestbedHeal.clear(dir); // nothing of the testbed is left to be faulted
             return stopped;
         }
     }
