@@ -546,10 +546,18 @@ final class DrillRun {
             effect.put("unit", e.expected().unit());
             Map<String, String> none = new LinkedHashMap<>();
             Map<String, String> atMost = new LinkedHashMap<>();
+            Map<String, Map<String, Double>> eachWay = new LinkedHashMap<>();
             for (Map.Entry<String, Probe.Reading> r : readings(e).entrySet()) {
                 effect.put(
                         r.getKey(),
                         r.getValue() == null ? null : round(r.getValue().value()));
+                if (r.getValue() != null
+                        && (r.getValue().up() != null || r.getValue().down() != null)) {
+                    Map<String, Double> ways = new LinkedHashMap<>();
+                    ways.put("up", round(r.getValue().up()));
+                    ways.put("down", round(r.getValue().down()));
+                    eachWay.put(r.getKey(), ways);
+                }
                 if (r.getValue() != null && !r.getValue().answered()) {
                     none.put(r.getKey(), r.getValue().error());
                 } else if (r.getValue() != null && r.getValue().bound()) {
@@ -559,6 +567,7 @@ final class DrillRun {
             effect.put("restoredSeconds", round(e.restoredSeconds()));
             effect.put("noFigure", none);
             effect.put("atMost", atMost);
+            effect.put("eachWay", eachWay);
             effect.put("reasons", e.reasons());
             m.put("effect", effect);
         }

@@ -44,15 +44,18 @@ record Effect(
         return reasons.isEmpty();
     }
 
-    /** What a fault must do to its probe's figure. */
+    /**
+     * What a fault must do to its probe's figure. The link faults are applied to both ways, by the
+     * amount each way, so each way must show it: a fault applied one way only is not in effect.
+     */
     enum Change {
         /** the peer does not answer at all */
         UNANSWERED,
-        /** the round trip grows by at least the amount, in ms */
+        /** each way's delay grows by at least half the amount (in ms) over its baseline */
         SLOWER,
-        /** at least the amount, in %, of the datagrams is lost */
+        /** each way loses at least half the amount (in %), and passes something: a cut link is not lossy */
         LOSSIER,
-        /** the rate is at most twice the amount, in kbit/s */
+        /** the rate is at most twice the amount (in kbit/s) and a quarter of the baseline */
         NARROWER,
         /** the killed process is gone (0), and a replacement runs after (1) */
         GONE
@@ -61,26 +64,43 @@ record Effect(
     /** The probe of one fault: what it measures, in what unit, and the change the fault must make. */
     record Expectation(String probe, String unit, Change change, double amount) {
 
-        /** Whether {@code r} shows the fault, against the baseline {@code before}. */
+        /**
+         * Whether {@code r} shows the fault, against the baseline {@code before}. A bound ({@code at most})
+         * satisfies an upper limit only.
+         */
         boolean inEffect(Reading before, Reading r) {
             return switch (change) {
                 case UNANSWERED -> !r.answered();
-                case SLOWER -> r.answered() && r.value() >= before.value() + amount;
-                case LOSSIER -> r.answered() && r.value() >= amount;
-                case NARROWER -> r.answered() && r.value() <= 2 * amount;
-                case GONE -> r.answered() && r.value() == 0;
+                case SLOWER ->
+                    bothWays(before, r) && r.up() >= before.up() + amount / 2 && r.down() >= before.down() + amount / 2;
+                case LOSSIER ->
+                    bothWays(before, r)
+                            && r.up() >= amount / 2
+                            && r.down() >= amount / 2
+                            && r.up() < 100
+                            && r.down() < 100;
+                case NARROWER ->
+                    r.answered() && before.exact() && r.value() <= Math.min(2 * amount, before.value() / 4);
+                case GONE -> r.exact() && r.value() == 0;
             };
         }
 
-        /** Whether {@code r} reads normal: as the baseline was, within what the fault would change. */
+        /** Whether {@code r} reads normal: as a baseline must, within what the fault would change. */
         boolean normal(Reading before, Reading r) {
             return switch (change) {
                 case UNANSWERED -> r.answered();
-                case SLOWER -> r.answered() && r.value() < before.value() + amount / 2;
-                case LOSSIER -> r.answered() && r.value() <= Math.max(2, amount / 4);
-                case NARROWER -> r.answered() && r.value() >= Math.min(4 * amount, before.value() / 2);
-                case GONE -> r.answered() && r.value() == 1;
+                case SLOWER ->
+                    bothWays(before, r) && r.up() < before.up() + amount / 2 && r.down() < before.down() + amount / 2;
+                case LOSSIER ->
+                    bothWays(before, r) && r.up() <= Math.max(2, amount / 4) && r.down() <= Math.max(2, amount / 4);
+                // well above the shaped rate, measured, not bounded: the shaping is off, or never was
+                case NARROWER -> r.exact() && r.value() >= 4 * amount;
+                case GONE -> r.exact() && r.value() == 1;
             };
+        }
+
+        private static boolean bothWays(Reading before, Reading r) {
+            return before.exact() && before.hasWays() && r.exact() && r.hasWays();
         }
     }
 

@@ -29,9 +29,12 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -42,20 +45,28 @@ import java.util.concurrent.TimeUnit;
  */
 final class Probe implements AutoCloseable {
 
-    /** One figure: null when there was none (no answer, nothing came back), with the reason. */
-    record Reading(Double value, String error) {
+    /**
+     * One figure: null when there was none (no answer, nothing came back), with the reason; and, for the
+     * link probes, the same figure for each way ({@code up}: from the node to this machine), else null.
+     */
+    record Reading(Double value, String error, Double up, Double down) {
 
         static Reading of(double value) {
-            return new Reading(value, null);
+            return new Reading(value, null, null, null);
+        }
+
+        /** A figure with each way's part (null where a way has none, e.g. nothing arrived to come back). */
+        static Reading ofWays(double value, Double up, Double down) {
+            return new Reading(value, null, up, down);
         }
 
         static Reading none(String why) {
-            return new Reading(null, why);
+            return new Reading(null, why, null, null);
         }
 
         /** No exact figure, but a bound: the value is at most {@code bound} ({@code why} says how that is known). */
         static Reading atMost(double bound, String why) {
-            return new Reading(bound, why);
+            return new Reading(bound, why, null, null);
         }
 
         boolean bound() {
@@ -66,12 +77,26 @@ final class Probe implements AutoCloseable {
             return value != null;
         }
 
+        /** An exact figure: answered, and not a bound. */
+        boolean exact() {
+            return value != null && error == null;
+        }
+
+        boolean hasWays() {
+            return up != null && down != null;
+        }
+
         @Override
         public String toString() {
             if (value == null) {
                 return "none (" + error + ")";
             }
-            return (error == null ? "" : "at most ") + String.format("%.1f", value);
+            String ways = up == null && down == null ? "" : String.format(" (up %s, down %s)", way(up), way(down));
+            return (error == null ? "" : "at most ") + String.format("%.1f", value) + ways;
+        }
+
+        private static String way(Double v) {
+            return v == null ? "none" : String.format("%.1f", v);
         }
     }
 
@@ -102,22 +127,25 @@ final class Probe implements AutoCloseable {
 
     /** Milliseconds until {@code host:port} accepts, from {@code node} (null: this machine); none if it does not. */
     Reading connect(LxcNode node, String host, int port) {
-        return run(node, List.of("answer", host, "" + port, "2"), "ms");
+        return run(node, List.of("answer", host, "" + port, "2"), "ms", null);
     }
 
     /** Milliseconds until {@code host:port} answers {@code request} (\r\n written as such); none if it does not. */
     Reading request(LxcNode node, String host, int port, String request) {
-        return run(node, List.of("answer", host, "" + port, "2", request), "ms");
+        return run(node, List.of("answer", host, "" + port, "2", request), "ms", null);
     }
 
-    /** The median round trip, in ms, of 100 datagrams from {@code node} to the echo here. */
+    /** The median round trip, in ms, of 100 datagrams from {@code node} to the echo here, and of each way. */
     Reading roundTrip(LxcNode node) {
-        return run(node, List.of("echo", address, "" + echo.getLocalPort(), "100"), "medianMs");
+        return run(node, List.of("echo", address, "" + echo.getLocalPort(), "100"), "medianMs", "MedianMs");
     }
 
-    /** The share of 200 datagrams from {@code node} to the echo here that did not come back, in %. */
+    /**
+     * The share of 400 datagrams from {@code node} to the echo here that did not come back, in %; and of
+     * each way: up, of those sent; down, of those that arrived (none when none arrived).
+     */
     Reading loss(LxcNode node) {
-        return run(node, List.of("echo", address, "" + echo.getLocalPort(), "200"), "lossPercent");
+        return run(node, List.of("echo", address, "" + echo.getLocalPort(), "400"), "lossPercent", "LossPercent");
     }
 
     /** The rate of a 64 KiB upload from {@code node} to the sink here, in kbit/s. */
@@ -125,7 +153,8 @@ final class Probe implements AutoCloseable {
         Reading r = run(
                 node,
                 List.of("upload", address, "" + sink.getLocalPort(), "" + UPLOAD_BYTES, "" + UPLOAD_SECONDS),
-                "kbitPerSecond");
+                "kbitPerSecond",
+                null);
         // on a link shaped narrow and full of the job's own traffic the upload may not finish: its rate was
         // then below what finishing in time would have taken
         // (a connection that timed out included: its SYNs were queued behind the job's traffic)
@@ -136,7 +165,8 @@ final class Probe implements AutoCloseable {
                 : r;
     }
 
-    private static Reading run(LxcNode node, List<String> args, String field) {
+    /** @param ways the suffix of each way's field ({@code up...}, {@code down...}), or null for a figure with none */
+    private static Reading run(LxcNode node, List<String> args, String field, String ways) {
         List<String> command = new ArrayList<>();
         command.add(Home.dir().resolve("lxc-testbed/bin/probe").toString());
         command.addAll(args);
@@ -154,9 +184,12 @@ final class Probe implements AutoCloseable {
             }
             JsonNode r = JSON.readTree(out.lines().reduce((a, b) -> b).orElse("{}"));
             JsonNode v = r.path(field);
-            return v.isNumber()
+            if (!v.isNumber()) {
+                return Reading.none(r.path("error").asText(out));
+            }
+            return ways == null
                     ? Reading.of(v.asDouble())
-                    : Reading.none(r.path("error").asText(out));
+                    : Reading.ofWays(v.asDouble(), number(r.path("up" + ways)), number(r.path("down" + ways)));
         } catch (IOException | RuntimeException e) {
             // the node's namespace gone (a killed node), or no python3 there: no figure, said why
             return Reading.none(String.valueOf(e.getMessage()));
@@ -166,13 +199,45 @@ final class Probe implements AutoCloseable {
         }
     }
 
+    private static Double number(JsonNode n) {
+        return n.isNumber() ? n.asDouble() : null;
+    }
+
+    /**
+     * Answers each datagram of a probe ({@code seq, session, kind}) with its seq and session, how many
+     * data datagrams of the session have arrived, and when this one did ({@link System#nanoTime}, the
+     * clock the nodes read too): so the probe tells each way's delay and loss apart. A count-only
+     * request ({@code kind} 'c') is answered without being counted.
+     */
     private void echoAll() {
         byte[] buf = new byte[64];
+        Map<Integer, Integer> arrivedBySession = new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Integer, Integer> eldest) {
+                return size() > 64; // a drill runs a probe at a time: the recent sessions are all it asks about
+            }
+        };
         while (!echo.isClosed()) {
             try {
                 DatagramPacket d = new DatagramPacket(buf, buf.length);
                 echo.receive(d);
-                echo.send(d);
+                long at = System.nanoTime();
+                if (d.getLength() < 9) {
+                    continue;
+                }
+                ByteBuffer in = ByteBuffer.wrap(buf, 0, d.getLength());
+                int seq = in.getInt();
+                int session = in.getInt();
+                int arrived = in.get() == 'd'
+                        ? arrivedBySession.merge(session, 1, Integer::sum)
+                        : arrivedBySession.getOrDefault(session, 0);
+                byte[] answer = ByteBuffer.allocate(20)
+                        .putInt(seq)
+                        .putInt(session)
+                        .putInt(arrived)
+                        .putLong(at)
+                        .array();
+                echo.send(new DatagramPacket(answer, answer.length, d.getSocketAddress()));
             } catch (IOException e) {
                 // closed, or one datagram that could not go back: the prober counts it lost
             }

@@ -16,6 +16,7 @@
 package io.nearline.lxctestbed.drillrunner;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -98,6 +99,71 @@ class DrillVerdictTest {
                 Effect.of(slow, before, Probe.Reading.none("no route"), null, before, 3.0)
                         .reasons()
                         .size());
+    }
+
+    @Test
+    void aSlowLinkWhoseBaselineUploadTimedOutProvesNothing() {
+        Effect.Expectation slow = new Effect.Expectation("upload", "kbit/s", Effect.Change.NARROWER, 256);
+        Probe.Reading timedOut = Probe.Reading.atMost(26.2, "the upload did not finish in 20 s");
+        Effect e = Effect.of(slow, timedOut, timedOut, timedOut, timedOut, null);
+        assertFalse(e.proven());
+        assertTrue(e.reasons().get(0).startsWith("no baseline"), e.reasons().toString());
+        // control: measured before and after, bounded in place
+        assertTrue(Effect.of(slow, Probe.Reading.of(87_000), timedOut, timedOut, Probe.Reading.of(90_000), 2.0)
+                .proven());
+        // relative to the baseline: a link that was barely faster than the limit before is not "slowed"
+        assertFalse(Effect.of(
+                        slow,
+                        Probe.Reading.of(600),
+                        Probe.Reading.of(500),
+                        Probe.Reading.of(500),
+                        Probe.Reading.of(600),
+                        2.0)
+                .proven());
+    }
+
+    @Test
+    void aDelayAppliedOneWayIsNotInEffect() {
+        Effect.Expectation delay = new Effect.Expectation("round trip", "ms", Effect.Change.SLOWER, 200);
+        Probe.Reading quiet = Probe.Reading.ofWays(0.4, 0.2, 0.2);
+        Probe.Reading oneWay = Probe.Reading.ofWays(200.6, 200.4, 0.2);
+        Probe.Reading bothWays = Probe.Reading.ofWays(400.6, 200.4, 200.2);
+        Effect e = Effect.of(delay, quiet, oneWay, oneWay, quiet, 1.0);
+        assertTrue(
+                e.reasons().get(0).startsWith("no measurable effect"),
+                e.reasons().toString());
+        assertTrue(Effect.of(delay, quiet, bothWays, bothWays, quiet, 1.0).proven(), "control");
+        // a round trip as long as both ways' delay, but all of it one way, is still one way
+        assertFalse(Effect.of(delay, quiet, Probe.Reading.ofWays(400.6, 400.4, 0.2), bothWays, quiet, 1.0)
+                .proven());
+    }
+
+    @Test
+    void halfTheLossIsNotTheFault() {
+        Effect.Expectation lossy = new Effect.Expectation("datagrams lost", "%", Effect.Change.LOSSIER, 10);
+        Probe.Reading clean = Probe.Reading.ofWays(0, 0.0, 0.0);
+        Probe.Reading half = Probe.Reading.ofWays(5, 2.5, 2.6);
+        Probe.Reading full = Probe.Reading.ofWays(19, 9.8, 10.2);
+        assertTrue(
+                Effect.of(lossy, clean, half, half, clean, 1.0).reasons().get(0).startsWith("no measurable effect"));
+        assertTrue(Effect.of(lossy, clean, full, full, clean, 1.0).proven(), "control");
+        // applied one way only
+        assertFalse(Effect.of(lossy, clean, Probe.Reading.ofWays(10, 10.0, 0.0), full, clean, 1.0)
+                .proven());
+    }
+
+    @Test
+    void aLinkThatPassesNothingIsNotLossy() {
+        Effect.Expectation lossy = new Effect.Expectation("datagrams lost", "%", Effect.Change.LOSSIER, 10);
+        Probe.Reading clean = Probe.Reading.ofWays(0, 0.0, 0.0);
+        // nothing came back: the probe has no figure; nothing arrived: no way down to measure
+        assertFalse(Effect.of(lossy, clean, Probe.Reading.none("no datagram came back"), null, clean, 1.0)
+                .proven());
+        assertFalse(Effect.of(lossy, clean, new Probe.Reading(100.0, null, 100.0, null), null, clean, 1.0)
+                .proven());
+        // everything arrived and nothing came back
+        assertFalse(Effect.of(lossy, clean, new Probe.Reading(100.0, null, 0.0, 100.0), null, clean, 1.0)
+                .proven());
     }
 
     @Test

@@ -107,6 +107,9 @@ class FaultLifeTest {
     private static final Injector.Applied STOPPED = new Injector.Applied(true, "node-2", "instance stopped");
     private static final Injector.Applied DELAYED = new Injector.Applied(true, "node-1,node-2", "delay 200 ms");
 
+    /** A link's round trip with no fault on it, and each way's part. */
+    private static final Reading QUIET_LINK = Reading.ofWays(0.4, 0.2, 0.2);
+
     private static Reading unansweredInPlace(String phase) {
         return phase.equals("in place") ? Reading.none("timed out") : Reading.of(3);
     }
@@ -150,7 +153,7 @@ class FaultLifeTest {
 
     @Test
     void aLinkFaultWithNoMeasuredEffectIsInvalid() {
-        Verdict.FaultOutcome f = live(new Fake(DELAYED, phase -> Reading.of(0.4), Set.of()), DELAY);
+        Verdict.FaultOutcome f = live(new Fake(DELAYED, phase -> QUIET_LINK, Set.of()), DELAY);
         assertFalse(f.effect().proven());
         assertEquals(1, reasons(f).size(), reasons(f).toString());
         assertTrue(
@@ -163,9 +166,10 @@ class FaultLifeTest {
         long[] probes = {0};
         Function<String, Reading> rtt = phase -> {
             if (!phase.equals("in place")) {
-                return Reading.of(0.4);
+                return QUIET_LINK;
             }
-            return ++probes[0] == 1 ? Reading.of(400.5) : Reading.of(0.4); // the helper gone after the first
+            // the helper gone after the first
+            return ++probes[0] == 1 ? Reading.ofWays(400.5, 200.2, 200.3) : QUIET_LINK;
         };
         Verdict.FaultOutcome f = live(new Fake(DELAYED, rtt, Set.of()), DELAY);
         assertTrue(
@@ -186,7 +190,7 @@ class FaultLifeTest {
     @Test
     void aFaultThatFailedHalfWayIsHealedOnEveryNodeItReached() {
         Injector.Applied half = new Injector.Applied(false, "node-1,node-2", "failed on node-2");
-        Fake fake = new Fake(half, phase -> Reading.of(0.4), Set.of());
+        Fake fake = new Fake(half, phase -> QUIET_LINK, Set.of());
         Map<Drill.Fault, Injector.Applied> unhealed = new ConcurrentHashMap<>();
         Verdict.FaultOutcome f = new FaultLife(fake, QUICK, unhealed).live(DELAY, System.nanoTime());
         assertEquals(List.of("node-1", "node-2"), fake.healedOn);
@@ -199,7 +203,7 @@ class FaultLifeTest {
     @Test
     void aHealThatFailsOnOneNodeHealsTheOthersNamesItAndKeepsTheFaultForTheRetry() {
         Injector.Applied three = new Injector.Applied(true, "node-1,node-2,node-3", "delay 200 ms");
-        Fake fake = new Fake(three, phase -> Reading.of(0.4), Set.of());
+        Fake fake = new Fake(three, phase -> QUIET_LINK, Set.of());
         fake.healFailsOn = "node-2";
         Map<Drill.Fault, Injector.Applied> unhealed = new ConcurrentHashMap<>();
         Verdict.FaultOutcome f = new FaultLife(fake, QUICK, unhealed).live(DELAY, System.nanoTime());
