@@ -190,7 +190,7 @@ public record CacheUpdaterSettings(
                             + "has at most one, and a batch is complete before the next one starts.")
             .checked(Check.between(1, 65_536));
     public static final ConfigKey<Boolean> FRESHNESS_METRICS = ConfigKey.of(
-            "metrics.freshness",
+            "write.freshness-metrics",
             ValueType.BOOLEAN,
             true,
             "Measure each change from its commit to the write: the freshness histograms, consistent-through and the "

@@ -128,7 +128,7 @@ public final class UpdateBatch implements AutoCloseable {
         this(writer, metrics, maxPause, writeThreads, maxInFlight, true);
     }
 
-    /** @param measureFreshness {@code metrics.freshness}: false leaves freshness, consistent-through and table.writes out */
+    /** @param measureFreshness {@code write.freshness-metrics}: false leaves freshness, consistent-through and table.writes out */
     public UpdateBatch(
             ScnOrderedWriter writer,
             Metrics metrics,

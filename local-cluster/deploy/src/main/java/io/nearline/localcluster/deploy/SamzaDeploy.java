@@ -166,13 +166,9 @@ public final class SamzaDeploy {
             }
             throw ClusterException.failed("Samza's submission did not complete within 3 minutes");
         }
-        Optional<String> configError = r.output()
-                .lines()
-                .filter(l -> l.contains("ConfigException: "))
-                .map(l -> l.substring(l.indexOf("ConfigException: ") + "ConfigException: ".length()))
-                .findFirst();
+        Optional<String> configError = configError(r.output());
         if (configError.isPresent()) {
-            throw new ClusterException(configError.get().strip());
+            throw new ClusterException(configError.get());
         }
         String why = r.output()
                 .lines()
@@ -180,6 +176,24 @@ public final class SamzaDeploy {
                 .reduce((a, b) -> b)
                 .orElse(r.output().strip());
         throw ClusterException.failed("Samza's submission failed (exit " + r.exit() + "): " + why.strip());
+    }
+
+    /** The job's own refusal in the client's output, with every problem it lists (one "  - " line each). */
+    static Optional<String> configError(String output) {
+        List<String> lines = output.lines().toList();
+        for (int i = 0; i < lines.size(); i++) {
+            String l = lines.get(i);
+            int at = l.indexOf("ConfigException: ");
+            if (at >= 0) {
+                StringBuilder message = new StringBuilder(
+                        l.substring(at + "ConfigException: ".length()).strip());
+                for (int j = i + 1; j < lines.size() && lines.get(j).startsWith("  - "); j++) {
+                    message.append('\n').append(lines.get(j));
+                }
+                return Optional.of(message.toString());
+            }
+        }
+        return Optional.empty();
     }
 
     /** The running application of a job name (YARN names it job.name_job.id). */

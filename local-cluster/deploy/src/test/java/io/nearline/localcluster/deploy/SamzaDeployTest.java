@@ -53,4 +53,22 @@ class SamzaDeployTest {
             assertEquals(stores + 1, own.size(), shipped);
         }
     }
+
+    /** The job's refusal in the Samza client's output keeps every problem, not the first line alone. */
+    @Test
+    void aRefusalInTheClientsOutputKeepsEveryProblem() {
+        String output = String.join(
+                "\n",
+                "INFO starting the client",
+                "Exception in thread \"main\" io.nearline.common.config.ConfigException: Invalid configuration (2 problems):",
+                "  - 'metrics.reporters' is not a setting of this job",
+                "  - 'cache.ttl' must be above 0",
+                "\tat io.nearline.cacheupdater.samza.CacheUpdaterApp.describe(CacheUpdaterApp.java:48)");
+        assertEquals(
+                java.util.Optional.of("Invalid configuration (2 problems):\n"
+                        + "  - 'metrics.reporters' is not a setting of this job\n"
+                        + "  - 'cache.ttl' must be above 0"),
+                SamzaDeploy.configError(output));
+        assertFalse(SamzaDeploy.configError("INFO all well").isPresent());
+    }
 }
