@@ -144,7 +144,7 @@ final class Benches {
     }
 
     static String withoutEventTime(String lateLine) {
-        return lateLine.replaceFirst("\"ts\":-?\\d+,?", "");
+        return lateLine.replaceFirst("\"eventTimeMillis\":-?\\d+,?", "");
     }
 
     /**

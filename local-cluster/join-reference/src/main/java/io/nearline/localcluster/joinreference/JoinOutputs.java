@@ -20,7 +20,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.feedtrackingjoin.core.Events;
-import io.nearline.feedtrackingjoin.core.TrackingText;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -30,19 +29,32 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What a join run produced, as the sorted JSON lines a replay writes ({@code joined.jsonl},
+ * What a join run produced, whole records ({@link FullRecords}) as the sorted JSON lines a replay writes ({@code joined.jsonl},
  * {@code orphans.jsonl}, {@code late.jsonl}): sorted, so two runs compare line by line whatever
  * order the engine emitted in.
  */
 public record JoinOutputs(List<String> joined, List<String> orphans, List<String> late) {
 
+    /** The oracle's records, each written out whole ({@link FullRecords#of}). */
     public static JoinOutputs of(List<Events.Joined> joined, List<Events.Orphan> orphans, List<Events.Late> late) {
-        List<String> j = new ArrayList<>();
-        joined.forEach(e -> j.add(TrackingText.format(e)));
-        List<String> o = new ArrayList<>();
-        orphans.forEach(e -> o.add(TrackingText.format(e)));
-        List<String> l = new ArrayList<>();
-        late.forEach(e -> l.add(TrackingText.format(e)));
+        return sorted(
+                joined.stream().map(FullRecords::of).toList(),
+                orphans.stream().map(FullRecords::of).toList(),
+                late.stream().map(FullRecords::of).toList());
+    }
+
+    /** What an engine wrote, each record read whole with Avro's generic reader ({@link FullRecords#joined}). */
+    public static JoinOutputs ofAvro(List<byte[]> joined, List<byte[]> orphans, List<byte[]> late) {
+        return sorted(
+                joined.stream().map(FullRecords::joined).toList(),
+                orphans.stream().map(FullRecords::orphan).toList(),
+                late.stream().map(FullRecords::late).toList());
+    }
+
+    private static JoinOutputs sorted(List<String> joined, List<String> orphans, List<String> late) {
+        List<String> j = new ArrayList<>(joined);
+        List<String> o = new ArrayList<>(orphans);
+        List<String> l = new ArrayList<>(late);
         Collections.sort(j);
         Collections.sort(o);
         Collections.sort(l);

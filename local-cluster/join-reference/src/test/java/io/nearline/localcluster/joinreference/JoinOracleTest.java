@@ -19,6 +19,8 @@ import static io.nearline.localcluster.joinreference.TrackingJoinTest.assertSame
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nearline.feedtrackingjoin.core.Events;
 import io.nearline.feedtrackingjoin.core.TrackingText;
 import java.nio.file.Files;
@@ -81,18 +83,21 @@ class JoinOracleTest {
         JoinOutputs expected = JoinOracle.expected(index, brokers, 1, 10_000, 1_000);
         assertEquals(
                 List.of(
-                        "{\"requestId\":\"a\",\"complete\":true,\"nodes\":[\"n1\",\"n2\"],\"missing\":[],\"fragments\":2,"
-                                + "\"duplicatesDropped\":1,\"joinLatencyMillis\":0,\"viewer\":\"v\",\"modelVersion\":\"m\"}",
-                        "{\"requestId\":\"b\",\"complete\":false,\"nodes\":[\"n1\"],\"missing\":[\"n2\"],\"fragments\":1,"
-                                + "\"duplicatesDropped\":0,\"joinLatencyMillis\":9980,\"viewer\":\"v\",\"modelVersion\":\"m\"}"),
-                expected.joined());
+                        "a complete nodes [n1, n2] missing [] duplicatesDropped 1 joinLatencyMillis 0",
+                        "b partial nodes [n1] missing [n2] duplicatesDropped 0 joinLatencyMillis 9980"),
+                expected.joined().stream().map(JoinOracleTest::summary).toList());
         assertEquals(
-                List.of("{\"requestId\":\"c\",\"nodes\":[\"n3\"]}", "{\"requestId\":\"d\",\"nodes\":[\"n1\"]}"),
-                expected.orphans());
+                List.of("c nodes [n3]", "d nodes [n1]"),
+                expected.orphans().stream()
+                        .map(line -> read(line).path("requestId").asText() + " nodes "
+                                + texts(read(line).path("nodes")))
+                        .toList());
         assertEquals(
                 List.of(
-                        "{\"requestId\":\"a\",\"kind\":\"fragment\",\"node\":\"n1\",\"ts\":6000,\"reason\":\"AFTER_EMISSION\"}",
-                        "{\"requestId\":\"d\",\"kind\":\"fragment\",\"node\":\"n2\",\"ts\":2000,\"reason\":\"BEHIND_PARTITION\"}"),
+                        "{\"requestId\":\"a\",\"kind\":\"fragment\",\"node\":\"n1\",\"eventTimeMillis\":6000,"
+                                + "\"reason\":\"AFTER_EMISSION\"}",
+                        "{\"requestId\":\"d\",\"kind\":\"fragment\",\"node\":\"n2\",\"eventTimeMillis\":2000,"
+                                + "\"reason\":\"BEHIND_PARTITION\"}"),
                 expected.late());
         JoinOutputs core = CoreJoinReplay.run(index, brokers, 1, 10_000, 1_000, new Random(0));
         assertEquals(expected, core);
@@ -134,6 +139,31 @@ class JoinOracleTest {
                 }
                 Files.delete(dir);
             }
+        }
+    }
+
+    /** A joined line's rule-relevant fields, as the example above was worked out. */
+    private static String summary(String line) {
+        JsonNode n = read(line);
+        List<String> nodes = new ArrayList<>();
+        n.path("fragments").forEach(f -> nodes.add(f.path("node").asText()));
+        return n.path("requestId").asText() + (n.path("complete").asBoolean() ? " complete" : " partial") + " nodes "
+                + nodes + " missing " + texts(n.path("missingNodes")) + " duplicatesDropped "
+                + n.path("duplicatesDropped").asInt() + " joinLatencyMillis "
+                + n.path("joinLatencyMillis").asLong();
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        array.forEach(t -> out.add(t.asText()));
+        return out;
+    }
+
+    private static JsonNode read(String line) {
+        try {
+            return new ObjectMapper().readTree(line);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException(line, e);
         }
     }
 }

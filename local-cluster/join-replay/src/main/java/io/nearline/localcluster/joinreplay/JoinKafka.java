@@ -25,8 +25,6 @@ import io.nearline.feedtrackingjoin.core.TrackingRejection;
 import io.nearline.localcluster.joinreference.JoinOutputs;
 import io.nearline.localcluster.kit.kafka.KafkaClient;
 import io.nearline.localcluster.kit.kafka.KafkaTopics;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -179,25 +177,16 @@ public final class JoinKafka {
                 topic, JoinPartitions.of(requestId, partitions), requestId.getBytes(StandardCharsets.UTF_8), value);
     }
 
-    /** Everything the job wrote, as sorted JSON lines. */
+    /** Everything the job wrote, as sorted JSON lines of whole records read apart from the job's codec. */
     public static JoinOutputs outputs(KafkaClient kafka, JoinSettings s) {
-        List<Events.Joined> joined = new ArrayList<>();
-        List<Events.Orphan> orphans = new ArrayList<>();
-        List<Events.Late> late = new ArrayList<>();
-        try {
-            for (ConsumerRecord<byte[], byte[]> r : KafkaTopics.readAll(kafka, s.joinedTopic())) {
-                joined.add(TrackingCodec.decodeJoined(r.value()));
-            }
-            for (ConsumerRecord<byte[], byte[]> r : KafkaTopics.readAll(kafka, s.orphansTopic())) {
-                orphans.add(TrackingCodec.decodeOrphan(r.value()));
-            }
-            for (ConsumerRecord<byte[], byte[]> r : KafkaTopics.readAll(kafka, s.lateTopic())) {
-                late.add(TrackingCodec.decodeLate(r.value()));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("an output record the job wrote does not decode", e);
-        }
-        return JoinOutputs.of(joined, orphans, late);
+        return JoinOutputs.ofAvro(
+                values(kafka, s.joinedTopic()), values(kafka, s.orphansTopic()), values(kafka, s.lateTopic()));
+    }
+
+    private static List<byte[]> values(KafkaClient kafka, String topic) {
+        return KafkaTopics.readAll(kafka, topic).stream()
+                .map(ConsumerRecord::value)
+                .toList();
     }
 
     public static List<String> deadLetters(KafkaClient kafka, JoinSettings s) {

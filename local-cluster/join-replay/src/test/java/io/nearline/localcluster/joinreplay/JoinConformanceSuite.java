@@ -194,7 +194,7 @@ public abstract class JoinConformanceSuite {
 
     private static List<String> withoutEventTimes(List<String> late) {
         return late.stream()
-                .map(l -> l.replaceFirst("\"ts\":-?\\d+,?", ""))
+                .map(l -> l.replaceFirst("\"eventTimeMillis\":-?\\d+,?", ""))
                 .sorted()
                 .toList();
     }

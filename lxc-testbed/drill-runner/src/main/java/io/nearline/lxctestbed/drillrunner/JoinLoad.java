@@ -18,10 +18,9 @@ package io.nearline.lxctestbed.drillrunner;
 import io.nearline.feedtrackingjoin.core.Events;
 import io.nearline.feedtrackingjoin.core.JoinPartitions;
 import io.nearline.feedtrackingjoin.core.JoinSettings;
-import io.nearline.feedtrackingjoin.core.TrackingCodec;
-import io.nearline.feedtrackingjoin.core.TrackingText;
 import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.cluster.Daemons;
+import io.nearline.localcluster.joinreference.FullRecords;
 import io.nearline.localcluster.joinreference.JoinOracle;
 import io.nearline.localcluster.joinreference.JoinOutputs;
 import io.nearline.localcluster.joinreference.TrackingGenerator;
@@ -126,21 +125,18 @@ final class JoinLoad implements DrillLoad {
                 break;
             }
             for (ConsumerRecord<byte[], byte[]> r : records) {
-                try {
-                    if (r.topic().equals(settings.orphansTopic())) {
-                        orphans.add(TrackingText.format(TrackingCodec.decodeOrphan(r.value())));
-                    } else if (r.topic().equals(settings.lateTopic())) {
-                        late.add(TrackingText.format(TrackingCodec.decodeLate(r.value())));
-                    } else {
-                        Events.Joined j = TrackingCodec.decodeJoined(r.value());
-                        if (!j.requestId().startsWith(END)) {
-                            joins.computeIfAbsent(j.requestId(), k -> new TreeSet<>())
-                                    .add(TrackingText.format(j));
-                            joinsRead++;
-                        }
+                // whole records, read with Avro's generic reader apart from the job's codec
+                if (r.topic().equals(settings.orphansTopic())) {
+                    orphans.add(FullRecords.orphan(r.value()));
+                } else if (r.topic().equals(settings.lateTopic())) {
+                    late.add(FullRecords.late(r.value()));
+                } else {
+                    String joined = FullRecords.joined(r.value());
+                    String requestId = FullRecords.requestId(joined);
+                    if (!requestId.startsWith(END)) {
+                        joins.computeIfAbsent(requestId, k -> new TreeSet<>()).add(joined);
+                        joinsRead++;
                     }
-                } catch (IOException e) {
-                    throw new UncheckedIOException("an output the job wrote to " + r.topic() + " does not decode", e);
                 }
             }
         }
