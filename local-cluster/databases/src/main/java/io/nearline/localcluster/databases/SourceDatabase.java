@@ -274,28 +274,47 @@ public record SourceDatabase(String kind, String jdbcUrl, String user, String pa
     }
 
     private Rows read(Connection c, String table, DebeziumKeys resolved) throws SQLException {
+        try (Statement s = c.createStatement();
+                ResultSet r = s.executeQuery("SELECT * FROM " + table)) {
+            return rows(r, table, resolved, null);
+        }
+    }
+
+    /**
+     * The rows of one statement's result, keyed as the cache updater keys them. {@code keyValues}, when
+     * given, gets each row's key column values (in key order, as JDBC returns them) under its cache
+     * key, in the order the rows came.
+     */
+    static Rows rows(ResultSet r, String table, DebeziumKeys resolved, Map<String, List<Object>> keyValues)
+            throws SQLException {
         Map<String, ObjectNode> byKey = new TreeMap<>();
         Set<String> compared = new LinkedHashSet<>();
         Set<String> notCompared = new LinkedHashSet<>();
-        try (Statement s = c.createStatement();
-                ResultSet r = s.executeQuery("SELECT * FROM " + table)) {
-            ResultSetMetaData meta = r.getMetaData();
+        ResultSetMetaData meta = r.getMetaData();
+        for (int i = 1; i <= meta.getColumnCount(); i++) {
+            (comparable(meta.getColumnType(i)) ? compared : notCompared).add(meta.getColumnLabel(i));
+        }
+        List<String> keyFields = resolved.keyFieldsOf(table);
+        while (r.next()) {
+            ObjectNode row = JsonNodeFactory.instance.objectNode();
+            ObjectNode keyColumns = JsonNodeFactory.instance.objectNode();
             for (int i = 1; i <= meta.getColumnCount(); i++) {
-                (comparable(meta.getColumnType(i)) ? compared : notCompared).add(meta.getColumnLabel(i));
-            }
-            while (r.next()) {
-                ObjectNode row = JsonNodeFactory.instance.objectNode();
-                ObjectNode keyColumns = JsonNodeFactory.instance.objectNode();
-                for (int i = 1; i <= meta.getColumnCount(); i++) {
-                    String column = meta.getColumnLabel(i);
-                    if (compared.contains(column)) {
-                        row.set(column, value(r, i, meta.getColumnType(i)));
-                    }
-                    if (resolved.keyFieldsOf(table).contains(column)) {
-                        keyColumns.set(column, value(r, i, meta.getColumnType(i)));
-                    }
+                String column = meta.getColumnLabel(i);
+                if (compared.contains(column)) {
+                    row.set(column, value(r, i, meta.getColumnType(i)));
                 }
-                byKey.put(key(table, keyColumns, resolved), row);
+                if (keyFields.contains(column)) {
+                    keyColumns.set(column, value(r, i, meta.getColumnType(i)));
+                }
+            }
+            String key = key(table, keyColumns, resolved);
+            byKey.put(key, row);
+            if (keyValues != null) {
+                List<Object> values = new ArrayList<>();
+                for (String field : keyFields) {
+                    values.add(r.getObject(field));
+                }
+                keyValues.put(key, values);
             }
         }
         return new Rows(byKey, compared, notCompared);

@@ -27,6 +27,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * What a join run produced, whole records ({@link FullRecords}) as the sorted JSON lines a replay writes ({@code joined.jsonl},
@@ -90,6 +92,35 @@ public record JoinOutputs(List<String> joined, List<String> orphans, List<String
         }
         Collections.sort(j);
         return new JoinOutputs(j, orphans, l);
+    }
+
+    /**
+     * The outputs with every event time counted from the earliest one in them: a live run sends the
+     * traffic with its event times shifted to now, all by the same amount, and rebased its outputs are
+     * the replay's, times included.
+     */
+    public JoinOutputs rebased() {
+        long earliest = Long.MAX_VALUE;
+        for (List<String> lines : List.of(joined, orphans, late)) {
+            for (String line : lines) {
+                Matcher m = EVENT_TIME.matcher(line);
+                while (m.find()) {
+                    earliest = Math.min(earliest, Long.parseLong(m.group(1)));
+                }
+            }
+        }
+        long base = earliest == Long.MAX_VALUE ? 0 : earliest;
+        return sorted(rebase(joined, base), rebase(orphans, base), rebase(late, base));
+    }
+
+    private static final Pattern EVENT_TIME = Pattern.compile("\"eventTimeMillis\":(-?\\d+)");
+
+    private static List<String> rebase(List<String> lines, long base) {
+        return lines.stream()
+                .map(line -> EVENT_TIME
+                        .matcher(line)
+                        .replaceAll(m -> "\"eventTimeMillis\":" + (Long.parseLong(m.group(1)) - base)))
+                .toList();
     }
 
     private static JsonNode read(String line) {
