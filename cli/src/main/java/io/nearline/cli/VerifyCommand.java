@@ -27,6 +27,7 @@ import io.nearline.localcluster.cluster.ClusterFile;
 import io.nearline.localcluster.cluster.ClusterOption;
 import io.nearline.localcluster.cluster.ClusterPrometheus;
 import io.nearline.localcluster.cluster.PrivateNetwork;
+import io.nearline.localcluster.databases.SampledRead;
 import io.nearline.localcluster.databases.SourceDatabase;
 import io.nearline.localcluster.deploy.LiveStores;
 import io.nearline.localcluster.deploy.SourceRepair;
@@ -45,9 +46,12 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -59,11 +63,12 @@ import picocli.CommandLine.Option;
         name = "verify",
         mixinStandardHelpOptions = true,
         description = {
-            "Compare the cache with the database again and again while the job runs: every row of every table "
-                    + "the cluster file's 'postgres:' or 'mysql:' section lists, each round. A key that differs "
-                    + "may be a change on its way: it is reported divergent only when, its row unchanged, the "
-                    + "job's consistent-through (read from the cluster's Prometheus) has passed the round that "
-                    + "first saw it, or it has differed for --in-flight.%n",
+            "Compare the cache with the database again and again while the job runs: each round, the next "
+                    + "--keys-per-round rows of every table the cluster file's 'postgres:' or 'mysql:' section lists "
+                    + "(in key order, a pass through each table after another), and the keys that differed last round. "
+                    + "A key that differs may be a change on its way: it is reported divergent only when, its row "
+                    + "unchanged, the job's consistent-through (read from the cluster's Prometheus) has passed the "
+                    + "round that first saw it, or it has differed for --in-flight.%n",
             "Exports nearline_verify_checked and nearline_verify_divergent (per table) on a Prometheus "
                     + "endpoint, which the cluster's Prometheus finds on its own (cluster up --prometheus). "
                     + "Exits 0 when every key confirmed divergent in the last round (if any) was repaired, "
@@ -112,6 +117,16 @@ public final class VerifyCommand implements Callable<Integer> {
     int metricsPort;
 
     @Option(
+            names = "--keys-per-round",
+            paramLabel = "N",
+            defaultValue = "10000",
+            description = "Rows read from each table a round, in key order, going on from where the last round "
+                    + "stopped (and from the first row after the last), besides the keys that differed last round; "
+                    + "0: every row every round. With --every this sets the load on the database and the store. "
+                    + "Default: ${DEFAULT-VALUE}.")
+    int keysPerRound;
+
+    @Option(
             names = "--repair",
             description = "Write each confirmed key's row from the database into the cache, through the ordered "
                     + "write at the version of one consistent read (as 'bootstrap run --from' takes it): a repair "
@@ -156,9 +171,13 @@ public final class VerifyCommand implements Callable<Integer> {
         if (every.isZero() || every.isNegative()) {
             throw new ClusterException("--every must be above 0, got " + every);
         }
+        if (keysPerRound < 0) {
+            throw new ClusterException("--keys-per-round must be 0 (every row) or more, got " + keysPerRound);
+        }
         ClusterFile c = cluster.read();
         SourceDatabase database = SourceDatabase.fromClusterFile(c.dir(), source);
         SuspectKeys suspects = new SuspectKeys(inFlight);
+        SampledRead slices = keysPerRound == 0 ? null : new SampledRead(database, keysPerRound);
         SourceRepair repairs = repair
                 ? new SourceRepair(
                         c,
@@ -176,7 +195,7 @@ public final class VerifyCommand implements Callable<Integer> {
                 Exported exported = new Exported(c, metricsPort)) {
             do {
                 long started = System.nanoTime();
-                last = round(c, database, cache, suspects, repairs);
+                last = round(c, database, slices, cache, suspects, repairs);
                 rounds++;
                 last.repaired().forEach((table, n) -> repairedByTable.merge(table, n, Long::sum));
                 exported.record(last);
@@ -205,20 +224,43 @@ public final class VerifyCommand implements Callable<Integer> {
 
     /** One round: the watermark, then every table, then the cache; what differs goes through the suspects. */
     private Round round(
-            ClusterFile c, SourceDatabase database, CacheStore cache, SuspectKeys suspects, SourceRepair repairs)
+            ClusterFile c,
+            SourceDatabase database,
+            SampledRead slices,
+            CacheStore cache,
+            SuspectKeys suspects,
+            SourceRepair repairs)
             throws Exception {
         long consistentThrough = consistentThrough(c);
         long readAt = System.currentTimeMillis();
         long started = System.nanoTime();
-        SourceDatabase.Read read = database.read();
+        SourceDatabase.Read read;
+        Map<String, List<String>> gone = Map.of();
+        if (slices == null) {
+            read = database.read();
+        } else {
+            SampledRead.Round slice = slices.next(again(suspects));
+            read = slice.read();
+            gone = slice.gone();
+            keyValues.putAll(slice.keyValues());
+        }
         Map<String, TableCheck.Table> tables = new LinkedHashMap<>();
         Map<String, Map<CacheKey, JsonNode>> rows = new LinkedHashMap<>();
-        read.tables().forEach((name, table) -> {
+        Set<String> checkedKeys = new HashSet<>();
+        for (Map.Entry<String, SourceDatabase.Rows> t : read.tables().entrySet()) {
             Map<CacheKey, JsonNode> byKey = new TreeMap<>();
-            table.byKey().forEach((k, row) -> byKey.put(CacheKey.of(k), row));
-            rows.put(name, byKey);
-            tables.put(name, new TableCheck.Table(byKey, table.compared(), List.of()));
-        });
+            t.getValue().byKey().forEach((k, row) -> byKey.put(CacheKey.of(k), row));
+            rows.put(t.getKey(), byKey);
+            List<String> goneHere = gone.getOrDefault(t.getKey(), List.of());
+            tables.put(
+                    t.getKey(),
+                    new TableCheck.Table(
+                            byKey,
+                            t.getValue().compared(),
+                            goneHere.stream().map(CacheKey::of).toList()));
+            checkedKeys.addAll(t.getValue().byKey().keySet());
+            checkedKeys.addAll(goneHere);
+        }
         TableCheck.Tables checked = TableCheck.check(tables, CacheView.of(cache));
         List<SuspectKeys.Divergent> differing = new ArrayList<>();
         Map<String, Long> keys = new LinkedHashMap<>();
@@ -231,7 +273,10 @@ public final class VerifyCommand implements Callable<Integer> {
                         name, d.key().value(), rows.get(name).get(d.key())));
             }
         });
-        List<SuspectKeys.Confirmed> confirmed = suspects.round(differing, readAt, consistentThrough);
+        List<SuspectKeys.Confirmed> confirmed = slices == null
+                ? suspects.round(differing, readAt, consistentThrough)
+                : suspects.round(differing, checkedKeys::contains, readAt, consistentThrough);
+        keyValues.keySet().retainAll(suspects.suspects().keySet()); // kept only to read the suspects again
         for (SuspectKeys.Confirmed d : confirmed) {
             divergent.merge(d.table(), 1L, Long::sum);
             System.out.println("  DIVERGENT " + d.table() + " " + d.key() + ": " + d.why());
@@ -247,6 +292,21 @@ public final class VerifyCommand implements Callable<Integer> {
                 round.inFlight(),
                 consistentThrough == 0 ? " (the job's consistent-through not known)" : "");
         return round;
+    }
+
+    /** Each suspect's key column values, by cache key: how a sampled round reads it again. */
+    private final Map<String, List<Object>> keyValues = new HashMap<>();
+
+    /** The suspects to read again, by table: cache key → key values (a key with none yet waits for its slice). */
+    private Map<String, Map<String, List<Object>>> again(SuspectKeys suspects) {
+        Map<String, Map<String, List<Object>>> out = new HashMap<>();
+        suspects.suspects().forEach((key, table) -> {
+            List<Object> values = keyValues.get(key);
+            if (values != null) {
+                out.computeIfAbsent(table, t -> new LinkedHashMap<>()).put(key, values);
+            }
+        });
+        return out;
     }
 
     /** The confirmed keys written from one read of the database; the keys put right, per table. */

@@ -42,6 +42,7 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -152,7 +153,8 @@ class PrometheusClusterIT extends LocalClusterIT {
             }
         });
         Path quiet = dir.resolve("verify-live.json");
-        CliRun live = CliRun.of(verify(cluster, quiet, "20s", "30s"));
+        // a slice of 50 rows of each table a round: a pass through the 196 keys takes four rounds
+        CliRun live = CliRun.of(verify(cluster, quiet, "20s", "30s", "--keys-per-round", "50"));
         System.err.println(live.out());
         assertTrue(writers.get(2, TimeUnit.MINUTES).committed() > 100, "writers ran alongside");
         assertEquals(0, live.exit(), "no false alarm under live writes: " + live.out());
@@ -277,22 +279,24 @@ class PrometheusClusterIT extends LocalClusterIT {
                 });
     }
 
-    private static String[] verify(Path cluster, Path summary, String duration, String inFlight) {
-        return new String[] {
-            "verify",
-            "--source",
-            "postgres",
-            "--cluster",
-            cluster.toString(),
-            "--every",
-            "3s",
-            "--in-flight",
-            inFlight,
-            "--duration",
-            duration,
-            "--summary-json",
-            summary.toString()
-        };
+    private static String[] verify(Path cluster, Path summary, String duration, String inFlight, String... more) {
+        List<String> args = List.of(
+                "verify",
+                "--source",
+                "postgres",
+                "--cluster",
+                cluster.toString(),
+                "--every",
+                "3s",
+                "--in-flight",
+                inFlight,
+                "--duration",
+                duration,
+                "--summary-json",
+                summary.toString());
+        List<String> all = new java.util.ArrayList<>(args);
+        all.addAll(List.of(more));
+        return all.toArray(String[]::new);
     }
 
     private static String firstItem(Map<String, String> db) throws Exception {

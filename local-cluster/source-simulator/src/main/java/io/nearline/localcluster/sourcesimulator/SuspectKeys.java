@@ -22,6 +22,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Predicate;
 
 /**
  * What a continuous check remembers between rounds: the keys the cache did not match, and since when.
@@ -62,7 +63,21 @@ public final class SuspectKeys {
      * epoch ms (0 when not known). @return the keys confirmed divergent this round
      */
     public List<Confirmed> round(List<Divergent> divergent, long readAt, long consistentThrough) {
+        return round(divergent, key -> true, readAt, consistentThrough);
+    }
+
+    /**
+     * One round that read only some keys ({@code checked}: a slice of each table and the suspects read
+     * again): a suspect it did not read stays as it was.
+     */
+    public List<Confirmed> round(
+            List<Divergent> divergent, Predicate<String> checked, long readAt, long consistentThrough) {
         Map<String, Suspect> next = new HashMap<>();
+        suspects.forEach((key, s) -> {
+            if (!checked.test(key)) {
+                next.put(key, s);
+            }
+        });
         List<Confirmed> confirmed = new ArrayList<>();
         for (Divergent d : divergent) {
             Suspect before = suspects.get(d.key());
@@ -83,6 +98,13 @@ public final class SuspectKeys {
         }
         suspects = next;
         return confirmed;
+    }
+
+    /** Each key that differed when last read, with its table: what the next round reads again. */
+    public Map<String, String> suspects() {
+        Map<String, String> out = new HashMap<>();
+        suspects.forEach((key, s) -> out.put(key, s.table()));
+        return out;
     }
 
     /** The keys that differ but are not confirmed: changes that may still be on their way. */

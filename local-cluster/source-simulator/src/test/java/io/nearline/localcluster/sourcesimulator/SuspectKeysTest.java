@@ -69,4 +69,21 @@ class SuspectKeysTest {
         List<SuspectKeys.Confirmed> deleted = new SuspectKeys(Duration.ZERO).round(List.of(items("2", null)), 5_000, 0);
         assertEquals(1, deleted.size(), "a row deleted in the database and live in the cache, no allowance");
     }
+
+    /** A round that read a slice of the tables leaves the suspects it did not read as they were. */
+    @Test
+    void aSuspectOutsideTheRoundsSliceIsKeptUntilItIsReadAgain() {
+        SuspectKeys keys = new SuspectKeys(Duration.ofSeconds(60));
+        keys.round(List.of(items("1", row(5)), items("2", row(6))), 1_000, 0);
+        // the next slice read key 2 only, and it matched: key 1 is still suspect, key 2 was in flight
+        assertEquals(List.of(), keys.round(List.of(), k -> k.equals("2"), 30_000, 0));
+        assertEquals(java.util.Map.of("1", "public.items"), keys.suspects());
+        // read again past the allowance, unchanged: confirmed from its first read
+        List<SuspectKeys.Confirmed> confirmed = keys.round(List.of(items("1", row(5))), k -> true, 61_000, 0);
+        assertEquals(1, confirmed.size(), confirmed.toString());
+        assertEquals(1_000, confirmed.get(0).sinceMillis());
+        // control: a round that reads every key and finds key 1 matching forgets it
+        assertEquals(List.of(), keys.round(List.of(), k -> true, 62_000, 0));
+        assertEquals(java.util.Map.of(), keys.suspects());
+    }
 }
