@@ -297,13 +297,18 @@ public final class VerifyCommand implements Callable<Integer> {
     /** Each suspect's key column values, by cache key: how a sampled round reads it again. */
     private final Map<String, List<Object>> keyValues = new HashMap<>();
 
-    /** The suspects to read again, by table: cache key → key values (a key with none yet waits for its slice). */
+    /**
+     * The suspects to read again, by table: cache key → key values, the longest suspected first and at
+     * most --keys-per-round a table (a cache that differs everywhere doubles a round's reads, no more);
+     * the rest wait for a later round or their slice.
+     */
     private Map<String, Map<String, List<Object>>> again(SuspectKeys suspects) {
         Map<String, Map<String, List<Object>>> out = new HashMap<>();
         suspects.suspects().forEach((key, table) -> {
             List<Object> values = keyValues.get(key);
-            if (values != null) {
-                out.computeIfAbsent(table, t -> new LinkedHashMap<>()).put(key, values);
+            Map<String, List<Object>> ofTable = out.computeIfAbsent(table, t -> new LinkedHashMap<>());
+            if (values != null && ofTable.size() < keysPerRound) {
+                ofTable.put(key, values);
             }
         });
         return out;

@@ -18,7 +18,9 @@ package io.nearline.localcluster.sourcesimulator;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -100,10 +102,15 @@ public final class SuspectKeys {
         return confirmed;
     }
 
-    /** Each key that differed when last read, with its table: what the next round reads again. */
+    /**
+     * Each key that differed when last read, with its table, the longest suspected first: what the next
+     * round reads again (those nearest to being confirmed, where a round reads only some).
+     */
     public Map<String, String> suspects() {
-        Map<String, String> out = new HashMap<>();
-        suspects.forEach((key, s) -> out.put(key, s.table()));
+        Map<String, String> out = new LinkedHashMap<>();
+        suspects.entrySet().stream()
+                .sorted(Map.Entry.comparingByValue(Comparator.comparingLong(Suspect::firstReadAt)))
+                .forEach(e -> out.put(e.getKey(), e.getValue().table()));
         return out;
     }
 
