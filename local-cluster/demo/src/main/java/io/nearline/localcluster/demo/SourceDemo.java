@@ -202,7 +202,8 @@ final class SourceDemo {
      * The shipped descriptor's connector settings (jobs/deploy/debezium-KIND.yaml), pointed at this run's
      * database and broker: the demo runs what a deploy runs.
      */
-    private Map<String, String> connectorConfig(Database db, String bootstrap, String cdcTopic) throws Exception {
+    private Map<String, String> connectorConfig(ForkedConnect connect, Database db, String bootstrap, String cdcTopic)
+            throws Exception {
         Path descriptor = Home.dir().resolve("jobs/deploy/debezium-" + kind + ".yaml");
         Map<String, Object> y = new Yaml(new SafeConstructor(new LoaderOptions()))
                 .load(Files.readString(descriptor, StandardCharsets.UTF_8));
@@ -211,7 +212,7 @@ final class SourceDemo {
         config.put("database.hostname", "127.0.0.1");
         config.put("database.port", "" + db.port);
         config.put("database.user", db.user);
-        config.put("database.password", db.password);
+        config.put("database.password", connect.secret("database.password", db.password)); // never inline
         config.put("table.include.list", String.join(",", tables()));
         if (kind.equals("postgres")) {
             config.put("database.dbname", PostgresServer.DATABASE);
@@ -300,7 +301,10 @@ final class SourceDemo {
         Connection held = holdATransactionOpen(db);
         Thread commitLater = new Thread(() -> commitAfter(held, Duration.ofSeconds(2)), "held transaction");
         commitLater.start();
-        connect.deploy(CONNECTOR, connectorConfig(db, bootstrap, cdcTopic), Duration.ofSeconds(120));
+        connect.deploy(CONNECTOR, connectorConfig(connect, db, bootstrap, cdcTopic), Duration.ofSeconds(120));
+        if (connect.get("/connectors/" + CONNECTOR + "/config").toString().contains(db.password)) {
+            throw new IllegalStateException("the connector's config as Connect keeps it holds the database password");
+        }
         commitLater.join();
     }
 

@@ -20,6 +20,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nearline.common.testkit.LocalProcesses;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -28,10 +29,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
@@ -53,10 +56,13 @@ public final class ForkedConnect implements AutoCloseable {
 
     private final Process process;
     private final String rest;
+    /** The worker's files: its config, its log, the secrets its connectors refer to. */
+    private final Path dir;
 
-    private ForkedConnect(Process process, String rest) {
+    private ForkedConnect(Process process, String rest, Path dir) {
         this.process = process;
         this.rest = rest;
+        this.dir = dir;
     }
 
     public static Path lib(Path home) {
@@ -210,7 +216,7 @@ public final class ForkedConnect implements AutoCloseable {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(
                         dir.resolve("connect.log").toFile()))
                 .start();
-        return new ForkedConnect(process, "http://127.0.0.1:" + port);
+        return new ForkedConnect(process, "http://127.0.0.1:" + port, dir);
     }
 
     /** Whether the worker's REST API answers within {@code timeout}; false as soon as the worker exits. */
@@ -248,6 +254,32 @@ public final class ForkedConnect implements AutoCloseable {
      * Creates (or reconfigures) the connector {@code name} and waits until it and its tasks run; a
      * failed task is an {@link IOException} with the first line of its error.
      */
+    /**
+     * Keeps {@code value} under {@code key} in the worker's secrets file (its owner's only) and returns
+     * the reference the worker's file config provider resolves when a task starts: the connector's
+     * config, which Connect keeps in its config topic and shows over REST, holds the reference only.
+     */
+    public String secret(String key, String value) throws IOException {
+        return secret(dir.toAbsolutePath().resolve("secrets.properties"), key, value);
+    }
+
+    /** {@link #secret} in {@code file}: created readable by its owner only, other keys in it kept. */
+    static String secret(Path file, String key, String value) throws IOException {
+        Properties secrets = new Properties();
+        if (Files.exists(file)) {
+            try (InputStream in = Files.newInputStream(file)) {
+                secrets.load(in);
+            }
+        } else {
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        }
+        secrets.setProperty(key, value);
+        try (OutputStream out = Files.newOutputStream(file)) {
+            secrets.store(out, "read by the worker's file config provider");
+        }
+        return "${file:" + file + ":" + key + "}";
+    }
+
     public void deploy(String name, Map<String, String> config, Duration timeout) throws IOException {
         HttpResponse<String> put = send(HttpRequest.newBuilder(URI.create(rest + "/connectors/" + name + "/config"))
                 .header("Content-Type", "application/json")
