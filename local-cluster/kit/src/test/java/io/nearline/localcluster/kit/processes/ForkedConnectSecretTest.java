@@ -35,7 +35,8 @@ class ForkedConnectSecretTest {
     void aSecretIsKeptInTheOwnersFileAndReferredTo() throws Exception {
         Path file = dir.resolve("secrets.properties");
         String password = "p=ss:w0rd#1 \\\\ ok";
-        assertEquals("${file:" + file + ":database.password}", ForkedConnect.secret(file, "database.password", password));
+        assertEquals(
+                "${file:" + file + ":database.password}", ForkedConnect.secret(file, "database.password", password));
         ForkedConnect.secret(file, "other.password", "second");
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
         Properties read = new Properties(); // as Kafka's FileConfigProvider reads it
