@@ -69,7 +69,7 @@ import picocli.CommandLine.Option;
                     + "A key that differs may be a change on its way: it is reported divergent only when, its row "
                     + "unchanged, the job's consistent-through (read from the cluster's Prometheus) has passed the "
                     + "round that first saw it, or it has differed for --in-flight.%n",
-            "Exports nearline_verify_checked and nearline_verify_divergent (per table) on a Prometheus "
+            "Exports nearline_verify_checked, nearline_verify_divergent and nearline_verify_repaired (per table) on a Prometheus "
                     + "endpoint, which the cluster's Prometheus finds on its own (cluster up --prometheus). "
                     + "Exits 0 when every key confirmed divergent in the last round (if any) was repaired, "
                     + "1 otherwise.%n"
@@ -216,7 +216,7 @@ public final class VerifyCommand implements Callable<Integer> {
                 last.checked().values().stream().mapToLong(Long::longValue).sum(),
                 divergent,
                 last.inFlight(),
-                repair ? String.format("; %,d keys repaired", repairedTotal) : "");
+                repair ? String.format("; repaired %,d", repairedTotal) : "");
         long unrepaired = divergent
                 - last.repaired().values().stream().mapToLong(Long::longValue).sum();
         return unrepaired == 0 ? 0 : 1;
