@@ -248,15 +248,7 @@ public final class UpdateBatch implements AutoCloseable {
             for (int i = 0; i < results.length; i++) {
                 WriteResult r = results[i];
                 if (r.outcome() != WriteOutcome.FAILED) {
-                    countTable(
-                            todo.get(i).getValue().event().getTable(),
-                            r.outcome().name().toLowerCase(Locale.ROOT));
-                }
-                if (r.outcome() == WriteOutcome.APPLIED
-                        && todo.get(i).getValue().refreshTtl()) {
-                    rowsApplied.inc();
-                }
-                if (r.outcome() != WriteOutcome.FAILED) {
+                    counted(todo.get(i).getValue(), r.outcome());
                     continue;
                 }
                 if (r.failure() instanceof InterruptedException) {
@@ -291,12 +283,25 @@ public final class UpdateBatch implements AutoCloseable {
                 pauseMillis = Math.min(pauseMillis * 2, maxPause.toMillis());
             }
         }
+        settled(cut);
+        return refused;
+    }
+
+    /** A write the store took (applied, or found stale, duplicate or refreshed): its table's count. */
+    private void counted(Pending change, WriteOutcome outcome) {
+        countTable(change.event().getTable(), outcome.name().toLowerCase(Locale.ROOT));
+        if (outcome == WriteOutcome.APPLIED && change.refreshTtl()) {
+            rowsApplied.inc();
+        }
+    }
+
+    /** Every change of a written cut is done: counted, and its freshness and watermark moved. */
+    private void settled(Cut cut) {
         eventsWritten.inc(cut.events());
         rowsWritten.inc(cut.rows());
         if (freshness != null) {
             freshness.settled(cut.taken());
         }
-        return refused;
     }
 
     private void countTable(String table, String outcome) {
