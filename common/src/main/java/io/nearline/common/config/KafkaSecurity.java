@@ -18,11 +18,12 @@ package io.nearline.common.config;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * How a job's and the tools' Kafka clients prove who they are and whom they talk to: TLS, SASL or
  * both, the same keys for every job on both engines. Passwords are {@link Secret} references, read
- * where the client is made: on Flink where the job's main runs (its JobManager), on Samza in each
+ * where the client is made: on Flink in each task (by a Kafka config provider), on Samza in each
  * container and in the client that submits it. A truststore or keystore is a path on that machine.
  */
 public record KafkaSecurity(
@@ -156,6 +157,31 @@ public record KafkaSecurity(
      * same for consumers, producers and admin clients, Kafka 2.4 to 4.x.
      */
     public Map<String, String> clientProperties() {
+        return properties(Secret::reveal, secret -> jaasQuoted(secret.reveal()));
+    }
+
+    /**
+     * The same properties with every secret left as a Kafka config variable ({@code
+     * ${nearline:secret:file:/path}}) that the config provider {@code providerClass} resolves inside
+     * each client as it is made: for clients made on another machine from these properties (a Flink
+     * task), which then carry references only. The provider must read a {@code secret:} variable as
+     * {@link Secret#reveal} and a {@code jaas:} one as the same, quoted for a JAAS line.
+     */
+    public Map<String, String> clientPropertiesByReference(String providerClass) {
+        Map<String, String> p = properties(
+                secret -> "${" + PROVIDER + ":secret:" + secret.reference() + "}",
+                secret -> "${" + PROVIDER + ":jaas:" + secret.reference() + "}");
+        if (!p.isEmpty()) {
+            p.put("config.providers", PROVIDER);
+            p.put("config.providers." + PROVIDER + ".class", providerClass);
+        }
+        return p;
+    }
+
+    /** The name {@link #clientPropertiesByReference} gives its config provider. */
+    public static final String PROVIDER = "nearline";
+
+    private Map<String, String> properties(Function<Secret, String> value, Function<Secret, String> jaasValue) {
         Map<String, String> p = new LinkedHashMap<>();
         if (protocol == Protocol.PLAINTEXT) {
             return p;
@@ -166,20 +192,20 @@ public record KafkaSecurity(
             p.put(
                     "sasl.jaas.config",
                     mechanism.loginModule + " required username=\"" + jaasQuoted(username) + "\" password=\""
-                            + jaasQuoted(password.reveal()) + "\";");
+                            + jaasValue.apply(password) + "\";");
         }
         if (!truststore.isEmpty()) {
             p.put("ssl.truststore.location", truststore);
             p.put("ssl.truststore.type", storeType(truststore));
             if (!truststorePassword.equals(Secret.NONE)) {
-                p.put("ssl.truststore.password", truststorePassword.reveal());
+                p.put("ssl.truststore.password", value.apply(truststorePassword));
             }
         }
         if (!keystore.isEmpty()) {
             p.put("ssl.keystore.location", keystore);
             p.put("ssl.keystore.type", storeType(keystore));
             if (!keystorePassword.equals(Secret.NONE)) {
-                String password = keystorePassword.reveal(); // the key's too: read once
+                String password = value.apply(keystorePassword); // the key's too: read once
                 p.put("ssl.keystore.password", password);
                 p.put("ssl.key.password", password);
             }
@@ -219,7 +245,8 @@ public record KafkaSecurity(
     }
 
     // a JAAS option value is a quoted string: a quote or backslash in it is escaped
-    private static String jaasQuoted(String value) {
+    /** {@code value} between the double quotes of a JAAS option. */
+    public static String jaasQuoted(String value) {
         return value.replace("\\", "\\\\").replace("\"", "\\\"");
     }
 

@@ -25,13 +25,13 @@ public final class KafkaClientSecurity {
     private KafkaClientSecurity() {}
 
     /**
-     * The security properties for every source and sink of the job; passwords are read here, where the
-     * job's main runs (the JobManager, or the client of a local run), and reach the TaskManagers inside
-     * the job graph.
+     * The security properties for every source and sink of the job, secrets as references: each Kafka
+     * client resolves them where it is made (the tasks, the JobManager's enumerators and committers)
+     * through {@link SecretConfigProvider}, so the job graph holds no password.
      */
     public static Properties of(Config config) {
         Properties p = new Properties();
-        p.putAll(KafkaSecurity.from(config).clientProperties());
+        p.putAll(KafkaSecurity.from(config).clientPropertiesByReference(SecretConfigProvider.class.getName()));
         return p;
     }
 }
