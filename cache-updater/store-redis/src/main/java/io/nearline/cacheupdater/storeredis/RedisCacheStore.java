@@ -55,6 +55,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -74,9 +75,11 @@ import java.util.function.Supplier;
  *   <li>Each key is one Redis string: an 8-byte CAS token, then the cache-record envelope. The
  *       version sits at fixed bytes of it, so the server reads it with {@code GETRANGE} without
  *       touching the payload.</li>
- *   <li>The version-ordered write is a Redis Function ({@code nearline_v1.lua}, loaded at connect
- *       and again if a restarted server lost it): compare, write value and expiry, atomically on the
- *       server, one round trip — the same as a blind {@code SET}.</li>
+ *   <li>The version-ordered write is a Redis Function ({@code nearline_v1.lua}): compare, write value
+ *       and expiry, atomically on the server, one round trip — the same as a blind {@code SET}. An
+ *       admin loads it ({@link #loadFunctions}); the job's user needs only the commands it calls
+ *       ({@link #JOB_COMMANDS}). A library already loaded is never replaced by the job; a user that
+ *       may load one (not recommended) loads it where it is missing.</li>
  *   <li>The CAS token is random per write: Redis has no token of its own, and a random 64-bit one
  *       tells two states of a key apart without a counter key (which Redis Cluster could not reach
  *       from the key's function).</li>
@@ -90,7 +93,19 @@ import java.util.function.Supplier;
  */
 public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
 
-    static final String LIBRARY = "nearline_v1";
+    /** The function library; its name changes with its code (NearlineLibraryTest holds it). */
+    public static final String LIBRARY = "nearline_v1";
+
+    /**
+     * The commands the job's Redis user needs, as an ACL rule (keys and channels aside): the store's
+     * reads and writes, the commands its function runs (ACLs hold inside functions too), the check that
+     * the function is loaded, and what the client sends on connecting and, on a cluster, to learn the
+     * slots.
+     */
+    public static final String JOB_COMMANDS = "-@all +get +set +exists +getrange +fcall +function|list +ping +hello"
+            + " +auth +client|setname +info +cluster|nodes +cluster|shards +cluster|slots +cluster|myid"
+            + " +readonly +command";
+
     static final String WRITE = LIBRARY + "_write";
     static final String REPLACE = LIBRARY + "_replace";
     static final int TOKEN_BYTES = 8;
@@ -120,8 +135,15 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
         this.health = settings.health().newHealth();
     }
 
-    /** Connects, authenticates and loads the functions; fails with the reason and the setting to check. */
+    /**
+     * Connects, authenticates and checks that the functions are loaded; fails with the reason and the
+     * setting to check.
+     */
     public static RedisCacheStore connect(RedisStoreSettings settings) {
+        return connect(settings, true);
+    }
+
+    private static RedisCacheStore connect(RedisStoreSettings settings, boolean needFunctions) {
         String functions = functionsSource();
         AbstractRedisClient client = null;
         try {
@@ -150,7 +172,9 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
                 commands = c.async();
             }
             RedisCacheStore store = new RedisCacheStore(settings, client, connection, commands, functions);
-            store.loadFunctions();
+            if (needFunctions) {
+                store.ensureFunctions();
+            }
             return store;
         } catch (RuntimeException e) {
             if (client != null) {
@@ -200,20 +224,71 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
         }
     }
 
-    /** Loads (or replaces with the same code) the function library on the server, or on every primary of a cluster. */
-    private void loadFunctions() {
+    /**
+     * Loads (or replaces) the function library on the server, or on every primary of a cluster, as the
+     * user {@code admin} names: what an operator does once, and again after a server without
+     * persistence restarts empty. The job's own user need not be allowed to.
+     */
+    public static void loadFunctions(RedisStoreSettings admin) {
+        try (RedisCacheStore store = connectBare(admin)) {
+            store.load(true);
+        }
+    }
+
+    private static RedisCacheStore connectBare(RedisStoreSettings settings) {
+        return connect(settings, false);
+    }
+
+    /** The library as this jar has it, for an admin's own tools ({@code redis-cli -x FUNCTION LOAD}). */
+    public static String functionLibrary() {
+        return functionsSource();
+    }
+
+    private void load(boolean replace) {
         CompletionStage<?> loaded = commands instanceof RedisAdvancedClusterAsyncCommands<byte[], byte[]> cluster
-                ? cluster.upstream().commands().functionLoad(functions, true)
-                : commands.functionLoad(functions, true);
+                ? cluster.upstream().commands().functionLoad(functions, replace)
+                : commands.functionLoad(functions, replace);
         await(loaded.toCompletableFuture());
     }
 
-    /** A server that restarted empty lost the functions: load them again, once at a time, and let the writer retry. */
+    /** The library on the server (every primary): there already, or loaded now if this user may. */
+    private void ensureFunctions() {
+        if (loadedEverywhere()) {
+            return;
+        }
+        try {
+            load(false);
+        } catch (RuntimeException e) {
+            if (!reason(e).contains("NOPERM")) {
+                throw e;
+            }
+            throw new StoreException("the Redis function library " + LIBRARY + " is not loaded on "
+                    + settings.servers() + ", and user '" + settings.username() + "' may not load it (as it "
+                    + "should not): load it as an admin, see docs/redis.md#the-function-library");
+        }
+    }
+
+    private boolean loadedEverywhere() {
+        if (commands instanceof RedisAdvancedClusterAsyncCommands<byte[], byte[]> cluster) {
+            List<List<Map<String, Object>>> each = await(cluster.upstream()
+                    .commands()
+                    .functionList(LIBRARY)
+                    .thenCollect(java.util.stream.Collectors.toList())
+                    .toCompletableFuture());
+            return each.stream().noneMatch(List::isEmpty);
+        }
+        return !await(commands.functionList(LIBRARY).toCompletableFuture()).isEmpty();
+    }
+
+    /**
+     * A server that restarted empty lost the functions: where this user may, load them again, once at a
+     * time, and let the writer retry; where it may not, the writer retries until an admin has.
+     */
     private void reloadFunctions() {
         if (reloading.compareAndSet(false, true)) {
             CompletableFuture.runAsync(() -> {
                 try {
-                    loadFunctions();
+                    load(false);
                 } catch (RuntimeException e) {
                     // the next write that misses the functions tries again
                 } finally {
@@ -478,7 +553,12 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
             }
             if (message.contains("Function not found")) {
                 reloadFunctions();
-                return transientError(op, key, e, " (the server lost its functions: loading them again)");
+                return transientError(
+                        op,
+                        key,
+                        e,
+                        " (the server lost its functions: they are loaded again where user '" + settings.username()
+                                + "' may, else an admin must load " + LIBRARY + ")");
             }
             if (!isTransient(message)) {
                 return new StoreException("Redis " + op + " of '" + key + "' failed: " + message, e);
@@ -520,6 +600,9 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
     /** The setting to look at for a failure to connect. */
     private static String hint(Throwable e) {
         String all = reason(e);
+        if (all.contains(LIBRARY + " is not loaded")) {
+            return "an admin loads it once per server, and again after a server restarts empty";
+        }
         if (all.contains("WRONGPASS") || all.contains("NOAUTH") || all.contains("NOPERM")) {
             return "check redis.username and redis.password, and the user's ACL";
         }

@@ -59,7 +59,8 @@ public record RedisStoreSettings(
                     "redis.username",
                     ValueType.STRING,
                     "default",
-                    "ACL user (needs GET, SET, GETRANGE, EXISTS, FUNCTION LOAD and FCALL on the cache's keys).")
+                    "ACL user: needs only FCALL, GET, SET, GETRANGE, EXISTS and FUNCTION LIST on the cache's keys (the "
+                            + "library is loaded by an admin: docs/redis.md).")
             .checked(Check.notBlank());
     public static final ConfigKey<Secret> PASSWORD = ConfigKey.of(
             "redis.password",

@@ -29,6 +29,8 @@ import io.nearline.cacheupdater.storeredis.testkit.RedisServerProcess;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.config.Config;
 import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.common.store.CacheStore;
+import io.nearline.common.store.CacheStores;
 import io.nearline.common.store.StoreException;
 import io.nearline.common.store.StoreUnavailableException;
 import io.nearline.common.testkit.Seeds;
@@ -36,6 +38,7 @@ import io.nearline.common.version.Version;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -140,22 +143,73 @@ class RedisCacheStoreIT extends RedisStoreContract {
         }
     }
 
-    /** A server restarted empty has lost the functions too: the store loads them again and the write goes through. */
+    /**
+     * A server restarted empty has lost the functions too: the job's user may not load them, so its writes
+     * fail transiently, naming the admin's load, until an admin has loaded them; then they go through.
+     */
     @Test
-    void aRestartedServerGetsItsFunctionsBack() throws Exception {
+    void aRestartedServerWaitsForTheAdminToLoadTheFunctions() throws Exception {
         CacheKey k = key("after-restart");
         ScnOrderedWriter w = writer();
         assertEquals(
                 WriteOutcome.APPLIED,
                 w.write(k, KeyHistory.record(k, Version.of(1, 1), false)).outcome());
-        server.restart();
-        assertEquals("", server.cli("FUNCTION", "LIST"), "a restarted server has no functions");
+        server.restartWithoutFunctions();
+        try {
+            assertEquals("", server.cli("FUNCTION", "LIST"), "a restarted server has no functions");
+            WriteResult waiting = await().atMost(Duration.ofSeconds(30))
+                    .until(
+                            () -> w.write(k, KeyHistory.record(k, Version.of(2, 1), false)),
+                            r -> r.failure() != null
+                                    && String.valueOf(r.failure().getMessage()).contains("Function not found"));
+            assertEquals(WriteOutcome.FAILED, waiting.outcome());
+            assertTrue(
+                    waiting.failure().getMessage().contains("an admin must load " + RedisCacheStore.LIBRARY),
+                    waiting.failure().getMessage());
+            assertEquals("", server.cli("FUNCTION", "LIST"), "the job's user loaded nothing");
+        } finally {
+            server.loadFunctions();
+        }
         await().atMost(Duration.ofSeconds(30))
                 .until(
                         () -> w.write(k, KeyHistory.record(k, Version.of(2, 1), false))
                                 .outcome(),
                         o -> o == WriteOutcome.APPLIED);
+    }
+
+    /** A user that may load functions (not recommended) loads them again itself after a restart. */
+    @Test
+    void aUserAllowedToLoadFunctionsLoadsThemAgainItself() throws Exception {
+        CacheKey k = key("loaded-by-itself");
+        try (CacheStore admin = CacheStores.open(Config.of(server.adminSettings()))) {
+            ScnOrderedWriter w = new ScnOrderedWriter(
+                    admin, WriterSettings.defaults().withTtl(Duration.ofHours(1)), new InMemoryMetrics());
+            server.restartWithoutFunctions();
+            await().atMost(Duration.ofSeconds(30))
+                    .until(
+                            () -> w.write(k, KeyHistory.record(k, Version.of(1, 1), false))
+                                    .outcome(),
+                            o -> o == WriteOutcome.APPLIED);
+        }
         assertTrue(server.cli("FUNCTION", "LIST").contains(RedisCacheStore.LIBRARY));
+    }
+
+    /** The job's user runs the store's commands and nothing else: no server code, no admin commands. */
+    @Test
+    void theJobsUserCannotReplaceServerCodeOrRunAdminCommands() throws Exception {
+        for (List<String> refused : List.of(
+                List.of("FUNCTION", "LOAD", "REPLACE", RedisCacheStore.functionLibrary()),
+                List.of("FUNCTION", "DELETE", RedisCacheStore.LIBRARY),
+                List.of("FLUSHALL"),
+                List.of("CONFIG", "SET", "save", "60 1"),
+                List.of("KEYS", "*"),
+                List.of("ACL", "LIST"))) {
+            String reply = server.cliAsJob(refused.toArray(String[]::new));
+            assertTrue(reply.contains("NOPERM"), refused.get(0) + ": " + reply);
+        }
+        // control: the same user reads, and the admin may do what the job may not
+        assertTrue(server.cliAsJob("FUNCTION", "LIST").contains(RedisCacheStore.LIBRARY));
+        assertTrue(server.cli("ACL", "LIST").contains(RedisServerProcess.ADMIN));
     }
 
     /** Frozen (SIGSTOP), the server does not answer: writes fail transiently, and succeed once it goes on. */

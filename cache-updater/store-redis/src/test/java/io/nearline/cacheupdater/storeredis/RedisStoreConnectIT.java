@@ -15,6 +15,7 @@
  */
 package io.nearline.cacheupdater.storeredis;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -68,9 +69,29 @@ class RedisStoreConnectIT {
     /** A server without Redis Functions (older than 7.0; here: the command renamed away) is refused at start. */
     @Test
     void aServerWithoutFunctionsIsRefused() throws Exception {
-        try (RedisServerProcess server = RedisServerProcess.start(dir, List.of("rename-command FUNCTION \"\""))) {
+        try (RedisServerProcess server =
+                RedisServerProcess.start(dir, List.of("rename-command FUNCTION \"\""), false)) {
             String message = refusal(server.settings());
             assertTrue(message.contains("Redis 7.0 or later"), message);
+        }
+    }
+
+    /** A server without the functions: the job's user may not load them, and says who must. */
+    @Test
+    void aServerWithoutTheLibraryIsRefusedToTheJobsUserNamingTheAdminsLoad() throws Exception {
+        try (RedisServerProcess server = RedisServerProcess.start(dir, List.of(), false)) {
+            String message = refusal(server.settings());
+            assertTrue(
+                    message.contains(RedisCacheStore.LIBRARY + " is not loaded")
+                            && message.contains("may not load it")
+                            && message.contains("docs/redis.md#the-function-library"),
+                    message);
+            assertEquals("", server.cli("FUNCTION", "LIST"));
+            // control: once the admin has loaded it, the same settings open a working store
+            server.loadFunctions();
+            try (var store = CacheStores.open(Config.of(server.settings()))) {
+                assertTrue(store.health().healthy(), store.health().detail());
+            }
         }
     }
 

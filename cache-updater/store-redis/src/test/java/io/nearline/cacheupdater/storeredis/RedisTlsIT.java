@@ -129,10 +129,16 @@ class RedisTlsIT {
                 "tls-key-file " + certs.resolve("server.key"),
                 "tls-ca-cert-file " + certs.resolve("ca.pem"),
                 "tls-auth-clients no");
-        try (RedisServerProcess server = RedisServerProcess.start(dir.resolve("redis"), tls)) {
+        try (RedisServerProcess server = RedisServerProcess.start(dir.resolve("redis"), tls, false)) {
             Map<String, String> settings = new HashMap<>(server.settings());
             settings.put("redis.servers", "rediss://127.0.0.1:" + tlsPort);
             settings.put("redis.connect-timeout", "5s");
+            Map<String, String> admin = new HashMap<>(settings);
+            admin.putAll(Map.of(
+                    "redis.username", RedisServerProcess.ADMIN,
+                    "redis.password", server.adminSettings().get("redis.password"),
+                    "redis.tls.trust-certificate", certs.resolve("ca.pem").toString()));
+            RedisCacheStore.loadFunctions(RedisStoreSettings.from(Config.of(admin)));
 
             StoreException untrusted = assertThrows(
                     StoreException.class, () -> RedisCacheStore.connect(RedisStoreSettings.from(Config.of(settings))));

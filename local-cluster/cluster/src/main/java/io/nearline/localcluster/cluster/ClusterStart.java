@@ -15,7 +15,10 @@
  */
 package io.nearline.localcluster.cluster;
 
+import io.nearline.cacheupdater.storeredis.RedisCacheStore;
+import io.nearline.cacheupdater.storeredis.RedisStoreSettings;
 import io.nearline.cacheupdater.storeredis.testkit.RedisServerProcess;
+import io.nearline.common.config.Config;
 import io.nearline.common.config.KafkaSecurity;
 import io.nearline.localcluster.kit.processes.ForkedConnect;
 import io.nearline.localcluster.kit.processes.Home;
@@ -257,6 +260,7 @@ public abstract class ClusterStart implements Callable<Integer> {
             String address = host + ":" + ClusterCommand.REDIS_PORT;
             Daemons.await(dir, "redis", pids.get("redis"), Duration.ofSeconds(60), () -> Daemons.listening(address));
             storeAddress.put("servers", "redis://" + address);
+            loadRedisFunctions("redis://" + address);
             step(started, "redis", "redis://" + address + " (redis-server, user " + RedisServerProcess.USER + ")");
         } else {
             String couchbase = awaitReadyLine("couchbase", "COUCHBASE=", Duration.ofSeconds(60));
@@ -308,6 +312,21 @@ public abstract class ClusterStart implements Callable<Integer> {
                 redisDir.resolve(RedisServerProcess.PASSWORD_FILE).toString());
         String binary = RedisServerProcess.binary().orElseThrow().toString();
         pids.put("redis", Daemons.start(dir, "redis", net.wrap(List.of(binary, config.toString()))));
+    }
+
+    /**
+     * The store's functions, loaded by the server's admin user: the jobs' user may only call them
+     * (docs/redis.md#the-function-library).
+     */
+    private void loadRedisFunctions(String server) {
+        Path admin = dir.resolve("redis").resolve(RedisServerProcess.ADMIN_PASSWORD_FILE);
+        RedisCacheStore.loadFunctions(RedisStoreSettings.from(Config.of(Map.of(
+                "redis.servers",
+                server,
+                "redis.username",
+                RedisServerProcess.ADMIN,
+                "redis.password",
+                "file:" + admin.toAbsolutePath()))));
     }
 
     /** A daemon of ours from its jar, in the cluster's network. */

@@ -15,6 +15,9 @@
  */
 package io.nearline.cacheupdater.storeredis.testkit;
 
+import io.nearline.cacheupdater.storeredis.RedisCacheStore;
+import io.nearline.cacheupdater.storeredis.RedisStoreSettings;
+import io.nearline.common.config.Config;
 import io.nearline.common.testkit.LocalProcesses;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -28,8 +31,8 @@ import java.util.stream.Collectors;
 
 /**
  * A Redis Cluster of private {@link RedisServerProcess}es on 127.0.0.1, primaries only, the 16,384
- * slots spread over them by {@code redis-cli --cluster create}. Every node has the same ACL user and
- * password.
+ * slots spread over them by {@code redis-cli --cluster create}. Every node has the same ACL users and
+ * passwords; the admin loads the store's functions on every primary once the cluster serves.
  */
 public final class RedisClusterProcess implements AutoCloseable {
 
@@ -44,7 +47,6 @@ public final class RedisClusterProcess implements AutoCloseable {
         List<RedisServerProcess> nodes = new ArrayList<>();
         RedisClusterProcess cluster = new RedisClusterProcess(nodes);
         try {
-            String password = null;
             for (int i = 0; i < size; i++) {
                 List<String> config = new ArrayList<>(List.of(
                         "cluster-enabled yes",
@@ -52,20 +54,22 @@ public final class RedisClusterProcess implements AutoCloseable {
                         // the bus port is chosen too: port + 10000 may be taken or beyond 65535
                         "cluster-port " + LocalProcesses.freePort(),
                         "cluster-node-timeout 3000"));
-                RedisServerProcess node = RedisServerProcess.start(dir.resolve("node-" + i), config);
-                nodes.add(node);
-                if (password == null) {
-                    password = Files.readString(node.passwordFile()).trim();
-                } else { // one password for the whole cluster, as clients log in once
-                    node.cli("ACL", "SETUSER", RedisServerProcess.USER, "resetpass", ">" + password);
-                    Files.writeString(node.passwordFile(), password);
+                Path nodeDir = dir.resolve("node-" + i);
+                if (i > 0) { // one password per user for the whole cluster, as clients log in once
+                    Files.createDirectories(nodeDir);
+                    for (String file :
+                            List.of(RedisServerProcess.PASSWORD_FILE, RedisServerProcess.ADMIN_PASSWORD_FILE)) {
+                        Files.copy(dir.resolve("node-0").resolve(file), nodeDir.resolve(file));
+                    }
                 }
+                nodes.add(RedisServerProcess.start(nodeDir, config, false));
             }
             List<String> create = new ArrayList<>(List.of("--cluster", "create"));
             nodes.forEach(n -> create.add("127.0.0.1:" + n.port()));
             create.addAll(List.of("--cluster-replicas", "0", "--cluster-yes"));
             nodes.get(0).cli(create.toArray(String[]::new));
             cluster.awaitServing(Duration.ofSeconds(60));
+            RedisCacheStore.loadFunctions(RedisStoreSettings.from(Config.of(cluster.adminSettings())));
             return cluster;
         } catch (IOException | RuntimeException e) {
             cluster.close();
@@ -97,6 +101,15 @@ public final class RedisClusterProcess implements AutoCloseable {
     /** The job settings that reach this cluster: every node as a seed. */
     public Map<String, String> settings() {
         Map<String, String> settings = new LinkedHashMap<>(nodes.get(0).settings());
+        settings.put(
+                "redis.servers", nodes.stream().map(RedisServerProcess::uri).collect(Collectors.joining(",")));
+        settings.put("redis.cluster", "true");
+        return settings;
+    }
+
+    /** As {@link #settings}, as the admin. */
+    public Map<String, String> adminSettings() {
+        Map<String, String> settings = new LinkedHashMap<>(nodes.get(0).adminSettings());
         settings.put(
                 "redis.servers", nodes.stream().map(RedisServerProcess::uri).collect(Collectors.joining(",")));
         settings.put("redis.cluster", "true");

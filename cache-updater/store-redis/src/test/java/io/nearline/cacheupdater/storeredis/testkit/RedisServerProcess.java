@@ -15,6 +15,9 @@
  */
 package io.nearline.cacheupdater.storeredis.testkit;
 
+import io.nearline.cacheupdater.storeredis.RedisCacheStore;
+import io.nearline.cacheupdater.storeredis.RedisStoreSettings;
+import io.nearline.common.config.Config;
 import io.nearline.common.testkit.LocalProcesses;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -35,13 +38,18 @@ import java.util.concurrent.TimeUnit;
  * A private {@code redis-server} (Debian's package) on 127.0.0.1, with its configuration, log and
  * password file in a directory of its own. It keeps no data on disk (a cache node without
  * persistence): {@linkplain #restart started again} it is empty, on the same port. Clients log in as
- * the ACL user {@value #USER} with a random password read from a file; the default user is off.
- * Only the process started here is ever signalled.
+ * the ACL user {@value #USER}, allowed only the commands the store runs ({@link
+ * RedisCacheStore#JOB_COMMANDS}), with a random password read from a file; {@value #ADMIN} (another
+ * password) loads the store's functions whenever the server starts, as an operator would, and runs
+ * the harness's own commands ({@link #cli}); the default user is off. Only the process started here is
+ * ever signalled.
  */
 public final class RedisServerProcess implements AutoCloseable {
 
     public static final String USER = "nearline";
     public static final String PASSWORD_FILE = "redis.password";
+    public static final String ADMIN = "nearline-admin";
+    public static final String ADMIN_PASSWORD_FILE = "redis-admin.password";
     public static final String REQUIRE = "nearline.requireRedis";
     public static final String REQUIRE_ENV = "NEARLINE_REQUIRE_REDIS";
     private static final String READY = "Ready to accept connections";
@@ -50,13 +58,15 @@ public final class RedisServerProcess implements AutoCloseable {
     private final int port;
     private final Path config;
     private final Path passwordFile;
+    private final boolean functions;
     private Process process;
 
-    private RedisServerProcess(Path dir, int port, Path config, Path passwordFile) {
+    private RedisServerProcess(Path dir, int port, Path config, Path passwordFile, boolean functions) {
         this.dir = dir;
         this.port = port;
         this.config = config;
         this.passwordFile = passwordFile;
+        this.functions = functions;
     }
 
     /** The server binary, or empty where the package is not installed. */
@@ -95,9 +105,17 @@ public final class RedisServerProcess implements AutoCloseable {
 
     /** Starts a server with its files in {@code dir}; {@code extraConfig} lines are added to its configuration. */
     public static RedisServerProcess start(Path dir, List<String> extraConfig) throws IOException {
+        return start(dir, extraConfig, true);
+    }
+
+    /**
+     * As {@link #start(Path, List)}; without {@code functions} the admin loads nothing, at this start or
+     * any restart (a cluster's node, loaded once the cluster serves; a server the test keeps bare).
+     */
+    public static RedisServerProcess start(Path dir, List<String> extraConfig, boolean functions) throws IOException {
         int port = LocalProcesses.freePort();
         Path config = writeConfig(dir, "127.0.0.1", port, extraConfig);
-        RedisServerProcess server = new RedisServerProcess(dir, port, config, dir.resolve(PASSWORD_FILE));
+        RedisServerProcess server = new RedisServerProcess(dir, port, config, dir.resolve(PASSWORD_FILE), functions);
         server.launch();
         return server;
     }
@@ -111,8 +129,11 @@ public final class RedisServerProcess implements AutoCloseable {
     public static Path writeConfig(Path dir, String host, int port, List<String> extraConfig) throws IOException {
         Files.createDirectories(dir);
         Path password = dir.resolve(PASSWORD_FILE);
-        if (!Files.exists(password)) {
-            writePrivate(password, HexFormat.of().formatHex(new SecureRandom().generateSeed(12)));
+        Path admin = dir.resolve(ADMIN_PASSWORD_FILE);
+        for (Path file : List.of(password, admin)) {
+            if (!Files.exists(file)) {
+                writePrivate(file, HexFormat.of().formatHex(new SecureRandom().generateSeed(12)));
+            }
         }
         Path config = dir.resolve("redis.conf");
         List<String> lines = new ArrayList<>(List.of(
@@ -124,7 +145,9 @@ public final class RedisServerProcess implements AutoCloseable {
                 "daemonize no",
                 "logfile " + dir.toAbsolutePath().resolve("redis.log"),
                 "user default off",
-                "user " + USER + " on >" + Files.readString(password).trim() + " ~* &* +@all"));
+                "user " + USER + " on >" + Files.readString(password).trim() + " ~* resetchannels "
+                        + RedisCacheStore.JOB_COMMANDS,
+                "user " + ADMIN + " on >" + Files.readString(admin).trim() + " ~* &* +@all"));
         lines.addAll(extraConfig);
         writePrivate(config, String.join("\n", lines) + "\n");
         return config;
@@ -135,6 +158,10 @@ public final class RedisServerProcess implements AutoCloseable {
     }
 
     private void launch() throws IOException {
+        launch(functions);
+    }
+
+    private void launch(boolean loadFunctions) throws IOException {
         Path binary = binary().orElseThrow(
                         () -> new IllegalStateException(unavailableReason().orElseThrow()));
         Path log = dir.resolve("redis.log");
@@ -147,6 +174,9 @@ public final class RedisServerProcess implements AutoCloseable {
         long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
         while (System.nanoTime() < deadline && process.isAlive()) {
             if (Files.exists(log) && newText(log, logged).contains(READY)) {
+                if (loadFunctions) {
+                    loadFunctions();
+                }
                 return;
             }
             LocalProcesses.sleep(50);
@@ -173,6 +203,19 @@ public final class RedisServerProcess implements AutoCloseable {
         return passwordFile;
     }
 
+    /** Loads the store's functions as {@value #ADMIN}: what an operator does after the server starts empty. */
+    public void loadFunctions() {
+        RedisCacheStore.loadFunctions(RedisStoreSettings.from(Config.of(adminSettings())));
+    }
+
+    /** The settings of {@value #ADMIN} on this server. */
+    public Map<String, String> adminSettings() {
+        Map<String, String> admin = new LinkedHashMap<>(settings());
+        admin.put("redis.username", ADMIN);
+        admin.put("redis.password", "file:" + dir.resolve(ADMIN_PASSWORD_FILE).toAbsolutePath());
+        return admin;
+    }
+
     /** The job settings that reach this server (the password by reference to its file). */
     public Map<String, String> settings() {
         Map<String, String> settings = new LinkedHashMap<>();
@@ -193,10 +236,16 @@ public final class RedisServerProcess implements AutoCloseable {
         }
     }
 
-    /** Kills the server and starts it again, empty, on the same port. */
+    /** Kills the server and starts it again, empty, on the same port (the admin loading the functions). */
     public void restart() throws IOException {
         kill();
         launch();
+    }
+
+    /** As {@link #restart}, without anyone loading the functions: what a job sees until an admin does. */
+    public void restartWithoutFunctions() throws IOException {
+        kill();
+        launch(false);
     }
 
     /** Freezes the server (SIGSTOP): connections stay open, so commands time out instead of being refused. */
@@ -209,14 +258,28 @@ public final class RedisServerProcess implements AutoCloseable {
         signal("CONT");
     }
 
-    /** Runs {@code redis-cli} against this server as {@value #USER}; returns what it printed. */
+    /** Runs {@code redis-cli} against this server as {@value #ADMIN}; returns what it printed. */
     public String cli(String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(
+                "redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(port), "--user", ADMIN, "--no-auth-warning"));
+        command.add("--pass");
+        command.add(Files.readString(dir.resolve(ADMIN_PASSWORD_FILE)).trim());
+        command.addAll(List.of(args));
+        return run(command);
+    }
+
+    /** Runs {@code redis-cli} as the job's user {@value #USER}; returns what it printed, errors included. */
+    public String cliAsJob(String... args) throws IOException {
         List<String> command = new ArrayList<>(List.of(
                 "redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(port), "--user", USER, "--no-auth-warning"));
         command.add("--pass");
         command.add(Files.readString(passwordFile).trim());
         command.addAll(List.of(args));
-        return run(command);
+        try {
+            return run(command);
+        } catch (IOException refused) { // redis-cli exits 1 on an error reply
+            return refused.getMessage();
+        }
     }
 
     static String run(List<String> command) throws IOException {
