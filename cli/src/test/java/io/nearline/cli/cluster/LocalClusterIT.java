@@ -16,12 +16,14 @@
 package io.nearline.cli.cluster;
 
 import io.nearline.cli.NearlineCli;
+import io.nearline.common.testkit.Required;
 import io.nearline.localcluster.cluster.PrivateNetwork;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.CleanupMode;
@@ -31,7 +33,7 @@ import picocli.CommandLine;
 /**
  * What the deploy ITs share: the checkout as Nearline's home, the commands run in this JVM with their
  * one-line errors kept, the conformance scenarios; skipped (the reason printed) where a machine cannot
- * make the cluster's private network.
+ * make the cluster's private network, failed instead where {@code NEARLINE_REQUIRE_LXC} is true.
  */
 abstract class LocalClusterIT {
 
@@ -46,11 +48,10 @@ abstract class LocalClusterIT {
     static void home() {
         System.setProperty(
                 "nearline.home", Path.of("..").toAbsolutePath().normalize().toString());
-        String unavailable = PrivateNetwork.unavailableReason();
-        if (unavailable != null) {
-            System.out.println("local cluster ITs skipped: " + unavailable);
-        }
-        Assumptions.assumeTrue(unavailable == null, unavailable);
+        Optional<String> skip =
+                Required.skipReason(Required.LXC_OR_ROOT, Optional.ofNullable(PrivateNetwork.unavailableReason()));
+        skip.ifPresent(why -> System.out.println("local cluster ITs " + why));
+        Assumptions.assumeTrue(skip.isEmpty(), () -> skip.orElse(""));
     }
 
     int nearline(String... args) {

@@ -25,12 +25,17 @@ import io.nearline.cli.CliRun;
 import io.nearline.localcluster.cluster.ClusterFile;
 import io.nearline.localcluster.deploy.FlinkDeploy;
 import io.nearline.localcluster.deploy.SamzaDeploy;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -117,6 +122,8 @@ class OwnClusterFileIT extends LocalClusterIT {
             assertEquals(0, nearline("publish", "cdc", "--events", edge.toString(), "--cluster", own.toString()));
             assertEquals(0, checkLive(own, "couchbase", "120s", scrambled, edge));
 
+            noPasswordAtRest(local, own, c);
+
             // one wrong address per kind, and a wrong Kafka password: exit 2, and the last line names it
             String host = c.address();
             Path wrongPassword = Files.writeString(dir.resolve("wrong.password"), "not-the-password");
@@ -141,6 +148,30 @@ class OwnClusterFileIT extends LocalClusterIT {
             CliRun down = CliRun.of("cluster", "down", "--dir", local.toString());
             assertEquals(0, down.exit(), down.out());
         }
+    }
+
+    /**
+     * The Kafka and cache passwords found nowhere the deploys left data or logs: Kafka's segments (Samza's
+     * coordinator stream and config among them), YARN's containers' and daemons' logs, HDFS's blocks,
+     * the Flink session's logs and blobs, the deploys' files. Only the files that hold a secret by
+     * design are left out, and the search must find the passwords there (the control).
+     */
+    private static void noPasswordAtRest(Path local, Path own, ClusterFile c) throws IOException {
+        Path kafkaPassword = local.resolve("kafka.password");
+        Path cachePassword = Path.of(c.storeAddress().get("password-file"));
+        SecretSearch search = new SecretSearch(Map.of(
+                "the Kafka password", Files.readString(kafkaPassword).strip(),
+                "the cache password", Files.readString(cachePassword).strip()));
+        Set<Path> kept = new HashSet<>(Set.of(kafkaPassword, cachePassword));
+        try (Stream<Path> brokerSide = Files.list(local.resolve("kafka-security"))) {
+            brokerSide.forEach(kept::add); // the broker's users, its stores and their password
+        }
+        kept = kept.stream().map(p -> p.toAbsolutePath().normalize()).collect(Collectors.toSet());
+        List<String> found = search.findIn(List.of(local, own), kept);
+        assertEquals(List.of(), found, "a password at rest");
+        // control: the same search finds each password in the files kept for it
+        List<String> control = search.findIn(List.of(kafkaPassword, cachePassword), Set.of());
+        assertEquals(2, control.size(), control.toString());
     }
 
     /** {@code cluster init} of {@code own} with the local cluster's addresses, some replaced. */

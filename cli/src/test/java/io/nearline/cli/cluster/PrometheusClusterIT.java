@@ -33,6 +33,7 @@ import io.nearline.localcluster.cluster.ConnectWorker;
 import io.nearline.localcluster.databases.PostgresServer;
 import io.nearline.localcluster.databases.SqlWorkload;
 import io.nearline.localcluster.deploy.LiveStores;
+import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -132,9 +133,29 @@ class PrometheusClusterIT extends LocalClusterIT {
                     "the Connect worker found");
 
             verifyFindsWhatDiffersAndNothingInFlight(cluster, c, db, prometheus);
+            noDatabasePasswordAtRest(cluster, db);
         } finally {
             assertEquals(0, nearline("cluster", "down", "--dir", cluster.toString()));
         }
+    }
+
+    /**
+     * The database password Debezium's connector logs in with is nowhere at rest but in its own file and
+     * the worker's secrets file: not in Connect's config topic (Kafka's segments), the worker's or the
+     * job's logs, PostgreSQL's files (which keep a hash) or the deploys' files. The control: the same
+     * search finds it in the two files kept for it.
+     */
+    private static void noDatabasePasswordAtRest(Path cluster, Map<String, String> db) throws IOException {
+        Path passwordFile = Path.of(db.get("password-file"));
+        Path workerSecrets = cluster.resolve("connect/secrets.properties");
+        SecretSearch search = new SecretSearch(
+                Map.of("the database password", Files.readString(passwordFile).strip()));
+        Set<Path> kept = Set.of(
+                passwordFile.toAbsolutePath().normalize(),
+                workerSecrets.toAbsolutePath().normalize());
+        assertEquals(List.of(), search.findIn(List.of(cluster), kept), "a password at rest");
+        assertEquals(
+                2, search.findIn(List.of(passwordFile, workerSecrets), Set.of()).size(), "the control");
     }
 
     /**

@@ -162,18 +162,17 @@ public record KafkaSecurity(
 
     /**
      * The same properties with every secret left as a Kafka config variable ({@code
-     * ${nearline:secret:file:/path}}) that the config provider {@code providerClass} resolves inside
-     * each client as it is made: for clients made on another machine from these properties (a Flink
-     * task), which then carry references only. The provider must read a {@code secret:} variable as
-     * {@link Secret#reveal} and a {@code jaas:} one as the same, quoted for a JAAS line.
+     * ${nearline:secret:file:/path}}) that {@link SecretConfigProvider} resolves inside each client as
+     * it is made: for the jobs' clients, made on their machines from settings an engine keeps and logs,
+     * which then carry references only.
      */
-    public Map<String, String> clientPropertiesByReference(String providerClass) {
+    public Map<String, String> clientPropertiesByReference() {
         Map<String, String> p = properties(
                 secret -> "${" + PROVIDER + ":secret:" + secret.reference() + "}",
                 secret -> "${" + PROVIDER + ":jaas:" + secret.reference() + "}");
         if (!p.isEmpty()) {
             p.put("config.providers", PROVIDER);
-            p.put("config.providers." + PROVIDER + ".class", providerClass);
+            p.put("config.providers." + PROVIDER + ".class", SecretConfigProvider.class.getName());
         }
         return p;
     }

@@ -58,10 +58,7 @@ public final class PrometheusServer implements AutoCloseable {
                 Files.isExecutable(Path.of("/usr/bin/prometheus")) && Files.isExecutable(Path.of("/usr/bin/promtool"))
                         ? Optional.empty()
                         : Optional.of("Debian's prometheus package is not installed (apt-get install prometheus)");
-        if (whyNot.isPresent() && "true".equals(System.getenv(REQUIRE_ENV))) {
-            throw new IllegalStateException(REQUIRE_ENV + "=true but " + whyNot.get());
-        }
-        return whyNot.map(reason -> "skipped: " + reason);
+        return Required.skipReason(REQUIRE_ENV, whyNot);
     }
 
     /** Runs {@code promtool} with {@code args}; returns its exit code and output. */

@@ -27,11 +27,11 @@ public final class KafkaClientSecurity {
     /**
      * The security properties for every source and sink of the job, secrets as references: each Kafka
      * client resolves them where it is made (the tasks, the JobManager's enumerators and committers)
-     * through {@link SecretConfigProvider}, so the job graph holds no password.
+     * (KafkaSecurity#clientPropertiesByReference), so the job graph holds no password.
      */
     public static Properties of(Config config) {
         Properties p = new Properties();
-        p.putAll(KafkaSecurity.from(config).clientPropertiesByReference(SecretConfigProvider.class.getName()));
+        p.putAll(KafkaSecurity.from(config).clientPropertiesByReference());
         return p;
     }
 }

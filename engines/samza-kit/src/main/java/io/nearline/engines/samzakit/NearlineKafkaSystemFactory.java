@@ -65,10 +65,14 @@ public class NearlineKafkaSystemFactory extends KafkaSystemFactory {
         return super.getAdmin(system, secured(system, config), clientId);
     }
 
-    /** {@code config} with the security as the system's consumer and producer settings (the admin reads the consumer's). */
+    /**
+     * {@code config} with the security as the system's consumer and producer settings (the admin reads
+     * the consumer's), secrets as references that each Kafka client resolves as it is made: Samza logs
+     * the configs it passes on, and those must not hold a password.
+     */
     public static Config secured(String system, Config config) {
         Map<String, String> security =
-                KafkaSecurity.from(SamzaConfig.nearline(config)).clientProperties();
+                KafkaSecurity.from(SamzaConfig.nearline(config)).clientPropertiesByReference();
         if (security.isEmpty()) {
             return config;
         }

@@ -13,15 +13,13 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.engines.flinkkit;
+package io.nearline.common.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nearline.common.config.Config;
-import io.nearline.common.config.KafkaSecurity;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -33,8 +31,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The Flink jobs' Kafka properties carry references only, and a Kafka client made from them (as a
- * task makes it) reads the same secrets the tools read at once: quotes and backslashes included.
+ * The jobs' Kafka properties carry references only, and a Kafka client made from them (as a task or a
+ * container makes it) reads the same secrets the tools read at once: quotes and backslashes included.
  */
 class SecretConfigProviderTest {
 
@@ -74,7 +72,8 @@ class SecretConfigProviderTest {
     @Test
     void theJobsPropertiesHoldReferencesThatTheClientResolvesAsTheToolsDo() throws Exception {
         Config config = secured();
-        Properties byReference = KafkaClientSecurity.of(config);
+        Properties byReference = new Properties();
+        byReference.putAll(KafkaSecurity.from(config).clientPropertiesByReference());
         String all = byReference.toString();
         assertFalse(all.contains("planted"), all);
         assertTrue(all.contains("${nearline:jaas:file:" + dir.resolve("kafka.password") + "}"), all);
@@ -98,7 +97,9 @@ class SecretConfigProviderTest {
 
     @Test
     void plaintextNeedsNoProvider() {
-        assertTrue(KafkaClientSecurity.of(Config.of(Map.of())).isEmpty());
+        assertTrue(KafkaSecurity.from(Config.of(Map.of()))
+                .clientPropertiesByReference()
+                .isEmpty());
     }
 
     @Test

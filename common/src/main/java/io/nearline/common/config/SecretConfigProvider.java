@@ -13,11 +13,8 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.engines.flinkkit;
+package io.nearline.common.config;
 
-import io.nearline.common.config.ConfigException;
-import io.nearline.common.config.KafkaSecurity;
-import io.nearline.common.config.Secret;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -28,7 +25,10 @@ import org.apache.kafka.common.config.provider.ConfigProvider;
  * Resolves the job's Kafka secrets inside each Kafka client, on the machine that makes it: the
  * variables {@link KafkaSecurity#clientPropertiesByReference} writes, {@code ${nearline:secret:REF}}
  * and {@code ${nearline:jaas:REF}}, where REF is a {@link Secret} reference ({@code env:VARIABLE} or
- * {@code file:/path}). So a Flink job graph carries the reference and never the password.
+ * {@code file:/path}). So what an engine keeps of a job's Kafka settings (a Flink job graph, Samza's
+ * config and the logs that print it) carries the reference and never the password. Kafka 2.3 and later
+ * resolve such variables in every client's config; the jobs bring the Kafka client, so common only
+ * compiles against it.
  */
 public final class SecretConfigProvider implements ConfigProvider {
 
