@@ -15,7 +15,6 @@
  */
 package io.nearline.cli.cluster;
 
-import static io.nearline.common.testkit.Tiers.SLOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -30,7 +29,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -39,7 +37,6 @@ import org.junit.jupiter.api.Timeout;
  * on the live cache, upgraded through a savepoint (a new application resumes from it, so it writes only
  * what is new), converging again; the cluster goes down with no container left.
  */
-@Tag(SLOW)
 class FlinkYarnDeployIT extends LocalClusterIT {
 
     private static final String NAME = "nearline-cache-updater-yarn";

@@ -15,7 +15,6 @@
  */
 package io.nearline.cli.cluster;
 
-import static io.nearline.common.testkit.Tiers.SLOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -36,7 +35,6 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -50,7 +48,6 @@ import org.junit.jupiter.api.Timeout;
  * sources and sinks) connects with the file's Kafka client security. A file with one wrong address per
  * kind, or a wrong Kafka password, fails the check with exit 2, the address named.
  */
-@Tag(SLOW)
 class OwnClusterFileIT extends LocalClusterIT {
 
     @Test

@@ -15,7 +15,6 @@
  */
 package io.nearline.cli.cluster;
 
-import static io.nearline.common.testkit.Tiers.SLOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -34,7 +33,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -44,7 +42,6 @@ import org.junit.jupiter.api.Timeout;
  * input positions come back from its checkpoints); upgraded (killed and resubmitted), it converges on
  * what comes after; the cluster goes down with no process left, containers included.
  */
-@Tag(SLOW)
 class SamzaYarnDeployIT extends LocalClusterIT {
 
     private int check(Path cluster, Path... logs) {

@@ -15,7 +15,6 @@
  */
 package io.nearline.cli.cluster;
 
-import static io.nearline.common.testkit.Tiers.SLOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -39,7 +38,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -50,7 +48,6 @@ import org.junit.jupiter.params.provider.MethodSource;
  * what {@code collect tracking} reads must equal the reference join of the same input, so the state
  * held across the upgrade was neither lost nor doubled.
  */
-@Tag(SLOW)
 class TrackingJoinDeployIT extends LocalClusterIT {
 
     private static final long WINDOW_MS = 10_000; // set on every deploy (join.window, join.allowed-lateness)

@@ -15,7 +15,6 @@
  */
 package io.nearline.cli.testbed;
 
-import static io.nearline.common.testkit.Tiers.SLOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -50,7 +49,6 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.CleanupMode;
@@ -63,7 +61,6 @@ import picocli.CommandLine;
  * down leaves no instance, bridge or process behind. Skipped (the reason printed) without root or LXC,
  * and failed instead where {@code NEARLINE_REQUIRE_LXC} is true (CI, having installed LXC).
  */
-@Tag(SLOW)
 class LxcTestbedIT {
 
     /** Kept when the test fails: DIR/logs has every daemon's log. */
