@@ -74,6 +74,7 @@ class AppDescriptorTest {
         Map<String, String> samza = new HashMap<>(shipped());
         assertEquals("0", samza.get("stores.bootstrap-progress.object.cache.size"));
         assertEquals("true", samza.get("task.transactional.state.restore.enabled"));
+        assertEquals("false", samza.get("task.transactional.state.retain.existing.state"));
         samza.put("stores.bootstrap-progress.object.cache.size", "1000");
         ConfigException e = assertThrows(
                 ConfigException.class,

@@ -46,6 +46,7 @@ class AppDescriptorTest {
         assertEquals("org.apache.samza.serializers.ByteSerdeFactory", samza.get("serializers.registry.bytes.class"));
         assertEquals("3", samza.get("stores.join-state.changelog.replication.factor"));
         assertEquals("true", samza.get("task.transactional.state.restore.enabled"));
+        assertEquals("false", samza.get("task.transactional.state.retain.existing.state"));
         assertEquals("0", samza.get("stores.join-state.object.cache.size"));
         assertTrue(
                 Integer.parseInt(samza.get("systems.kafka.samza.fetch.threshold")) >= 100_000,
