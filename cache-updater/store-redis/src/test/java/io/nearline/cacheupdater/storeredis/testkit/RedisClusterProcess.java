@@ -100,16 +100,17 @@ public final class RedisClusterProcess implements AutoCloseable {
 
     /** The job settings that reach this cluster: every node as a seed. */
     public Map<String, String> settings() {
-        Map<String, String> settings = new LinkedHashMap<>(nodes.get(0).settings());
-        settings.put(
-                "redis.servers", nodes.stream().map(RedisServerProcess::uri).collect(Collectors.joining(",")));
-        settings.put("redis.cluster", "true");
-        return settings;
+        return everyNode(nodes.get(0).settings());
     }
 
     /** As {@link #settings}, as the admin. */
     public Map<String, String> adminSettings() {
-        Map<String, String> settings = new LinkedHashMap<>(nodes.get(0).adminSettings());
+        return everyNode(nodes.get(0).adminSettings());
+    }
+
+    /** One node's settings, with every node as a seed of the cluster. */
+    private Map<String, String> everyNode(Map<String, String> node) {
+        Map<String, String> settings = new LinkedHashMap<>(node);
         settings.put(
                 "redis.servers", nodes.stream().map(RedisServerProcess::uri).collect(Collectors.joining(",")));
         settings.put("redis.cluster", "true");
