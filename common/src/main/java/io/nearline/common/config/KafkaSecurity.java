@@ -109,6 +109,9 @@ public record KafkaSecurity(
             Secret.NONE,
             "The keystore's password (and its key's), by reference.");
 
+    /** The name {@link #clientPropertiesByReference} gives its config provider. */
+    public static final String PROVIDER = "nearline";
+
     public static final ConfigDef DEF = ConfigDef.of(
                     "Kafka client security",
                     PROTOCOL,
@@ -176,9 +179,6 @@ public record KafkaSecurity(
         }
         return p;
     }
-
-    /** The name {@link #clientPropertiesByReference} gives its config provider. */
-    public static final String PROVIDER = "nearline";
 
     private Map<String, String> properties(Function<Secret, String> value, Function<Secret, String> jaasValue) {
         Map<String, String> p = new LinkedHashMap<>();

@@ -67,6 +67,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * The {@link CacheStore} on Redis 7, standalone or Redis Cluster, through Lettuce.
@@ -144,7 +145,7 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
     }
 
     private static RedisCacheStore connect(RedisStoreSettings settings, boolean needFunctions) {
-        String functions = functionsSource();
+        String functions = functionLibrary();
         AbstractRedisClient client = null;
         try {
             StatefulConnection<byte[], byte[]> connection;
@@ -216,7 +217,8 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
         return b.build();
     }
 
-    private static String functionsSource() {
+    /** The library as this jar has it, for an admin's own tools ({@code redis-cli -x FUNCTION LOAD}). */
+    public static String functionLibrary() {
         try (InputStream in = RedisCacheStore.class.getResourceAsStream(LIBRARY + ".lua")) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException | NullPointerException e) {
@@ -230,18 +232,9 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
      * persistence restarts empty. The job's own user need not be allowed to.
      */
     public static void loadFunctions(RedisStoreSettings admin) {
-        try (RedisCacheStore store = connectBare(admin)) {
+        try (RedisCacheStore store = connect(admin, false)) {
             store.load(true);
         }
-    }
-
-    private static RedisCacheStore connectBare(RedisStoreSettings settings) {
-        return connect(settings, false);
-    }
-
-    /** The library as this jar has it, for an admin's own tools ({@code redis-cli -x FUNCTION LOAD}). */
-    public static String functionLibrary() {
-        return functionsSource();
     }
 
     private void load(boolean replace) {
@@ -273,7 +266,7 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
             List<List<Map<String, Object>>> each = await(cluster.upstream()
                     .commands()
                     .functionList(LIBRARY)
-                    .thenCollect(java.util.stream.Collectors.toList())
+                    .thenCollect(Collectors.toList())
                     .toCompletableFuture());
             return each.stream().noneMatch(List::isEmpty);
         }

@@ -15,10 +15,7 @@
  */
 package io.nearline.localcluster.cluster;
 
-import io.nearline.cacheupdater.storeredis.RedisCacheStore;
-import io.nearline.cacheupdater.storeredis.RedisStoreSettings;
 import io.nearline.cacheupdater.storeredis.testkit.RedisServerProcess;
-import io.nearline.common.config.Config;
 import io.nearline.common.config.KafkaSecurity;
 import io.nearline.localcluster.kit.processes.ForkedConnect;
 import io.nearline.localcluster.kit.processes.Home;
@@ -319,14 +316,7 @@ public abstract class ClusterStart implements Callable<Integer> {
      * (docs/redis.md#the-function-library).
      */
     private void loadRedisFunctions(String server) {
-        Path admin = dir.resolve("redis").resolve(RedisServerProcess.ADMIN_PASSWORD_FILE);
-        RedisCacheStore.loadFunctions(RedisStoreSettings.from(Config.of(Map.of(
-                "redis.servers",
-                server,
-                "redis.username",
-                RedisServerProcess.ADMIN,
-                "redis.password",
-                "file:" + admin.toAbsolutePath()))));
+        RedisServerProcess.loadFunctions(dir.resolve("redis"), server);
     }
 
     /** A daemon of ours from its jar, in the cluster's network. */

@@ -205,12 +205,23 @@ public final class RedisServerProcess implements AutoCloseable {
 
     /** Loads the store's functions as {@value #ADMIN}: what an operator does after the server starts empty. */
     public void loadFunctions() {
-        RedisCacheStore.loadFunctions(RedisStoreSettings.from(Config.of(adminSettings())));
+        loadFunctions(dir, uri());
+    }
+
+    /** As {@link #loadFunctions()}, on the server at {@code uri} whose files {@link #writeConfig} wrote in {@code dir}. */
+    public static void loadFunctions(Path dir, String uri) {
+        RedisCacheStore.loadFunctions(RedisStoreSettings.from(Config.of(adminSettings(dir, uri))));
     }
 
     /** The settings of {@value #ADMIN} on this server. */
     public Map<String, String> adminSettings() {
-        Map<String, String> admin = new LinkedHashMap<>(settings());
+        return adminSettings(dir, uri());
+    }
+
+    private static Map<String, String> adminSettings(Path dir, String uri) {
+        Map<String, String> admin = new LinkedHashMap<>();
+        admin.put("cache.store", "redis");
+        admin.put("redis.servers", uri);
         admin.put("redis.username", ADMIN);
         admin.put("redis.password", "file:" + dir.resolve(ADMIN_PASSWORD_FILE).toAbsolutePath());
         return admin;
@@ -260,26 +271,25 @@ public final class RedisServerProcess implements AutoCloseable {
 
     /** Runs {@code redis-cli} against this server as {@value #ADMIN}; returns what it printed. */
     public String cli(String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(
-                "redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(port), "--user", ADMIN, "--no-auth-warning"));
-        command.add("--pass");
-        command.add(Files.readString(dir.resolve(ADMIN_PASSWORD_FILE)).trim());
-        command.addAll(List.of(args));
-        return run(command);
+        return run(cliAs(ADMIN, dir.resolve(ADMIN_PASSWORD_FILE), args));
     }
 
     /** Runs {@code redis-cli} as the job's user {@value #USER}; returns what it printed, errors included. */
     public String cliAsJob(String... args) throws IOException {
-        List<String> command = new ArrayList<>(List.of(
-                "redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(port), "--user", USER, "--no-auth-warning"));
-        command.add("--pass");
-        command.add(Files.readString(passwordFile).trim());
-        command.addAll(List.of(args));
         try {
-            return run(command);
+            return run(cliAs(USER, passwordFile, args));
         } catch (IOException refused) { // redis-cli exits 1 on an error reply
             return refused.getMessage();
         }
+    }
+
+    private List<String> cliAs(String user, Path password, String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(
+                "redis-cli", "-h", "127.0.0.1", "-p", Integer.toString(port), "--user", user, "--no-auth-warning"));
+        command.add("--pass");
+        command.add(Files.readString(password).trim());
+        command.addAll(List.of(args));
+        return command;
     }
 
     static String run(List<String> command) throws IOException {
