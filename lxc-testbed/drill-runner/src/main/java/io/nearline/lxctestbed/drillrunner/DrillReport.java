@@ -15,6 +15,7 @@
  */
 package io.nearline.lxctestbed.drillrunner;
 
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Predicate;
@@ -132,7 +133,40 @@ final class DrillReport {
                                 .orElse(""),
                         ran.outcome().recoverySeconds() == null
                                 ? "never"
-                                : String.format("%.1f s", ran.outcome().recoverySeconds()));
+                                : String.format("%.1f s", ran.outcome().recoverySeconds()))
+                + consistentThrough(history, first(faults));
+    }
+
+    /**
+     * The cache updater's own consistent-through, behind the clock: before the first fault (median), at
+     * worst, and at the last reading; nothing where the job was never read.
+     */
+    static String consistentThrough(List<Timeline.Second> history, double firstFault) {
+        List<Timeline.Second> read =
+                history.stream().filter(s -> s.consistentThroughLagMs() != null).toList();
+        if (read.isEmpty()) {
+            return "";
+        }
+        long[] before = read.stream()
+                .filter(s -> s.t() < firstFault)
+                .mapToLong(Timeline.Second::consistentThroughLagMs)
+                .sorted()
+                .toArray();
+        Timeline.Second worst = read.stream()
+                .max(Comparator.comparing(Timeline.Second::consistentThroughLagMs))
+                .orElseThrow();
+        Timeline.Second lastRead = read.get(read.size() - 1);
+        return String.format(
+                "The job's consistent-through (its oldest partition's) was %s behind the clock before the first fault "
+                        + "(median), %.1f s at worst (at t=%.0f s), and %.1f s at its last reading (t=%.0f s); "
+                        + "seconds without a reading: %d of %d.%n%n",
+                before.length == 0 ? "-" : String.format("%.1f s", before[before.length / 2] / 1000.0),
+                worst.consistentThroughLagMs() / 1000.0,
+                worst.t(),
+                lastRead.consistentThroughLagMs() / 1000.0,
+                lastRead.t(),
+                history.size() - read.size(),
+                history.size());
     }
 
     private static double first(List<Verdict.FaultOutcome> faults) {

@@ -177,7 +177,11 @@ final class DrillRun {
         Verdict.Checks checks;
         String describe;
         ExecutorService threads = Executors.newCachedThreadPool(); // the load and each fault on a thread of its own
-        try (DrillLoad load = load()) {
+        try (DrillLoad load = load();
+                JobWatermark watermark = new JobWatermark(c, engine, d.name())) {
+            if (job.equals("cache-updater")) { // the join has no store to be consistent with
+                watermark.start();
+            }
             describe = load.describe(drill.loadRate(), drill.loadSeconds(), seed) + " The rate is " + chosenLoad.note()
                     + ".";
             long t0 = System.nanoTime();
@@ -190,6 +194,7 @@ final class DrillRun {
             }
             long drainDeadline = sampleUntilDrained(
                     load,
+                    watermark,
                     t0,
                     () -> commits.isDone() && scheduled.stream().allMatch(CompletableFuture::isDone),
                     commits);
@@ -246,7 +251,11 @@ final class DrillRun {
      * drained or the drain time is up; returns that deadline.
      */
     private long sampleUntilDrained(
-            DrillLoad load, long t0, BooleanSupplier loadAndFaultsOver, CompletableFuture<Long> commits)
+            DrillLoad load,
+            JobWatermark watermark,
+            long t0,
+            BooleanSupplier loadAndFaultsOver,
+            CompletableFuture<Long> commits)
             throws InterruptedException {
         long drainDeadline = Long.MAX_VALUE;
         Long previous = null;
@@ -263,6 +272,7 @@ final class DrillRun {
                     throughput,
                     r.backlog(),
                     r.stalenessP99Millis(),
+                    watermark.lagMillis().stream().boxed().findFirst().orElse(null),
                     JobContainers.of(appId).size()));
             if (history.size() % 5 == 0) {
                 System.err.printf(
@@ -459,6 +469,7 @@ final class DrillRun {
             h.put("throughput", s.throughput());
             h.put("consumerLag", s.consumerLag());
             h.put("stalenessP99Ms", s.stalenessP99Ms());
+            h.put("consistentThroughLagMs", s.consistentThroughLagMs());
             h.put("containers", s.containers());
             lines.add(LINE.writeValueAsString(h));
         }

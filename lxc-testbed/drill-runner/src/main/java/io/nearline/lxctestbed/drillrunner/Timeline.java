@@ -28,12 +28,18 @@ import java.util.function.Function;
 import javax.imageio.ImageIO;
 
 /**
- * {@code timeline.png}: the job's throughput and the cache's staleness over a drill, one panel each,
- * with every fault's window shaded and named. Drawn with the JDK alone (headless).
+ * {@code timeline.png}: the job's throughput, the cache's staleness and (the cache updater) its own
+ * consistent-through over a drill, one panel each, with every fault's window shaded and named. Drawn with the JDK alone (headless).
  */
 final class Timeline {
 
-    /** One second of a drill's history, as history.jsonl has it; null fields where the store did not answer. */
+    /**
+     * One second of a drill's history, as history.jsonl has it; null fields where the store (or, for
+     * {@code consistentThroughLagMs}, the job) did not answer.
+     *
+     * @param consistentThroughLagMs how far the job's own consistent-through (the oldest partition's)
+     *     was behind the clock: the cache reflects the source as of that long ago, by the job's account
+     */
     record Second(
             double t,
             long sent,
@@ -41,6 +47,7 @@ final class Timeline {
             Long throughput,
             Long consumerLag,
             Long stalenessP99Ms,
+            Long consistentThroughLagMs,
             int containers) {}
 
     private static final int WIDTH = 1000;
@@ -67,7 +74,9 @@ final class Timeline {
     static void write(Path png, String title, List<Second> history, List<Verdict.FaultOutcome> faults)
             throws IOException {
         System.setProperty("java.awt.headless", "true");
-        BufferedImage image = new BufferedImage(WIDTH, TOP + 2 * PANEL + 70, BufferedImage.TYPE_INT_RGB);
+        boolean watermark = history.stream().anyMatch(s -> s.consistentThroughLagMs() != null);
+        int panels = watermark ? 3 : 2;
+        BufferedImage image = new BufferedImage(WIDTH, TOP + panels * PANEL + 70, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = image.createGraphics();
         g.setRenderingHint(RenderingHints.KEY_ANTIALIASING, RenderingHints.VALUE_ANTIALIAS_ON);
         g.setColor(Color.WHITE);
@@ -82,9 +91,16 @@ final class Timeline {
         } else { // the join has no per-key staleness: what it has not done yet instead
             timeline.panel(TOP + PANEL + 20, "backlog (not done yet)", Second::consumerLag, 1);
         }
+        if (watermark) {
+            timeline.panel(
+                    TOP + 2 * PANEL + 20,
+                    "consistent-through, behind the clock (s): the job's own trusted point",
+                    Second::consistentThroughLagMs,
+                    1000);
+        }
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 11));
         g.setColor(Color.DARK_GRAY);
-        g.drawString("seconds since the load started; shaded: fault windows", LEFT, TOP + 2 * PANEL + 55);
+        g.drawString("seconds since the load started; shaded: fault windows", LEFT, TOP + panels * PANEL + 55);
         g.dispose();
         ImageIO.write(image, "png", png.toFile());
     }

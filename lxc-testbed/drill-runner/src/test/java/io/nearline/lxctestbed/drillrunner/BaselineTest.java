@@ -37,7 +37,7 @@ class BaselineTest {
         for (int t = 0; t <= 60; t++) {
             long sent = Math.min(t, 40) * 12_000L;
             long applied = t < 20 ? 0 : Math.min(sent, (t - 20) * 5_000L);
-            h.add(new Timeline.Second(t, sent, applied, null, sent - applied, null, 2));
+            h.add(new Timeline.Second(t, sent, applied, null, sent - applied, null, null, 2));
         }
         return h;
     }
@@ -51,7 +51,7 @@ class BaselineTest {
     void aJobThatKeptUpHasNoMeasuredCeiling() {
         List<Timeline.Second> keptUp = new ArrayList<>();
         for (int t = 0; t <= 40; t++) {
-            keptUp.add(new Timeline.Second(t, t * 100L, t * 100L - 50, null, 50L, null, 2));
+            keptUp.add(new Timeline.Second(t, t * 100L, t * 100L - 50, null, 50L, null, null, 2));
         }
         assertNull(Baseline.sustained(keptUp, 100));
     }
