@@ -182,6 +182,13 @@ class DistArtifactsTest {
         Tar tar = readTar(name);
         assertTrue(tar.names().contains("bin/run-app.sh"), name + " lacks bin/run-app.sh");
         assertTrue(tar.names().contains("bin/run-class.sh"), name + " lacks bin/run-class.sh");
+        // a container with Prometheus's JMX exporter: our launcher, the agent off the classpath, its rules
+        for (String exporter : List.of(
+                "bin/run-container-exporting.sh",
+                "agent/jmx_prometheus_javaagent.jar",
+                "config/samza-jmx-exporter.yaml")) {
+            assertTrue(tar.names().contains(exporter), name + " lacks " + exporter);
+        }
         String properties = tar.properties().get("config/" + config);
         assertTrue(properties != null, name + " lacks config/" + config);
         for (String key : List.of(
@@ -208,6 +215,9 @@ class DistArtifactsTest {
             assertTrue(lib.stream().anyMatch(e -> e.startsWith("lib/" + jar)), name + " lacks lib/" + jar);
         }
         assertTrue(lib.stream().noneMatch(e -> e.contains("local-cluster") || e.contains("flink")), name + ": " + lib);
+        assertTrue(
+                lib.stream().noneMatch(e -> e.contains("jmx_prometheus")),
+                name + ": the agent is not for the classpath");
         for (String left :
                 List.of("hadoop-hdfs-2", "netty-all-", "scala-compiler-", "scala-reflect-", "leveldbjni-", "jetty-6")) {
             assertTrue(lib.stream().noneMatch(e -> e.startsWith("lib/" + left)), name + " holds lib/" + left);

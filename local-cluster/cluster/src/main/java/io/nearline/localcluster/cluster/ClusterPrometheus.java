@@ -15,26 +15,34 @@
  */
 package io.nearline.localcluster.cluster;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Collectors;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
 
 /**
  * Debian's Prometheus server in a local cluster ({@code cluster up --prometheus}): on the cluster's
  * address, evaluating the shipped rules ({@code jobs/monitoring/nearline-rules.yaml}), its targets found
  * through file-based service discovery in {@code DIR/prometheus/targets/}: one file per kind of process
  * the cluster runs that exports metrics (the Flink JobManager and TaskManager's reporters, the Connect
- * worker's exporter agent), written as the cluster starts them. A target added later is a file more;
+ * worker's exporter agent), written as the cluster starts them, and one per Samza job deployed to the
+ * cluster's YARN (its containers' exporter agents), written by the deploy and taken out by its stop. A target added later is a file more;
  * Prometheus picks it up without a restart.
  */
 public final class ClusterPrometheus {
 
     static final int PORT = 9090;
+    private static final ObjectMapper JSON = new ObjectMapper();
     static final Path SERVER = Path.of("/usr/bin/prometheus");
 
     private ClusterPrometheus() {}
@@ -88,19 +96,71 @@ public final class ClusterPrometheus {
                 "--web.page-title=Nearline " + Daemons.marker(dir));
     }
 
+    /** Where a Samza job's exporters begin: clear of Flink's reporters (9249–9260), Connect's (9404), verify's (9464). */
+    static final int SAMZA_PORTS_FROM = 9500;
+
+    /**
+     * The first of {@code count} ports in a row, from {@value #SAMZA_PORTS_FROM} on, that no discovery file
+     * but {@code process}'s own names: where a Samza job's containers put their exporters, one port each,
+     * so that two jobs on one host do not collide.
+     */
+    public static int portBlock(Path dir, String process, int count) {
+        Set<Integer> taken = new HashSet<>();
+        Path targets = dir.resolve("prometheus/targets");
+        if (Files.isDirectory(targets)) {
+            try (Stream<Path> files = Files.list(targets)) {
+                for (Path f : files.filter(f -> f.toString().endsWith(".json")).toList()) {
+                    if (!f.getFileName().toString().equals(process + ".json")) {
+                        taken.addAll(ports(f));
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        int base = SAMZA_PORTS_FROM;
+        for (int i = 0; i < count; i++) {
+            if (taken.contains(base + i)) {
+                base = base + i + 1;
+                i = -1;
+            }
+        }
+        return base;
+    }
+
+    /** The ports a discovery file names. */
+    private static Set<Integer> ports(Path file) throws IOException {
+        Set<Integer> out = new HashSet<>();
+        for (JsonNode group : JSON.readTree(file.toFile())) {
+            for (JsonNode target : group.path("targets")) {
+                String t = target.asText();
+                out.add(Integer.parseInt(t.substring(t.lastIndexOf(':') + 1)));
+            }
+        }
+        return out;
+    }
+
     /**
      * The targets of one kind of process ({@code host:port}, path /metrics), labelled {@code process},
      * as a file-based discovery file; nothing is written where the cluster runs no Prometheus.
      */
     public static void targets(Path dir, String process, List<String> hostPorts) {
+        targets(dir, process, hostPorts, Map.of());
+    }
+
+    /**
+     * As {@link #targets(Path, String, List)}, with more labels: {@code job} in them names the series'
+     * job in place of the scrape job's name (a Samza job's exporters carry no job name of their own).
+     */
+    public static void targets(Path dir, String process, List<String> hostPorts, Map<String, String> labels) {
         Path targets = dir.resolve("prometheus/targets");
         if (!Files.isDirectory(targets)) {
             return;
         }
-        String json = "[{\"targets\": ["
-                + hostPorts.stream().map(t -> "\"" + t + "\"").collect(Collectors.joining(", "))
-                + "], \"labels\": {\"process\": \"" + process + "\"}}]\n";
+        Map<String, String> all = new TreeMap<>(labels);
+        all.put("process", process);
         try {
+            String json = JSON.writeValueAsString(List.of(Map.of("targets", hostPorts, "labels", all))) + "\n";
             Path tmp = targets.resolve(process + ".json.tmp");
             Files.writeString(tmp, json, StandardCharsets.UTF_8);
             Files.move(tmp, targets.resolve(process + ".json"), java.nio.file.StandardCopyOption.ATOMIC_MOVE);

@@ -20,6 +20,7 @@ import io.nearline.common.config.Namespaces;
 import io.nearline.localcluster.cluster.ClientProcess;
 import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.cluster.ClusterFile;
+import io.nearline.localcluster.cluster.ClusterPrometheus;
 import io.nearline.localcluster.cluster.PackageStore;
 import io.nearline.localcluster.cluster.YarnCluster;
 import io.nearline.localcluster.kit.processes.Home;
@@ -79,7 +80,47 @@ public final class SamzaDeploy {
         }
     }
 
+    /** Samza's key for the command that starts a container, and the package's launcher that adds the exporter. */
+    static final String TASK_EXECUTE = "task.execute";
+
+    static final String EXPORTING = "bin/run-container-exporting.sh";
+
     private SamzaDeploy() {}
+
+    /** The name of a Samza job's file of Prometheus targets. */
+    static String targetsName(String job) {
+        return "samza-" + job;
+    }
+
+    /**
+     * Tells the cluster's Prometheus where {@code plan}'s containers export their metrics, when the plan
+     * starts them with the exporter: one port per container from the plan's base, on the cluster's
+     * address (its YARN's NodeManagers run there).
+     */
+    static void target(Plan plan, ClusterFile cluster) {
+        String execute = plan.config().getOrDefault(TASK_EXECUTE, "");
+        if (!execute.startsWith(EXPORTING + " ")) {
+            return;
+        }
+        int base = Integer.parseInt(execute.substring(EXPORTING.length() + 1).strip());
+        List<String> targets = new ArrayList<>();
+        for (int i = 0; i < plan.descriptor().parallelism(); i++) {
+            targets.add(cluster.address() + ":" + (base + i));
+        }
+        ClusterPrometheus.targets(
+                cluster.dir(),
+                targetsName(plan.descriptor().name()),
+                targets,
+                Map.of("job", plan.descriptor().name()));
+    }
+
+    /** Takes a stopped Samza application's targets out of the cluster's Prometheus (YARN names it job.name_job.id). */
+    static void untarget(ClusterFile cluster, YarnCluster.App app) {
+        int cut = app.name().lastIndexOf('_');
+        if (cut > 0) {
+            ClusterPrometheus.untarget(cluster.dir(), targetsName(app.name().substring(0, cut)));
+        }
+    }
 
     /**
      * Samza settings that give a deploy of {@code plan}'s job a state of its own, named after {@code tag}:
@@ -128,6 +169,11 @@ public final class SamzaDeploy {
             // the metrics stream 'jobs list' reads, beside the package's own reporters
             config.putAll(SamzaMetricsStream.reporterSettings(config.get("metrics.reporters")));
             config.putAll(d.engineSettings());
+            if (cluster.prometheusUrl() != null && !config.containsKey(TASK_EXECUTE)) {
+                // each container with the exporter's agent, on a port of its own the cluster's Prometheus is told of
+                int base = ClusterPrometheus.portBlock(cluster.dir(), targetsName(d.name()), d.parallelism());
+                config.put(TASK_EXECUTE, EXPORTING + " " + base);
+            }
             // Nearline's side: the cluster's addresses, then the descriptor's settings, then --set
             config.putAll(cluster.jobSettings(d.settings(), overrides));
             Path configFile =

@@ -19,11 +19,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.nearline.localcluster.cluster.ClusterPrometheus;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class SamzaDeployTest {
 
@@ -70,5 +75,30 @@ class SamzaDeployTest {
                         + "  - 'cache.ttl' must be above 0"),
                 SamzaDeploy.configError(output));
         assertFalse(SamzaDeploy.configError("INFO all well").isPresent());
+    }
+
+    /**
+     * A Samza job's exporters get ports of their own: a block clear of every other discovery file's, the
+     * same block again for the job's own redeploy; its file names the job as the series' job.
+     */
+    @Test
+    void eachSamzaJobsExportersGetABlockOfPortsOfTheirOwn(@TempDir Path dir) throws IOException {
+        Path targets = Files.createDirectories(dir.resolve("prometheus/targets"));
+        assertEquals(9500, ClusterPrometheus.portBlock(dir, "samza-a", 2), "nothing taken yet");
+
+        ClusterPrometheus.targets(dir, "samza-a", List.of("10.0.0.1:9500", "10.0.0.1:9501"), Map.of("job", "a"));
+        ClusterPrometheus.targets(dir, "connect", List.of("10.0.0.1:9503"));
+        assertEquals(9504, ClusterPrometheus.portBlock(dir, "samza-b", 2), "9502 alone is too few for two");
+        assertEquals(9502, ClusterPrometheus.portBlock(dir, "samza-b", 1));
+        assertEquals(9500, ClusterPrometheus.portBlock(dir, "samza-a", 2), "its own redeploy takes its ports again");
+
+        JsonNode written =
+                new ObjectMapper().readTree(targets.resolve("samza-a.json").toFile());
+        assertEquals("a", written.get(0).path("labels").path("job").asText());
+        assertEquals("samza-a", written.get(0).path("labels").path("process").asText());
+        assertEquals(2, written.get(0).path("targets").size());
+
+        ClusterPrometheus.untarget(dir, "samza-a");
+        assertEquals(9500, ClusterPrometheus.portBlock(dir, "samza-b", 2), "a stopped job's ports are free again");
     }
 }
