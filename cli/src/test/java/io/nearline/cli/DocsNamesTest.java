@@ -78,6 +78,14 @@ class DocsNamesTest {
             "CasMismatchException",
             "DocumentExistsException",
             "DocumentNotFoundException",
+            // Kubernetes, the Flink Kubernetes Operator, Strimzi
+            "ConfigMap",
+            "FlinkDeployment",
+            "FlinkSessionJob",
+            "KafkaConnect",
+            "KafkaConnector",
+            "KubernetesSecretConfigProvider",
+            "RoleBinding",
             // Hadoop, the JDK
             "FsShell",
             "NoSuchMethodError");

@@ -326,7 +326,8 @@ public final class Config {
         return shown.toString();
     }
 
-    private static boolean isSecretName(String key) {
+    /** Whether a key names a secret (password, secret, token): its value is redacted, and must be a reference. */
+    public static boolean isSecretName(String key) {
         String k = key.toLowerCase(Locale.ROOT);
         return k.contains("password") || k.contains("secret") || k.contains("token");
     }

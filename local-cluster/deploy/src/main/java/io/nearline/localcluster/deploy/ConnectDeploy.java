@@ -38,6 +38,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * A connector deployed to the cluster's Kafka Connect worker over its REST API: the descriptor's
@@ -52,16 +53,26 @@ final class ConnectDeploy {
 
     /** The connector's config: the cluster's addresses, then the descriptor's settings, then the overrides. */
     static Map<String, String> config(Descriptor d, ClusterFile c, Map<String, String> overrides) {
+        return config(d, c, overrides, kind -> ConnectWorker.secret(c.dir(), kind + ".password"));
+    }
+
+    /**
+     * As {@link #config(Descriptor, ClusterFile, Map)}, with the database's password as {@code password}
+     * writes a reference to it for a database kind ({@code postgres}, {@code mysql}): the local worker's
+     * secrets file, or a Kubernetes Secret mounted in the Connect pods.
+     */
+    static Map<String, String> config(
+            Descriptor d, ClusterFile c, Map<String, String> overrides, Function<String, String> password) {
         if (isCacheSink(d)) {
             return sinkConfig(d, c, overrides);
         }
         Map<String, String> config = new LinkedHashMap<>();
-        String kind = d.job().substring("debezium-".length());
+        String kind = databaseKind(d);
         Map<String, String> db = c.database(kind);
         config.put("database.hostname", db.get("host"));
         config.put("database.port", db.get("port"));
         config.put("database.user", db.get("user"));
-        config.put("database.password", ConnectWorker.secret(c.dir(), kind + ".password"));
+        config.put("database.password", password.apply(kind));
         // every table the cluster file lists, and no other: the job's topic carries exactly these
         config.put("table.include.list", String.join(",", ClusterFile.tables(db)));
         if (kind.equals("postgres")) {
@@ -75,6 +86,11 @@ final class ConnectDeploy {
         config.put("name", d.name());
         config.put("tasks.max", "" + d.parallelism());
         return config;
+    }
+
+    /** The cluster file's database section a Debezium descriptor captures: {@code postgres} or {@code mysql}. */
+    static String databaseKind(Descriptor d) {
+        return d.job().substring("debezium-".length());
     }
 
     /** The cache updater as a Connect sink (cache-updater/connect), rather than a Debezium source. */

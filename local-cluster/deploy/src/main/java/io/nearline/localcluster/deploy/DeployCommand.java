@@ -21,6 +21,7 @@ import io.nearline.localcluster.cluster.ClusterFile;
 import io.nearline.localcluster.cluster.ClusterOption;
 import io.nearline.localcluster.cluster.FlinkSession;
 import io.nearline.localcluster.cluster.YarnCluster;
+import io.nearline.localcluster.kit.processes.Home;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -64,10 +65,32 @@ public final class DeployCommand implements Callable<Integer> {
             description = "Start from this savepoint (state and input positions).")
     String fromSavepoint;
 
+    @Option(
+            names = "--target",
+            paramLabel = "TARGET",
+            description = "Deploy to this target instead of the descriptor's: kubernetes writes the resources "
+                    + "to apply with kubectl (the Flink Kubernetes Operator's, Strimzi's) into --out.")
+    String target;
+
+    @Option(
+            names = "--out",
+            paramLabel = "DIR",
+            description = "Target kubernetes: where the resources are written (kubectl apply -f DIR).")
+    Path out;
+
     @Override
     public Integer call() {
         Descriptor d = Descriptor.read(descriptor);
+        if (target != null) {
+            d = d.withTarget(target);
+        }
         ClusterFile c = cluster.read();
+        if (d.target().equals("kubernetes")) {
+            return kubernetes(d, c, fromSavepoint, KubernetesDeploy.JobState.RUNNING, out, sets, dryRun);
+        }
+        if (out != null) {
+            throw new ClusterException("--out is for target kubernetes; " + d.name() + " deploys to " + d.target());
+        }
         if (fromSavepoint != null && !isSavepoint(fromSavepoint)) {
             throw new ClusterException(fromSavepoint + " is not a savepoint (a directory with a _metadata file)");
         }
@@ -90,6 +113,29 @@ public final class DeployCommand implements Callable<Integer> {
         }
         FlinkDeploy.Plan plan = FlinkDeploy.plan(d, c, sets.overrides(), fromSavepoint);
         return deploy(plan, c, dryRun);
+    }
+
+    /**
+     * Writes the Kubernetes resources of {@code d} into {@code out} ({@code dryRun}: prints them): the
+     * deploy, the upgrade (the new spec, which the operator rolls out through a savepoint) and the stop
+     * ({@code state} suspended) of a job on Kubernetes.
+     */
+    static int kubernetes(
+            Descriptor d,
+            ClusterFile c,
+            String savepoint,
+            KubernetesDeploy.JobState state,
+            Path out,
+            SetOptions sets,
+            boolean dryRun) {
+        if (out == null && !dryRun) {
+            throw new ClusterException("target kubernetes writes resources to apply: add --out DIR");
+        }
+        if (savepoint != null && d.restore() == Descriptor.Restore.NONE) {
+            throw new ClusterException(d.file() + " says restore: none, so it cannot start from a savepoint");
+        }
+        return KubernetesDeploy.write(
+                KubernetesDeploy.resources(d, c, sets.overrides(), savepoint, state, Home.dir()), d, out, dryRun);
     }
 
     /**
@@ -131,10 +177,15 @@ public final class DeployCommand implements Callable<Integer> {
         }
         List<String> topics = FlinkDeploy.prepareTopics(plan.descriptor(), plan.nearline(), c.kafka());
         String app = SamzaDeploy.submit(plan, c);
+        SamzaDeploy.target(plan, c);
         System.out.println("deployed " + plan.descriptor().name() + " as YARN application " + app);
         System.out.println("  topics   " + String.join(", ", topics));
         System.out.println("  watch    " + web + "/cluster/app/" + app + "  (ResourceManager UI)");
-        System.out.println("  metrics  JMX MBeans of each container (metrics.reporters=jmx), group nearline");
+        System.out.println("  metrics  JMX MBeans of each container (metrics.reporters=jmx), group nearline"
+                + (c.prometheusUrl() == null
+                        ? ""
+                        : "; scraped by " + c.prometheusUrl() + " ("
+                                + plan.config().get(SamzaDeploy.TASK_EXECUTE) + ")"));
         System.out.println("  list     bin/nearline jobs list --cluster " + c.dir());
         return 0;
     }

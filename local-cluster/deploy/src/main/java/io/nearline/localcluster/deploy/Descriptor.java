@@ -47,7 +47,8 @@ public record Descriptor(
         int parallelism,
         Restore restore,
         Map<String, String> settings,
-        Map<String, String> engineSettings) {
+        Map<String, String> engineSettings,
+        Map<String, String> kubernetes) {
 
     /** What a deploy does about state: start fresh, or from the savepoint a deploy is given (or an upgrade takes). */
     public enum Restore {
@@ -66,11 +67,22 @@ public record Descriptor(
             "parallelism",
             "restore",
             "settings",
-            "engine-settings");
+            "engine-settings",
+            "kubernetes");
+    /** The keys of a descriptor's {@code kubernetes:} section ({@link KubernetesDeploy}). */
+    static final Set<String> KUBERNETES_KEYS = Set.of(
+            "image", "jar-uri", "session", "secret", "namespace", "service-account", "connect-cluster", "plugin-url");
+
     static final Set<String> JOBS =
             Set.of("cache-updater", "bootstrapper", "tracking-join", "debezium-postgres", "debezium-mysql");
     /** engine:target pairs this version deploys. */
-    static final Set<String> TARGETS = Set.of("flink:flink-session", "flink:yarn", "samza:yarn", "connect:connect");
+    static final Set<String> TARGETS = Set.of(
+            "flink:flink-session",
+            "flink:yarn",
+            "flink:kubernetes",
+            "samza:yarn",
+            "connect:connect",
+            "connect:kubernetes");
 
     public static Descriptor read(Path file) {
         Map<String, Object> y = yaml(file);
@@ -89,11 +101,7 @@ public record Descriptor(
         }
         String engine = required(file, y, "engine");
         String target = required(file, y, "target");
-        if (!TARGETS.contains(engine + ":" + target)) {
-            throw new ClusterException(file + ": engine '" + engine + "' with target '" + target
-                    + "' cannot be deployed by this version; it deploys flink to flink-session or yarn, samza to yarn, "
-                    + "connect to connect");
-        }
+        checkTarget(file, engine, target);
         if (job.startsWith("debezium-") && !engine.equals("connect")
                 || engine.equals("connect") && !job.startsWith("debezium-") && !job.equals("cache-updater")) {
             throw new ClusterException(file + ": job '" + job + "' runs on "
@@ -120,7 +128,55 @@ public record Descriptor(
                 parallelism(file, y),
                 restore(file, y),
                 strings(file, y, "settings"),
-                strings(file, y, "engine-settings"));
+                strings(file, y, "engine-settings"),
+                kubernetes(file, y));
+    }
+
+    /** This descriptor deployed to {@code other} instead of its own target ({@code deploy --target}). */
+    public Descriptor withTarget(String other) {
+        checkTarget(file, engine, other);
+        return new Descriptor(
+                file,
+                name,
+                job,
+                engine,
+                other,
+                artifact,
+                entryClass,
+                packageConfig,
+                parallelism,
+                restore,
+                settings,
+                engineSettings,
+                kubernetes);
+    }
+
+    private static void checkTarget(Path file, String engine, String target) {
+        if (engine.equals("samza") && target.equals("kubernetes")) {
+            throw new ClusterException(file + ": Samza has no released, maintained Kubernetes support, so the Samza "
+                    + "jobs deploy to YARN (target: yarn); on Kubernetes run the job on Flink");
+        }
+        if (!TARGETS.contains(engine + ":" + target)) {
+            throw new ClusterException(file + ": engine '" + engine + "' with target '" + target
+                    + "' cannot be deployed by this version; it deploys flink to flink-session, yarn or kubernetes, "
+                    + "samza to yarn, connect to connect or kubernetes");
+        }
+    }
+
+    /** The {@code kubernetes:} section: every key checked, as the descriptor's own. */
+    private static Map<String, String> kubernetes(Path file, Map<String, Object> y) {
+        Map<String, String> k = strings(file, y, "kubernetes");
+        for (String key : k.keySet()) {
+            if (!KUBERNETES_KEYS.contains(key)) {
+                throw new ClusterException(file + ": unknown key 'kubernetes." + key + "'"
+                        + Config.closest(key, KUBERNETES_KEYS)
+                                .map(c -> " (did you mean 'kubernetes." + c + "'?)")
+                                .orElse("")
+                        + "; the kubernetes section takes "
+                        + String.join(", ", List.copyOf(new TreeSet<>(KUBERNETES_KEYS))));
+            }
+        }
+        return k;
     }
 
     /** The descriptor file as a YAML mapping; anything else is the user's mistake, named. */

@@ -91,11 +91,28 @@ public final class FlinkDeploy {
         if (savepoint != null) {
             command.addAll(List.of("-s", savepoint));
         }
-        command.add("-Dpipeline.name=" + d.name());
-        d.engineSettings().forEach((k, v) -> command.add("-D" + k + "=" + v));
+        flinkConfiguration(d).forEach((k, v) -> command.add("-D" + k + "=" + v));
         command.add(artifact.toString());
-        settings.forEach((k, v) -> command.addAll(List.of("--set", k + "=" + v)));
+        command.addAll(jobArguments(settings));
         return new Plan(d, settings, command, env, yarn ? YARN_APP_ID : JOB_ID);
+    }
+
+    /**
+     * The Flink configuration a descriptor gives its job, whatever the target: its name (which
+     * {@code jobs upgrade} finds it by) and the descriptor's engine settings.
+     */
+    static Map<String, String> flinkConfiguration(Descriptor d) {
+        Map<String, String> conf = new LinkedHashMap<>();
+        conf.put("pipeline.name", d.name());
+        conf.putAll(d.engineSettings());
+        return conf;
+    }
+
+    /** The job's own arguments, whatever the target: each setting as {@code --set KEY=VALUE}. */
+    static List<String> jobArguments(Map<String, String> settings) {
+        List<String> args = new ArrayList<>();
+        settings.forEach((k, v) -> args.addAll(List.of("--set", k + "=" + v)));
+        return args;
     }
 
     /** Checks the job's settings and creates its topics where missing; returns the topics. */

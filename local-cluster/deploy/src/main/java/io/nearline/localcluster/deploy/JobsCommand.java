@@ -131,8 +131,18 @@ public final class JobsCommand implements Runnable {
         @Parameters(
                 index = "0",
                 paramLabel = "ID",
-                description = "The job id (see jobs list; a connector's is connect:NAME).")
+                description = "The job id (see jobs list; a connector's is connect:NAME), or the descriptor of a job "
+                        + "on Kubernetes (target kubernetes): its resource, suspended, is written into --out.")
         String id;
+
+        @Option(
+                names = "--out",
+                paramLabel = "DIR",
+                description = "A descriptor of target kubernetes: where the stopped job's resource is written.")
+        Path out;
+
+        @Mixin
+        SetOptions sets;
 
         @Option(
                 names = "--savepoint",
@@ -146,6 +156,17 @@ public final class JobsCommand implements Runnable {
         @Override
         public Integer call() {
             ClusterFile c = cluster.read();
+            if (id.endsWith(".yaml") || id.endsWith(".yml")) {
+                Descriptor d = Descriptor.read(Path.of(id));
+                if (!d.target().equals("kubernetes")) {
+                    throw new ClusterException(id + " deploys to " + d.target() + ": stop its job by id (see "
+                            + "'bin/nearline jobs list'); a descriptor names the job to stop on Kubernetes only");
+                }
+                return DeployCommand.kubernetes(d, c, null, KubernetesDeploy.JobState.SUSPENDED, out, sets, false);
+            }
+            if (out != null) {
+                throw new ClusterException("--out is for a job on Kubernetes (a descriptor of target kubernetes)");
+            }
             if (id.startsWith(ConnectDeploy.ID_PREFIX)) {
                 if (savepoint != null) {
                     throw new ClusterException("--savepoint is Flink's: a connector's positions are its consumer "
@@ -171,7 +192,9 @@ public final class JobsCommand implements Runnable {
                     throw new ClusterException(
                             "--savepoint is Flink's: a Samza job keeps its state in checkpoints and " + "changelogs");
                 }
+                YarnCluster.App app = YarnCluster.app(c.yarnWeb(), id);
                 YarnCluster.kill(c.yarnWeb(), id);
+                SamzaDeploy.untarget(c, app);
                 System.out.println("killed " + id + " (its checkpoints and changelogs stay for the next submission)");
                 return 0;
             }
@@ -208,6 +231,13 @@ public final class JobsCommand implements Runnable {
                                 + "onto the local cluster's Connect worker, restarted for it; offsets kept.")
         Path plugin;
 
+        @Option(
+                names = "--out",
+                paramLabel = "DIR",
+                description = "A job on Kubernetes (target kubernetes): where its new resource is written; the "
+                        + "operator applies it through a savepoint (upgradeMode: savepoint).")
+        Path out;
+
         @Mixin
         ClusterOption cluster;
 
@@ -218,6 +248,9 @@ public final class JobsCommand implements Runnable {
         public Integer call() {
             Descriptor d = Descriptor.read(descriptor);
             ClusterFile c = cluster.read();
+            if (d.target().equals("kubernetes")) {
+                return DeployCommand.kubernetes(d, c, null, KubernetesDeploy.JobState.RUNNING, out, sets, false);
+            }
             if (d.engine().equals("connect")) {
                 return ConnectDeploy.upgrade(d, c, sets.overrides(), plugin);
             }
