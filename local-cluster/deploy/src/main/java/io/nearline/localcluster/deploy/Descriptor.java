@@ -86,15 +86,7 @@ public record Descriptor(
 
     public static Descriptor read(Path file) {
         Map<String, Object> y = yaml(file);
-        for (String key : y.keySet()) {
-            if (!KEYS.contains(key)) {
-                throw new ClusterException(file + ": unknown key '" + key + "'"
-                        + Config.closest(key, KEYS)
-                                .map(k -> " (did you mean '" + k + "'?)")
-                                .orElse("")
-                        + "; a descriptor takes " + String.join(", ", List.copyOf(new TreeSet<>(KEYS))));
-            }
-        }
+        refuseUnknown(file, y.keySet(), KEYS, "", "a descriptor");
         String job = required(file, y, "job");
         if (!JOBS.contains(job)) {
             throw new ClusterException(file + ": job '" + job + "' is not one of " + JOBS);
@@ -166,17 +158,21 @@ public record Descriptor(
     /** The {@code kubernetes:} section: every key checked, as the descriptor's own. */
     private static Map<String, String> kubernetes(Path file, Map<String, Object> y) {
         Map<String, String> k = strings(file, y, "kubernetes");
-        for (String key : k.keySet()) {
-            if (!KUBERNETES_KEYS.contains(key)) {
-                throw new ClusterException(file + ": unknown key 'kubernetes." + key + "'"
-                        + Config.closest(key, KUBERNETES_KEYS)
-                                .map(c -> " (did you mean 'kubernetes." + c + "'?)")
+        refuseUnknown(file, k.keySet(), KUBERNETES_KEYS, "kubernetes.", "the kubernetes section");
+        return k;
+    }
+
+    /** A key not in {@code known} fails, naming the nearest known key and every one {@code what} takes. */
+    private static void refuseUnknown(Path file, Set<String> keys, Set<String> known, String prefix, String what) {
+        for (String key : keys) {
+            if (!known.contains(key)) {
+                throw new ClusterException(file + ": unknown key '" + prefix + key + "'"
+                        + Config.closest(key, known)
+                                .map(c -> " (did you mean '" + prefix + c + "'?)")
                                 .orElse("")
-                        + "; the kubernetes section takes "
-                        + String.join(", ", List.copyOf(new TreeSet<>(KUBERNETES_KEYS))));
+                        + "; " + what + " takes " + String.join(", ", List.copyOf(new TreeSet<>(known))));
             }
         }
-        return k;
     }
 
     /** The descriptor file as a YAML mapping; anything else is the user's mistake, named. */
