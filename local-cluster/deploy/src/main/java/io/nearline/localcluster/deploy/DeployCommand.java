@@ -86,7 +86,11 @@ public final class DeployCommand implements Callable<Integer> {
         }
         ClusterFile c = cluster.read();
         if (d.target().equals("kubernetes")) {
-            return kubernetes(d, c, fromSavepoint, KubernetesDeploy.JobState.RUNNING, out, sets, dryRun);
+            return kubernetes(
+                    new KubernetesDeploy.Request(
+                            d, c, sets.overrides(), fromSavepoint, KubernetesDeploy.JobState.RUNNING, Home.dir()),
+                    out,
+                    dryRun);
         }
         if (out != null) {
             throw new ClusterException("--out is for target kubernetes; " + d.name() + " deploys to " + d.target());
@@ -116,26 +120,19 @@ public final class DeployCommand implements Callable<Integer> {
     }
 
     /**
-     * Writes the Kubernetes resources of {@code d} into {@code out} ({@code dryRun}: prints them): the
+     * Writes the Kubernetes resources of a request into {@code out} ({@code dryRun}: prints them): the
      * deploy, the upgrade (the new spec, which the operator rolls out through a savepoint) and the stop
-     * ({@code state} suspended) of a job on Kubernetes.
+     * (state suspended) of a job on Kubernetes.
      */
-    static int kubernetes(
-            Descriptor d,
-            ClusterFile c,
-            String savepoint,
-            KubernetesDeploy.JobState state,
-            Path out,
-            SetOptions sets,
-            boolean dryRun) {
+    static int kubernetes(KubernetesDeploy.Request request, Path out, boolean dryRun) {
+        Descriptor d = request.descriptor();
         if (out == null && !dryRun) {
             throw new ClusterException("target kubernetes writes resources to apply: add --out DIR");
         }
-        if (savepoint != null && d.restore() == Descriptor.Restore.NONE) {
+        if (request.savepoint() != null && d.restore() == Descriptor.Restore.NONE) {
             throw new ClusterException(d.file() + " says restore: none, so it cannot start from a savepoint");
         }
-        return KubernetesDeploy.write(
-                KubernetesDeploy.resources(d, c, sets.overrides(), savepoint, state, Home.dir()), d, out, dryRun);
+        return KubernetesDeploy.write(KubernetesDeploy.resources(request), d, out, dryRun);
     }
 
     /**

@@ -21,6 +21,7 @@ import io.nearline.localcluster.cluster.ClusterFile;
 import io.nearline.localcluster.cluster.ClusterOption;
 import io.nearline.localcluster.cluster.FlinkSession;
 import io.nearline.localcluster.cluster.YarnCluster;
+import io.nearline.localcluster.kit.processes.Home;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -162,7 +163,11 @@ public final class JobsCommand implements Runnable {
                     throw new ClusterException(id + " deploys to " + d.target() + ": stop its job by id (see "
                             + "'bin/nearline jobs list'); a descriptor names the job to stop on Kubernetes only");
                 }
-                return DeployCommand.kubernetes(d, c, null, KubernetesDeploy.JobState.SUSPENDED, out, sets, false);
+                return DeployCommand.kubernetes(
+                        new KubernetesDeploy.Request(
+                                d, c, sets.overrides(), null, KubernetesDeploy.JobState.SUSPENDED, Home.dir()),
+                        out,
+                        false);
             }
             if (out != null) {
                 throw new ClusterException("--out is for a job on Kubernetes (a descriptor of target kubernetes)");
@@ -249,7 +254,11 @@ public final class JobsCommand implements Runnable {
             Descriptor d = Descriptor.read(descriptor);
             ClusterFile c = cluster.read();
             if (d.target().equals("kubernetes")) {
-                return DeployCommand.kubernetes(d, c, null, KubernetesDeploy.JobState.RUNNING, out, sets, false);
+                return DeployCommand.kubernetes(
+                        new KubernetesDeploy.Request(
+                                d, c, sets.overrides(), null, KubernetesDeploy.JobState.RUNNING, Home.dir()),
+                        out,
+                        false);
             }
             if (d.engine().equals("connect")) {
                 return ConnectDeploy.upgrade(d, c, sets.overrides(), plugin);

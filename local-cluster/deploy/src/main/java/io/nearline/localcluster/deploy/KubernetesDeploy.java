@@ -75,6 +75,19 @@ final class KubernetesDeploy {
     /** One resource: the file it goes to and its body. */
     record Resource(String file, String kind, Map<String, Object> body) {}
 
+    /**
+     * What to write: a descriptor (target kubernetes) against a cluster file, with {@code --set}'s
+     * overrides, a savepoint to start from (or null), the state the job should be in, and the tools'
+     * home (the shipped Flink and Connect settings, the built artifacts).
+     */
+    record Request(
+            Descriptor descriptor,
+            ClusterFile cluster,
+            Map<String, String> overrides,
+            String savepoint,
+            JobState state,
+            Path home) {}
+
     private KubernetesDeploy() {}
 
     /**
@@ -83,8 +96,9 @@ final class KubernetesDeploy {
      * for the cache sink, the {@code KafkaConnect} that builds its plugin, with its metrics' ConfigMap);
      * then the Secret's template where the settings name a secret.
      */
-    static List<Resource> resources(
-            Descriptor d, ClusterFile c, Map<String, String> overrides, String savepoint, JobState state, Path home) {
+    static List<Resource> resources(Request r) {
+        Descriptor d = r.descriptor();
+        ClusterFile c = r.cluster();
         Map<String, String> k = d.kubernetes();
         checkName(d, "name", d.name());
         String secretName = k.getOrDefault("secret", d.name() + "-secrets");
@@ -93,21 +107,18 @@ final class KubernetesDeploy {
         PodSecrets secrets;
         if (d.engine().equals("flink")) {
             secrets = new PodSecrets(secretName, FLINK_SECRETS);
-            Map<String, String> settings = secrets.take(c.jobSettings(d.settings(), overrides), d);
-            out.add(
-                    k.containsKey("session")
-                            ? flinkSessionJob(d, settings, savepoint, state)
-                            : flinkDeployment(d, c, settings, secrets, savepoint, state, home));
+            Map<String, String> settings = secrets.take(c.jobSettings(d.settings(), r.overrides()), d);
+            out.add(k.containsKey("session") ? flinkSessionJob(r, settings) : flinkDeployment(r, settings, secrets));
         } else {
             secrets = new PodSecrets(secretName, CONNECT_SECRETS);
             String connect = k.getOrDefault("connect-cluster", "nearline-connect");
             checkName(d, "kubernetes.connect-cluster", connect);
-            Map<String, String> config =
-                    secrets.take(ConnectDeploy.config(d, c, overrides, kind -> secrets.connectProvided(d, kind)), d);
-            out.add(kafkaConnector(d, connect, config, state));
+            Map<String, String> config = secrets.take(
+                    ConnectDeploy.config(d, c, r.overrides(), kind -> secrets.connectProvided(d, kind)), d);
+            out.add(kafkaConnector(d, connect, config, r.state()));
             if (ConnectDeploy.isCacheSink(d)) {
-                out.add(kafkaConnect(d, c, connect, secrets, home));
-                out.add(connectMetrics(connect, d, home));
+                out.add(kafkaConnect(d, c, connect, secrets, r.home()));
+                out.add(connectMetrics(connect, d, r.home()));
             } else {
                 out.addAll(secretReader(d, connect, secretName));
             }
@@ -162,14 +173,9 @@ final class KubernetesDeploy {
 
     // ---- Flink: the Flink Kubernetes Operator's resources
 
-    private static Resource flinkDeployment(
-            Descriptor d,
-            ClusterFile c,
-            Map<String, String> settings,
-            PodSecrets secrets,
-            String savepoint,
-            JobState state,
-            Path home) {
+    private static Resource flinkDeployment(Request r, Map<String, String> settings, PodSecrets secrets) {
+        Descriptor d = r.descriptor();
+        ClusterFile c = r.cluster();
         String image = required(
                 d,
                 "image",
@@ -184,19 +190,20 @@ final class KubernetesDeploy {
         spec.put("image", image);
         spec.put("flinkVersion", flinkVersion());
         spec.put("serviceAccount", d.kubernetes().getOrDefault("service-account", "flink"));
-        spec.put("flinkConfiguration", applicationConfiguration(d, c, home));
+        spec.put("flinkConfiguration", applicationConfiguration(d, c, r.home()));
         spec.put("podTemplate", podTemplate(secrets));
         spec.put("jobManager", map("resource", map("memory", "2048m", "cpu", 1.0)));
         spec.put("taskManager", map("resource", map("memory", "2048m", "cpu", 1.0)));
-        spec.put("job", job(d, d.kubernetes().getOrDefault("jar-uri", localJar(d)), settings, savepoint, state));
+        spec.put(
+                "job", job(d, d.kubernetes().getOrDefault("jar-uri", localJar(d)), settings, r.savepoint(), r.state()));
         return new Resource(
                 "flinkdeployment-" + d.name() + ".yaml",
                 "FlinkDeployment (Flink Kubernetes Operator 1.13+)",
                 resource(FLINK_API, "FlinkDeployment", d.name(), d, Map.of(), spec));
     }
 
-    private static Resource flinkSessionJob(
-            Descriptor d, Map<String, String> settings, String savepoint, JobState state) {
+    private static Resource flinkSessionJob(Request r, Map<String, String> settings) {
+        Descriptor d = r.descriptor();
         String jar = required(
                 d,
                 "jar-uri",
@@ -205,7 +212,7 @@ final class KubernetesDeploy {
         Map<String, Object> spec = new LinkedHashMap<>();
         spec.put("deploymentName", d.kubernetes().get("session"));
         spec.put("flinkConfiguration", FlinkDeploy.flinkConfiguration(d));
-        spec.put("job", job(d, jar, settings, savepoint, state));
+        spec.put("job", job(d, jar, settings, r.savepoint(), r.state()));
         return new Resource(
                 "flinksessionjob-" + d.name() + ".yaml",
                 "FlinkSessionJob on session " + d.kubernetes().get("session"),
@@ -391,13 +398,8 @@ final class KubernetesDeploy {
         return new Resource(
                 "kafkaconnect-" + connectCluster + ".yaml",
                 "KafkaConnect (Strimzi 0.4x): the worker, with the sink's and Debezium's plugins",
-                resource(
-                        STRIMZI_API,
-                        "KafkaConnect",
-                        connectCluster,
-                        d,
-                        Map.of(),
-                        spec,
+                annotated(
+                        resource(STRIMZI_API, "KafkaConnect", connectCluster, d, Map.of(), spec),
                         map("strimzi.io/use-connector-resources", "true")));
     }
 
@@ -488,19 +490,9 @@ final class KubernetesDeploy {
 
     // ---- shared
 
+    /** A resource's body: its kind, its name and labels (in the descriptor's namespace), its spec. */
     private static Map<String, Object> resource(
             String api, String kind, String name, Descriptor d, Map<String, ?> labels, Map<String, Object> spec) {
-        return resource(api, kind, name, d, labels, spec, Map.of());
-    }
-
-    private static Map<String, Object> resource(
-            String api,
-            String kind,
-            String name,
-            Descriptor d,
-            Map<String, ?> labels,
-            Map<String, Object> spec,
-            Map<String, ?> annotations) {
         Map<String, Object> metadata = new LinkedHashMap<>();
         metadata.put("name", name);
         if (d.kubernetes().containsKey("namespace")) {
@@ -510,14 +502,18 @@ final class KubernetesDeploy {
         allLabels.put("app.kubernetes.io/part-of", "nearline");
         allLabels.put("app.kubernetes.io/name", d.job());
         metadata.put("labels", allLabels);
-        if (!annotations.isEmpty()) {
-            metadata.put("annotations", annotations);
-        }
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("apiVersion", api);
         body.put("kind", kind);
         body.put("metadata", metadata);
         body.put("spec", spec);
+        return body;
+    }
+
+    /** {@code body} with these annotations on its metadata. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> annotated(Map<String, Object> body, Map<String, ?> annotations) {
+        ((Map<String, Object>) body.get("metadata")).put("annotations", annotations);
         return body;
     }
 

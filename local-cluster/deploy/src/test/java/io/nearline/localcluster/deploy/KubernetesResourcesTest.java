@@ -173,7 +173,7 @@ class KubernetesResourcesTest {
     }
 
     private static List<KubernetesDeploy.Resource> generate(Descriptor d, KubernetesDeploy.JobState state) {
-        return KubernetesDeploy.resources(d, cluster, Map.of(), null, state, home);
+        return KubernetesDeploy.resources(new KubernetesDeploy.Request(d, cluster, Map.of(), null, state, home));
     }
 
     /** The schema's complaints about a resource, empty when it is valid; a kind with no CRD (Secret, ConfigMap) has none. */
