@@ -119,13 +119,19 @@ public final class ClusterPrometheus {
             }
         }
         int base = SAMZA_PORTS_FROM;
-        for (int i = 0; i < count; i++) {
-            if (taken.contains(base + i)) {
-                base = base + i + 1;
-                i = -1;
-            }
+        while (!freeBlock(taken, base, count)) {
+            base++;
         }
         return base;
+    }
+
+    private static boolean freeBlock(Set<Integer> taken, int base, int count) {
+        for (int port = base; port < base + count; port++) {
+            if (taken.contains(port)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The ports a discovery file names. */

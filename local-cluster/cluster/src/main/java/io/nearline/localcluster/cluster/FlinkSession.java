@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * A Flink standalone session cluster from Maven Central's jars ({@code local-cluster/flink-cluster/target/lib}):
@@ -224,24 +225,36 @@ public final class FlinkSession {
 
     /** Sum over every subtask of every vertex of the metrics whose name ends with {@code name}. */
     public static long metricSum(String rest, String jobId, String name) {
+        // Flink's REST shows a metric "events.written" of group "nearline" as
+        // "<operator>.nearline.events_written"
+        String suffix = "nearline." + name.replace('.', '_');
         long sum = 0;
+        for (double v : metricAggregates(rest, jobId, id -> id.endsWith(suffix), "sum")) {
+            sum += (long) v;
+        }
+        return sum;
+    }
+
+    /**
+     * For each metric (by its REST id) that {@code metric} accepts, in each vertex, its aggregate over
+     * the vertex's subtasks: {@code agg} is Flink's {@code sum}, {@code min}, {@code max} or {@code avg}.
+     */
+    public static List<Double> metricAggregates(String rest, String jobId, Predicate<String> metric, String agg) {
+        List<Double> out = new ArrayList<>();
         for (JsonNode vertex : get(rest, "/jobs/" + jobId).path("vertices")) {
             String base = "/jobs/" + jobId + "/vertices/" + vertex.path("id").asText() + "/subtasks/metrics";
             List<String> ids = new ArrayList<>();
             for (JsonNode m : get(rest, base)) {
-                String id = m.path("id").asText();
-                // Flink's REST shows a metric "events.written" of group "nearline" as
-                // "<operator>.nearline.events_written"
-                if (id.endsWith("nearline." + name.replace('.', '_'))) {
-                    ids.add(id);
+                if (metric.test(m.path("id").asText())) {
+                    ids.add(m.path("id").asText());
                 }
             }
             if (!ids.isEmpty()) {
-                for (JsonNode m : get(rest, base + "?agg=sum&get=" + String.join(",", ids))) {
-                    sum += (long) m.path("sum").asDouble();
+                for (JsonNode m : get(rest, base + "?agg=" + agg + "&get=" + String.join(",", ids))) {
+                    out.add(m.path(agg).asDouble());
                 }
             }
         }
-        return sum;
+        return out;
     }
 }

@@ -447,7 +447,6 @@ final class KubernetesDeploy {
     private static List<Resource> secretReader(Descriptor d, String connectCluster, String secretName) {
         String role = d.name() + "-secret-reader";
         Map<String, Object> roleBody = resource("rbac.authorization.k8s.io/v1", "Role", role, d, Map.of(), null);
-        roleBody.remove("spec");
         roleBody.put(
                 "rules",
                 List.of(map(
@@ -456,7 +455,6 @@ final class KubernetesDeploy {
                         "resourceNames", List.of(secretName),
                         "verbs", List.of("get"))));
         Map<String, Object> binding = resource("rbac.authorization.k8s.io/v1", "RoleBinding", role, d, Map.of(), null);
-        binding.remove("spec");
         binding.put(
                 "subjects",
                 List.of(map(
@@ -482,7 +480,6 @@ final class KubernetesDeploy {
             throw new UncheckedIOException(e);
         }
         Map<String, Object> body = resource("v1", "ConfigMap", connectCluster + "-metrics", d, Map.of(), null);
-        body.remove("spec");
         body.put("data", map("jmx-exporter.yaml", rules));
         return new Resource(
                 "configmap-" + connectCluster + "-metrics.yaml", "ConfigMap: the worker's exporter rules", body);
@@ -490,7 +487,7 @@ final class KubernetesDeploy {
 
     // ---- shared
 
-    /** A resource's body: its kind, its name and labels (in the descriptor's namespace), its spec. */
+    /** A resource's body: its kind, its name and labels (in the descriptor's namespace), its spec (null: none). */
     private static Map<String, Object> resource(
             String api, String kind, String name, Descriptor d, Map<String, ?> labels, Map<String, Object> spec) {
         Map<String, Object> metadata = new LinkedHashMap<>();
@@ -506,7 +503,9 @@ final class KubernetesDeploy {
         body.put("apiVersion", api);
         body.put("kind", kind);
         body.put("metadata", metadata);
-        body.put("spec", spec);
+        if (spec != null) { // a Secret, a ConfigMap, a Role have none
+            body.put("spec", spec);
+        }
         return body;
     }
 
@@ -610,24 +609,31 @@ final class KubernetesDeploy {
         /** {@code settings} with every secret reference pointing into the Secret. */
         Map<String, String> take(Map<String, String> settings, Descriptor d) {
             Map<String, String> out = new LinkedHashMap<>();
-            settings.forEach((key, value) -> {
-                if (value.startsWith("file:")) {
-                    out.put(key, "file:" + mount + "/" + key(key, "what " + value.substring(5) + " holds"));
-                } else if (value.startsWith("env:")) {
-                    String var = value.substring(4);
-                    env.put(var, "what the variable " + var + " holds (" + key + ")");
-                    out.put(key, value);
-                } else if (key.endsWith("ssl.truststore") && !value.isBlank()) {
-                    out.put(key, mount + "/" + key(key, "the truststore file " + value + ", base64 under data:"));
-                } else if (Config.isSecretName(key) && !value.isBlank() && !value.startsWith("${")) {
-                    throw new ClusterException(d.file() + ": " + key + " is written inline; a Kubernetes deploy takes "
-                            + "secrets by reference only (file:PATH or env:VAR), and the Secret " + name
-                            + " carries them into the pods");
-                } else {
-                    out.put(key, value);
-                }
-            });
+            for (Map.Entry<String, String> e : settings.entrySet()) {
+                out.put(e.getKey(), inPods(e.getKey(), e.getValue(), d));
+            }
             return out;
+        }
+
+        /** One setting's value as the pods read it; a secret written inline is refused. */
+        private String inPods(String key, String value, Descriptor d) {
+            if (value.startsWith("file:")) {
+                return "file:" + mount + "/" + key(key, "what " + value.substring(5) + " holds");
+            }
+            if (value.startsWith("env:")) {
+                String var = value.substring(4);
+                env.put(var, "what the variable " + var + " holds (" + key + ")");
+                return value;
+            }
+            if (key.endsWith("ssl.truststore") && !value.isBlank()) {
+                return mount + "/" + key(key, "the truststore file " + value + ", base64 under data:");
+            }
+            if (Config.isSecretName(key) && !value.isBlank() && !value.startsWith("${")) {
+                throw new ClusterException(d.file() + ": " + key + " is written inline; a Kubernetes deploy takes "
+                        + "secrets by reference only (file:PATH or env:VAR), and the Secret " + name
+                        + " carries them into the pods");
+            }
+            return value;
         }
 
         /** A key of the Secret, with what it must hold; returns the key. */
@@ -673,7 +679,6 @@ final class KubernetesDeploy {
             files.forEach((key, what) -> data.put(key, "FILL IN: " + what));
             env.forEach((var, what) -> data.put(var, "FILL IN: " + what));
             Map<String, Object> body = resource("v1", "Secret", name, d, Map.of(), null);
-            body.remove("spec");
             body.put("type", "Opaque");
             body.put("stringData", data);
             return new Resource(

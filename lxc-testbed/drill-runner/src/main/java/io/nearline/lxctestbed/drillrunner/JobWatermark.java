@@ -23,7 +23,6 @@ import io.nearline.localcluster.deploy.FlinkYarn;
 import io.nearline.localcluster.deploy.SamzaMetricsStream;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -114,31 +113,20 @@ final class JobWatermark implements AutoCloseable {
         return readings.stream().mapToLong(Long::longValue).filter(v -> v > 0).min();
     }
 
-    /** Each subtask's gauge per table and partition (one subtask reads a partition), from the REST API. */
+    /** Each partition's gauge (one subtask reads a partition, so the minimum over subtasks is its own), from the REST API. */
     private List<Long> flinkReadings() {
         Optional<FlinkYarn.Running> job = FlinkYarn.running(cluster, jobName);
-        List<Long> out = new ArrayList<>();
         if (job.isEmpty()) {
-            return out;
+            return List.of();
         }
-        String rest = job.get().rest();
-        String jobId = job.get().jobId();
-        for (JsonNode vertex : FlinkSession.get(rest, "/jobs/" + jobId).path("vertices")) {
-            String base = "/jobs/" + jobId + "/vertices/" + vertex.path("id").asText() + "/subtasks/metrics";
-            List<String> ids = new ArrayList<>();
-            for (JsonNode m : FlinkSession.get(rest, base)) {
-                String id = m.path("id").asText();
-                if (id.endsWith(GAUGE) || id.endsWith(GAUGE.replace('-', '_'))) {
-                    ids.add(id);
-                }
-            }
-            if (!ids.isEmpty()) {
-                for (JsonNode m : FlinkSession.get(rest, base + "?agg=min&get=" + String.join(",", ids))) {
-                    out.add((long) m.path("min").asDouble());
-                }
-            }
-        }
-        return out;
+        return FlinkSession.metricAggregates(
+                        job.get().rest(),
+                        job.get().jobId(),
+                        id -> id.endsWith(GAUGE) || id.endsWith(GAUGE.replace('-', '_')),
+                        "min")
+                .stream()
+                .map(Double::longValue)
+                .toList();
     }
 
     /** The snapshots sent since the last reading (every 5 s per container), folded into each partition's newest. */
