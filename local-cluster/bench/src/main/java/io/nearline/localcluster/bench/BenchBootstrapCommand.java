@@ -45,6 +45,14 @@ public final class BenchBootstrapCommand implements Callable<Integer> {
     @Option(names = "--rows", defaultValue = "1000000", description = "Snapshot rows (default: ${DEFAULT-VALUE}).")
     int rows;
 
+    @Option(
+            names = "--against",
+            paramLabel = "blind",
+            description = "blind: each engine also runs the same snapshot right after its ordered run, into an "
+                    + "empty store, with the store's guarded writes made blind upserts (no read, no version "
+                    + "compare: what a plain sink does); the summary gains against and againstRatio.")
+    String against;
+
     @Mixin
     Benches.Settings settings = new Benches.Settings();
 
@@ -52,6 +60,9 @@ public final class BenchBootstrapCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Benches.positive("--rows", rows, "--partitions", run.partitions, "--parallelism", run.parallelism);
         run.requireEngines(List.of("flink", "samza"));
+        if (against != null) {
+            Benches.requireBlind(against, "bootstrap", run.engines);
+        }
         return WorkDirs.inWorkDir(run.workDir, "nearline-bench-bootstrap", this::bench);
     }
 
@@ -73,36 +84,33 @@ public final class BenchBootstrapCommand implements Callable<Integer> {
                 "rows/s");
         Map<String, ObjectNode> members = new LinkedHashMap<>();
         for (String engine : run.engines) {
-            Path summary = work.resolve("summary-" + engine + ".json");
-            List<String> args = new ArrayList<>(List.of(
-                    "--events",
-                    noEvents.toString(),
-                    "--snapshot",
-                    snapshot.toString(),
-                    "--out",
-                    work.resolve("state-" + engine + ".jsonl").toString()));
-            args.addAll(run.runnerArgs(work.resolve(engine), summary));
-            int code = Home.runBench(
-                    engine, "replay-cdc", List.of(Benches.withSettings(settings.values, args.toArray(String[]::new))));
-            if (code != 0) {
-                return code;
+            Run orderedRun = runEngine(engine, work, snapshot, noEvents, "", settings.values);
+            if (orderedRun.code() != 0) {
+                return orderedRun.code();
             }
-            ObjectNode replay = Benches.readJson(summary);
+            ObjectNode ordered = orderedRun.summary();
             ObjectNode m = Benches.JSON.createObjectNode();
-            long rowsPerSec = replay.path("bootstrapRecordsPerSec").asLong(-1);
+            long rowsPerSec = ordered.path("bootstrapRecordsPerSec").asLong(-1);
             m.put("rowsPerSec", rowsPerSec);
             m.put("ceilingPerSec", Math.round(ceiling));
             m.put("rowsPerCeiling", Benches.ratio(rowsPerSec, ceiling));
-            boolean complete = replay.path("bootstrapPartitionsComplete").asLong() == run.partitions;
-            if (!complete) {
-                System.out.println("  " + engine + ": the snapshot did not verify complete on every partition");
+            m.put("verified", verified(engine, ordered, snapshot, work.resolve("state-" + engine + ".jsonl")));
+            m.set("replay", ordered);
+            if (against != null) {
+                Run blindRun = runEngine(engine, work, snapshot, noEvents, "-blind", Benches.blind(settings.values));
+                if (blindRun.code() != 0) {
+                    return blindRun.code();
+                }
+                ObjectNode blind = blindRun.summary();
+                Path state = work.resolve("state-" + engine + "-blind.jsonl");
+                Benches.putAgainst(
+                        m,
+                        "blind",
+                        rowsPerSec,
+                        blind.path("bootstrapRecordsPerSec").asLong(-1),
+                        complete(engine + " (blind)", blind)
+                                && Benches.blindVerified(engine, blind, List.of(snapshot), state));
             }
-            m.put(
-                    "verified",
-                    complete
-                            && Benches.stateMatches(
-                                    engine, List.of(snapshot), work.resolve("state-" + engine + ".jsonl")));
-            m.set("replay", replay);
             members.put(engine, m);
         }
         return Benches.finish(
@@ -112,5 +120,39 @@ public final class BenchBootstrapCommand implements Callable<Integer> {
                 members,
                 engine -> work.resolve("state-" + engine + ".jsonl"),
                 run.summaryJson);
+    }
+
+    /** A runner's exit code, and its summary where it ran to the end. */
+    private record Run(int code, ObjectNode summary) {}
+
+    /** One engine's run of the snapshot, its files named with {@code suffix}. */
+    private Run runEngine(
+            String engine, Path work, Path snapshot, Path noEvents, String suffix, Map<String, String> values)
+            throws Exception {
+        Path summary = work.resolve("summary-" + engine + suffix + ".json");
+        List<String> args = new ArrayList<>(List.of(
+                "--events",
+                noEvents.toString(),
+                "--snapshot",
+                snapshot.toString(),
+                "--out",
+                work.resolve("state-" + engine + suffix + ".jsonl").toString()));
+        args.addAll(run.runnerArgs(work.resolve(engine + suffix), summary));
+        int code =
+                Home.runBench(engine, "replay-cdc", List.of(Benches.withSettings(values, args.toArray(String[]::new))));
+        return new Run(code, code == 0 ? Benches.readJson(summary) : null);
+    }
+
+    /** A run verifies when every partition's snapshot verified complete and the state is the snapshot's. */
+    private boolean verified(String engine, ObjectNode replay, Path snapshot, Path state) {
+        return complete(engine, replay) && Benches.stateMatches(engine, List.of(snapshot), state);
+    }
+
+    private boolean complete(String engine, ObjectNode replay) {
+        boolean complete = replay.path("bootstrapPartitionsComplete").asLong() == run.partitions;
+        if (!complete) {
+            System.out.println("  " + engine + ": the snapshot did not verify complete on every partition");
+        }
+        return complete;
     }
 }

@@ -96,6 +96,14 @@ public final class BenchCdcCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     String warmUp;
 
+    @Option(
+            names = "--against",
+            paramLabel = "blind",
+            description = "blind: each engine also runs the same job right after its ordered run, into an emptied "
+                    + "store, with the store's guarded writes made blind upserts (no read, no version compare: "
+                    + "what a plain sink does); the summary gains against and againstRatio. Flink and Samza only.")
+    String against;
+
     @Mixin
     Benches.Settings settings = new Benches.Settings();
 
@@ -112,6 +120,13 @@ public final class BenchCdcCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--store must be rocksdb, couchbase or redis, got " + store);
         }
         run.requireEngines(List.of("flink", "samza", "connect"));
+        if (against != null) {
+            Benches.requireBlind(against, "cdc", run.engines);
+            if (rate != null) {
+                throw new IllegalArgumentException(
+                        "--against blind compares steady rates: leave out --rate (a live run measures staleness)");
+            }
+        }
         if (run.engines.contains("connect") && store.equals("rocksdb")) {
             throw new IllegalArgumentException("--engine connect writes a networked cache: add --store couchbase "
                     + "or --store redis (the embedded store cannot be a connector's)");
@@ -171,7 +186,22 @@ public final class BenchCdcCommand implements Callable<Integer> {
                                 List.of(syncStream),
                                 work.resolve("state-" + engine + "-sync.jsonl")));
             }
-            members.put(engine, member(engine, work, stream, Benches.readJson(summary), sync, ceilings));
+            ObjectNode m = member(engine, work, stream, Benches.readJson(summary), sync, ceilings);
+            if (against != null) {
+                code = runBlind(engine, work, stream, storeArgs, server);
+                if (code != 0) {
+                    return code;
+                }
+                ObjectNode blind = Benches.readJson(work.resolve("summary-" + engine + "-blind.json"));
+                Benches.putAgainst(
+                        m,
+                        "blind",
+                        m.path("writtenPerSec").asLong(),
+                        blind.path("steadyEventsPerSec").asLong(-1),
+                        Benches.blindVerified(
+                                engine, blind, List.of(stream), work.resolve("state-" + engine + "-blind.jsonl")));
+            }
+            members.put(engine, m);
         }
         return Benches.finish(
                 String.format(
@@ -222,6 +252,28 @@ public final class BenchCdcCommand implements Callable<Integer> {
                         work.resolve("summary-" + engine + "-sync.json"),
                         Benches.withSettings(oneWritePerEvent())));
         server.restart();
+        return code;
+    }
+
+    /** {@code --against blind}: the bench's run again with blind writes ({@code BlindWrites}), into an emptied store. */
+    private int runBlind(String engine, Path work, Path stream, List<String> storeArgs, ForkedStore server)
+            throws Exception {
+        if (server != null) {
+            server.restart();
+        }
+        int code = Home.runBench(
+                engine,
+                "replay-cdc",
+                replayArgs(
+                        storeArgs,
+                        stream,
+                        work.resolve("state-" + engine + "-blind.jsonl"),
+                        work.resolve(engine + "-blind"),
+                        work.resolve("summary-" + engine + "-blind.json"),
+                        Benches.withSettings(Benches.blind(settings.values))));
+        if (server != null) {
+            server.restart();
+        }
         return code;
     }
 

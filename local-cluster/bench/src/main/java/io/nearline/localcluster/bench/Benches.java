@@ -20,6 +20,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.common.config.Config;
 import io.nearline.localcluster.joinreference.JoinOracle;
 import io.nearline.localcluster.joinreference.JoinOutputs;
+import io.nearline.localcluster.kit.baselines.BlindWrites;
 import io.nearline.localcluster.kit.processes.ForkedStore;
 import io.nearline.localcluster.kit.runs.ReplayOutput;
 import io.nearline.localcluster.sourcesimulator.ChangeLogTruth;
@@ -115,6 +116,50 @@ final class Benches {
         return report.converged();
     }
 
+    /**
+     * A run of what a user would run instead, beside Nearline's: the engine's member gains {@code against}
+     * ({@code name}, {@code perSec}, {@code verified}) and {@code againstRatio} (Nearline's figure per the
+     * other's). The member verifies only if both runs did: a ratio to an unverified run means nothing.
+     */
+    static void putAgainst(ObjectNode member, String name, long nearlinePerSec, long perSec, boolean verified) {
+        ObjectNode against = member.putObject("against");
+        against.put("name", name).put("perSec", perSec).put("verified", verified);
+        member.put("againstRatio", ratio(nearlinePerSec, perSec));
+        member.put("verified", member.path("verified").asBoolean() && verified);
+    }
+
+    /** {@code --against} of bench cdc and bench bootstrap: blind, on Flink and Samza (exit 2 otherwise). */
+    static void requireBlind(String against, String bench, List<String> engines) {
+        if (!against.equals("blind")) {
+            throw new IllegalArgumentException("--against must be blind for bench " + bench + ", got " + against);
+        }
+        if (engines.contains("connect")) {
+            throw new IllegalArgumentException("--against blind runs on flink and samza: the Connect worker loads "
+                    + "the sink from its plugin path, where the tools' blind writes are not");
+        }
+    }
+
+    /** The bench's settings with blind writes asked for ({@code BlindWrites}). */
+    static Map<String, String> blind(Map<String, String> settings) {
+        Map<String, String> blind = new LinkedHashMap<>(settings);
+        blind.put(BlindWrites.SETTING, "true");
+        return blind;
+    }
+
+    /**
+     * Whether a blind run ({@code --against blind}) is what it claims: the job's JVM counted blind upserts
+     * (it wrote through {@code BlindWrites}, not its ordered write), and its state is the change logs'
+     * (the generated streams keep each key's changes in order, so a blind write ends where the ordered one
+     * does); printed.
+     */
+    static boolean blindVerified(String engine, ObjectNode replay, List<Path> changeLogs, Path state) {
+        if (replay.path("blindUpserts").asLong(0) == 0) {
+            System.out.println("  check: " + engine + " (blind) counted no blind upserts: it did not write blind");
+            return false;
+        }
+        return stateMatches(engine + " (blind)", changeLogs, state);
+    }
+
     /** Whether a join's outputs are the oracle's ({@link JoinOracle}), line for line; the files that differ printed. */
     static boolean outputsMatch(String engine, JoinOutputs expected, Path out) throws IOException {
         // a live run shifts every event time alike: both sides counted from their earliest
@@ -165,7 +210,10 @@ final class Benches {
                 members.values().forEach(m -> m.put("verified", false));
             }
         }
+        double cpu = MachineReference.cpuMiBPerSec();
+        members.values().forEach(m -> m.put("machineCpuMiBPerSec", Math.round(cpu)));
         System.out.printf("%n%s:%n", title);
+        System.out.printf("  machine  one thread's fixed loop (SHA-256) in this run: %,.0f MiB/s%n", cpu);
         boolean verified = true;
         for (Map.Entry<String, ObjectNode> m : members.entrySet()) {
             ObjectNode figures = m.getValue().deepCopy();

@@ -17,6 +17,7 @@ package io.nearline.localcluster.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -78,6 +79,43 @@ class BenchChecksTest {
     }
 
     @Test
+    void aBlindRunVerifiesOnlyIfItWroteBlindAndEndedAtTheChangeLog() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        Path events = Files.write(dir.resolve("events.jsonl"), List.of(EVENT_1, EVENT_2));
+        Path atTwo = Files.write(dir.resolve("blind-ok"), List.of(STATE_AT_2));
+        ObjectNode wroteBlind = json.createObjectNode().put("blindUpserts", 2);
+        assertTrue(Benches.blindVerified("e", wroteBlind, List.of(events), atTwo));
+        assertFalse(
+                Benches.blindVerified("e", json.createObjectNode().put("blindUpserts", 0), List.of(events), atTwo),
+                "a run that counted no blind upserts wrote through the ordered write: not the baseline");
+        assertFalse(
+                Benches.blindVerified(
+                        "e", wroteBlind, List.of(events), Files.write(dir.resolve("blind-old"), List.of(STATE_AT_1))),
+                "a blind write that a replay took back to an old version");
+    }
+
+    @Test
+    void aRatioToAnUnverifiedRunDoesNotVerify() {
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode member = json.createObjectNode().put("verified", true);
+        Benches.putAgainst(member, "blind", 90, 100, true);
+        assertEquals(0.9, member.path("againstRatio").asDouble());
+        assertEquals("blind", member.path("against").path("name").asText());
+        assertEquals(100, member.path("against").path("perSec").asLong());
+        assertTrue(member.path("verified").asBoolean());
+        ObjectNode other = json.createObjectNode().put("verified", true);
+        Benches.putAgainst(other, "blind", 90, 100, false);
+        assertFalse(other.path("verified").asBoolean(), "the other run did not verify");
+    }
+
+    @Test
+    void againstIsBlindOnFlinkAndSamzaOnly() {
+        Benches.requireBlind("blind", "cdc", List.of("flink", "samza"));
+        assertThrows(IllegalArgumentException.class, () -> Benches.requireBlind("plain", "cdc", List.of("flink")));
+        assertThrows(IllegalArgumentException.class, () -> Benches.requireBlind("blind", "cdc", List.of("connect")));
+    }
+
+    @Test
     void enginesThatEndDifferentlyFailTheBench() throws Exception {
         ObjectMapper json = new ObjectMapper();
         Path a = Files.write(dir.resolve("a"), List.of(STATE_AT_2));
@@ -88,6 +126,13 @@ class BenchChecksTest {
         Path summary = dir.resolve("summary.json");
         assertEquals(0, Benches.finish("t", members, e -> e.equals("a") ? a : b, summary));
         assertTrue(json.readTree(summary.toFile()).path("b").path("verified").asBoolean());
+        assertTrue(
+                json.readTree(summary.toFile())
+                                .path("a")
+                                .path("machineCpuMiBPerSec")
+                                .asLong()
+                        > 0,
+                "the machine's reference figure of the same run");
 
         Files.write(b, List.of(STATE_AT_1));
         assertEquals(1, Benches.finish("t", members, e -> e.equals("a") ? a : b, summary));
