@@ -86,6 +86,16 @@ public final class BenchJoinCommand implements Callable<Integer> {
                     + "first checkpoints; default: ${DEFAULT-VALUE}).")
     String warmUp;
 
+    @Option(
+            names = "--against",
+            paramLabel = "flink-sql",
+            description = "flink-sql: on Flink, the same traffic is also joined by a Flink SQL job written as a user "
+                    + "would (an interval join of the fragments to their broker event, then one row per request "
+                    + "in a session window), right after Nearline's run; its rows are checked against the "
+                    + "oracle and the summary gains against (with its latency from the arrival of a request's "
+                    + "newest event to its row) and againstRatio.")
+    String against;
+
     @Mixin
     Benches.Settings settings = new Benches.Settings();
 
@@ -102,6 +112,13 @@ public final class BenchJoinCommand implements Callable<Integer> {
         boolean eager = "eager".equalsIgnoreCase(settings.values.getOrDefault(JoinSettings.EMIT_COMPLETE.name(), ""));
         long spacing = spacingMicros;
         run.requireEngines(List.of("flink", "samza"));
+        if (against != null && !against.equals("flink-sql")) {
+            throw new IllegalArgumentException("--against must be flink-sql for bench join, got " + against);
+        }
+        if (against != null && !run.engines.contains("flink")) {
+            throw new IllegalArgumentException(
+                    "--against flink-sql runs beside Nearline's join on Flink: add flink to --engine");
+        }
         return WorkDirs.inWorkDir(run.workDir, "nearline-bench-join", work -> bench(work, spacing, eager));
     }
 
@@ -146,6 +163,12 @@ public final class BenchJoinCommand implements Callable<Integer> {
                                             replay.path("keptUp").asBoolean()))
                             & Benches.outputsMatch(engine, expected, out));
             m.set("replay", replay);
+            if (against != null && engine.equals("flink")) {
+                code = runSql(work, expected, m);
+                if (code != 0) {
+                    return code;
+                }
+            }
             members.put(engine, m);
         }
         return Benches.finish(
@@ -159,6 +182,55 @@ public final class BenchJoinCommand implements Callable<Integer> {
                 members,
                 engine -> work.resolve("out-" + engine).resolve("joined.jsonl"),
                 run.summaryJson);
+    }
+
+    /**
+     * {@code --against flink-sql}: the traffic through the SQL job ({@code replay-join-sql}), its rows
+     * checked against the oracle ({@link SqlJoinCheck}), its rate and latency into Nearline's member.
+     */
+    private int runSql(Path work, JoinOutputs expected, ObjectNode nearline) throws Exception {
+        Path summary = work.resolve("summary-flink-sql.json");
+        int code = Home.runBench("flink", "replay-join-sql", replayJoinArgs("flink-sql", work, summary));
+        if (code != 0) {
+            return code;
+        }
+        ObjectNode replay = Benches.readJson(summary);
+        List<String> rows = Files.readAllLines(work.resolve("out-flink-sql").resolve("sql-joined.jsonl"));
+        SqlJoinCheck.Result check = SqlJoinCheck.check(expected.repeatsFolded(), rows);
+        System.out.printf(
+                "  check flink-sql: %,d requests against the oracle, %,d mismatched%s; %,d requests with no "
+                        + "fragment left out%n",
+                check.requests(),
+                check.mismatches().size(),
+                check.matches() ? "" : " (first: " + check.mismatches().get(0) + ")",
+                check.withoutFragments());
+        boolean verified = check.matches()
+                && (rate == null
+                        || Benches.keptUp(
+                                "flink-sql",
+                                replay.path("caughtUp").asBoolean(),
+                                replay.path("keptUp").asBoolean()));
+        Benches.putAgainst(
+                nearline,
+                "flink-sql",
+                nearline.path("eventsPerSec").asLong(),
+                replay.path("steadyEventsPerSec").asLong(-1),
+                verified);
+        long[] latencies = SqlJoinCheck.latenciesMillis(rows);
+        ObjectNode sql = (ObjectNode) nearline.path("against");
+        sql.put("latencyP50Millis", percentile(latencies, 50));
+        sql.put("latencyP99Millis", percentile(latencies, 99));
+        sql.put("rows", rows.size());
+        return 0;
+    }
+
+    /** The {@code p}th percentile of sorted values (nearest rank), -1 for none. */
+    static long percentile(long[] sorted, double p) {
+        if (sorted.length == 0) {
+            return -1;
+        }
+        int rank = (int) Math.ceil(p / 100 * sorted.length);
+        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
     }
 
     private List<String> replayJoinArgs(String engine, Path work, Path summary) {

@@ -24,7 +24,7 @@ import picocli.CommandLine.Command;
 @Command(
         name = "nearline-flink-runner",
         mixinStandardHelpOptions = true,
-        subcommands = {FlinkReplay.class, FlinkJoinReplay.class, FlinkDemo.class})
+        subcommands = {FlinkReplay.class, FlinkJoinReplay.class, FlinkSqlJoinReplay.class, FlinkDemo.class})
 public final class FlinkRunner extends CommandGroup {
 
     public static void main(String[] args) {
