@@ -152,6 +152,9 @@ public final class BenchJoinCommand implements Callable<Integer> {
             if (eager) {
                 foldRepeats(out);
             }
+            if (rate != null) {
+                writeRebased(out);
+            }
             ObjectNode replay = Benches.readJson(summary);
             ObjectNode m = member(replay);
             m.put(
@@ -180,7 +183,7 @@ public final class BenchJoinCommand implements Callable<Integer> {
                         rate == null ? "" : ", live at " + rate + " events/s for " + duration,
                         eager ? ", eager" : ""),
                 members,
-                engine -> work.resolve("out-" + engine).resolve("joined.jsonl"),
+                engine -> work.resolve("out-" + engine).resolve(rate == null ? "joined.jsonl" : REBASED),
                 run.summaryJson);
     }
 
@@ -262,6 +265,19 @@ public final class BenchJoinCommand implements Callable<Integer> {
             m.put("caughtUp", replay.path("caughtUp").asBoolean());
         }
         return m;
+    }
+
+    /** A live run's joined outputs with event times counted from the earliest: what the engines must agree on. */
+    private static final String REBASED = "joined.rebased.jsonl";
+
+    /**
+     * A live run shifts the traffic's event times to the moment each engine's run sends them, so the
+     * engines' joined outputs differ by that shift; rebased ({@code JoinOutputs.rebased}) they must not.
+     */
+    private static void writeRebased(Path out) throws IOException {
+        JoinOutputs rebased =
+                new JoinOutputs(Files.readAllLines(out.resolve("joined.jsonl")), List.of(), List.of()).rebased();
+        ReplayOutput.write(out.resolve(REBASED), rebased.joined());
     }
 
     /** Input events per request of this bench's traffic: fan-out 8.5 on average, drops, repeats, broker. */
