@@ -174,7 +174,7 @@ public final class BenchCdcCommand implements Callable<Integer> {
             }
             ObjectNode sync = null;
             if (server != null) {
-                code = runOneWritePerEvent(engine, work, syncStream, storeArgs, server);
+                code = runOneWritePerEvent(engine, work, syncStream, server);
                 if (code != 0) {
                     return code;
                 }
@@ -188,7 +188,7 @@ public final class BenchCdcCommand implements Callable<Integer> {
             }
             ObjectNode m = member(engine, work, stream, Benches.readJson(summary), sync, ceilings);
             if (against != null) {
-                code = runBlind(engine, work, stream, storeArgs, server);
+                code = runBlind(engine, work, stream, server);
                 if (code != 0) {
                     return code;
                 }
@@ -238,25 +238,21 @@ public final class BenchCdcCommand implements Callable<Integer> {
     }
 
     /** A networked store's comparison: the same job writing one event at a time, into an emptied cache. */
-    private int runOneWritePerEvent(
-            String engine, Path work, Path syncStream, List<String> storeArgs, ForkedStore server) throws Exception {
-        server.restart();
-        int code = Home.runBench(
-                engine,
-                "replay-cdc",
-                replayArgs(
-                        storeArgs,
-                        syncStream,
-                        work.resolve("state-" + engine + "-sync.jsonl"),
-                        work.resolve(engine + "-sync"),
-                        work.resolve("summary-" + engine + "-sync.json"),
-                        Benches.withSettings(oneWritePerEvent())));
-        server.restart();
-        return code;
+    private int runOneWritePerEvent(String engine, Path work, Path syncStream, ForkedStore server) throws Exception {
+        return runAgain(engine, "-sync", work, syncStream, server, oneWritePerEvent());
     }
 
     /** {@code --against blind}: the bench's run again with blind writes ({@code BlindWrites}), into an emptied store. */
-    private int runBlind(String engine, Path work, Path stream, List<String> storeArgs, ForkedStore server)
+    private int runBlind(String engine, Path work, Path stream, ForkedStore server) throws Exception {
+        return runAgain(engine, "-blind", work, stream, server, Benches.blind(settings.values));
+    }
+
+    /**
+     * One more run of the engine with other settings, its files named with {@code suffix}, into a store
+     * emptied before it and after it (a networked one; the embedded one is new in each run's directory).
+     */
+    private int runAgain(
+            String engine, String suffix, Path work, Path stream, ForkedStore server, Map<String, String> values)
             throws Exception {
         if (server != null) {
             server.restart();
@@ -265,12 +261,12 @@ public final class BenchCdcCommand implements Callable<Integer> {
                 engine,
                 "replay-cdc",
                 replayArgs(
-                        storeArgs,
+                        Benches.storeArgs(server),
                         stream,
-                        work.resolve("state-" + engine + "-blind.jsonl"),
-                        work.resolve(engine + "-blind"),
-                        work.resolve("summary-" + engine + "-blind.json"),
-                        Benches.withSettings(Benches.blind(settings.values))));
+                        work.resolve("state-" + engine + suffix + ".jsonl"),
+                        work.resolve(engine + suffix),
+                        work.resolve("summary-" + engine + suffix + ".json"),
+                        Benches.withSettings(values)));
         if (server != null) {
             server.restart();
         }

@@ -51,15 +51,7 @@ public final class FlinkJoinReplay extends FlinkEngine implements Callable<Integ
     public void run(
             Config config, JoinSettings settings, int partitions, Path work, Map<String, Map<Integer, Long>> ends)
             throws Exception {
-        // request state lives in RocksDB, as on a cluster configured for this job
-        Config withState = Config.of(Map.of(
-                        "state.backend.type",
-                        "rocksdb",
-                        "state.backend.rocksdb.localdir",
-                        work.resolve("flink-rocksdb").toString()))
-                .withOverrides(config.asMap());
-        StreamExecutionEnvironment env =
-                FlinkLocal.env(options.run, withState, FlinkLocal.Restarts.FAIL_AFTER_TWO, work);
+        StreamExecutionEnvironment env = FlinkLocal.joinEnv(options.run, config, work);
         TrackingJoinJob.define(env, TrackingJoinIo.kafka(config, ends), settings);
         env.execute("nearline-tracking-join-replay");
     }

@@ -133,6 +133,17 @@ final class FlinkLocal {
         return StreamExecutionEnvironment.createLocalEnvironment(run.parallelism, flink);
     }
 
+    /** A join replay's environment (Nearline's job or the SQL baseline): request state in RocksDB under {@code work}, as on a cluster configured for the join. */
+    static StreamExecutionEnvironment joinEnv(LocalRunOptions run, Config config, Path work) {
+        Config withState = Config.of(Map.of(
+                        "state.backend.type",
+                        "rocksdb",
+                        "state.backend.rocksdb.localdir",
+                        work.resolve("flink-rocksdb").toString()))
+                .withOverrides(config.asMap());
+        return env(run, withState, Restarts.FAIL_AFTER_TWO, work);
+    }
+
     /**
      * Where a local run's checkpoints go: the JobManager's memory, as in Flink's default (a replay is
      * faster so, by a fifth, than with files), but up to {@value #MAX_BYTES} bytes a checkpoint instead of

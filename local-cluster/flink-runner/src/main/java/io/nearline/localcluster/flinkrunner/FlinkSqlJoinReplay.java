@@ -31,7 +31,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.StatementSet;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.table.functions.FunctionContext;
@@ -78,15 +77,7 @@ public final class FlinkSqlJoinReplay extends FlinkEngine implements Callable<In
         String servers = config.raw("kafka.bootstrap-servers").orElseThrow();
         KafkaClient kafka = KafkaClient.plaintext(servers);
         KafkaTopics.createTopics(kafka, Map.of(OUTPUT_TOPIC, 1));
-        Config withState = Config.of(Map.of(
-                        "state.backend.type",
-                        "rocksdb",
-                        "state.backend.rocksdb.localdir",
-                        work.resolve("flink-rocksdb").toString()))
-                .withOverrides(config.asMap());
-        StreamExecutionEnvironment env =
-                FlinkLocal.env(options.run, withState, FlinkLocal.Restarts.FAIL_AFTER_TWO, work);
-        StreamTableEnvironment tables = StreamTableEnvironment.create(env);
+        StreamTableEnvironment tables = StreamTableEnvironment.create(FlinkLocal.joinEnv(options.run, config, work));
         tables.createTemporarySystemFunction("counted", Counted.class);
         for (String statement : statements(settings, servers, ends)) {
             tables.executeSql(statement);
