@@ -116,6 +116,7 @@ public final class BenchCdcCommand implements Callable<Integer> {
         }
         Benches.positive(
                 "--events", events, "--keys", keys, "--partitions", run.partitions, "--parallelism", run.parallelism);
+        run.requireRounds(against);
         if (!List.of("rocksdb", "couchbase", "redis").contains(store)) {
             throw new IllegalArgumentException("--store must be rocksdb, couchbase or redis, got " + store);
         }
@@ -188,18 +189,10 @@ public final class BenchCdcCommand implements Callable<Integer> {
             }
             ObjectNode m = member(engine, work, stream, Benches.readJson(summary), sync, ceilings);
             if (against != null) {
-                code = runBlind(engine, work, stream, server);
+                code = againstBlind(engine, work, stream, server, m);
                 if (code != 0) {
                     return code;
                 }
-                ObjectNode blind = Benches.readJson(work.resolve("summary-" + engine + "-blind.json"));
-                Benches.putAgainst(
-                        m,
-                        "blind",
-                        m.path("writtenPerSec").asLong(),
-                        blind.path("steadyEventsPerSec").asLong(-1),
-                        Benches.blindVerified(
-                                engine, blind, List.of(stream), work.resolve("state-" + engine + "-blind.jsonl")));
             }
             members.put(engine, m);
         }
@@ -242,9 +235,54 @@ public final class BenchCdcCommand implements Callable<Integer> {
         return runAgain(engine, "-sync", work, syncStream, server, oneWritePerEvent());
     }
 
-    /** {@code --against blind}: the bench's run again with blind writes ({@code BlindWrites}), into an emptied store. */
-    private int runBlind(String engine, Path work, Path stream, ForkedStore server) throws Exception {
-        return runAgain(engine, "-blind", work, stream, server, Benches.blind(settings.values));
+    /**
+     * {@code --against blind}: the run again with blind writes ({@code BlindWrites}) into an emptied
+     * store, and with {@code --rounds} more pairs, ordered then blind, each checked; the figures go into
+     * the engine's member {@code m}, whose first ordered run is the bench's main one.
+     */
+    private int againstBlind(String engine, Path work, Path stream, ForkedStore server, ObjectNode m) throws Exception {
+        List<Long> ordered = new ArrayList<>(List.of(m.path("writtenPerSec").asLong()));
+        List<Long> blind = new ArrayList<>();
+        boolean verified = true;
+        for (int round = 1; round <= run.rounds; round++) {
+            String r = round == 1 ? "" : "-r" + round;
+            if (round > 1) {
+                int code = runAgain(engine, r, work, stream, server, settings.values);
+                if (code != 0) {
+                    return code;
+                }
+                ordered.add(rate(work, engine + r));
+                verified &= Benches.stateMatches(
+                        engine + r, List.of(stream), work.resolve("state-" + engine + r + ".jsonl"));
+            }
+            int code = runAgain(engine, "-blind" + r, work, stream, server, Benches.blind(settings.values));
+            if (code != 0) {
+                return code;
+            }
+            blind.add(rate(work, engine + "-blind" + r));
+            verified &= Benches.blindVerified(
+                    engine + r,
+                    Benches.readJson(work.resolve("summary-" + engine + "-blind" + r + ".json")),
+                    List.of(stream),
+                    work.resolve("state-" + engine + "-blind" + r + ".jsonl"));
+        }
+        Benches.putAgainst(m, "blind", ordered.get(0), blind.get(0), verified);
+        if (run.rounds > 1) {
+            Benches.putRounds(m, "writtenPerSec", ordered, blind, verified);
+            m.put(
+                    "writtenPerCeiling",
+                    Benches.ratio(
+                            m.path("writtenPerSec").asLong(),
+                            m.path("ceilingPerSec").asLong()));
+        }
+        return 0;
+    }
+
+    /** The steady rate of the run whose summary is {@code summary-NAME.json}. */
+    private static long rate(Path work, String name) throws IOException {
+        return Benches.readJson(work.resolve("summary-" + name + ".json"))
+                .path("steadyEventsPerSec")
+                .asLong(-1);
     }
 
     /**

@@ -112,6 +112,7 @@ public final class BenchJoinCommand implements Callable<Integer> {
         boolean eager = "eager".equalsIgnoreCase(settings.values.getOrDefault(JoinSettings.EMIT_COMPLETE.name(), ""));
         long spacing = spacingMicros;
         run.requireEngines(List.of("flink", "samza"));
+        run.requireRounds(against);
         if (against != null && !against.equals("flink-sql")) {
             throw new IllegalArgumentException("--against must be flink-sql for bench join, got " + against);
         }
@@ -157,17 +158,10 @@ public final class BenchJoinCommand implements Callable<Integer> {
             }
             ObjectNode replay = Benches.readJson(summary);
             ObjectNode m = member(replay);
-            m.put(
-                    "verified",
-                    (rate == null
-                                    || Benches.keptUp(
-                                            engine,
-                                            replay.path("caughtUp").asBoolean(),
-                                            replay.path("keptUp").asBoolean()))
-                            & Benches.outputsMatch(engine, expected, out));
+            m.put("verified", keptUp(engine, replay) & Benches.outputsMatch(engine, expected, out));
             m.set("replay", replay);
             if (against != null && engine.equals("flink")) {
-                code = runSql(work, expected, m);
+                code = againstSql(work, expected, eager, m);
                 if (code != 0) {
                     return code;
                 }
@@ -188,17 +182,67 @@ public final class BenchJoinCommand implements Callable<Integer> {
     }
 
     /**
-     * {@code --against flink-sql}: the traffic through the SQL job ({@code replay-join-sql}), its rows
-     * checked against the oracle ({@link SqlJoinCheck}), its rate and latency into Nearline's member.
+     * {@code --against flink-sql}: the traffic through the SQL job ({@code replay-join-sql}) after
+     * Nearline's run on Flink, and with {@code --rounds} more pairs, Nearline's then the SQL job's, each
+     * checked against the oracle; the rates, the ratio and the SQL job's latency (over every round's rows)
+     * go into Nearline's member {@code m}.
      */
-    private int runSql(Path work, JoinOutputs expected, ObjectNode nearline) throws Exception {
-        Path summary = work.resolve("summary-flink-sql.json");
-        int code = Home.runBench("flink", "replay-join-sql", replayJoinArgs("flink-sql", work, summary));
-        if (code != 0) {
-            return code;
+    private int againstSql(Path work, JoinOutputs expected, boolean eager, ObjectNode m) throws Exception {
+        List<Long> nearline = new ArrayList<>(List.of(m.path("eventsPerSec").asLong()));
+        List<Long> sql = new ArrayList<>();
+        List<String> rows = new ArrayList<>();
+        boolean verified = true;
+        for (int round = 1; round <= run.rounds; round++) {
+            String r = round == 1 ? "" : "-r" + round;
+            if (round > 1) {
+                Path summary = work.resolve("summary-flink" + r + ".json");
+                int code = Home.runBench("flink", "replay-join", replayJoinArgs("flink" + r, work, summary));
+                if (code != 0) {
+                    return code;
+                }
+                if (eager) {
+                    foldRepeats(work.resolve("out-flink" + r));
+                }
+                ObjectNode replay = Benches.readJson(summary);
+                nearline.add(replay.path("steadyEventsPerSec").asLong(-1));
+                verified &= keptUp("flink" + r, replay)
+                        & Benches.outputsMatch("flink" + r, expected, work.resolve("out-flink" + r));
+            }
+            Path summary = work.resolve("summary-flink-sql" + r + ".json");
+            int code = Home.runBench("flink", "replay-join-sql", replayJoinArgs("flink-sql" + r, work, summary));
+            if (code != 0) {
+                return code;
+            }
+            ObjectNode replay = Benches.readJson(summary);
+            sql.add(replay.path("steadyEventsPerSec").asLong(-1));
+            List<String> sqlRows =
+                    Files.readAllLines(work.resolve("out-flink-sql" + r).resolve("sql-joined.jsonl"));
+            verified &= keptUp("flink-sql" + r, replay) & sqlMatches(expected, sqlRows);
+            rows.addAll(sqlRows);
         }
-        ObjectNode replay = Benches.readJson(summary);
-        List<String> rows = Files.readAllLines(work.resolve("out-flink-sql").resolve("sql-joined.jsonl"));
+        Benches.putAgainst(m, "flink-sql", nearline.get(0), sql.get(0), verified);
+        if (run.rounds > 1) {
+            Benches.putRounds(m, "eventsPerSec", nearline, sql, verified);
+        }
+        long[] latencies = SqlJoinCheck.latenciesMillis(rows);
+        ObjectNode against = (ObjectNode) m.path("against");
+        against.put("latencyP50Millis", percentile(latencies, 50));
+        against.put("latencyP99Millis", percentile(latencies, 99));
+        against.put("rows", rows.size());
+        return 0;
+    }
+
+    /** A live run's figures count only if it kept up with the load; a replay's always do. */
+    private boolean keptUp(String engine, ObjectNode replay) {
+        return rate == null
+                || Benches.keptUp(
+                        engine,
+                        replay.path("caughtUp").asBoolean(),
+                        replay.path("keptUp").asBoolean());
+    }
+
+    /** The SQL job's rows against the oracle ({@link SqlJoinCheck}); printed. */
+    private static boolean sqlMatches(JoinOutputs expected, List<String> rows) {
         SqlJoinCheck.Result check = SqlJoinCheck.check(expected.repeatsFolded(), rows);
         System.out.printf(
                 "  check flink-sql: %,d requests against the oracle, %,d mismatched%s; %,d requests with no "
@@ -207,24 +251,7 @@ public final class BenchJoinCommand implements Callable<Integer> {
                 check.mismatches().size(),
                 check.matches() ? "" : " (first: " + check.mismatches().get(0) + ")",
                 check.withoutFragments());
-        boolean verified = check.matches()
-                && (rate == null
-                        || Benches.keptUp(
-                                "flink-sql",
-                                replay.path("caughtUp").asBoolean(),
-                                replay.path("keptUp").asBoolean()));
-        Benches.putAgainst(
-                nearline,
-                "flink-sql",
-                nearline.path("eventsPerSec").asLong(),
-                replay.path("steadyEventsPerSec").asLong(-1),
-                verified);
-        long[] latencies = SqlJoinCheck.latenciesMillis(rows);
-        ObjectNode sql = (ObjectNode) nearline.path("against");
-        sql.put("latencyP50Millis", percentile(latencies, 50));
-        sql.put("latencyP99Millis", percentile(latencies, 99));
-        sql.put("rows", rows.size());
-        return 0;
+        return check.matches();
     }
 
     /** The {@code p}th percentile of sorted values (nearest rank), -1 for none. */

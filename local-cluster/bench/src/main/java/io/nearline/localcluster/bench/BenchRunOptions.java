@@ -47,6 +47,22 @@ final class BenchRunOptions {
     @Option(names = "--summary-json", paramLabel = "FILE", description = Benches.SUMMARY_JSON)
     Path summaryJson;
 
+    @Option(
+            names = "--rounds",
+            defaultValue = "1",
+            description = "With --against: Nearline and the alternative run back to back this many times on each "
+                    + "engine; the figures and the ratio are then the medians, each round's kept under rounds "
+                    + "(default: ${DEFAULT-VALUE}).")
+    int rounds;
+
+    /** {@code --rounds} is at least 1, and more than one only beside an alternative (exit 2 otherwise). */
+    void requireRounds(String against) {
+        Benches.positive("--rounds", rounds);
+        if (rounds > 1 && against == null) {
+            throw new IllegalArgumentException("--rounds alternates Nearline with an alternative: add --against");
+        }
+    }
+
     /** The engines asked for, each one of {@code allowed}; else the user's mistake, named. */
     void requireEngines(List<String> allowed) {
         for (String engine : engines) {

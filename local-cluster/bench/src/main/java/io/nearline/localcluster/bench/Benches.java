@@ -16,6 +16,7 @@
 package io.nearline.localcluster.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.common.config.Config;
 import io.nearline.localcluster.joinreference.JoinOracle;
@@ -126,6 +127,36 @@ final class Benches {
         against.put("name", name).put("perSec", perSec).put("verified", verified);
         member.put("againstRatio", ratio(nearlinePerSec, perSec));
         member.put("verified", member.path("verified").asBoolean() && verified);
+    }
+
+    /**
+     * {@code --rounds}: Nearline and the alternative ran back to back once per round; the member's
+     * {@code field}, {@code against.perSec} and {@code againstRatio} become the medians, each round's
+     * pair is kept under {@code rounds}, and the member verifies only if every round did.
+     */
+    static void putRounds(ObjectNode member, String field, List<Long> nearline, List<Long> against, boolean verified) {
+        ArrayNode rounds = member.putArray("rounds");
+        List<Double> ratios = new ArrayList<>();
+        for (int i = 0; i < nearline.size(); i++) {
+            double r = ratio(nearline.get(i), against.get(i));
+            ratios.add(r);
+            rounds.addObject()
+                    .put(field, nearline.get(i))
+                    .put("againstPerSec", against.get(i))
+                    .put("againstRatio", r);
+        }
+        member.put(field, Math.round(median(nearline)));
+        ((ObjectNode) member.path("against")).put("perSec", Math.round(median(against)));
+        member.put("againstRatio", Math.round(median(ratios) * 1000) / 1000.0);
+        member.put("verified", member.path("verified").asBoolean() && verified);
+    }
+
+    /** The middle value (the mean of the two middle ones for an even count). */
+    static double median(List<? extends Number> values) {
+        double[] sorted =
+                values.stream().mapToDouble(Number::doubleValue).sorted().toArray();
+        int mid = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
     }
 
     /** {@code --against} of bench cdc and bench bootstrap: blind, on Flink and Samza (exit 2 otherwise). */

@@ -109,6 +109,32 @@ class BenchChecksTest {
     }
 
     @Test
+    void roundsReportTheMediansAndEveryRound() {
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode member = json.createObjectNode().put("verified", true);
+        Benches.putAgainst(member, "blind", 100, 200, true);
+        Benches.putRounds(member, "writtenPerSec", List.of(100L, 90L, 120L), List.of(200L, 100L, 110L), true);
+        assertEquals(100, member.path("writtenPerSec").asLong(), "the median, not the first round");
+        assertEquals(110, member.path("against").path("perSec").asLong());
+        assertEquals(0.9, member.path("againstRatio").asDouble(), "the median of the rounds' ratios (0.5, 0.9, 1.091)");
+        assertEquals(3, member.path("rounds").size());
+        assertEquals(90, member.path("rounds").get(1).path("writtenPerSec").asLong());
+        Benches.putRounds(member, "writtenPerSec", List.of(1L), List.of(1L), false);
+        assertFalse(member.path("verified").asBoolean(), "a round that did not verify");
+        assertEquals(2.5, Benches.median(List.of(4, 1, 2, 3)));
+    }
+
+    @Test
+    void moreThanOneRoundNeedsAnAlternative() {
+        BenchRunOptions options = new BenchRunOptions(2);
+        options.rounds = 3;
+        options.requireRounds("blind");
+        assertThrows(IllegalArgumentException.class, () -> options.requireRounds(null));
+        options.rounds = 0;
+        assertThrows(IllegalArgumentException.class, () -> options.requireRounds("blind"));
+    }
+
+    @Test
     void againstIsBlindOnFlinkAndSamzaOnly() {
         Benches.requireBlind("blind", "cdc", List.of("flink", "samza"));
         assertThrows(IllegalArgumentException.class, () -> Benches.requireBlind("plain", "cdc", List.of("flink")));
