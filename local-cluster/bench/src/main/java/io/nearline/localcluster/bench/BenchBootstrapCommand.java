@@ -17,6 +17,7 @@ package io.nearline.localcluster.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.common.testkit.ChangeEventGenerator;
+import io.nearline.localcluster.kit.baselines.BlindWrites;
 import io.nearline.localcluster.kit.processes.Home;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -116,46 +117,43 @@ public final class BenchBootstrapCommand implements Callable<Integer> {
 
     /**
      * {@code --against blind}: the snapshot again with blind writes ({@code BlindWrites}), and with
-     * {@code --rounds} more pairs, ordered then blind, each checked; the figures go into the engine's
-     * member {@code m}, whose first ordered run is the bench's main one.
+     * {@code --rounds} more pairs, ordered then blind ({@link Benches#alternate}); the figures go into the
+     * engine's member {@code m}, whose first ordered run is the bench's main one.
      */
     private int againstBlind(String engine, Path work, Path snapshot, Path noEvents, ObjectNode m) throws Exception {
-        List<Long> ordered = new ArrayList<>(List.of(m.path("rowsPerSec").asLong()));
-        List<Long> blind = new ArrayList<>();
-        boolean verified = true;
-        for (int round = 1; round <= run.rounds; round++) {
-            String r = round == 1 ? "" : "-r" + round;
-            if (round > 1) {
-                Run again = runEngine(engine, work, snapshot, noEvents, r, settings.values);
-                if (again.code() != 0) {
-                    return again.code();
-                }
-                ordered.add(again.summary().path("bootstrapRecordsPerSec").asLong(-1));
-                verified &=
-                        verified(engine + r, again.summary(), snapshot, work.resolve("state-" + engine + r + ".jsonl"));
-            }
-            Run blindRun = runEngine(engine, work, snapshot, noEvents, "-blind" + r, Benches.blind(settings.values));
-            if (blindRun.code() != 0) {
-                return blindRun.code();
-            }
-            blind.add(blindRun.summary().path("bootstrapRecordsPerSec").asLong(-1));
-            verified &= complete(engine + " (blind)" + r, blindRun.summary())
-                    && Benches.blindVerified(
-                            engine + r,
-                            blindRun.summary(),
-                            List.of(snapshot),
-                            work.resolve("state-" + engine + "-blind" + r + ".jsonl"));
-        }
-        Benches.putAgainst(m, "blind", ordered.get(0), blind.get(0), verified);
-        if (run.rounds > 1) {
-            Benches.putRounds(m, "rowsPerSec", ordered, blind, verified);
+        int code = Benches.alternate(
+                m,
+                "rowsPerSec",
+                "blind",
+                run.rounds,
+                r -> measured(engine, r, work, snapshot, noEvents, settings.values),
+                r -> measured(engine, "-blind" + r, work, snapshot, noEvents, Benches.blind(settings.values)));
+        if (code == 0 && run.rounds > 1) {
             m.put(
                     "rowsPerCeiling",
                     Benches.ratio(
                             m.path("rowsPerSec").asLong(),
                             m.path("ceilingPerSec").asLong()));
         }
-        return 0;
+        return code;
+    }
+
+    /** One more run of the snapshot, checked: complete, and a blind one by {@link Benches#blindVerified}. */
+    private Benches.Measured measured(
+            String engine, String suffix, Path work, Path snapshot, Path noEvents, Map<String, String> values)
+            throws Exception {
+        Run again = runEngine(engine, work, snapshot, noEvents, suffix, values);
+        if (again.code() != 0) {
+            return Benches.Measured.failed(again.code());
+        }
+        Path state = work.resolve("state-" + engine + suffix + ".jsonl");
+        boolean verified = values.containsKey(BlindWrites.SETTING)
+                ? complete(engine + suffix, again.summary())
+                        && Benches.blindVerified(
+                                engine + suffix.replace("-blind", ""), again.summary(), List.of(snapshot), state)
+                : verified(engine + suffix, again.summary(), snapshot, state);
+        return new Benches.Measured(
+                0, again.summary().path("bootstrapRecordsPerSec").asLong(-1), verified);
     }
 
     /** A runner's exit code, and its summary where it ran to the end. */

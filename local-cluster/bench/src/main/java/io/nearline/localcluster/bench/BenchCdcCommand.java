@@ -18,6 +18,7 @@ package io.nearline.localcluster.bench;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.common.config.ValueType;
 import io.nearline.common.testkit.ChangeEventGenerator;
+import io.nearline.localcluster.kit.baselines.BlindWrites;
 import io.nearline.localcluster.kit.options.SeedOption;
 import io.nearline.localcluster.kit.processes.ForkedStore;
 import io.nearline.localcluster.kit.processes.Home;
@@ -237,52 +238,41 @@ public final class BenchCdcCommand implements Callable<Integer> {
 
     /**
      * {@code --against blind}: the run again with blind writes ({@code BlindWrites}) into an emptied
-     * store, and with {@code --rounds} more pairs, ordered then blind, each checked; the figures go into
-     * the engine's member {@code m}, whose first ordered run is the bench's main one.
+     * store, and with {@code --rounds} more pairs, ordered then blind ({@link Benches#alternate}); the
+     * figures go into the engine's member {@code m}, whose first ordered run is the bench's main one.
      */
     private int againstBlind(String engine, Path work, Path stream, ForkedStore server, ObjectNode m) throws Exception {
-        List<Long> ordered = new ArrayList<>(List.of(m.path("writtenPerSec").asLong()));
-        List<Long> blind = new ArrayList<>();
-        boolean verified = true;
-        for (int round = 1; round <= run.rounds; round++) {
-            String r = round == 1 ? "" : "-r" + round;
-            if (round > 1) {
-                int code = runAgain(engine, r, work, stream, server, settings.values);
-                if (code != 0) {
-                    return code;
-                }
-                ordered.add(rate(work, engine + r));
-                verified &= Benches.stateMatches(
-                        engine + r, List.of(stream), work.resolve("state-" + engine + r + ".jsonl"));
-            }
-            int code = runAgain(engine, "-blind" + r, work, stream, server, Benches.blind(settings.values));
-            if (code != 0) {
-                return code;
-            }
-            blind.add(rate(work, engine + "-blind" + r));
-            verified &= Benches.blindVerified(
-                    engine + r,
-                    Benches.readJson(work.resolve("summary-" + engine + "-blind" + r + ".json")),
-                    List.of(stream),
-                    work.resolve("state-" + engine + "-blind" + r + ".jsonl"));
-        }
-        Benches.putAgainst(m, "blind", ordered.get(0), blind.get(0), verified);
-        if (run.rounds > 1) {
-            Benches.putRounds(m, "writtenPerSec", ordered, blind, verified);
+        int code = Benches.alternate(
+                m,
+                "writtenPerSec",
+                "blind",
+                run.rounds,
+                r -> measured(engine, r, work, stream, server, settings.values),
+                r -> measured(engine, "-blind" + r, work, stream, server, Benches.blind(settings.values)));
+        if (code == 0 && run.rounds > 1) {
             m.put(
                     "writtenPerCeiling",
                     Benches.ratio(
                             m.path("writtenPerSec").asLong(),
                             m.path("ceilingPerSec").asLong()));
         }
-        return 0;
+        return code;
     }
 
-    /** The steady rate of the run whose summary is {@code summary-NAME.json}. */
-    private static long rate(Path work, String name) throws IOException {
-        return Benches.readJson(work.resolve("summary-" + name + ".json"))
-                .path("steadyEventsPerSec")
-                .asLong(-1);
+    /** One more run ({@link #runAgain}), checked: a blind one by {@link Benches#blindVerified}, an ordered one by its state. */
+    private Benches.Measured measured(
+            String engine, String suffix, Path work, Path stream, ForkedStore server, Map<String, String> values)
+            throws Exception {
+        int code = runAgain(engine, suffix, work, stream, server, values);
+        if (code != 0) {
+            return Benches.Measured.failed(code);
+        }
+        ObjectNode replay = Benches.readJson(work.resolve("summary-" + engine + suffix + ".json"));
+        Path state = work.resolve("state-" + engine + suffix + ".jsonl");
+        boolean verified = values.containsKey(BlindWrites.SETTING)
+                ? Benches.blindVerified(engine + suffix.replace("-blind", ""), replay, List.of(stream), state)
+                : Benches.stateMatches(engine + suffix, List.of(stream), state);
+        return new Benches.Measured(0, replay.path("steadyEventsPerSec").asLong(-1), verified);
     }
 
     /**

@@ -25,6 +25,7 @@ import io.nearline.localcluster.joinreplay.JoinInputs;
 import io.nearline.localcluster.kit.options.SeedOption;
 import io.nearline.localcluster.kit.processes.Home;
 import io.nearline.localcluster.kit.runs.ReplayOutput;
+import io.nearline.localcluster.sourcesimulator.DivergenceChecker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -183,53 +184,64 @@ public final class BenchJoinCommand implements Callable<Integer> {
 
     /**
      * {@code --against flink-sql}: the traffic through the SQL job ({@code replay-join-sql}) after
-     * Nearline's run on Flink, and with {@code --rounds} more pairs, Nearline's then the SQL job's, each
-     * checked against the oracle; the rates, the ratio and the SQL job's latency (over every round's rows)
-     * go into Nearline's member {@code m}.
+     * Nearline's run on Flink, and with {@code --rounds} more pairs, Nearline's then the SQL job's
+     * ({@link Benches#alternate}), each checked against the oracle; the rates, the ratio and the SQL job's
+     * latency (over every round's rows) go into Nearline's member {@code m}.
      */
     private int againstSql(Path work, JoinOutputs expected, boolean eager, ObjectNode m) throws Exception {
-        List<Long> nearline = new ArrayList<>(List.of(m.path("eventsPerSec").asLong()));
-        List<Long> sql = new ArrayList<>();
         List<String> rows = new ArrayList<>();
-        boolean verified = true;
-        for (int round = 1; round <= run.rounds; round++) {
-            String r = round == 1 ? "" : "-r" + round;
-            if (round > 1) {
-                Path summary = work.resolve("summary-flink" + r + ".json");
-                int code = Home.runBench("flink", "replay-join", replayJoinArgs("flink" + r, work, summary));
-                if (code != 0) {
-                    return code;
-                }
-                if (eager) {
-                    foldRepeats(work.resolve("out-flink" + r));
-                }
-                ObjectNode replay = Benches.readJson(summary);
-                nearline.add(replay.path("steadyEventsPerSec").asLong(-1));
-                verified &= keptUp("flink" + r, replay)
-                        & Benches.outputsMatch("flink" + r, expected, work.resolve("out-flink" + r));
-            }
-            Path summary = work.resolve("summary-flink-sql" + r + ".json");
-            int code = Home.runBench("flink", "replay-join-sql", replayJoinArgs("flink-sql" + r, work, summary));
-            if (code != 0) {
-                return code;
-            }
-            ObjectNode replay = Benches.readJson(summary);
-            sql.add(replay.path("steadyEventsPerSec").asLong(-1));
-            List<String> sqlRows =
-                    Files.readAllLines(work.resolve("out-flink-sql" + r).resolve("sql-joined.jsonl"));
-            verified &= keptUp("flink-sql" + r, replay) & sqlMatches(expected, sqlRows);
-            rows.addAll(sqlRows);
-        }
-        Benches.putAgainst(m, "flink-sql", nearline.get(0), sql.get(0), verified);
-        if (run.rounds > 1) {
-            Benches.putRounds(m, "eventsPerSec", nearline, sql, verified);
-        }
+        int code = Benches.alternate(
+                m,
+                "eventsPerSec",
+                "flink-sql",
+                run.rounds,
+                r -> nearlineAgain(work, r, expected, eager),
+                r -> sqlJoin(work, r, expected, rows));
         long[] latencies = SqlJoinCheck.latenciesMillis(rows);
-        ObjectNode against = (ObjectNode) m.path("against");
-        against.put("latencyP50Millis", percentile(latencies, 50));
-        against.put("latencyP99Millis", percentile(latencies, 99));
-        against.put("rows", rows.size());
-        return 0;
+        if (code == 0) {
+            ObjectNode against = (ObjectNode) m.path("against");
+            against.put("latencyP50Millis", percentile(latencies, 50));
+            against.put("latencyP99Millis", percentile(latencies, 99));
+            against.put("rows", rows.size());
+        }
+        return code;
+    }
+
+    /** Nearline's join on Flink once more ({@code --rounds}), checked against the oracle. */
+    private Benches.Measured nearlineAgain(Path work, String round, JoinOutputs expected, boolean eager)
+            throws Exception {
+        Path summary = work.resolve("summary-flink" + round + ".json");
+        int code = Home.runBench("flink", "replay-join", replayJoinArgs("flink" + round, work, summary));
+        if (code != 0) {
+            return Benches.Measured.failed(code);
+        }
+        Path out = work.resolve("out-flink" + round);
+        if (eager) {
+            foldRepeats(out);
+        }
+        ObjectNode replay = Benches.readJson(summary);
+        return new Benches.Measured(
+                0,
+                replay.path("steadyEventsPerSec").asLong(-1),
+                keptUp("flink" + round, replay) & Benches.outputsMatch("flink" + round, expected, out));
+    }
+
+    /** The SQL job over the traffic, its rows checked against the oracle and added to {@code rows}. */
+    private Benches.Measured sqlJoin(Path work, String round, JoinOutputs expected, List<String> rows)
+            throws Exception {
+        Path summary = work.resolve("summary-flink-sql" + round + ".json");
+        int code = Home.runBench("flink", "replay-join-sql", replayJoinArgs("flink-sql" + round, work, summary));
+        if (code != 0) {
+            return Benches.Measured.failed(code);
+        }
+        ObjectNode replay = Benches.readJson(summary);
+        List<String> sqlRows =
+                Files.readAllLines(work.resolve("out-flink-sql" + round).resolve("sql-joined.jsonl"));
+        rows.addAll(sqlRows);
+        return new Benches.Measured(
+                0,
+                replay.path("steadyEventsPerSec").asLong(-1),
+                keptUp("flink-sql" + round, replay) & sqlMatches(expected, sqlRows));
     }
 
     /** A live run's figures count only if it kept up with the load; a replay's always do. */
@@ -256,11 +268,7 @@ public final class BenchJoinCommand implements Callable<Integer> {
 
     /** The {@code p}th percentile of sorted values (nearest rank), -1 for none. */
     static long percentile(long[] sorted, double p) {
-        if (sorted.length == 0) {
-            return -1;
-        }
-        int rank = (int) Math.ceil(p / 100 * sorted.length);
-        return sorted[Math.max(0, Math.min(sorted.length - 1, rank - 1))];
+        return sorted.length == 0 ? -1 : DivergenceChecker.Report.percentile(sorted, p);
     }
 
     private List<String> replayJoinArgs(String engine, Path work, Path summary) {

@@ -129,6 +129,54 @@ final class Benches {
         member.put("verified", member.path("verified").asBoolean() && verified);
     }
 
+    /** One run of a {@code --against} pair: the runner's exit code, its figure, and whether it verified. */
+    record Measured(int code, long perSec, boolean verified) {
+        static Measured failed(int code) {
+            return new Measured(code, -1, false);
+        }
+    }
+
+    /** One side of a {@code --against} pair, its files named with the round's suffix ("" first, then "-r2", ...). */
+    @FunctionalInterface
+    interface PairRun {
+        Measured run(String round) throws Exception;
+    }
+
+    /**
+     * {@code --against}, the same on every bench: the alternative after Nearline's first run (whose figure
+     * is already the member's {@code field}), and with {@code --rounds} more pairs back to back, Nearline's
+     * then the alternative's, each checked; fills {@code against}, {@code againstRatio} and, with more than
+     * one round, the medians. Returns the first failed runner's exit code, else 0.
+     */
+    static int alternate(ObjectNode member, String field, String name, int rounds, PairRun nearline, PairRun other)
+            throws Exception {
+        List<Long> ours = new ArrayList<>(List.of(member.path(field).asLong()));
+        List<Long> theirs = new ArrayList<>();
+        boolean verified = true;
+        for (int round = 1; round <= rounds; round++) {
+            String r = round == 1 ? "" : "-r" + round;
+            if (round > 1) {
+                Measured again = nearline.run(r);
+                if (again.code() != 0) {
+                    return again.code();
+                }
+                ours.add(again.perSec());
+                verified &= again.verified();
+            }
+            Measured alternative = other.run(r);
+            if (alternative.code() != 0) {
+                return alternative.code();
+            }
+            theirs.add(alternative.perSec());
+            verified &= alternative.verified();
+        }
+        putAgainst(member, name, ours.get(0), theirs.get(0), verified);
+        if (rounds > 1) {
+            putRounds(member, field, ours, theirs, verified);
+        }
+        return 0;
+    }
+
     /**
      * {@code --rounds}: Nearline and the alternative ran back to back once per round; the member's
      * {@code field}, {@code against.perSec} and {@code againstRatio} become the medians, each round's

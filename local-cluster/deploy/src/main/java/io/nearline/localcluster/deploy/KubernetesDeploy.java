@@ -64,6 +64,9 @@ final class KubernetesDeploy {
     static final int CONNECT_METRICS_PORT = 9404;
 
     private static final String SECRET_VOLUME = "nearline-secrets";
+    /** How a value read through a config provider starts ({@code ${secrets:...}}): a reference, not a secret. */
+    private static final String CONFIG_PROVIDER_REFERENCE = "${";
+
     private static final Properties VERSIONS = versions();
 
     /** What the resources ask of the job: to run, or to be suspended (Flink, from a savepoint) or stopped. */
@@ -628,7 +631,7 @@ final class KubernetesDeploy {
             if (key.endsWith("ssl.truststore") && !value.isBlank()) {
                 return mount + "/" + key(key, "the truststore file " + value + ", base64 under data:");
             }
-            if (Config.isSecretName(key) && !value.isBlank() && !value.startsWith("${")) {
+            if (Config.isSecretName(key) && !value.isBlank() && !value.startsWith(CONFIG_PROVIDER_REFERENCE)) {
                 throw new ClusterException(d.file() + ": " + key + " is written inline; a Kubernetes deploy takes "
                         + "secrets by reference only (file:PATH or env:VAR), and the Secret " + name
                         + " carries them into the pods");
