@@ -117,6 +117,14 @@ public final class VerifyCommand implements Callable<Integer> {
     int metricsPort;
 
     @Option(
+            names = "--name",
+            paramLabel = "NAME",
+            defaultValue = "nearline-verify",
+            description = "The verifier's name: its series' job label, and its file among the cluster's Prometheus "
+                    + "targets (a deployed verifier's is its descriptor's name). Default: ${DEFAULT-VALUE}.")
+    String name;
+
+    @Option(
             names = "--keys-per-round",
             paramLabel = "N",
             defaultValue = "10000",
@@ -192,7 +200,7 @@ public final class VerifyCommand implements Callable<Integer> {
         Map<String, Long> repairedByTable = new TreeMap<>();
         System.out.println("verify: " + database + " against the cache, every " + every.toSeconds() + " s");
         try (CacheStore cache = LiveStores.open(store == null ? c.store() : store, c);
-                Exported exported = new Exported(c, metricsPort)) {
+                Exported exported = new Exported(c, name, metricsPort)) {
             do {
                 long started = System.nanoTime();
                 last = round(c, database, slices, cache, suspects, repairs);
@@ -396,9 +404,11 @@ public final class VerifyCommand implements Callable<Integer> {
                 .register(registry);
         private final HTTPServer server;
         private final ClusterFile cluster;
+        private final String name;
 
-        Exported(ClusterFile cluster, int port) throws Exception {
+        Exported(ClusterFile cluster, String name, int port) throws Exception {
             this.cluster = cluster;
+            this.name = name;
             if (port == 0) {
                 server = null;
                 return;
@@ -411,7 +421,7 @@ public final class VerifyCommand implements Callable<Integer> {
                     .port(port)
                     .registry(registry)
                     .buildAndStart();
-            ClusterPrometheus.targets(cluster.dir(), "verify", List.of(host + ":" + port));
+            ClusterPrometheus.targets(cluster.dir(), name, List.of(host + ":" + port), Map.of("job", name));
             System.out.println("  metrics: http://" + host + ":" + port + "/metrics");
         }
 
@@ -424,7 +434,7 @@ public final class VerifyCommand implements Callable<Integer> {
         @Override
         public void close() {
             if (server != null) {
-                ClusterPrometheus.untarget(cluster.dir(), "verify");
+                ClusterPrometheus.untarget(cluster.dir(), name);
                 server.close();
             }
         }

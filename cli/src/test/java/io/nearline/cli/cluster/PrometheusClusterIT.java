@@ -16,6 +16,7 @@
 package io.nearline.cli.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -30,6 +31,7 @@ import io.nearline.common.testkit.PrometheusServer;
 import io.nearline.localcluster.cluster.ClusterDatabase;
 import io.nearline.localcluster.cluster.ClusterFile;
 import io.nearline.localcluster.cluster.ConnectWorker;
+import io.nearline.localcluster.cluster.Daemons;
 import io.nearline.localcluster.databases.PostgresServer;
 import io.nearline.localcluster.databases.SqlWorkload;
 import io.nearline.localcluster.deploy.LiveStores;
@@ -173,20 +175,52 @@ class PrometheusClusterIT extends LocalClusterIT {
                 throw new IllegalStateException(e);
             }
         });
-        Path quiet = dir.resolve("verify-live.json");
-        // a slice of 50 rows of each table a round: a pass through the 196 keys takes four rounds
-        CliRun live = CliRun.of(verify(cluster, quiet, "20s", "30s", "--keys-per-round", "50"));
-        System.err.println(live.out());
+        // the verifier as deployed (jobs/deploy/verifier-postgres.yaml), a slice of 50 rows of each table a
+        // round: a pass through the 196 keys takes four rounds
+        String verifier = "nearline-verifier-postgres";
+        assertEquals(
+                0,
+                nearline(
+                        "deploy",
+                        descriptor("verifier-postgres.yaml"),
+                        "--cluster",
+                        cluster.toString(),
+                        "--set",
+                        "every=3s",
+                        "--set",
+                        "keys-per-round=50",
+                        "--set",
+                        "in-flight=30s"),
+                err.toString());
+        assertTrue(CliRun.of("jobs", "list", "--cluster", cluster.toString())
+                .out()
+                .matches("(?s).*verifier:" + verifier + " +" + verifier + " +RUNNING.*"));
         assertTrue(writers.get(2, TimeUnit.MINUTES).committed() > 100, "writers ran alongside");
-        assertEquals(0, live.exit(), "no false alarm under live writes: " + live.out());
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofSeconds(2))
+                .until(() -> PrometheusServer.query(
+                                        prometheus, "nearline_verify_checked_total{job=\"" + verifier + "\"} > 100")
+                                .size()
+                        == ClusterFile.tables(db).size());
+        JsonNode worst = PrometheusServer.query(
+                prometheus, "max_over_time(nearline_verify_divergent{job=\"" + verifier + "\"}[5m])");
+        assertEquals(ClusterFile.tables(db).size(), worst.size(), "scraped for every table: " + worst);
+        for (JsonNode table : worst) {
+            assertEquals("0", table.path("value").get(1).asText(), "no false alarm under live writes: " + table);
+        }
+        String log = Files.readString(cluster.resolve("logs/" + verifier + ".log"));
         assertTrue(
                 java.util.regex.Pattern.compile("[1-9][0-9]* in flight")
-                        .matcher(live.out())
+                        .matcher(log)
                         .find(),
-                "changes seen in flight while the writers ran: " + live.out());
-        JsonNode summary = new ObjectMapper().readTree(Files.readString(quiet));
-        assertTrue(summary.path("rounds").asInt() >= 3, summary.toString());
-        assertEquals(0, summary.path("divergentKeys").asLong(), summary.toString());
+                "changes seen in flight while the writers ran: " + log);
+        assertFalse(log.contains("DIVERGENT"), log);
+        long pid = Long.parseLong(Files.readString(cluster.resolve("services/" + verifier + ".pid"))
+                .strip());
+        assertEquals(0, nearline("jobs", "stop", "verifier:" + verifier, "--cluster", cluster.toString()));
+        assertFalse(Daemons.alive(pid, cluster), "the deployed verifier ended");
+        assertFalse(Files.exists(cluster.resolve("prometheus/targets/" + verifier + ".json")), "its target gone");
 
         // a row of items changed in the cache behind the job's back: same version, another qty
         String planted;

@@ -40,16 +40,18 @@ final class ClusterDown implements Callable<Integer> {
     public Integer call() {
         dir = where.path();
         ClusterFile c = ClusterFile.read(dir);
+        // the processes deploys started beside the cluster (the verifier) are Nearline's, on any cluster
+        List<String> services = Daemons.stop(dir, Daemons.services(dir), Duration.ofSeconds(10));
         if (c.namespace() == null) {
             // addresses only (cluster init): those clusters are not Nearline's to stop, nor their slots to drop
             System.out.println("cluster down: " + dir + " names clusters Nearline did not start (cluster init): "
-                    + "nothing stopped");
+                    + (services.isEmpty() ? "nothing stopped" : "stopped only " + String.join(", ", services)));
             return 0;
         }
         // the Connect worker first, so that no connector holds a slot; then the slots go, so that the
         // database kept in DIR does not hold WAL back for a reader that is gone
         Map<String, Long> processes = new LinkedHashMap<>(c.processes());
-        List<String> stopped = new ArrayList<>();
+        List<String> stopped = new ArrayList<>(services);
         if (processes.containsKey("connect")) {
             stopped.addAll(Daemons.stop(dir, Map.of("connect", processes.remove("connect")), Duration.ofSeconds(20)));
         }

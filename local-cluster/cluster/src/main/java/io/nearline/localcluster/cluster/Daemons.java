@@ -195,6 +195,34 @@ public final class Daemons {
         }
     }
 
+    /**
+     * Where a process that a deploy started beside the cluster (the verifier) keeps its pid, so that
+     * {@code jobs stop} and {@code cluster down} stop exactly it.
+     */
+    public static Path servicePid(Path dir, String name) {
+        return dir.resolve("services").resolve(name + ".pid");
+    }
+
+    /** The processes deploys started beside the cluster, by name: the pids their files hold. */
+    public static Map<String, Long> services(Path dir) {
+        Map<String, Long> out = new java.util.TreeMap<>();
+        try (var files = Files.list(dir.resolve("services"))) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                String name = f.getFileName().toString();
+                if (name.endsWith(".pid")) {
+                    out.put(
+                            name.substring(0, name.length() - ".pid".length()),
+                            Long.parseLong(Files.readString(f).strip()));
+                }
+            }
+        } catch (java.nio.file.NoSuchFileException none) {
+            return out;
+        } catch (IOException | NumberFormatException e) {
+            throw new ClusterException("cannot read the services of " + dir + ": " + e.getMessage());
+        }
+        return out;
+    }
+
     /** Prints each process with its pid and whether it runs; returns whether all do. */
     public static boolean report(Path dir, Map<String, Long> processes) {
         boolean allUp = true;

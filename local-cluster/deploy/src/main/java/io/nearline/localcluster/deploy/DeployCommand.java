@@ -101,6 +101,12 @@ public final class DeployCommand implements Callable<Integer> {
         if (fromSavepoint != null && d.restore() == Descriptor.Restore.NONE) {
             throw new ClusterException(d.file() + " says restore: none, so it cannot start from a savepoint");
         }
+        if (d.engine().equals("process")) {
+            if (fromSavepoint != null) {
+                throw new ClusterException("--from-savepoint is Flink's: the verifier keeps no state");
+            }
+            return VerifierDeploy.deploy(d, c, sets.overrides(), dryRun);
+        }
         if (d.engine().equals("connect")) {
             if (fromSavepoint != null) {
                 throw new ClusterException("--from-savepoint is Flink's: a connector resumes from the offsets the "

@@ -74,7 +74,7 @@ public record Descriptor(
             "image", "jar-uri", "session", "secret", "namespace", "service-account", "connect-cluster", "plugin-url");
 
     static final Set<String> JOBS =
-            Set.of("cache-updater", "bootstrapper", "tracking-join", "debezium-postgres", "debezium-mysql");
+            Set.of("cache-updater", "bootstrapper", "tracking-join", "debezium-postgres", "debezium-mysql", "verifier");
     /** engine:target pairs this version deploys. */
     static final Set<String> TARGETS = Set.of(
             "flink:flink-session",
@@ -82,7 +82,8 @@ public record Descriptor(
             "flink:kubernetes",
             "samza:yarn",
             "connect:connect",
-            "connect:kubernetes");
+            "connect:kubernetes",
+            "process:process");
 
     public static Descriptor read(Path file) {
         Map<String, Object> y = yaml(file);
@@ -101,6 +102,12 @@ public record Descriptor(
                             ? "engine connect (a Kafka Connect connector)"
                             : "flink or samza (of the jobs, only the cache updater is also a Kafka Connect sink)"));
         }
+        if (job.equals("verifier") != engine.equals("process")) {
+            throw new ClusterException(file + ": "
+                    + (job.equals("verifier")
+                            ? "the verifier runs as a process beside the cluster: engine: process, target: process"
+                            : "engine process runs the verifier only (job: verifier)"));
+        }
         if (engine.equals("samza") && job.equals("bootstrapper")) {
             throw new ClusterException(file + ": on Samza the bootstrapper runs inside the cache updater: deploy job "
                     + "cache-updater with bootstrap.enabled: true");
@@ -111,8 +118,8 @@ public record Descriptor(
                 job,
                 engine,
                 target,
-                // a connector's plugin is on the worker's plugin path: it has no artifact to send
-                engine.equals("connect")
+                // a connector's plugin is on the worker's plugin path, the verifier is in the tools: no artifact
+                engine.equals("connect") || engine.equals("process")
                         ? String.valueOf(y.getOrDefault("artifact", ""))
                         : required(file, y, "artifact"),
                 y.get("entry-class") == null ? null : String.valueOf(y.get("entry-class")),
@@ -148,10 +155,15 @@ public record Descriptor(
             throw new ClusterException(file + ": Samza has no released, maintained Kubernetes support, so the Samza "
                     + "jobs deploy to YARN (target: yarn); on Kubernetes run the job on Flink");
         }
+        if (engine.equals("process") && !target.equals("process")) {
+            throw new ClusterException(file + ": the verifier runs from Nearline's tools as a process beside the "
+                    + "cluster it checks (target: process); it has no image or package to deploy to " + target);
+        }
         if (!TARGETS.contains(engine + ":" + target)) {
             throw new ClusterException(file + ": engine '" + engine + "' with target '" + target
                     + "' cannot be deployed by this version; it deploys flink to flink-session, yarn or kubernetes, "
-                    + "samza to yarn, connect to connect or kubernetes");
+                    + "samza to yarn, connect to connect or kubernetes, "
+                    + "process (the verifier) to process");
         }
     }
 

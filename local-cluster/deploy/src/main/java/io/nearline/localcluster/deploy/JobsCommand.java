@@ -75,6 +75,9 @@ public final class JobsCommand implements Runnable {
                     row(connector[0], connector[1], connector[2], connector[3], "-");
                 }
             }
+            for (String[] verifier : VerifierDeploy.list(c)) {
+                row(verifier[0], verifier[1], verifier[2], "-", "-");
+            }
             if (c.yarnWebUrl() != null) {
                 for (YarnCluster.App app : YarnCluster.apps(c.yarnWebUrl())) {
                     if (app.type().equals("Apache Flink") && app.state().equals("RUNNING")) {
@@ -132,7 +135,8 @@ public final class JobsCommand implements Runnable {
         @Parameters(
                 index = "0",
                 paramLabel = "ID",
-                description = "The job id (see jobs list; a connector's is connect:NAME), or the descriptor of a job "
+                description = "The job id (see jobs list; a connector's is connect:NAME, a verifier's verifier:NAME), "
+                        + "or the descriptor of a job "
                         + "on Kubernetes (target kubernetes): its resource, suspended, is written into --out.")
         String id;
 
@@ -171,6 +175,12 @@ public final class JobsCommand implements Runnable {
             }
             if (out != null) {
                 throw new ClusterException("--out is for a job on Kubernetes (a descriptor of target kubernetes)");
+            }
+            if (id.startsWith(VerifierDeploy.ID_PREFIX)) {
+                if (savepoint != null) {
+                    throw new ClusterException("--savepoint is Flink's: the verifier keeps no state");
+                }
+                return VerifierDeploy.stop(c, id.substring(VerifierDeploy.ID_PREFIX.length()));
             }
             if (id.startsWith(ConnectDeploy.ID_PREFIX)) {
                 if (savepoint != null) {
@@ -262,6 +272,13 @@ public final class JobsCommand implements Runnable {
             }
             if (d.engine().equals("connect")) {
                 return ConnectDeploy.upgrade(d, c, sets.overrides(), plugin);
+            }
+            if (d.engine().equals("process")) {
+                VerifierDeploy.command(d, c, sets.overrides(), Home.dir()); // checked before the stop
+                if (VerifierDeploy.running(c, d.name()).isPresent()) {
+                    VerifierDeploy.stop(c, d.name());
+                }
+                return VerifierDeploy.deploy(d, c, sets.overrides(), false);
             }
             if (plugin != null) {
                 throw new ClusterException(

@@ -84,6 +84,11 @@ public final class Home {
         return home.resolve("local-cluster/kafka/target/nearline-kafka.jar");
     }
 
+    /** The tools' own jar, what bin/nearline runs: the processes a deploy starts beside a cluster (the verifier). */
+    public static Path toolsJar(Path home) {
+        return home.resolve("cli/target/nearline-local.jar");
+    }
+
     /** CouchbaseMock as its own process: what --store couchbase and the local cluster start. */
     public static Path couchbaseJar(Path home) {
         return home.resolve("local-cluster/couchbase-mock/target/nearline-couchbase-mock.jar");
