@@ -20,8 +20,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nearline.cli.NearlineCli;
-import io.nearline.common.testkit.Required;
 import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.cluster.ClusterFile;
 import io.nearline.localcluster.cluster.Daemons;
@@ -34,8 +32,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.DatagramPacket;
 import java.net.DatagramSocket;
 import java.net.InetSocketAddress;
@@ -47,13 +43,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * The testbed on this machine: up with two LXC nodes whose NodeManagers register, up again changes
@@ -67,22 +61,15 @@ class LxcTestbedIT {
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path dir;
 
-    private final StringWriter err = new StringWriter();
+    private final TestbedCli cli = new TestbedCli();
 
     @BeforeAll
     static void home() {
-        System.setProperty(
-                "nearline.home", Path.of("..").toAbsolutePath().normalize().toString());
-        Optional<String> skip =
-                Required.skipReason(Required.LXC_OR_ROOT, Optional.ofNullable(TestbedCommand.unavailableReason()));
-        skip.ifPresent(why -> System.out.println("testbed IT " + why));
-        Assumptions.assumeTrue(skip.isEmpty(), () -> skip.orElse(""));
+        TestbedCli.requireTestbed("testbed IT", Optional.empty());
     }
 
     private int nearline(String... args) {
-        CommandLine cli = NearlineCli.commandLine();
-        cli.setErr(new PrintWriter(err, true));
-        return cli.execute(args);
+        return cli.nearline(args);
     }
 
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
@@ -90,11 +77,11 @@ class LxcTestbedIT {
     void nodesRegisterAreLostWhenStoppedAndNothingOutlivesDown() throws Exception {
         Path tb = dir.resolve("testbed");
         try {
-            assertEquals(0, nearline("testbed", "up", "--nodes", "3", "--dir", tb.toString()), err.toString());
+            assertEquals(0, nearline("testbed", "up", "--nodes", "3", "--dir", tb.toString()), cli.err());
             ClusterFile c = ClusterFile.read(tb);
             assertTrue(TestbedNetwork.of(tb).guarded(), "only the bridge reaches the cache's HTTP port");
             assertTrue(Daemons.listening(c.zookeeperQuorum()), "ZooKeeper for Flink's HA at " + c.zookeeperQuorum());
-            assertEquals(0, nearline("testbed", "status", "--dir", tb.toString()), err.toString());
+            assertEquals(0, nearline("testbed", "status", "--dir", tb.toString()), cli.err());
             List<LxcNode> nodes = TestbedCommand.nodes(tb);
             assertEquals(
                     Map.of(
@@ -103,7 +90,7 @@ class LxcTestbedIT {
                             nodes.get(2).address(), "RUNNING"),
                     YarnCluster.nodes(c.yarnWebUrl()));
 
-            assertEquals(0, nearline("testbed", "up", "--nodes", "3", "--dir", tb.toString()), err.toString());
+            assertEquals(0, nearline("testbed", "up", "--nodes", "3", "--dir", tb.toString()), cli.err());
             assertEquals(c.processes(), ClusterFile.read(tb).processes(), "a second up starts nothing");
 
             String routes = nodes.get(0).routes();
@@ -119,7 +106,7 @@ class LxcTestbedIT {
             System.out.printf("node stopped hard: LOST to YARN after %.1f s%n", lostAfter / 1e9);
             assertTrue(lostAfter < Duration.ofSeconds(11).toNanos(), "LOST only after " + lostAfter / 1e9 + " s");
         } finally {
-            assertEquals(0, nearline("testbed", "down", "--dir", tb.toString()), err.toString());
+            assertEquals(0, nearline("testbed", "down", "--dir", tb.toString()), cli.err());
         }
         assertFalse(TestbedNetwork.of(tb).exists(), "the bridge is gone");
         assertFalse(TestbedNetwork.of(tb).guarded(), "the cache port's guard table is gone");
@@ -137,31 +124,29 @@ class LxcTestbedIT {
         assertEquals(
                 0,
                 nearline("testbed", "pipe", node.name(), "--bandwidth", "1mbit", "--to", "host", "--dir", dir),
-                err.toString());
+                cli.err());
         double bitsPerSecond = tcpRate(node, Duration.ofSeconds(5));
         System.out.printf("pipe 1mbit: measured %.0f bit/s%n", bitsPerSecond);
         assertEquals(1_000_000, bitsPerSecond, 100_000, "1mbit within 10 %");
-        assertEquals(0, nearline("testbed", "pipe", node.name(), "--clear", "--dir", dir), err.toString());
+        assertEquals(0, nearline("testbed", "pipe", node.name(), "--clear", "--dir", dir), cli.err());
         assertTrue(tcpRate(node, Duration.ofSeconds(2)) > 10_000_000, "cleared: no limit left");
 
         assertEquals(
-                0,
-                nearline("testbed", "pipe", node.name(), "--loss", "5%", "--to", "host", "--dir", dir),
-                err.toString());
+                0, nearline("testbed", "pipe", node.name(), "--loss", "5%", "--to", "host", "--dir", dir), cli.err());
         double loss = udpLoss(node, 4000);
         System.out.printf("pipe loss 5%%: measured %.1f %%%n", loss * 100);
         assertEquals(0.05, loss, 0.03, "5 % loss within 3 points");
-        assertEquals(0, nearline("testbed", "pipe", node.name(), "--clear", "--dir", dir), err.toString());
+        assertEquals(0, nearline("testbed", "pipe", node.name(), "--clear", "--dir", dir), cli.err());
 
         double before = connectMillis(node);
         assertEquals(
                 0,
                 nearline("testbed", "pipe", node.name(), "--delay", "100ms", "--to", "host", "--dir", dir),
-                err.toString());
+                cli.err());
         double rtt = connectMillis(node) - before;
         System.out.printf("pipe delay 100ms each way: TCP connect %.1f ms slower%n", rtt);
         assertEquals(200, rtt, 40, "100 ms each way: a connect 200 ms slower, within 20 %");
-        assertEquals(0, nearline("testbed", "pipe", node.name(), "--clear", "--dir", dir), err.toString());
+        assertEquals(0, nearline("testbed", "pipe", node.name(), "--clear", "--dir", dir), cli.err());
         assertTrue(connectMillis(node) < 50, "cleared: no delay left");
     }
 
@@ -179,7 +164,7 @@ class LxcTestbedIT {
             assertEquals(
                     0,
                     nearline("testbed", "pipe", node.name(), "--delay", "100ms", "--to", "host", "--dir", dir),
-                    err.toString());
+                    cli.err());
         }
         LxcNode broken = nodes.get(1);
         ClusterException notHealed = assertThrows(
@@ -199,9 +184,9 @@ class LxcTestbedIT {
         assertTrue(connectMillis(broken) > 150, broken.name() + " keeps its delay");
         TestbedHeal.mark(tb, List.of(message)); // what a drill does with a fault it could not heal
         assertEquals(2, nearline("drill", "run", "kill-container", "--engine", "samza", "--testbed", dir));
-        assertTrue(err.toString().contains("left faulted by an earlier drill"), err.toString());
+        assertTrue(cli.err().contains("left faulted by an earlier drill"), cli.err());
 
-        assertEquals(0, nearline("testbed", "heal", "--dir", dir), err.toString());
+        assertEquals(0, nearline("testbed", "heal", "--dir", dir), cli.err());
         assertTrue(TestbedHeal.faulted(tb).isEmpty(), "the mark is cleared");
         assertTrue(connectMillis(broken) < 50, broken.name() + " healed by 'testbed heal'");
     }

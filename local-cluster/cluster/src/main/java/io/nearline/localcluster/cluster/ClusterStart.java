@@ -97,6 +97,14 @@ public abstract class ClusterStart implements Callable<Integer> {
         return false;
     }
 
+    /**
+     * Processes this kind of cluster runs besides the common ones, by name: their commands, started
+     * last, stopped with the cluster (none here).
+     */
+    protected Map<String, List<String>> moreDaemons(Path home) {
+        return Map.of();
+    }
+
     /** The cache the cluster runs: couchbase or redis. */
     protected String store() {
         return "couchbase";
@@ -156,6 +164,7 @@ public abstract class ClusterStart implements Callable<Integer> {
             if (prometheus != null) {
                 startPrometheus(prometheus);
             }
+            moreDaemons(home).forEach((name, command) -> pids.put(name, Daemons.start(dir, name, net.wrap(command))));
             writeFile();
             System.out.printf(
                     "%s up in %s (%.0f s): addresses in %s%n",

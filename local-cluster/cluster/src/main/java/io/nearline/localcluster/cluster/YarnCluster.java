@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.w3c.dom.Element;
@@ -192,6 +193,42 @@ public final class YarnCluster {
         return out;
     }
 
+    /** The web addresses of the RUNNING NodeManagers (http://host:port), by host. */
+    public static Map<String, String> nodeWebs(String web) {
+        Map<String, String> out = new TreeMap<>();
+        for (Element n : elements(get(web, "/ws/v1/cluster/nodes?states=RUNNING"), "node")) {
+            out.put(text(n, "nodeHostName"), "http://" + text(n, "nodeHTTPAddress"));
+        }
+        return out;
+    }
+
+    /**
+     * The ids of the containers running on a node, as its NodeManager reports them; empty when it does
+     * not answer within {@code timeout} (a node cut off or frozen).
+     */
+    public static Optional<List<String>> runningContainers(String nodeWeb, Duration timeout) {
+        try {
+            String xml = send(
+                    nodeWeb,
+                    "/ws/v1/node/containers",
+                    HttpRequest.newBuilder().header("Accept", "application/xml").GET(),
+                    timeout);
+            return Optional.of(elements(xml, "container").stream()
+                    .filter(c -> text(c, "state").equals("RUNNING"))
+                    .map(c -> text(c, "id"))
+                    .toList());
+        } catch (ClusterException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The application a container belongs to: container_[e1_]CLUSTER_APP_ATTEMPT_N is application_CLUSTER_APP. */
+    public static String applicationOf(String containerId) {
+        String[] parts =
+                containerId.replaceFirst("^container_e\\d+_", "container_").split("_");
+        return "application_" + parts[1] + "_" + parts[2];
+    }
+
     public static List<App> apps(String web) {
         List<App> out = new ArrayList<>();
         for (Element app : elements(get(web, "/ws/v1/cluster/apps"), "app")) {
@@ -269,12 +306,13 @@ public final class YarnCluster {
     }
 
     private static String send(String web, String path, HttpRequest.Builder request) {
+        return send(web, path, request, Duration.ofSeconds(30));
+    }
+
+    private static String send(String web, String path, HttpRequest.Builder request, Duration timeout) {
         try {
             HttpResponse<String> r = HTTP.send(
-                    request.uri(URI.create(web + path))
-                            .timeout(Duration.ofSeconds(30))
-                            .build(),
-                    HttpResponse.BodyHandlers.ofString());
+                    request.uri(URI.create(web + path)).timeout(timeout).build(), HttpResponse.BodyHandlers.ofString());
             if (r.statusCode() == 404 || r.statusCode() == 400) {
                 // an application id YARN does not know (or cannot be one of its own) is the user's mistake
                 throw new ClusterException("not found on the YARN cluster at " + web + ": " + path);

@@ -22,11 +22,13 @@ import io.nearline.localcluster.cluster.ClusterStart;
 import io.nearline.localcluster.cluster.Daemons;
 import io.nearline.localcluster.cluster.YarnCluster;
 import io.nearline.localcluster.kit.options.LocalRunOptions;
+import io.nearline.localcluster.kit.processes.Home;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +60,8 @@ import picocli.CommandLine.Option;
             TestbedCommand.Status.class,
             TestbedCommand.PipeCommand.class,
             TestbedCommand.Heal.class,
-            TestbedCommand.Down.class
+            TestbedCommand.Down.class,
+            TestbedCommand.Targets.class
         })
 public final class TestbedCommand implements Runnable {
 
@@ -150,15 +153,51 @@ public final class TestbedCommand implements Runnable {
                         + "the bridge's address beside the broker. Default: ${DEFAULT-VALUE}.")
         String store;
 
+        @Option(
+                names = "--prometheus",
+                description = "Also Debian's Prometheus server on the bridge's address (port 9090) with the rules of "
+                        + "jobs/monitoring, and a follower that keeps its targets where YARN runs the jobs' "
+                        + "containers ('testbed targets').")
+        boolean prometheus;
+
         @Override
         protected String store() {
             return store;
         }
 
         @Override
+        protected boolean prometheus() {
+            return prometheus;
+        }
+
+        @Override
+        protected Map<String, List<String>> moreDaemons(Path home) {
+            if (!prometheus) {
+                return Map.of();
+            }
+            return Map.of(
+                    YarnTargets.PROCESS,
+                    List.of(
+                            Home.java(),
+                            "-Xmx128m",
+                            Daemons.marker(dir),
+                            "-Dnearline.home=" + home,
+                            "-jar",
+                            Home.toolsJar(home).toString(),
+                            "testbed",
+                            "targets",
+                            "--dir",
+                            dir.toString()));
+        }
+
+        @Override
         public Integer call() throws Exception {
             if (nodes < 1 || nodes > 16) {
                 throw new ClusterException("--nodes " + nodes + ": give 1 to 16 (each node is a JVM of ~200 MB)");
+            }
+            if (prometheus && !Files.isRegularFile(Home.toolsJar(Home.dir()))) {
+                throw new ClusterException("--prometheus: " + Home.toolsJar(Home.dir()) + " (its targets' follower) is "
+                        + "missing: build the tools with ./mvnw package -DskipTests");
             }
             Path dir = where.path();
             if (ClusterFile.exists(dir)) {
@@ -286,6 +325,10 @@ public final class TestbedCommand implements Runnable {
             System.out.println("  kafka            " + c.kafkaBootstrapServers());
             System.out.println("  cache            " + c.describeStore());
             System.out.println("  yarn             " + c.yarnWebUrl() + ", ResourceManager " + c.yarnRmAddress());
+            if (c.prometheusUrl() != null) {
+                System.out.println("  prometheus       " + c.prometheusUrl() + " (targets: "
+                        + dir.resolve("prometheus/targets") + ", kept where YARN runs the containers)");
+            }
             return allUp ? 0 : 1;
         }
     }
@@ -377,6 +420,41 @@ public final class TestbedCommand implements Runnable {
                     .findFirst()
                     .orElseThrow(() -> new ClusterException("no node '" + name + "' in the testbed in " + dir
                             + " (nodes: " + nodes.stream().map(LxcNode::name).toList() + ")"));
+        }
+    }
+
+    @Command(
+            name = "targets",
+            mixinStandardHelpOptions = true,
+            description = "Keep the testbed's Prometheus targets where YARN runs the jobs' containers: every 5 s, ask "
+                    + "each NodeManager what it runs and look on those nodes for the jobs' exporters (a Samza job's "
+                    + "port block, Flink's reporter range). 'testbed up --prometheus' starts it; it runs until "
+                    + "'testbed down'.")
+    static final class Targets implements Callable<Integer> {
+
+        @picocli.CommandLine.Mixin
+        Where where;
+
+        @Override
+        public Integer call() {
+            Path dir = where.path();
+            YarnTargets targets = new YarnTargets(dir, ClusterFile.read(dir).yarnWeb(), Home.dir());
+            String lastError = "";
+            while (ClusterFile.exists(dir)) {
+                try {
+                    targets.pass()
+                            .forEach((file, found) -> System.out.println(
+                                    Instant.now() + " " + file + ": " + (found.isEmpty() ? "ended" : found)));
+                    lastError = "";
+                } catch (RuntimeException e) { // YARN restarting or unreachable: said once, tried again
+                    if (!e.getMessage().equals(lastError)) {
+                        System.out.println(Instant.now() + " not this time: " + e.getMessage());
+                        lastError = e.getMessage();
+                    }
+                }
+                Daemons.sleep(YarnTargets.EVERY.toMillis());
+            }
+            return 0;
         }
     }
 
