@@ -209,6 +209,20 @@ class PrometheusClusterIT extends LocalClusterIT {
         for (JsonNode table : worst) {
             assertEquals("0", table.path("value").get(1).asText(), "no false alarm under live writes: " + table);
         }
+        // the dashboard's verifier panel, which the Flink job's IT cannot feed: it has data from this one
+        String dashboard = Files.readString(Path.of("../jobs/monitoring/nearline-dashboard.json"));
+        java.util.regex.Matcher expr = java.util.regex.Pattern.compile("\"expr\": \"((?:[^\"\\\\]|\\\\.)*)\"")
+                .matcher(dashboard);
+        int verifierQueries = 0;
+        while (expr.find()) {
+            String query = expr.group(1).replace("\\\"", "\"");
+            if (query.contains("nearline_verify_")) {
+                verifierQueries++;
+                assertFalse(
+                        PrometheusServer.query(prometheus, query).isEmpty(), "dashboard query without data: " + query);
+            }
+        }
+        assertTrue(verifierQueries > 0, "the dashboard has a verifier panel");
         String log = Files.readString(cluster.resolve("logs/" + verifier + ".log"));
         assertTrue(
                 java.util.regex.Pattern.compile("[1-9][0-9]* in flight")

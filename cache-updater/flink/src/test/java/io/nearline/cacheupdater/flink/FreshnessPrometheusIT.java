@@ -143,7 +143,7 @@ class FreshnessPrometheusIT {
 
     /**
      * Debian's Prometheus scraping the job with the shipped rules: every series the rules record for
-     * the cache updater, and every query of the shipped dashboard but the verifier's, has data. A series
+     * the cache updater, and every query of the shipped dashboard but the verifier's (PrometheusClusterIT reads that one from a deployed verifier), has data. A series
      * renamed in the job or in the rules fails here.
      */
     private static void throughPrometheus(Path dir, int reporterPort) throws Exception {
