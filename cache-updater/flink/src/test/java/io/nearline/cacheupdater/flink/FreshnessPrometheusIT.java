@@ -54,7 +54,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The freshness histogram and the {@code consistent-through} watermark as Flink's Prometheus reporter
  * publishes them while the job runs: labelled by table, partition and bucket, bucket bounds kept as
- * they are (the shipped {@code filterLabelValueCharacters: false}), the watermark a recent commit time.
+ * they are (the shipped {@code filterLabelValueCharacters: "false"}), the watermark a recent commit time.
  * The recording rules in {@code jobs/monitoring/} read exactly these names.
  */
 class FreshnessPrometheusIT {
