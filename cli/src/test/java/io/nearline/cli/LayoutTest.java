@@ -16,7 +16,11 @@
 package io.nearline.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
 import io.nearline.common.testkit.Layout;
 import io.nearline.common.testkit.ProductionIsolation;
 import java.io.IOException;
@@ -88,6 +92,42 @@ class LayoutTest {
                 List.of("cache-updater/store-x -> local-cluster/kit (local-cluster-kit)"),
                 arrowsUp("cache-updater/store-x", planted, folderOf));
         assertEquals(List.of(), arrowsUp("cli", planted, folderOf), "the front door may use anything below it");
+    }
+
+    /**
+     * No package cycle in test code either: every module's main and test classes as built, one package
+     * a slice (a test kit that uses its module's package and that package's tests that use the kit
+     * would be one). Modules the reactor builds after this one are read as their last build left them.
+     */
+    @Test
+    void noPackageCycleInMainOrTestCode() {
+        JavaClasses built = builtClasses(location -> PLANTED_CYCLES.stream().noneMatch(location::contains));
+        assertTrue(built.size() > 500, "classes read: " + built.size() + " (build the modules first)");
+        ProductionIsolation.NO_PACKAGE_CYCLES.check(built);
+    }
+
+    /** The control: the same read with common's planted cycle left in fails. */
+    @Test
+    void theTestCodeCycleRuleSeesThePlantedCycle() {
+        JavaClasses withPlanted = builtClasses(location -> !location.contains("/fake/"));
+        assertThrows(AssertionError.class, () -> ProductionIsolation.NO_PACKAGE_CYCLES.check(withPlanted));
+    }
+
+    /** Planted breaches of the rules (common's self-test): a package cycle and a tool's arrows. */
+    private static final List<String> PLANTED_CYCLES = List.of("/cyclefixture/", "/fake/");
+
+    /** Every module's classes and test classes under target/, where the build left them. */
+    private static JavaClasses builtClasses(com.tngtech.archunit.core.importer.ImportOption keep) {
+        List<Path> built = new ArrayList<>();
+        for (String folder : modules().keySet()) {
+            for (String classes : List.of("target/classes", "target/test-classes")) {
+                Path dir = CHECKOUT.resolve(folder).resolve(classes);
+                if (Files.isDirectory(dir)) {
+                    built.add(dir);
+                }
+            }
+        }
+        return new ClassFileImporter().withImportOption(keep).importPaths(built);
     }
 
     @Test

@@ -20,7 +20,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nearline.common.testkit.ConfigDocsCheck;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -109,10 +108,5 @@ class KafkaSecurityTest {
         KafkaSecurity security = KafkaSecurity.from(Config.of(settings)); // the form is right
         ConfigException e = assertThrows(ConfigException.class, security::clientProperties);
         assertTrue(e.getMessage().contains("export NEARLINE_TEST_UNSET_VARIABLE"), e.getMessage());
-    }
-
-    @Test
-    void docsListEveryKey() {
-        ConfigDocsCheck.assertInSync("kafka-security", KafkaSecurity.DEF);
     }
 }

@@ -15,7 +15,7 @@
  */
 package io.nearline.cacheupdater.storecouchbase;
 
-import io.nearline.cacheupdater.core.testkit.ServerStoreContract;
+import io.nearline.cacheupdater.core.contract.ServerStoreContract;
 import io.nearline.common.store.CacheStore;
 import java.time.Duration;
 

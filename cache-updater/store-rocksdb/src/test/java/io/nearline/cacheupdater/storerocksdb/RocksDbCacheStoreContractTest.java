@@ -15,7 +15,7 @@
  */
 package io.nearline.cacheupdater.storerocksdb;
 
-import io.nearline.cacheupdater.core.testkit.CacheStoreContract;
+import io.nearline.cacheupdater.core.contract.CacheStoreContract;
 import io.nearline.common.store.CacheStore;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;

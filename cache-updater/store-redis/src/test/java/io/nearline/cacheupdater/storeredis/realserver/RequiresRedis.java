@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.cacheupdater.storeredis;
+package io.nearline.cacheupdater.storeredis.realserver;
 
 import io.nearline.cacheupdater.storeredis.testkit.RedisServerProcess;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;

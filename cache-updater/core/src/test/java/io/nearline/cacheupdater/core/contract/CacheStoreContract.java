@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.cacheupdater.core.testkit;
+package io.nearline.cacheupdater.core.contract;
 
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -29,6 +29,7 @@ import io.nearline.cacheupdater.core.ScnOrderedWriter;
 import io.nearline.cacheupdater.core.WriteOutcome;
 import io.nearline.cacheupdater.core.WriteResult;
 import io.nearline.cacheupdater.core.WriterSettings;
+import io.nearline.cacheupdater.core.testkit.KeyHistory;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.cache.CacheRecordCodec;

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.cacheupdater.core.testkit;
+package io.nearline.cacheupdater.core.contract;
 
 import io.nearline.common.store.CacheStore;
 import org.junit.jupiter.api.AfterAll;

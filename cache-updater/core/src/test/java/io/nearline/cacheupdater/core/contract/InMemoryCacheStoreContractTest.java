@@ -13,9 +13,8 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.cacheupdater.core;
+package io.nearline.cacheupdater.core.contract;
 
-import io.nearline.cacheupdater.core.testkit.CacheStoreContract;
 import io.nearline.cacheupdater.core.testkit.InMemoryCacheStore;
 import io.nearline.common.store.CacheStore;
 

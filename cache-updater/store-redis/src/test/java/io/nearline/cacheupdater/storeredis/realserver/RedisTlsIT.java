@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.cacheupdater.storeredis;
+package io.nearline.cacheupdater.storeredis.realserver;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -23,6 +23,8 @@ import io.nearline.cacheupdater.core.ScnOrderedWriter;
 import io.nearline.cacheupdater.core.WriteOutcome;
 import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.cacheupdater.core.testkit.KeyHistory;
+import io.nearline.cacheupdater.storeredis.RedisCacheStore;
+import io.nearline.cacheupdater.storeredis.RedisStoreSettings;
 import io.nearline.cacheupdater.storeredis.testkit.RedisServerProcess;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecordCodec;

@@ -13,9 +13,11 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.cacheupdater.storeredis;
+package io.nearline.cacheupdater.storeredis.realserver;
 
-import io.nearline.cacheupdater.core.testkit.ServerStoreContract;
+import io.nearline.cacheupdater.core.contract.ServerStoreContract;
+import io.nearline.cacheupdater.storeredis.RedisCacheStore;
+import io.nearline.cacheupdater.storeredis.RedisStoreSettings;
 import io.nearline.common.config.Config;
 import io.nearline.common.store.CacheStore;
 import java.time.Duration;

@@ -13,12 +13,13 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.cacheupdater.storeredis;
+package io.nearline.cacheupdater.storeredis.realserver;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nearline.cacheupdater.storeredis.RedisCacheStore;
 import io.nearline.cacheupdater.storeredis.testkit.RedisServerProcess;
 import io.nearline.common.config.Config;
 import io.nearline.common.store.CacheStores;
