@@ -61,11 +61,11 @@ class LxcTestbedIT {
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path dir;
 
-    private final TestbedCli cli = new TestbedCli();
+    private final LxcTestbedCli cli = new LxcTestbedCli();
 
     @BeforeAll
     static void home() {
-        TestbedCli.requireTestbed("testbed IT", Optional.empty());
+        LxcTestbedCli.requireTestbed("testbed IT", Optional.empty());
     }
 
     private int nearline(String... args) {

@@ -47,7 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  * its container on, with the job's own series; the node is stopped hard, YARN runs the container on
  * the other node, and the target follows it there, answering with the events published after the move.
  */
-class TestbedPrometheusIT {
+class LxcTestbedPrometheusIT {
 
     private static final String JOB = "nearline-cache-updater-samza";
 
@@ -55,11 +55,11 @@ class TestbedPrometheusIT {
     @TempDir(cleanup = CleanupMode.ON_SUCCESS)
     Path dir;
 
-    private final TestbedCli cli = new TestbedCli();
+    private final LxcTestbedCli cli = new LxcTestbedCli();
 
     @BeforeAll
     static void home() {
-        TestbedCli.requireTestbed("testbed Prometheus IT", PrometheusServer.skipReason());
+        LxcTestbedCli.requireTestbed("testbed Prometheus IT", PrometheusServer.skipReason());
     }
 
     private int nearline(String... args) {

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Assumptions;
 import picocli.CommandLine;
 
 /** What the testbed's ITs share: the checkout as home, their skip (or failure, in CI), and the front door. */
-final class TestbedCli {
+final class LxcTestbedCli {
 
     private final StringWriter err = new StringWriter();
 
