@@ -83,16 +83,12 @@ class MonitoringRulesTest {
         Set<String> recorded = names("record: (\\S+)", rules());
         recorded.addAll(EXPORTED_BY_THE_VERIFIER);
         String dashboard = Files.readString(MONITORING.resolve("nearline-dashboard.json"));
-        Set<String> queried = names("(nearline_[a-z_:0-9]+)", String.join("\n", dashboardQueries(dashboard)));
+        Set<String> queried =
+                names("(nearline_[a-z_:0-9]+)", String.join("\n", PrometheusServer.dashboardQueries(dashboard)));
         assertTrue(queried.size() >= 6, "the dashboard's queries: " + queried);
         for (String series : queried) {
             assertTrue(recorded.contains(series), series + " is queried by the dashboard but nothing records it");
         }
-    }
-
-    /** Every {@code "expr"} of the dashboard. */
-    static Set<String> dashboardQueries(String dashboard) {
-        return names("\"expr\": \"((?:[^\"\\\\]|\\\\.)*)\"", dashboard);
     }
 
     private static String rules() throws Exception {

@@ -211,11 +211,8 @@ class PrometheusClusterIT extends LocalClusterIT {
         }
         // the dashboard's verifier panel, which the Flink job's IT cannot feed: it has data from this one
         String dashboard = Files.readString(Path.of("../jobs/monitoring/nearline-dashboard.json"));
-        java.util.regex.Matcher expr = java.util.regex.Pattern.compile("\"expr\": \"((?:[^\"\\\\]|\\\\.)*)\"")
-                .matcher(dashboard);
         int verifierQueries = 0;
-        while (expr.find()) {
-            String query = expr.group(1).replace("\\\"", "\"");
+        for (String query : PrometheusServer.dashboardQueries(dashboard)) {
             if (query.contains("nearline_verify_")) {
                 verifierQueries++;
                 assertFalse(

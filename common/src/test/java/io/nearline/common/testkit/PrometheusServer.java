@@ -31,6 +31,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Debian's Prometheus server and {@code promtool} for the tests of the shipped monitoring: a server on
@@ -139,6 +141,18 @@ public final class PrometheusServer implements AutoCloseable {
     /** The samples an instant query returns now (its {@code data.result}); an error Prometheus reports is thrown. */
     public JsonNode query(String expr) throws IOException, InterruptedException {
         return query(api, expr);
+    }
+
+    private static final Pattern DASHBOARD_QUERY = Pattern.compile("\"expr\": \"((?:[^\"\\\\]|\\\\.)*)\"");
+
+    /** Every query ({@code "expr"}) of a Grafana dashboard's JSON, unescaped, in the order written. */
+    public static List<String> dashboardQueries(String dashboard) {
+        List<String> out = new ArrayList<>();
+        Matcher m = DASHBOARD_QUERY.matcher(dashboard);
+        while (m.find()) {
+            out.add(m.group(1).replace("\\\"", "\""));
+        }
+        return out;
     }
 
     /** The same against the server at {@code api} ({@code http://host:port}), one this kit did not start. */

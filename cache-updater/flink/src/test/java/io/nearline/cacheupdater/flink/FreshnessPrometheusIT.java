@@ -155,9 +155,7 @@ class FreshnessPrometheusIT {
         Path monitoring = Path.of("../../jobs/monitoring");
         String dashboard = Files.readString(monitoring.resolve("nearline-dashboard.json"));
         List<String> queries = new ArrayList<>();
-        Matcher expr = Pattern.compile("\"expr\": \"((?:[^\"\\\\]|\\\\.)*)\"").matcher(dashboard);
-        while (expr.find()) {
-            String query = expr.group(1).replace("\\\"", "\"");
+        for (String query : PrometheusServer.dashboardQueries(dashboard)) {
             if (!query.contains("nearline_verify_")) {
                 queries.add(query.replace("$__rate_interval", "1m").replace("$job", "cache-updater-metrics-test"));
             }

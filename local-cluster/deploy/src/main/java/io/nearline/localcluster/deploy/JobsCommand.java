@@ -57,17 +57,7 @@ public final class JobsCommand implements Runnable {
             if (c.flinkRestUrl() != null) {
                 String rest = c.flinkRestUrl();
                 for (JsonNode job : FlinkSession.get(rest, "/jobs/overview").path("jobs")) {
-                    String id = job.path("jid").asText();
-                    String state = job.path("state").asText();
-                    boolean running = state.equals("RUNNING");
-                    row(
-                            id,
-                            job.path("name").asText(),
-                            state,
-                            running ? String.format("%,d", FlinkSession.metricSum(rest, id, "events.written")) : "-",
-                            running
-                                    ? String.format("%,d", FlinkSession.metricSum(rest, id, "bootstrap.written"))
-                                    : "-");
+                    flinkRow(rest, job.path("jid").asText(), job);
                 }
             }
             if (c.connectRestUrl() != null) {
@@ -84,19 +74,7 @@ public final class JobsCommand implements Runnable {
                         // Flink in application mode: its jobs and counters through YARN's proxy
                         String rest = FlinkYarn.rest(c, app);
                         for (JsonNode job : FlinkYarn.jobs(rest)) {
-                            String jid = job.path("jid").asText();
-                            boolean running = job.path("state").asText().equals("RUNNING");
-                            row(
-                                    app.id(),
-                                    job.path("name").asText(),
-                                    job.path("state").asText(),
-                                    running
-                                            ? String.format("%,d", FlinkSession.metricSum(rest, jid, "events.written"))
-                                            : "-",
-                                    running
-                                            ? String.format(
-                                                    "%,d", FlinkSession.metricSum(rest, jid, "bootstrap.written"))
-                                            : "-");
+                            flinkRow(rest, app.id(), job);
                         }
                         continue;
                     }
@@ -114,6 +92,19 @@ public final class JobsCommand implements Runnable {
             }
             return 0;
         }
+    }
+
+    /** A Flink job's line under {@code id}: its counters summed over its subtasks from {@code rest} while it runs. */
+    private static void flinkRow(String rest, String id, JsonNode job) {
+        String jid = job.path("jid").asText();
+        String state = job.path("state").asText();
+        boolean running = state.equals("RUNNING");
+        row(
+                id,
+                job.path("name").asText(),
+                state,
+                running ? String.format("%,d", FlinkSession.metricSum(rest, jid, "events.written")) : "-",
+                running ? String.format("%,d", FlinkSession.metricSum(rest, jid, "bootstrap.written")) : "-");
     }
 
     /** One line of {@code jobs list}: id, name, state, events.written, bootstrap.written. */
