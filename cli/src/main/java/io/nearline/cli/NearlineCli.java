@@ -65,14 +65,6 @@ public final class NearlineCli extends CommandGroup {
 
     /** The command line with Nearline's error handling: a user's mistake or a failed cluster operation is one line. */
     public static CommandLine commandLine() {
-        CommandLine cli = CliErrors.install(new CommandLine(new NearlineCli()));
-        CommandLine.IExecutionExceptionHandler usual = cli.getExecutionExceptionHandler();
-        return cli.setExecutionExceptionHandler((e, cmd, parse) -> {
-            if (e instanceof ClusterException c) {
-                cmd.getErr().println("error: " + c.getMessage());
-                return c.exitCode();
-            }
-            return usual.handleExecutionException(e, cmd, parse);
-        });
+        return ClusterException.shownAsOneLine(CliErrors.install(new CommandLine(new NearlineCli())));
     }
 }

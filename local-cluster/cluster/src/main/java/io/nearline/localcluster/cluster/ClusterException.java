@@ -15,6 +15,8 @@
  */
 package io.nearline.localcluster.cluster;
 
+import picocli.CommandLine;
+
 /**
  * A cluster command that cannot go on, with the one line to show: bad input or an unreachable
  * cluster ({@code usage}, exit 2), or an operation the cluster refused or failed (exit 1).
@@ -38,5 +40,17 @@ public class ClusterException extends RuntimeException {
 
     public int exitCode() {
         return exitCode;
+    }
+
+    /** {@code cli} with a cluster command's failure shown as its one line and exit code; other errors as before. */
+    public static CommandLine shownAsOneLine(CommandLine cli) {
+        CommandLine.IExecutionExceptionHandler usual = cli.getExecutionExceptionHandler();
+        return cli.setExecutionExceptionHandler((e, cmd, parse) -> {
+            if (e instanceof ClusterException c) {
+                cmd.getErr().println("error: " + c.getMessage());
+                return c.exitCode();
+            }
+            return usual.handleExecutionException(e, cmd, parse);
+        });
     }
 }

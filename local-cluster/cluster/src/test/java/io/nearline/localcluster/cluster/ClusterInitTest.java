@@ -13,14 +13,12 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.cli.cluster;
+package io.nearline.localcluster.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nearline.cli.CliRun;
-import io.nearline.localcluster.cluster.ClusterFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -32,21 +30,20 @@ class ClusterInitTest {
     @TempDir
     Path dir;
 
-    private CliRun init(String... more) {
-        String[] args = new String[more.length + 4];
-        args[0] = "cluster";
-        args[1] = "init";
-        args[2] = "--dir";
-        args[3] = dir.resolve("c").toString();
-        System.arraycopy(more, 0, args, 4, more.length);
-        return CliRun.of(args);
+    private ClusterCli init(String... more) {
+        String[] args = new String[more.length + 3];
+        args[0] = "init";
+        args[1] = "--dir";
+        args[2] = dir.resolve("c").toString();
+        System.arraycopy(more, 0, args, 3, more.length);
+        return ClusterCli.run(args);
     }
 
     /** A database and its tables: the section check --source, bootstrap run --from and the deploys read. */
     @Test
     void aDatabaseWithItsTablesReadsBackAsItsSection() throws Exception {
         Path password = Files.writeString(dir.resolve("db.password"), "secret");
-        CliRun run = init(
+        ClusterCli run = init(
                 "--kafka",
                 "k1:9092",
                 "--redis",
@@ -69,8 +66,7 @@ class ClusterInitTest {
         assertTrue(
                 !Files.readString(dir.resolve("c/cluster.yaml")).contains("secret"), "the password stays in its file");
 
-        CliRun unqualified = CliRun.of(
-                "cluster",
+        ClusterCli unqualified = ClusterCli.run(
                 "init",
                 "--dir",
                 dir.resolve("d").toString(),
@@ -96,7 +92,7 @@ class ClusterInitTest {
                 "<configuration><property><name>yarn.resourcemanager.address</name><value>rm:8032</value></property>"
                         + "<property><name>yarn.resourcemanager.webapp.address</name><value>rm:8088</value>"
                         + "</property></configuration>");
-        CliRun run = init(
+        ClusterCli run = init(
                 "--kafka",
                 "k1:9092",
                 "--flink-rest",
@@ -120,36 +116,37 @@ class ClusterInitTest {
         assertEquals("file:///srv/packages", c.packages());
         assertNull(c.namespace());
         assertTrue(c.processes().isEmpty());
-        CliRun down = CliRun.of("cluster", "down", "--dir", dir.resolve("c").toString());
+        ClusterCli down = ClusterCli.run("down", "--dir", dir.resolve("c").toString());
         assertEquals(0, down.exit(), down.out());
         assertTrue(down.out().contains("Nearline did not start"), down.out());
     }
 
     @Test
     void refusesWhatItCannotWriteInOneLine() {
-        CliRun plain = init("--kafka", "k:9092", "--couchbase", "couchbase://cb", "--couchbase-password", "hunter2");
+        ClusterCli plain =
+                init("--kafka", "k:9092", "--couchbase", "couchbase://cb", "--couchbase-password", "hunter2");
         assertEquals(2, plain.exit(), plain.out());
         assertTrue(plain.out().contains("must be a reference"), plain.out());
         assertTrue(!Files.exists(dir.resolve("c/cluster.yaml")), "nothing written");
 
-        CliRun hdfs = init("--kafka", "k:9092", "--redis", "redis://r", "--packages", "hdfs://nn/packages");
+        ClusterCli hdfs = init("--kafka", "k:9092", "--redis", "redis://r", "--packages", "hdfs://nn/packages");
         assertEquals(2, hdfs.exit(), hdfs.out());
         assertTrue(hdfs.out().contains("needs --yarn-conf DIR"), hdfs.out());
 
-        CliRun notUri = init("--kafka", "k:9092", "--redis", "redis://r", "--packages", "/srv/packages");
+        ClusterCli notUri = init("--kafka", "k:9092", "--redis", "redis://r", "--packages", "/srv/packages");
         assertEquals(2, notUri.exit(), notUri.out());
         assertTrue(notUri.out().contains("is not a URI"), notUri.out());
 
-        CliRun noCache = init("--kafka", "k:9092");
+        ClusterCli noCache = init("--kafka", "k:9092");
         assertEquals(2, noCache.exit(), noCache.out());
         assertTrue(noCache.out().contains("--couchbase CONNECTION or --redis URIS"), noCache.out());
 
-        CliRun noYarnSite = init("--kafka", "k:9092", "--redis", "redis://r", "--yarn-conf", dir.toString());
+        ClusterCli noYarnSite = init("--kafka", "k:9092", "--redis", "redis://r", "--yarn-conf", dir.toString());
         assertEquals(2, noYarnSite.exit(), noYarnSite.out());
         assertTrue(noYarnSite.out().contains("has no yarn-site.xml"), noYarnSite.out());
 
         assertEquals(0, init("--kafka", "k:9092", "--redis", "redis://r").exit());
-        CliRun again = init("--kafka", "k:9092", "--redis", "redis://r");
+        ClusterCli again = init("--kafka", "k:9092", "--redis", "redis://r");
         assertEquals(2, again.exit(), again.out());
         assertTrue(again.out().contains("exists"), again.out());
     }
@@ -161,7 +158,7 @@ class ClusterInitTest {
                 conf.resolve("yarn-site.xml"),
                 "<configuration><property><name>yarn.resourcemanager.hostname</name><value>rm</value></property>"
                         + "</configuration>");
-        CliRun run = init(
+        ClusterCli run = init(
                 "--kafka",
                 "k:9092",
                 "--redis",

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.cli.cluster;
+package io.nearline.cli.endtoend;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,0 +1,109 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.nearline.localcluster.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.nearline.cacheupdater.storeredis.testkit.RedisServerProcess;
+import io.nearline.common.testkit.Required;
+import io.nearline.localcluster.kit.kafka.KafkaClient;
+import io.nearline.localcluster.kit.kafka.KafkaTopics;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code cluster up}, {@code status} and {@code down} on a real cluster in its own network namespace
+ * (the broker and Debian's redis-server): what {@code up} starts answers from this machine, a second
+ * {@code up} on the same directory is refused, and {@code down} leaves no process or network
+ * behind. The deploys on such a cluster are tested through the front door, in the cli module.
+ */
+@Timeout(value = 4, unit = TimeUnit.MINUTES)
+class ClusterLifeIT {
+
+    /** Kept when the test fails: DIR/c/logs says why. */
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+    Path dir;
+
+    @BeforeAll
+    static void canMakeACluster() {
+        System.setProperty(
+                "nearline.home", Path.of("../..").toAbsolutePath().normalize().toString());
+        Optional<String> skip = Required.skipReason(
+                Required.LXC_OR_ROOT,
+                Optional.ofNullable(PrivateNetwork.unavailableReason()).or(RedisServerProcess::unavailableReason));
+        skip.ifPresent(why -> System.out.println("cluster life IT " + why));
+        Assumptions.assumeTrue(skip.isEmpty(), () -> skip.orElse(""));
+    }
+
+    @Test
+    void upStartsWhatAnswersAndDownLeavesNothingBehind() throws Exception {
+        Path c = dir.resolve("c");
+        ClusterCli up = ClusterCli.run("up", "--store", "redis", "--dir", c.toString());
+        Map<String, Long> pids;
+        try {
+            assertEquals(0, up.exit(), up.out());
+            ClusterFile file = ClusterFile.read(c);
+            pids = file.processes();
+            assertEquals(Set.of("kafka", "redis"), pids.keySet(), up.out());
+            pids.forEach((name, pid) -> assertTrue(Daemons.alive(pid, c), name + " is not running"));
+            assertTrue(PrivateNetwork.of(c).exists());
+
+            String kafkaAddress = file.kafkaBootstrapServers();
+            String redisAddress = file.jobSettings().get("redis.servers").substring("redis://".length());
+            assertTrue(Daemons.listening(redisAddress), "redis answers on " + redisAddress);
+            KafkaClient kafka = KafkaClient.plaintext(kafkaAddress);
+            KafkaTopics.createTopics(kafka, Map.of("life", 1));
+            try (KafkaProducer<byte[], byte[]> producer = KafkaTopics.producer(kafka)) {
+                for (int i = 0; i < 5; i++) {
+                    producer.send(new ProducerRecord<>("life", ("k" + i).getBytes(StandardCharsets.UTF_8), null));
+                }
+            }
+            assertEquals(
+                    5,
+                    KafkaTopics.readToEnd(kafka, "life", Duration.ofSeconds(60)).size());
+
+            ClusterCli status = ClusterCli.run("status", "--dir", c.toString());
+            assertEquals(0, status.exit(), status.out());
+            assertTrue(status.out().contains(kafkaAddress), status.out());
+
+            ClusterCli again = ClusterCli.run("up", "--store", "redis", "--dir", c.toString());
+            assertEquals(2, again.exit(), again.out());
+            assertTrue(again.out().contains("already up"), again.out());
+            pids.forEach((name, pid) -> assertTrue(Daemons.alive(pid, c), name + " survives the refused up"));
+        } finally {
+            ClusterCli down = ClusterCli.run("down", "--dir", c.toString());
+            assertEquals(0, down.exit(), down.out());
+        }
+        pids.forEach((name, pid) -> assertFalse(Daemons.alive(pid, c), name + " still runs after down"));
+        // with the namespace its addresses are gone (connecting to them now would leave this machine)
+        assertFalse(PrivateNetwork.of(c).exists(), "the network namespace is gone");
+    }
+}
