@@ -20,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.cacheupdater.storeredis.testkit.RedisServerProcess;
+import io.nearline.common.testkit.LocalProcesses;
 import io.nearline.common.testkit.Required;
 import io.nearline.localcluster.kit.kafka.KafkaClient;
 import io.nearline.localcluster.kit.kafka.KafkaTopics;
@@ -94,6 +95,10 @@ class ClusterLifeIT {
             assertEquals(0, status.exit(), status.out());
             assertTrue(status.out().contains(kafkaAddress), status.out());
 
+            ClusterCli check = ClusterCli.run("check", "--cluster", c.toString());
+            assertEquals(0, check.exit(), check.out());
+            assertTrue(check.out().contains("every address"), check.out());
+
             ClusterCli again = ClusterCli.run("up", "--store", "redis", "--dir", c.toString());
             assertEquals(2, again.exit(), again.out());
             assertTrue(again.out().contains("already up"), again.out());
@@ -105,5 +110,29 @@ class ClusterLifeIT {
         pids.forEach((name, pid) -> assertFalse(Daemons.alive(pid, c), name + " still runs after down"));
         // with the namespace its addresses are gone (connecting to them now would leave this machine)
         assertFalse(PrivateNetwork.of(c).exists(), "the network namespace is gone");
+    }
+
+    /** The negative control of {@code cluster check}: a cluster file whose addresses nothing answers. */
+    @Test
+    void checkNamesTheFirstAddressThatDoesNotAnswer() throws Exception {
+        Path c = dir.resolve("nobody");
+        int kafka = LocalProcesses.freePort();
+        int redis = LocalProcesses.freePort();
+        ClusterCli init = ClusterCli.run(
+                "init",
+                "--dir",
+                c.toString(),
+                "--kafka",
+                "127.0.0.1:" + kafka,
+                "--redis",
+                "redis://127.0.0.1:" + redis);
+        assertEquals(0, init.exit(), init.out());
+        ClusterCli check = ClusterCli.run("check", "--cluster", c.toString());
+        assertEquals(2, check.exit(), check.out());
+        assertTrue(check.out().contains("FAILED  kafka 127.0.0.1:" + kafka), check.out());
+        assertTrue(check.out().contains("FAILED  cache"), "every address is probed: " + check.out());
+        assertTrue(
+                check.out().lines().anyMatch(l -> l.startsWith("error: cluster check: kafka")),
+                "the first failure on the last line: " + check.out());
     }
 }
