@@ -227,7 +227,7 @@ public final class JobProcess {
     }
 
     /** Adds to {@code counters} what each counter of {@code reported} grew by since {@code seen}. */
-    private static void addGrowth(String reported, Map<String, Long> seen, InMemoryMetrics counters) {
+    static void addGrowth(String reported, Map<String, Long> seen, InMemoryMetrics counters) {
         for (String pair : reported.split(",")) {
             int eq = pair.indexOf('=');
             if (eq > 0) {
