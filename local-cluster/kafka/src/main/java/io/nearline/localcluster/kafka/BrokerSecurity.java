@@ -45,7 +45,8 @@ public record BrokerSecurity(
     public static final String BROKER_USER = "broker";
 
     public BrokerSecurity {
-        if (!Map.of("SSL", 1, "SASL_PLAINTEXT", 1, "SASL_SSL", 1).containsKey(protocol)) {
+        if (protocol == null
+                || !Map.of("SSL", 1, "SASL_PLAINTEXT", 1, "SASL_SSL", 1).containsKey(protocol)) {
             throw new IllegalArgumentException(
                     "a secured broker's protocol is SSL, SASL_PLAINTEXT or SASL_SSL, not " + protocol);
         }
