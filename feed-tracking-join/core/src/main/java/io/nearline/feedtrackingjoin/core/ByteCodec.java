@@ -98,7 +98,10 @@ final class ByteCodec {
         }
 
         private void need(int n) {
-            if (pos + n > buf.length) {
+            if (n < 0) {
+                throw new IllegalStateException("corrupt join state: a field of " + n + " bytes at " + pos);
+            }
+            if (n > buf.length - pos) { // not pos + n, which a length near 2^31 overflows
                 throw new IllegalStateException(
                         "corrupt join state: " + buf.length + " bytes end before a " + n + "-byte field at " + pos);
             }
