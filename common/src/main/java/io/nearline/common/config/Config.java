@@ -259,14 +259,16 @@ public final class Config {
                             + ")"
                     : null;
         }
+        // a secret given in place of its reference is not repeated into the error (a terminal, a log)
+        String shown = key.type() == ValueType.SECRET ? "(hidden)" : "'" + text + "'";
         T value;
         try {
             value = key.type().parse(text);
         } catch (RuntimeException e) {
-            return "'" + key.name() + "' = '" + text + "' is not valid: expected " + key.expectation() + ".";
+            return "'" + key.name() + "' = " + shown + " is not valid: expected " + key.expectation() + ".";
         }
         if (!key.check().test().test(value)) {
-            return "'" + key.name() + "' = '" + text + "' is not valid: it "
+            return "'" + key.name() + "' = " + shown + " is not valid: it "
                     + key.check().requirement() + ".";
         }
         return null;

@@ -63,7 +63,11 @@ public final class FlinkDeploy {
         Path home = Home.dir();
         Path artifact = d.artifactPath(home);
         boolean yarn = d.target().equals("yarn");
+        if (yarn) {
+            cluster.yarnWeb(); // a cluster without YARN is named here, in one line
+        }
         Map<String, String> settings = cluster.jobSettings(d.settings(), overrides);
+        JobSettingsCheck.check(d, settings);
         Path clientConf = cluster.dir().resolve(yarn ? "flink-yarn/conf" : "flink/client-conf");
         Path lib = yarn ? FlinkYarn.lib(home) : FlinkSession.lib(home);
         Map<String, String> env = new LinkedHashMap<>();

@@ -110,7 +110,9 @@ final class KubernetesDeploy {
         PodSecrets secrets;
         if (d.engine().equals("flink")) {
             secrets = new PodSecrets(secretName, FLINK_SECRETS);
+            // secrets first: one written inline is refused without being repeated
             Map<String, String> settings = secrets.take(c.jobSettings(d.settings(), r.overrides()), d);
+            JobSettingsCheck.check(d, settings);
             out.add(k.containsKey("session") ? flinkSessionJob(r, settings) : flinkDeployment(r, settings, secrets));
         } else {
             secrets = new PodSecrets(secretName, CONNECT_SECRETS);

@@ -176,6 +176,7 @@ public final class SamzaDeploy {
             }
             // Nearline's side: the cluster's addresses, then the descriptor's settings, then --set
             config.putAll(cluster.jobSettings(d.settings(), overrides));
+            JobSettingsCheck.check(d, config);
             Path configFile =
                     Files.createDirectories(cluster.dir().resolve("deploys")).resolve(d.name() + ".properties");
             write(configFile, config);
