@@ -63,8 +63,9 @@ public final class JsonRest {
             }
             return r.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(r.body());
         } catch (IOException e) {
-            throw new ClusterException(who + " at " + base + " is unreachable (" + e.getMessage()
-                    + "): is it up? 'bin/nearline cluster status'");
+            String why = e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+            throw new ClusterException(
+                    who + " at " + base + " is unreachable (" + why + "): is it up? 'bin/nearline cluster status'");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ClusterException("interrupted");

@@ -16,6 +16,7 @@
 package io.nearline.localcluster.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -132,5 +133,6 @@ class JsonRestIT {
         assertEquals(2, e.exitCode());
         assertTrue(e.getMessage().startsWith("the Flink cluster at " + nobody + " is unreachable"), e.getMessage());
         assertTrue(e.getMessage().contains("'bin/nearline cluster status'"), e.getMessage());
+        assertFalse(e.getMessage().contains("(null)"), "says why: " + e.getMessage());
     }
 }

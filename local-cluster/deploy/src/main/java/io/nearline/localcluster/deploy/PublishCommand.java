@@ -32,6 +32,7 @@ import io.nearline.localcluster.kit.kafka.KafkaClient;
 import io.nearline.localcluster.kit.kafka.KafkaTopics;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -209,6 +210,8 @@ public final class PublishCommand implements Runnable {
     }
 
     /** How the commands reach cluster {@code c}'s broker: its address and client security, then --set. */
+    private static final Duration BROKER_WAIT = Duration.ofSeconds(15);
+
     static KafkaClient kafka(ClusterFile c, SetOptions sets) {
         Map<String, String> settings = new LinkedHashMap<>(c.kafka().settings());
         sets.overrides().forEach((key, value) -> {
@@ -216,7 +219,15 @@ public final class PublishCommand implements Runnable {
                 settings.put(key, value);
             }
         });
-        return KafkaClient.from(Config.of(settings));
+        KafkaClient kafka = KafkaClient.from(Config.of(settings));
+        // a broker that does not answer is named now, not after a producer's minute of retries
+        try {
+            KafkaTopics.brokers(kafka, BROKER_WAIT);
+        } catch (IllegalStateException e) {
+            throw new ClusterException("the cluster's Kafka at " + kafka.servers() + " does not answer ("
+                    + e.getMessage() + "): is it up? 'bin/nearline cluster check --cluster " + c.dir() + "'");
+        }
+        return kafka;
     }
 
     static JoinSettings joinSettings(ClusterFile c, SetOptions sets) {
