@@ -15,11 +15,8 @@
  */
 package io.nearline.localcluster.cluster;
 
+import io.nearline.common.testkit.Printed;
 import io.nearline.localcluster.kit.console.CliErrors;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
 
 /**
@@ -29,16 +26,9 @@ import picocli.CommandLine;
 record ClusterCli(int exit, String out) {
 
     static ClusterCli run(String... args) {
-        PrintStream out = System.out;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        PrintStream both = new PrintStream(captured, true, StandardCharsets.UTF_8);
-        System.setOut(both);
-        try {
-            CommandLine cli = ClusterException.shownAsOneLine(CliErrors.install(new CommandLine(new ClusterCommand())));
-            cli.setErr(new PrintWriter(both, true));
-            return new ClusterCli(cli.execute(args), captured.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(out);
-        }
+        Printed p = Printed.by(
+                () -> ClusterException.shownAsOneLine(CliErrors.install(new CommandLine(new ClusterCommand())))
+                        .execute(args));
+        return new ClusterCli(p.exit(), p.out());
     }
 }

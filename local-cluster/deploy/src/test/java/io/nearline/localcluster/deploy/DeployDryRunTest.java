@@ -19,13 +19,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nearline.common.testkit.Printed;
 import io.nearline.localcluster.cluster.ClusterCommand;
 import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.kit.console.CliErrors;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -54,21 +51,17 @@ class DeployDryRunTest {
     private static Path yarn;
     private static String before;
 
-    /** What a command printed, out and err together, and its exit code. */
-    private record Run(int exit, String out) {}
+    /** A command with the front door's error handling, run here: its exit code and what it printed. */
+    private static Printed nearline(Object command, String... args) {
+        return Printed.by(() -> ClusterException.shownAsOneLine(CliErrors.install(new CommandLine(command)))
+                .execute(args));
+    }
 
-    private static Run nearline(Object command, String... args) {
-        PrintStream out = System.out;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        PrintStream both = new PrintStream(captured, true, StandardCharsets.UTF_8);
-        System.setOut(both);
-        try {
-            CommandLine cli = ClusterException.shownAsOneLine(CliErrors.install(new CommandLine(command)));
-            cli.setErr(new PrintWriter(both, true));
-            return new Run(cli.execute(args), captured.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(out);
-        }
+    /** {@code deploy DESCRIPTOR --cluster SESSION MORE...}: a shipped descriptor on the session cluster. */
+    private static Printed onSession(String shippedName, String... more) throws Exception {
+        List<String> args = new ArrayList<>(List.of(shipped(shippedName), "--cluster", session.toString()));
+        args.addAll(List.of(more));
+        return nearline(new DeployCommand(), args.toArray(String[]::new));
     }
 
     @BeforeAll
@@ -106,7 +99,7 @@ class DeployDryRunTest {
                 "--packages",
                 packages.toUri().toString()));
         second.addAll(common);
-        Run init = nearline(new ClusterCommand(), second.toArray(String[]::new));
+        Printed init = nearline(new ClusterCommand(), second.toArray(String[]::new));
         assertEquals(0, init.exit(), init.out());
     }
 
@@ -160,7 +153,7 @@ class DeployDryRunTest {
             List<String> names = shippedFlink(target).toList();
             assertFalse(names.isEmpty(), "shipped descriptors for " + target);
             for (String name : names) {
-                Run r = nearline(new DeployCommand(), shipped(name), "--cluster", cluster.toString(), "--dry-run");
+                Printed r = nearline(new DeployCommand(), shipped(name), "--cluster", cluster.toString(), "--dry-run");
                 assertEquals(0, r.exit(), name + ": " + r.out());
                 assertTrue(r.out().contains("(dry run: nothing submitted)"), r.out());
                 assertTrue(r.out().contains("--set kafka.bootstrap-servers=127.0.0.1:19092"), name + ": " + r.out());
@@ -173,14 +166,7 @@ class DeployDryRunTest {
 
     @Test
     void theUsersOverrideWinsOverTheDescriptor() throws Exception {
-        Run r = nearline(
-                new DeployCommand(),
-                shipped("cache-updater-flink-session.yaml"),
-                "--cluster",
-                session.toString(),
-                "--dry-run",
-                "--set",
-                "write.threads=9");
+        Printed r = onSession("cache-updater-flink-session.yaml", "--dry-run", "--set", "write.threads=9");
         assertEquals(0, r.exit(), r.out());
         assertTrue(r.out().contains("--set write.threads=9"), r.out());
         assertFalse(r.out().contains("write.threads=4"), "the descriptor's own value is replaced: " + r.out());
@@ -188,78 +174,40 @@ class DeployDryRunTest {
 
     @Test
     void whatTheJobWouldRefuseAtItsStartIsRefusedInTheDryRun() throws Exception {
-        String descriptor = shipped("cache-updater-flink-session.yaml");
-        Run badValue = nearline(
-                new DeployCommand(),
-                descriptor,
-                "--cluster",
-                session.toString(),
-                "--dry-run",
-                "--set",
-                "cache.ttl=soon");
+        Printed badValue = onSession("cache-updater-flink-session.yaml", "--dry-run", "--set", "cache.ttl=soon");
         assertEquals(2, badValue.exit(), badValue.out());
         assertTrue(
                 badValue.out().startsWith("error: ") && badValue.out().contains("'cache.ttl' = 'soon'"),
                 badValue.out());
         assertFalse(badValue.out().contains("dry run"), "nothing shown as if it would run: " + badValue.out());
 
-        Run misspelt = nearline(
-                new DeployCommand(), descriptor, "--cluster", session.toString(), "--dry-run", "--set", "cache.tll=1d");
+        Printed misspelt = onSession("cache-updater-flink-session.yaml", "--dry-run", "--set", "cache.tll=1d");
         assertEquals(2, misspelt.exit(), misspelt.out());
         assertTrue(misspelt.out().contains("Did you mean 'cache.ttl'?"), misspelt.out());
 
-        Run inline = nearline(
-                new DeployCommand(),
-                descriptor,
-                "--cluster",
-                session.toString(),
-                "--dry-run",
-                "--set",
-                "redis.password=hunter2");
+        Printed inline = onSession("cache-updater-flink-session.yaml", "--dry-run", "--set", "redis.password=hunter2");
         assertEquals(2, inline.exit(), inline.out());
         assertTrue(inline.out().contains("'redis.password'"), inline.out());
         assertFalse(inline.out().contains("hunter2"), "the secret is not repeated: " + inline.out());
 
-        Run join = nearline(
-                new DeployCommand(),
-                shipped("tracking-join-flink-session.yaml"),
-                "--cluster",
-                session.toString(),
-                "--dry-run",
-                "--set",
-                "join.emit-complete=sometimes");
+        Printed join =
+                onSession("tracking-join-flink-session.yaml", "--dry-run", "--set", "join.emit-complete=sometimes");
         assertEquals(2, join.exit(), join.out());
         assertTrue(join.out().contains("join.emit-complete"), join.out());
     }
 
     @Test
     void aDeployTheClusterCannotTakeIsRefusedBeforeAnythingIsResolved() throws Exception {
-        Run noYarn = nearline(
-                new DeployCommand(),
-                shipped("cache-updater-flink-yarn.yaml"),
-                "--cluster",
-                session.toString(),
-                "--dry-run");
+        Printed noYarn = onSession("cache-updater-flink-yarn.yaml", "--dry-run");
         assertEquals(2, noYarn.exit(), noYarn.out());
         assertTrue(noYarn.out().contains("has no YARN"), noYarn.out());
 
-        Run out = nearline(
-                new DeployCommand(),
-                shipped("cache-updater-flink-session.yaml"),
-                "--cluster",
-                session.toString(),
-                "--out",
-                dir.resolve("k8s").toString());
+        Printed out = onSession(
+                "cache-updater-flink-session.yaml", "--out", dir.resolve("k8s").toString());
         assertEquals(2, out.exit(), out.out());
         assertTrue(out.out().contains("--out is for target kubernetes"), out.out());
 
-        Run savepoint = nearline(
-                new DeployCommand(),
-                shipped("cache-updater-flink-session.yaml"),
-                "--cluster",
-                session.toString(),
-                "--from-savepoint",
-                dir.toString());
+        Printed savepoint = onSession("cache-updater-flink-session.yaml", "--from-savepoint", dir.toString());
         assertEquals(2, savepoint.exit(), savepoint.out());
         assertTrue(savepoint.out().contains("is not a savepoint"), savepoint.out());
     }

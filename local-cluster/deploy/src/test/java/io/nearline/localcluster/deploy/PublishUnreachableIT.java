@@ -19,13 +19,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.common.testkit.LocalProcesses;
+import io.nearline.common.testkit.Printed;
 import io.nearline.localcluster.cluster.ClusterCommand;
 import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.kit.console.CliErrors;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
@@ -45,26 +42,16 @@ class PublishUnreachableIT {
     @TempDir
     Path dir;
 
-    private static String[] run(Object command, String... args) {
-        PrintStream out = System.out;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        PrintStream both = new PrintStream(captured, true, StandardCharsets.UTF_8);
-        System.setOut(both);
-        try {
-            CommandLine cli = ClusterException.shownAsOneLine(CliErrors.install(new CommandLine(command)));
-            cli.setErr(new PrintWriter(both, true));
-            int exit = cli.execute(args);
-            return new String[] {Integer.toString(exit), captured.toString(StandardCharsets.UTF_8)};
-        } finally {
-            System.setOut(out);
-        }
+    private static Printed run(Object command, String... args) {
+        return Printed.by(() -> ClusterException.shownAsOneLine(CliErrors.install(new CommandLine(command)))
+                .execute(args));
     }
 
     @Test
     void aBrokerThatDoesNotAnswerIsNamedInSecondsAndAMissingFileFirst() throws Exception {
         String kafka = "127.0.0.1:" + LocalProcesses.freePort();
         Path cluster = dir.resolve("c");
-        String[] init = run(
+        Printed init = run(
                 new ClusterCommand(),
                 "init",
                 "--dir",
@@ -73,30 +60,31 @@ class PublishUnreachableIT {
                 kafka,
                 "--redis",
                 "redis://127.0.0.1:1");
-        assertEquals("0", init[0], init[1]);
+        assertEquals(0, init.exit(), init.out());
         Path events = Files.writeString(
                 dir.resolve("events.jsonl"),
                 "{\"table\": \"profile\", \"key\": \"a\", \"partition\": 0, \"scn\": 1, \"op\": \"UPSERT\", "
                         + "\"schemaVersion\": 1, \"payload\": \"x\"}\n");
 
-        String[] missing = run(
+        Printed missing = run(
                 new PublishCommand(),
                 "cdc",
                 "--events",
                 dir.resolve("nope.jsonl").toString(),
                 "--cluster",
                 cluster.toString());
-        assertEquals("2", missing[0], missing[1]);
-        assertTrue(missing[1].contains("cannot read " + dir.resolve("nope.jsonl")), missing[1]);
+        assertEquals(2, missing.exit(), missing.out());
+        assertTrue(missing.out().contains("cannot read " + dir.resolve("nope.jsonl")), missing.out());
 
         long started = System.nanoTime();
-        String[] unreachable =
+        Printed unreachable =
                 run(new PublishCommand(), "cdc", "--events", events.toString(), "--cluster", cluster.toString());
         long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started);
-        assertEquals("2", unreachable[0], unreachable[1]);
+        assertEquals(2, unreachable.exit(), unreachable.out());
         assertTrue(
-                unreachable[1].contains("error: the cluster's Kafka at " + kafka + " does not answer"), unreachable[1]);
-        assertTrue(unreachable[1].contains("'bin/nearline cluster check --cluster "), unreachable[1]);
+                unreachable.out().contains("error: the cluster's Kafka at " + kafka + " does not answer"),
+                unreachable.out());
+        assertTrue(unreachable.out().contains("'bin/nearline cluster check --cluster "), unreachable.out());
         assertTrue(seconds < 40, "named in " + seconds + " s");
     }
 }
