@@ -55,6 +55,12 @@ public final class JoinPorts {
     public interface Timers {
         void register(String requestId, long eventTime);
 
+        /**
+         * Takes back a time {@code requestId} asked for and no longer needs. An engine may fire it anyway:
+         * the join then finds nothing to do.
+         */
+        void delete(String requestId, long eventTime);
+
         /** The engine's current event-time watermark: no event at or before it is expected any more. */
         long currentWatermark();
     }

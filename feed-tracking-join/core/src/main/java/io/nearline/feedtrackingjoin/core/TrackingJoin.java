@@ -245,6 +245,11 @@ public final class TrackingJoin {
         s.lastNeededArrival = Math.max(s.lastNeededArrival, p.arrivedAtMillis());
         if (s.broker != null && s.fragments.keySet().containsAll(s.broker.fanout())) {
             emit(requestId, s, event.ts());
+            // complete before its window closes: the close would find nothing to do, and each firing reads
+            // the request's state; kept where a waiting event's slice asked for the same time
+            if (sliceEnd(s.windowEnd) != s.windowEnd) {
+                timers.delete(requestId, s.windowEnd);
+            }
         }
     }
 

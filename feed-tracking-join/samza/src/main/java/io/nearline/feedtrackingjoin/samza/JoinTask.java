@@ -21,6 +21,7 @@ import io.nearline.common.metrics.Metrics;
 import io.nearline.engines.samzakit.SamzaConfig;
 import io.nearline.engines.samzakit.SamzaMetrics;
 import io.nearline.feedtrackingjoin.core.Events;
+import io.nearline.feedtrackingjoin.core.InMemoryTimers;
 import io.nearline.feedtrackingjoin.core.InputClock;
 import io.nearline.feedtrackingjoin.core.JoinMetrics;
 import io.nearline.feedtrackingjoin.core.JoinOutput;
@@ -34,11 +35,9 @@ import io.nearline.feedtrackingjoin.core.TrackingCodec;
 import io.nearline.feedtrackingjoin.core.TrackingJoin;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import org.apache.samza.context.Context;
 import org.apache.samza.scheduler.CallbackScheduler;
 import org.apache.samza.storage.kv.Entry;
@@ -80,7 +79,7 @@ final class JoinTask
 
     private final Map<String, Map<Integer, Long>> endOffsets;
     private final Map<String, Long> lastOffsets = new HashMap<>();
-    private final TreeMap<Long, LinkedHashSet<String>> timers = new TreeMap<>();
+    private final InMemoryTimers timers = new InMemoryTimers();
     private JoinSettings settings;
     private KeyValueStore<String, byte[]> store;
     private InputClock clock;
@@ -213,12 +212,7 @@ final class JoinTask
     private void advance(MessageCollector out) {
         collector = out;
         watermark = clock.watermark(System.currentTimeMillis());
-        while (!timers.isEmpty() && timers.firstKey() <= watermark) {
-            Map.Entry<Long, LinkedHashSet<String>> due = timers.pollFirstEntry();
-            for (String requestId : due.getValue()) {
-                join.onTimer(requestId, due.getKey());
-            }
-        }
+        timers.fireUpTo(watermark, join::onTimer);
         if (!drained && clock.allEnded()) {
             drained = true; // a bounded run read every input to its end and flushed everything
             drainedTasks.inc();
@@ -263,7 +257,12 @@ final class JoinTask
 
     @Override
     public void register(String requestId, long eventTime) {
-        timers.computeIfAbsent(eventTime, t -> new LinkedHashSet<>()).add(requestId);
+        timers.register(requestId, eventTime);
+    }
+
+    @Override
+    public void delete(String requestId, long eventTime) {
+        timers.delete(requestId, eventTime);
     }
 
     @Override

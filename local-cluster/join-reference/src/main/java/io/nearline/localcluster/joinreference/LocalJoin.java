@@ -16,6 +16,7 @@
 package io.nearline.localcluster.joinreference;
 
 import io.nearline.feedtrackingjoin.core.Events;
+import io.nearline.feedtrackingjoin.core.InMemoryTimers;
 import io.nearline.feedtrackingjoin.core.InputClock;
 import io.nearline.feedtrackingjoin.core.JoinPorts;
 import io.nearline.feedtrackingjoin.core.JoinSettings;
@@ -32,7 +33,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.function.LongSupplier;
 
 /**
@@ -48,7 +48,7 @@ public final class LocalJoin implements JoinPorts.State, JoinPorts.Pending, Join
     public final List<Events.Late> late = new ArrayList<>();
     private final Map<String, RequestState> states = new HashMap<>();
     private final Map<String, List<RequestState.Pending>> pending = new HashMap<>();
-    private final TreeMap<Long, LinkedHashSet<String>> timers = new TreeMap<>();
+    private final InMemoryTimers timers = new InMemoryTimers();
     private final long windowMillis;
     private final long allowedLatenessMillis;
     private final Set<String> inputs = new LinkedHashSet<>();
@@ -131,12 +131,7 @@ public final class LocalJoin implements JoinPorts.State, JoinPorts.Pending, Join
 
     private void advance() {
         watermark = clock.watermark(now.getAsLong());
-        while (!timers.isEmpty() && timers.firstKey() <= watermark) {
-            Map.Entry<Long, LinkedHashSet<String>> due = timers.pollFirstEntry();
-            for (String requestId : due.getValue()) {
-                join.onTimer(requestId, due.getKey());
-            }
-        }
+        timers.fireUpTo(watermark, join::onTimer);
     }
 
     /**
@@ -225,7 +220,12 @@ public final class LocalJoin implements JoinPorts.State, JoinPorts.Pending, Join
 
     @Override
     public void register(String requestId, long eventTime) {
-        timers.computeIfAbsent(eventTime, t -> new LinkedHashSet<>()).add(requestId);
+        timers.register(requestId, eventTime);
+    }
+
+    @Override
+    public void delete(String requestId, long eventTime) {
+        timers.delete(requestId, eventTime);
     }
 
     @Override
