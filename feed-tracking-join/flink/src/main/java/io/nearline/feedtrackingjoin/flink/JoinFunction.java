@@ -28,11 +28,8 @@ import io.nearline.feedtrackingjoin.core.RequestStateCodec;
 import io.nearline.feedtrackingjoin.core.TrackingJoin;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeMap;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -64,10 +61,6 @@ final class JoinFunction extends KeyedProcessFunction<String, TrackingInput, Kaf
     private transient Metrics.Counter received;
     private transient Context context;
     private transient Collector<KafkaOutput> out;
-    /** Slice ends asked for, by time, until the watermark passes them (see {@link #askedOnce}). */
-    private transient TreeMap<Long, Set<String>> asked;
-
-    private transient long askedPrunedAt;
 
     JoinFunction(
             long windowMillis, JoinSettings.EmitComplete emitComplete, OutputLimit limit, JoinOutput.Topics topics) {
@@ -88,8 +81,6 @@ final class JoinFunction extends KeyedProcessFunction<String, TrackingInput, Kaf
         received = metrics.counter(JoinMetrics.RECEIVED);
         JoinOutput output = new JoinOutput(metrics, limit, topics, this);
         join = new TrackingJoin(windowMillis, emitComplete, this, this, this, output);
-        asked = new TreeMap<>();
-        askedPrunedAt = Long.MIN_VALUE;
     }
 
     @Override
@@ -178,25 +169,7 @@ final class JoinFunction extends KeyedProcessFunction<String, TrackingInput, Kaf
 
     @Override
     public void register(String requestId, long eventTime) {
-        if (eventTime == TrackingJoin.sliceEnd(eventTime) && !askedOnce(requestId, eventTime)) {
-            return;
-        }
         context.timerService().registerEventTimeTimer(eventTime);
-    }
-
-    /**
-     * Whether this is the first time {@code requestId} asks for the slice end {@code time} since the
-     * watermark passed it: a request's waiting events mostly share a slice, and each registration is a
-     * write to RocksDB's timer queue. Kept in memory only: after a restore a request asks again, which
-     * Flink takes as the one timer it already has.
-     */
-    private boolean askedOnce(String requestId, long time) {
-        long watermark = currentWatermark();
-        if (watermark > askedPrunedAt) {
-            asked.headMap(watermark, true).clear();
-            askedPrunedAt = watermark;
-        }
-        return asked.computeIfAbsent(time, t -> new HashSet<>()).add(requestId);
     }
 
     @Override
