@@ -25,7 +25,6 @@ import io.nearline.localcluster.deploy.DeployCommand;
 import io.nearline.localcluster.deploy.DumpCommand;
 import io.nearline.localcluster.deploy.JobsCommand;
 import io.nearline.localcluster.deploy.PublishCommand;
-import io.nearline.localcluster.kit.console.CliErrors;
 import io.nearline.localcluster.kit.console.CommandGroup;
 import io.nearline.lxctestbed.drillrunner.DrillCommand;
 import io.nearline.lxctestbed.testbed.TestbedCommand;
@@ -65,6 +64,6 @@ public final class NearlineCli extends CommandGroup {
 
     /** The command line with Nearline's error handling: a user's mistake or a failed cluster operation is one line. */
     public static CommandLine commandLine() {
-        return ClusterException.shownAsOneLine(CliErrors.install(new CommandLine(new NearlineCli())));
+        return ClusterException.commandLine(new NearlineCli());
     }
 }

@@ -18,6 +18,7 @@ package io.nearline.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nearline.common.testkit.Printed;
 import io.nearline.localcluster.cdcreference.ReplayInput;
 import io.nearline.localcluster.cdcreplay.ReplayCdcOptions;
 import io.nearline.localcluster.kafka.EmbeddedKafka;
@@ -54,7 +55,7 @@ class CdcCaptureCommandsIT {
             Path cluster = clusterFile(kafka.bootstrapServers());
             // three partitions: the capture must keep each key's records in order across them
             KafkaTopics.createTopics(kafka.bootstrapServers(), Map.of("nearline.cdc", 3));
-            CliRun publish = CliRun.of(
+            Printed publish = CliRun.of(
                     "publish",
                     "cdc",
                     "--format",
@@ -66,7 +67,7 @@ class CdcCaptureCommandsIT {
             assertEquals(0, publish.exit(), publish.out());
 
             Path capture = dir.resolve("capture.jsonl");
-            CliRun collect = CliRun.of("collect", "cdc", "--out", capture.toString(), "--cluster", cluster.toString());
+            Printed collect = CliRun.of("collect", "cdc", "--out", capture.toString(), "--cluster", cluster.toString());
             assertEquals(0, collect.exit(), collect.out());
 
             List<ReplayInput.Line> sent =
@@ -79,7 +80,7 @@ class CdcCaptureCommandsIT {
                     sent.stream().filter(l -> l.record().value() == null).count(),
                     captured.stream().filter(l -> l.endsWith("\"value\":null}")).count(),
                     "the tombstones kept");
-            CliRun check = CliRun.of(
+            Printed check = CliRun.of(
                     "check",
                     "--format",
                     "debezium",
@@ -101,7 +102,7 @@ class CdcCaptureCommandsIT {
                 producer.send(new ProducerRecord<>("avro.cdc", new byte[] {1}, new byte[] {0, (byte) 0xff, 2}))
                         .get();
             }
-            CliRun collect = CliRun.of(
+            Printed collect = CliRun.of(
                     "collect",
                     "cdc",
                     "--topic",

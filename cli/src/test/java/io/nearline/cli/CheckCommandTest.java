@@ -18,6 +18,7 @@ package io.nearline.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nearline.common.testkit.Printed;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -35,7 +36,7 @@ class CheckCommandTest {
     Path dir;
 
     /** check --format debezium of the mixed Debezium scenario against {@code state}. */
-    private static CliRun checkDebeziumMixed(Path state) {
+    private static Printed checkDebeziumMixed(Path state) {
         return check(
                 "--format",
                 "debezium",
@@ -45,7 +46,7 @@ class CheckCommandTest {
                 state.toString());
     }
 
-    private static CliRun check(String... args) {
+    private static Printed check(String... args) {
         List<String> all = new java.util.ArrayList<>(List.of("check"));
         all.addAll(List.of(args));
         return CliRun.of(all.toArray(String[]::new));
@@ -56,7 +57,7 @@ class CheckCommandTest {
         Path events = Files.writeString(dir.resolve("events.jsonl"), "");
         Path state = Files.writeString(dir.resolve("state.jsonl"), "");
 
-        CliRun run = check("--events", events.toString(), "--state", state.toString());
+        Printed run = check("--events", events.toString(), "--state", state.toString());
 
         assertEquals(1, run.exit(), run.out());
         assertTrue(run.out().contains("NOTHING CHECKED"), run.out());
@@ -64,7 +65,7 @@ class CheckCommandTest {
 
     @Test
     void aDebeziumLogIsReadWithFormatDebeziumAndMatchesItsState() {
-        CliRun run = checkDebeziumMixed(SCENARIOS.resolve("debezium-mixed.state.jsonl"));
+        Printed run = checkDebeziumMixed(SCENARIOS.resolve("debezium-mixed.state.jsonl"));
 
         assertEquals(0, run.exit(), run.out());
         assertTrue(run.out().contains("keys checked 8"), run.out());
@@ -74,7 +75,7 @@ class CheckCommandTest {
     void aDebeziumLogReadAsOurTextFormChecksNothingAndSaysWhy() throws Exception {
         Path state = Files.writeString(dir.resolve("state.jsonl"), "");
 
-        CliRun run =
+        Printed run =
                 check("--events", SCENARIOS.resolve("debezium-mixed.jsonl").toString(), "--state", state.toString());
 
         assertEquals(1, run.exit(), run.out());
@@ -88,7 +89,7 @@ class CheckCommandTest {
                 dir.resolve("state.jsonl"),
                 lines.stream().filter(l -> !l.startsWith("{\"key\":\"1\"")).toList());
 
-        CliRun run = checkDebeziumMixed(state);
+        Printed run = checkDebeziumMixed(state);
 
         assertEquals(1, run.exit(), run.out());
         assertTrue(run.out().contains("DIVERGED"), run.out());
@@ -107,7 +108,7 @@ class CheckCommandTest {
                                 : l)
                         .toList());
 
-        CliRun run = checkDebeziumMixed(state);
+        Printed run = checkDebeziumMixed(state);
 
         assertEquals(1, run.exit(), run.out());
         assertTrue(run.out().contains("DIVERGED"), run.out());

@@ -22,6 +22,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.nearline.common.testkit.Printed;
 import io.nearline.localcluster.databases.PostgresServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -95,7 +96,7 @@ class CheckSourceIT {
 
     @Test
     void aCacheEqualToTheTablePassesAndTheColumnsNotComparedAreNamed() throws Exception {
-        CliRun run = check(state(ROW_1, ROW_2));
+        Printed run = check(state(ROW_1, ROW_2));
         assertEquals(0, run.exit(), run.out());
         assertTrue(run.out().contains("columns compared [id, v, price], not compared [at]"), run.out());
         assertTrue(run.out().contains("keys checked 2, divergent 0"), run.out());
@@ -113,7 +114,7 @@ class CheckSourceIT {
                 dir.resolve("log.jsonl"),
                 "{\"after\":{\"id\":3,\"v\":\"gone\"},\"op\":\"c\",\"source\":{\"connector\":\"postgresql\",\"lsn\":7}}\n"
                         + "{\"before\":{\"id\":3},\"op\":\"d\",\"source\":{\"connector\":\"postgresql\",\"lsn\":9}}\n");
-        CliRun resurrected = check(
+        Printed resurrected = check(
                 state(ROW_1, ROW_2, line("3", 7, "{\"id\":3,\"v\":\"gone\"}")),
                 "--events",
                 log.toString(),
@@ -125,7 +126,7 @@ class CheckSourceIT {
 
     @Test
     void aClusterFileWithoutTheSectionIsRefusedInOneLine() throws Exception {
-        CliRun run = CliRun.of(
+        Printed run = CliRun.of(
                 "check",
                 "--source",
                 "mysql",
@@ -143,14 +144,14 @@ class CheckSourceIT {
         Path two = clusterFile("two", "  tables: public.items,public.links");
         String link = line("public.links:1:2", 8, "{\"a\":1,\"b\":2,\"w\":12}");
         Path json = dir.resolve("two.json");
-        CliRun ok = check(two, state(prefixed(ROW_1), prefixed(ROW_2), link), "--summary-json", json.toString());
+        Printed ok = check(two, state(prefixed(ROW_1), prefixed(ROW_2), link), "--summary-json", json.toString());
         assertEquals(0, ok.exit(), ok.out());
         assertTrue(ok.out().contains("public.items             OK"), ok.out());
         assertTrue(ok.out().contains("public.links             OK"), ok.out());
         JsonNode tables = new ObjectMapper().readTree(json.toFile()).get("tables");
         assertEquals(1, tables.get("public.links").get("keysChecked").asInt(), tables.toString());
 
-        CliRun missing = check(two, state(prefixed(ROW_1), prefixed(ROW_2)));
+        Printed missing = check(two, state(prefixed(ROW_1), prefixed(ROW_2)));
         assertEquals(1, missing.exit(), missing.out());
         assertTrue(missing.out().contains("public.links             DIVERGED"), missing.out());
         assertTrue(missing.out().contains("public.items             OK"), missing.out());
@@ -170,7 +171,7 @@ class CheckSourceIT {
     }
 
     private void assertRefused(Path clusterDir, String expected) throws Exception {
-        CliRun run = check(clusterDir, state(ROW_1));
+        Printed run = check(clusterDir, state(ROW_1));
         assertEquals(2, run.exit(), run.out());
         assertTrue(run.out().contains(expected), run.out());
         assertFalse(run.out().contains("\tat "), "no stack trace: " + run.out());
@@ -181,14 +182,14 @@ class CheckSourceIT {
         return line.replace("{\"key\":\"", "{\"key\":\"public.items:");
     }
 
-    private CliRun check(Path clusterDir, Path state, String... more) {
+    private Printed check(Path clusterDir, Path state, String... more) {
         List<String> args = new java.util.ArrayList<>(List.of(
                 "check", "--source", "postgres", "--cluster", clusterDir.toString(), "--state", state.toString()));
         args.addAll(List.of(more));
         return CliRun.of(args.toArray(String[]::new));
     }
 
-    private CliRun check(Path state, String... more) {
+    private Printed check(Path state, String... more) {
         List<String> args = new java.util.ArrayList<>(
                 List.of("check", "--source", "postgres", "--cluster", cluster.toString(), "--state", state.toString()));
         args.addAll(List.of(more));

@@ -17,11 +17,13 @@ package io.nearline.cli;
 
 import io.nearline.common.testkit.Printed;
 
-/** bin/nearline's command line run in the test's JVM: its exit code and what it printed, out and err together. */
-public record CliRun(int exit, String out) {
+/** bin/nearline's command line run in the test's JVM. */
+public final class CliRun {
 
-    public static CliRun of(String... args) {
-        Printed p = Printed.by(() -> NearlineCli.commandLine().execute(args));
-        return new CliRun(p.exit(), p.out());
+    private CliRun() {}
+
+    /** Its exit code and what it printed, out and err together. */
+    public static Printed of(String... args) {
+        return Printed.by(() -> NearlineCli.commandLine().execute(args));
     }
 }

@@ -20,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.cacheupdater.storeredis.testkit.RedisServerProcess;
 import io.nearline.cli.CliRun;
+import io.nearline.common.testkit.Printed;
 import io.nearline.localcluster.cluster.ClusterFile;
 import io.nearline.localcluster.cluster.ConnectWorker;
 import java.net.URI;
@@ -55,7 +56,7 @@ class ConnectSinkDeployIT extends LocalClusterIT {
 
     /** The connector's events.written in {@code jobs list}. */
     private static long written(String cluster) {
-        CliRun list = CliRun.of("jobs", "list", "--cluster", cluster);
+        Printed list = CliRun.of("jobs", "list", "--cluster", cluster);
         Matcher written = WRITTEN.matcher(list.out());
         assertTrue(written.find(), list.out());
         return Long.parseLong(written.group(1).replace(",", ""));

@@ -21,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.cli.CliRun;
+import io.nearline.common.testkit.Printed;
 import io.nearline.localcluster.cluster.ClusterFile;
 import io.nearline.localcluster.deploy.FlinkDeploy;
 import io.nearline.localcluster.deploy.SamzaDeploy;
@@ -69,14 +70,14 @@ class OwnClusterFileIT extends LocalClusterIT {
         ClusterFile c = ClusterFile.read(local);
         try {
             Path own = dir.resolve("own");
-            CliRun init = CliRun.of(init(own, c, Map.of()).toArray(String[]::new));
+            Printed init = CliRun.of(init(own, c, Map.of()).toArray(String[]::new));
             assertEquals(0, init.exit(), init.out());
             String file = Files.readString(own.resolve(ClusterFile.NAME));
             assertFalse(file.contains("processes") || file.contains("namespace"), file);
             assertFalse(file.contains(Files.readString(Path.of(c.storeAddress().get("password-file")))), "no password");
             assertFalse(file.contains(Files.readString(local.resolve("kafka.password"))), "no Kafka password");
 
-            CliRun check = CliRun.of("cluster", "check", "--cluster", own.toString());
+            Printed check = CliRun.of("cluster", "check", "--cluster", own.toString());
             assertEquals(0, check.exit(), check.out());
             assertTrue(check.out().contains("(sasl-ssl (plain, user nearline))"), check.out());
             for (String kind : List.of("kafka", "cache", "flink", "yarn", "packages hdfs://")) {
@@ -136,13 +137,13 @@ class OwnClusterFileIT extends LocalClusterIT {
                         0,
                         CliRun.of(init(bad, c, w.getValue()).toArray(String[]::new))
                                 .exit());
-                CliRun refused = CliRun.of("cluster", "check", "--cluster", bad.toString());
+                Printed refused = CliRun.of("cluster", "check", "--cluster", bad.toString());
                 assertEquals(2, refused.exit(), refused.out());
                 String kind = w.getKey().startsWith("kafka") ? "kafka" : w.getKey();
                 assertTrue(refused.out().contains("error: cluster check: " + kind), refused.out());
             }
         } finally {
-            CliRun down = CliRun.of("cluster", "down", "--dir", local.toString());
+            Printed down = CliRun.of("cluster", "down", "--dir", local.toString());
             assertEquals(0, down.exit(), down.out());
         }
     }

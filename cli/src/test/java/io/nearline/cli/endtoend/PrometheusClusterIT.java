@@ -27,6 +27,7 @@ import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.cache.CacheRecordCodec;
 import io.nearline.common.store.CacheStore;
+import io.nearline.common.testkit.Printed;
 import io.nearline.common.testkit.PrometheusServer;
 import io.nearline.localcluster.cluster.ClusterDatabase;
 import io.nearline.localcluster.cluster.ClusterFile;
@@ -79,7 +80,7 @@ class PrometheusClusterIT extends LocalClusterIT {
         try {
             ClusterFile c = ClusterFile.read(cluster);
             URI prometheus = URI.create(c.prometheusUrl());
-            CliRun status = CliRun.of("cluster", "status", "--dir", cluster.toString());
+            Printed status = CliRun.of("cluster", "status", "--dir", cluster.toString());
             assertTrue(status.out().contains("prometheus   " + c.prometheusUrl() + " (reachable)"), status.out());
 
             assertEquals(0, nearline("deploy", descriptor("debezium-postgres.yaml"), "--cluster", cluster.toString()));
@@ -252,7 +253,7 @@ class PrometheusClusterIT extends LocalClusterIT {
         // the source now idle, the watermark stands at the last commit: the allowance decides; the verifier
         // runs on while the cluster's Prometheus scrapes it and the shipped alert fires
         long planting0 = System.nanoTime();
-        CompletableFuture<CliRun> planting =
+        CompletableFuture<Printed> planting =
                 CompletableFuture.supplyAsync(() -> CliRun.of(verify(cluster, found, "75s", "6s")));
         Awaitility.await()
                 .atMost(Duration.ofSeconds(70))
@@ -264,7 +265,7 @@ class PrometheusClusterIT extends LocalClusterIT {
         System.err.printf(
                 "NearlineCacheDiverged firing %.0f s after the verifier started (allowance 6 s)%n",
                 (System.nanoTime() - planting0) / 1e9);
-        CliRun planted0 = planting.get(2, TimeUnit.MINUTES);
+        Printed planted0 = planting.get(2, TimeUnit.MINUTES);
         System.err.println(planted0.out());
         assertEquals(1, planted0.exit(), planted0.out());
         assertTrue(planted0.out().contains("DIVERGENT public.items " + planted), planted0.out());
@@ -286,7 +287,7 @@ class PrometheusClusterIT extends LocalClusterIT {
         String[] args = verify(cluster, repaired, "12s", "3s");
         String[] withRepair = java.util.Arrays.copyOf(args, args.length + 1);
         withRepair[args.length] = "--repair";
-        CliRun repair = CliRun.of(withRepair);
+        Printed repair = CliRun.of(withRepair);
         System.err.println(repair.out());
         assertEquals(0, repair.exit(), "the last round has nothing left to repair: " + repair.out());
         assertTrue(repair.out().contains("REPAIR public.items " + planted + ": applied"), repair.out());
@@ -330,7 +331,7 @@ class PrometheusClusterIT extends LocalClusterIT {
                 Statement s = conn.createStatement()) {
             s.executeUpdate("UPDATE items SET qty = qty + 7 WHERE id = " + id);
         }
-        CliRun unseen = CliRun.of(verify(cluster, dir.resolve("verify-paused.json"), "15s", "6s"));
+        Printed unseen = CliRun.of(verify(cluster, dir.resolve("verify-paused.json"), "15s", "6s"));
         System.err.println(unseen.out());
         assertEquals(1, unseen.exit(), unseen.out());
         assertTrue(unseen.out().contains("DIVERGENT public.items public.items:" + id), unseen.out());
@@ -340,7 +341,7 @@ class PrometheusClusterIT extends LocalClusterIT {
                 .atMost(Duration.ofSeconds(90))
                 .pollInterval(Duration.ofSeconds(2))
                 .untilAsserted(() -> {
-                    CliRun caughtUp = CliRun.of(verify(cluster, dir.resolve("verify-resumed.json"), "1s", "60s"));
+                    Printed caughtUp = CliRun.of(verify(cluster, dir.resolve("verify-resumed.json"), "1s", "60s"));
                     assertTrue(caughtUp.out().contains("ms, 0 divergent, 0 in flight"), caughtUp.out());
                 });
     }

@@ -21,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.cli.CliRun;
+import io.nearline.common.testkit.Printed;
 import io.nearline.localcluster.cluster.ClusterDatabase;
 import io.nearline.localcluster.cluster.ClusterFile;
 import io.nearline.localcluster.cluster.ConnectWorker;
@@ -72,7 +73,7 @@ class RealSourceDeployIT extends LocalClusterIT {
                 // a database not set up for capture: exit 2 before Connect is asked, the setting named
                 setBinlogFormat(db, "MIXED");
                 try {
-                    CliRun notReady = CliRun.of("deploy", debezium, "--cluster", cluster.toString());
+                    Printed notReady = CliRun.of("deploy", debezium, "--cluster", cluster.toString());
                     assertEquals(2, notReady.exit(), notReady.out());
                     assertTrue(notReady.out().contains("binlog_format=MIXED"), notReady.out());
                 } finally {
@@ -104,7 +105,7 @@ class RealSourceDeployIT extends LocalClusterIT {
             assertTrue(before.committed() + after.committed() > 1000, before + " " + after);
             assertTrue(after.conflicts() > 0, "no writer lost a race: " + after);
 
-            CliRun check = check(kind, cluster, "--wait", "180s");
+            Printed check = check(kind, cluster, "--wait", "180s");
             assertEquals(0, check.exit(), check.out());
             // the connector's whole stream: each of the cluster's tables checked and reported on its own
             for (String table : ClusterFile.tables(db)) {
@@ -121,7 +122,7 @@ class RealSourceDeployIT extends LocalClusterIT {
             // every key the stream deleted too: the captured topic names them, the table does not have them
             Path capture = dir.resolve(kind + "-capture.jsonl");
             assertEquals(0, nearline("collect", "cdc", "--cluster", cluster.toString(), "--out", capture.toString()));
-            CliRun withDeletes =
+            Printed withDeletes =
                     check(kind, cluster, "--events", capture.toString(), "--format", "debezium", "--wait", "60s");
             assertEquals(0, withDeletes.exit(), withDeletes.out());
 
@@ -133,11 +134,11 @@ class RealSourceDeployIT extends LocalClusterIT {
                     throw new IllegalStateException(e);
                 }
             });
-            CliRun bootstrap = CliRun.of("bootstrap", "run", "--from", kind, "--cluster", cluster.toString());
+            Printed bootstrap = CliRun.of("bootstrap", "run", "--from", kind, "--cluster", cluster.toString());
             assertEquals(0, bootstrap.exit(), bootstrap.out());
             assertTrue(bootstrap.out().contains("published to nearline.bootstrap"), bootstrap.out());
             racing.get(2, TimeUnit.MINUTES);
-            CliRun afterBootstrap = check(kind, cluster, "--wait", "120s");
+            Printed afterBootstrap = check(kind, cluster, "--wait", "120s");
             assertEquals(0, afterBootstrap.exit(), afterBootstrap.out());
 
             if (kind.equals("postgres")) {
@@ -161,25 +162,25 @@ class RealSourceDeployIT extends LocalClusterIT {
                     Statement s = conn.createStatement()) {
                 s.executeUpdate("INSERT INTO items (id, name, qty) VALUES (1000001, 'unseen', 1)");
             }
-            CliRun missed = check(kind, cluster);
+            Printed missed = check(kind, cluster);
             assertEquals(1, missed.exit(), missed.out());
             assertTrue(missed.out().contains("MISSING 1"), missed.out());
 
             if (kind.equals("mysql")) {
                 // the bootstrap repairs what the stream missed: its snapshot holds the row
-                CliRun repair = CliRun.of("bootstrap", "run", "--from", kind, "--cluster", cluster.toString());
+                Printed repair = CliRun.of("bootstrap", "run", "--from", kind, "--cluster", cluster.toString());
                 assertEquals(0, repair.exit(), repair.out());
-                CliRun repaired = check(kind, cluster, "--wait", "60s");
+                Printed repaired = check(kind, cluster, "--wait", "60s");
                 assertEquals(0, repaired.exit(), repaired.out());
             } else {
                 // PostgreSQL's snapshot point comes from the connector: none running, the bootstrap says so
-                CliRun noConnector =
+                Printed noConnector =
                         CliRun.of("bootstrap", "run", "--from", kind, "--cluster", cluster.toString(), "--wait", "5s");
                 assertEquals(1, noConnector.exit(), noConnector.out());
                 assertTrue(noConnector.out().contains("did not stream the bootstrap's watermark"), noConnector.out());
             }
         } finally {
-            CliRun down = CliRun.of("cluster", "down", "--dir", cluster.toString());
+            Printed down = CliRun.of("cluster", "down", "--dir", cluster.toString());
             assertEquals(0, down.exit(), down.out());
             if (kind.equals("postgres")) {
                 assertTrue(down.out().contains("replication slot(s) nearline dropped"), down.out());
@@ -237,7 +238,7 @@ class RealSourceDeployIT extends LocalClusterIT {
                 .run(() -> ClusterDatabase.connect(db), Duration.ofSeconds(90));
     }
 
-    private static CliRun check(String kind, Path cluster, String... more) {
+    private static Printed check(String kind, Path cluster, String... more) {
         java.util.List<String> args = new java.util.ArrayList<>(
                 java.util.List.of("check", "--source", kind, "--store", "couchbase", "--cluster", cluster.toString()));
         args.addAll(java.util.List.of(more));

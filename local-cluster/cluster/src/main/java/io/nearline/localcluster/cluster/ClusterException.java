@@ -15,6 +15,7 @@
  */
 package io.nearline.localcluster.cluster;
 
+import io.nearline.localcluster.kit.console.CliErrors;
 import picocli.CommandLine;
 
 /**
@@ -42,8 +43,12 @@ public class ClusterException extends RuntimeException {
         return exitCode;
     }
 
-    /** {@code cli} with a cluster command's failure shown as its one line and exit code; other errors as before. */
-    public static CommandLine shownAsOneLine(CommandLine cli) {
+    /**
+     * The command line of {@code command} as the front door runs it: a user's mistake (CliErrors) or a
+     * failed cluster operation ends with its one line and exit code; anything else keeps its stack trace.
+     */
+    public static CommandLine commandLine(Object command) {
+        CommandLine cli = CliErrors.install(new CommandLine(command));
         CommandLine.IExecutionExceptionHandler usual = cli.getExecutionExceptionHandler();
         return cli.setExecutionExceptionHandler((e, cmd, parse) -> {
             if (e instanceof ClusterException c) {

@@ -16,19 +16,15 @@
 package io.nearline.localcluster.cluster;
 
 import io.nearline.common.testkit.Printed;
-import io.nearline.localcluster.kit.console.CliErrors;
-import picocli.CommandLine;
 
-/**
- * {@code nearline cluster ...} run in the test's JVM with the front door's error handling: its exit code
- * and what it printed, out and err together.
- */
-record ClusterCli(int exit, String out) {
+/** {@code nearline cluster ...} run in the test's JVM with the front door's error handling. */
+final class ClusterCli {
 
-    static ClusterCli run(String... args) {
-        Printed p = Printed.by(
-                () -> ClusterException.shownAsOneLine(CliErrors.install(new CommandLine(new ClusterCommand())))
-                        .execute(args));
-        return new ClusterCli(p.exit(), p.out());
+    private ClusterCli() {}
+
+    /** Its exit code and what it printed, out and err together. */
+    static Printed run(String... args) {
+        return Printed.by(
+                () -> ClusterException.commandLine(new ClusterCommand()).execute(args));
     }
 }

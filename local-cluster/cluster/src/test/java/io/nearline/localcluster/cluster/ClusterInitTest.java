@@ -19,6 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.nearline.common.testkit.Printed;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -30,7 +31,7 @@ class ClusterInitTest {
     @TempDir
     Path dir;
 
-    private ClusterCli init(String... more) {
+    private Printed init(String... more) {
         String[] args = new String[more.length + 3];
         args[0] = "init";
         args[1] = "--dir";
@@ -43,7 +44,7 @@ class ClusterInitTest {
     @Test
     void aDatabaseWithItsTablesReadsBackAsItsSection() throws Exception {
         Path password = Files.writeString(dir.resolve("db.password"), "secret");
-        ClusterCli run = init(
+        Printed run = init(
                 "--kafka",
                 "k1:9092",
                 "--redis",
@@ -66,7 +67,7 @@ class ClusterInitTest {
         assertTrue(
                 !Files.readString(dir.resolve("c/cluster.yaml")).contains("secret"), "the password stays in its file");
 
-        ClusterCli unqualified = ClusterCli.run(
+        Printed unqualified = ClusterCli.run(
                 "init",
                 "--dir",
                 dir.resolve("d").toString(),
@@ -92,7 +93,7 @@ class ClusterInitTest {
                 "<configuration><property><name>yarn.resourcemanager.address</name><value>rm:8032</value></property>"
                         + "<property><name>yarn.resourcemanager.webapp.address</name><value>rm:8088</value>"
                         + "</property></configuration>");
-        ClusterCli run = init(
+        Printed run = init(
                 "--kafka",
                 "k1:9092",
                 "--flink-rest",
@@ -116,37 +117,36 @@ class ClusterInitTest {
         assertEquals("file:///srv/packages", c.packages());
         assertNull(c.namespace());
         assertTrue(c.processes().isEmpty());
-        ClusterCli down = ClusterCli.run("down", "--dir", dir.resolve("c").toString());
+        Printed down = ClusterCli.run("down", "--dir", dir.resolve("c").toString());
         assertEquals(0, down.exit(), down.out());
         assertTrue(down.out().contains("Nearline did not start"), down.out());
     }
 
     @Test
     void refusesWhatItCannotWriteInOneLine() {
-        ClusterCli plain =
-                init("--kafka", "k:9092", "--couchbase", "couchbase://cb", "--couchbase-password", "hunter2");
+        Printed plain = init("--kafka", "k:9092", "--couchbase", "couchbase://cb", "--couchbase-password", "hunter2");
         assertEquals(2, plain.exit(), plain.out());
         assertTrue(plain.out().contains("must be a reference"), plain.out());
         assertTrue(!Files.exists(dir.resolve("c/cluster.yaml")), "nothing written");
 
-        ClusterCli hdfs = init("--kafka", "k:9092", "--redis", "redis://r", "--packages", "hdfs://nn/packages");
+        Printed hdfs = init("--kafka", "k:9092", "--redis", "redis://r", "--packages", "hdfs://nn/packages");
         assertEquals(2, hdfs.exit(), hdfs.out());
         assertTrue(hdfs.out().contains("needs --yarn-conf DIR"), hdfs.out());
 
-        ClusterCli notUri = init("--kafka", "k:9092", "--redis", "redis://r", "--packages", "/srv/packages");
+        Printed notUri = init("--kafka", "k:9092", "--redis", "redis://r", "--packages", "/srv/packages");
         assertEquals(2, notUri.exit(), notUri.out());
         assertTrue(notUri.out().contains("is not a URI"), notUri.out());
 
-        ClusterCli noCache = init("--kafka", "k:9092");
+        Printed noCache = init("--kafka", "k:9092");
         assertEquals(2, noCache.exit(), noCache.out());
         assertTrue(noCache.out().contains("--couchbase CONNECTION or --redis URIS"), noCache.out());
 
-        ClusterCli noYarnSite = init("--kafka", "k:9092", "--redis", "redis://r", "--yarn-conf", dir.toString());
+        Printed noYarnSite = init("--kafka", "k:9092", "--redis", "redis://r", "--yarn-conf", dir.toString());
         assertEquals(2, noYarnSite.exit(), noYarnSite.out());
         assertTrue(noYarnSite.out().contains("has no yarn-site.xml"), noYarnSite.out());
 
         assertEquals(0, init("--kafka", "k:9092", "--redis", "redis://r").exit());
-        ClusterCli again = init("--kafka", "k:9092", "--redis", "redis://r");
+        Printed again = init("--kafka", "k:9092", "--redis", "redis://r");
         assertEquals(2, again.exit(), again.out());
         assertTrue(again.out().contains("exists"), again.out());
     }
@@ -158,7 +158,7 @@ class ClusterInitTest {
                 conf.resolve("yarn-site.xml"),
                 "<configuration><property><name>yarn.resourcemanager.hostname</name><value>rm</value></property>"
                         + "</configuration>");
-        ClusterCli run = init(
+        Printed run = init(
                 "--kafka",
                 "k:9092",
                 "--redis",

@@ -21,6 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.cacheupdater.storeredis.testkit.RedisServerProcess;
 import io.nearline.common.testkit.LocalProcesses;
+import io.nearline.common.testkit.Printed;
 import io.nearline.common.testkit.Required;
 import io.nearline.localcluster.kit.kafka.KafkaClient;
 import io.nearline.localcluster.kit.kafka.KafkaTopics;
@@ -67,7 +68,7 @@ class ClusterLifeIT {
     @Test
     void upStartsWhatAnswersAndDownLeavesNothingBehind() throws Exception {
         Path c = dir.resolve("c");
-        ClusterCli up = ClusterCli.run("up", "--store", "redis", "--dir", c.toString());
+        Printed up = ClusterCli.run("up", "--store", "redis", "--dir", c.toString());
         Map<String, Long> pids;
         try {
             assertEquals(0, up.exit(), up.out());
@@ -91,20 +92,20 @@ class ClusterLifeIT {
                     5,
                     KafkaTopics.readToEnd(kafka, "life", Duration.ofSeconds(60)).size());
 
-            ClusterCli status = ClusterCli.run("status", "--dir", c.toString());
+            Printed status = ClusterCli.run("status", "--dir", c.toString());
             assertEquals(0, status.exit(), status.out());
             assertTrue(status.out().contains(kafkaAddress), status.out());
 
-            ClusterCli check = ClusterCli.run("check", "--cluster", c.toString());
+            Printed check = ClusterCli.run("check", "--cluster", c.toString());
             assertEquals(0, check.exit(), check.out());
             assertTrue(check.out().contains("every address"), check.out());
 
-            ClusterCli again = ClusterCli.run("up", "--store", "redis", "--dir", c.toString());
+            Printed again = ClusterCli.run("up", "--store", "redis", "--dir", c.toString());
             assertEquals(2, again.exit(), again.out());
             assertTrue(again.out().contains("already up"), again.out());
             pids.forEach((name, pid) -> assertTrue(Daemons.alive(pid, c), name + " survives the refused up"));
         } finally {
-            ClusterCli down = ClusterCli.run("down", "--dir", c.toString());
+            Printed down = ClusterCli.run("down", "--dir", c.toString());
             assertEquals(0, down.exit(), down.out());
         }
         pids.forEach((name, pid) -> assertFalse(Daemons.alive(pid, c), name + " still runs after down"));
@@ -118,7 +119,7 @@ class ClusterLifeIT {
         Path c = dir.resolve("nobody");
         int kafka = LocalProcesses.freePort();
         int redis = LocalProcesses.freePort();
-        ClusterCli init = ClusterCli.run(
+        Printed init = ClusterCli.run(
                 "init",
                 "--dir",
                 c.toString(),
@@ -127,7 +128,7 @@ class ClusterLifeIT {
                 "--redis",
                 "redis://127.0.0.1:" + redis);
         assertEquals(0, init.exit(), init.out());
-        ClusterCli check = ClusterCli.run("check", "--cluster", c.toString());
+        Printed check = ClusterCli.run("check", "--cluster", c.toString());
         assertEquals(2, check.exit(), check.out());
         assertTrue(check.out().contains("FAILED  kafka 127.0.0.1:" + kafka), check.out());
         assertTrue(check.out().contains("FAILED  cache"), "every address is probed: " + check.out());

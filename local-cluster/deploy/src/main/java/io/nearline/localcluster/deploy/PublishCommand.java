@@ -209,9 +209,10 @@ public final class PublishCommand implements Runnable {
         return CacheUpdaterSettings.from(Config.of(settings));
     }
 
-    /** How the commands reach cluster {@code c}'s broker: its address and client security, then --set. */
+    /** How long a publish waits for the cluster's broker to answer before it says so. */
     private static final Duration BROKER_WAIT = Duration.ofSeconds(15);
 
+    /** How the commands reach cluster {@code c}'s broker: its address and client security, then --set. */
     static KafkaClient kafka(ClusterFile c, SetOptions sets) {
         Map<String, String> settings = new LinkedHashMap<>(c.kafka().settings());
         sets.overrides().forEach((key, value) -> {

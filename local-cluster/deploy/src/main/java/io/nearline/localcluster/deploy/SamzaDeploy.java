@@ -15,7 +15,6 @@
  */
 package io.nearline.localcluster.deploy;
 
-import io.nearline.common.config.Config;
 import io.nearline.common.config.Namespaces;
 import io.nearline.localcluster.cluster.ClientProcess;
 import io.nearline.localcluster.cluster.ClusterException;
@@ -194,9 +193,8 @@ public final class SamzaDeploy {
         }
     }
 
-    /** Submits; returns the YARN application id. A bad setting fails in the client: nothing is submitted. */
+    /** Submits; returns the YARN application id. Its settings were checked when it was planned. */
     public static String submit(Plan plan, ClusterFile cluster) {
-        Config.of(plan.nearline()); // parses; the job's own checks run in the client below
         cluster.packageStore().put(plan.descriptor().artifactPath(Home.dir()));
         ClientProcess.Result r = ClientProcess.run(
                 plan.command(),

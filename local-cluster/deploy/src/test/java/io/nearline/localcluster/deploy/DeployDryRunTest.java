@@ -22,7 +22,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.nearline.common.testkit.Printed;
 import io.nearline.localcluster.cluster.ClusterCommand;
 import io.nearline.localcluster.cluster.ClusterException;
-import io.nearline.localcluster.kit.console.CliErrors;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,7 +31,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code deploy --dry-run}, the user's look at what a deploy would submit, on clusters named by
@@ -53,8 +51,7 @@ class DeployDryRunTest {
 
     /** A command with the front door's error handling, run here: its exit code and what it printed. */
     private static Printed nearline(Object command, String... args) {
-        return Printed.by(() -> ClusterException.shownAsOneLine(CliErrors.install(new CommandLine(command)))
-                .execute(args));
+        return Printed.by(() -> ClusterException.commandLine(command).execute(args));
     }
 
     /** {@code deploy DESCRIPTOR --cluster SESSION MORE...}: a shipped descriptor on the session cluster. */

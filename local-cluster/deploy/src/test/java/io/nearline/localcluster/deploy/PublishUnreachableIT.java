@@ -22,14 +22,12 @@ import io.nearline.common.testkit.LocalProcesses;
 import io.nearline.common.testkit.Printed;
 import io.nearline.localcluster.cluster.ClusterCommand;
 import io.nearline.localcluster.cluster.ClusterException;
-import io.nearline.localcluster.kit.console.CliErrors;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code publish} to a cluster whose broker does not answer (a port on loopback nobody listens on):
@@ -43,8 +41,7 @@ class PublishUnreachableIT {
     Path dir;
 
     private static Printed run(Object command, String... args) {
-        return Printed.by(() -> ClusterException.shownAsOneLine(CliErrors.install(new CommandLine(command)))
-                .execute(args));
+        return Printed.by(() -> ClusterException.commandLine(command).execute(args));
     }
 
     @Test
