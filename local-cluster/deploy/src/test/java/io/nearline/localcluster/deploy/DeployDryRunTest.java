@@ -125,21 +125,16 @@ class DeployDryRunTest {
                 .toString();
     }
 
-    private static Stream<String> shippedFlink(String target) throws Exception {
+    /** The shipped descriptors of Flink jobs for {@code target}, by file name, as the deploy reads them. */
+    private static List<String> shippedFlink(String target) throws Exception {
         try (Stream<Path> files = Files.list(Path.of("../../jobs/deploy"))) {
-            return files
-                    .filter(f -> {
-                        try {
-                            String text = Files.readString(f);
-                            return text.contains("engine: flink") && text.contains("target: " + target);
-                        } catch (java.io.IOException e) {
-                            throw new java.io.UncheckedIOException(e);
-                        }
+            return files.filter(f -> {
+                        Descriptor d = Descriptor.read(f);
+                        return d.engine().equals("flink") && d.target().equals(target);
                     })
                     .map(f -> f.getFileName().toString())
                     .sorted()
-                    .toList()
-                    .stream();
+                    .toList();
         }
     }
 
@@ -147,7 +142,7 @@ class DeployDryRunTest {
     void everyShippedFlinkDescriptorResolvesWithTheClustersAddressesAndNoPassword() throws Exception {
         for (String target : List.of("flink-session", "yarn")) {
             Path cluster = target.equals("yarn") ? yarn : session;
-            List<String> names = shippedFlink(target).toList();
+            List<String> names = shippedFlink(target);
             assertFalse(names.isEmpty(), "shipped descriptors for " + target);
             for (String name : names) {
                 Printed r = nearline(new DeployCommand(), shipped(name), "--cluster", cluster.toString(), "--dry-run");
