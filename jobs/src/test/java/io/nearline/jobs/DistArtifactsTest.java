@@ -123,7 +123,7 @@ class DistArtifactsTest {
                 "io/nearline/cacheupdater/flink/BootstrapJob.class",
                 "io/nearline/cacheupdater/storecouchbase/CouchbaseCacheStore.class",
                 "io/nearline/cacheupdater/storeredis/RedisCacheStore.class",
-                "io/nearline/cacheupdater/storeredis/nearline_v1.lua",
+                "io/nearline/cacheupdater/storeredis/nearline_v2.lua",
                 "io/nearline/cacheupdater/storerocksdb/RocksDbCacheStore.class",
                 "org/apache/flink/connector/kafka/source/KafkaSource.class",
                 "org/apache/kafka/clients/consumer/KafkaConsumer.class",

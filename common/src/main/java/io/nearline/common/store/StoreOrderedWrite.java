@@ -18,6 +18,7 @@ package io.nearline.common.store;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.version.Version;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -40,6 +41,20 @@ public interface StoreOrderedWrite {
      * Completes with what happened, or exceptionally as {@link CacheStore}'s operations fail.
      */
     CompletableFuture<Result> writeIfNewer(CacheKey key, byte[] record, boolean rewriteEqual, Duration expiry);
+
+    /**
+     * Several keys' writes, each exactly as {@link #writeIfNewer} (one key's outcome never depends on
+     * another's): one future per write, in their order. A store that can send them together overrides
+     * this (Redis: one function call for a batch of keys instead of one per key).
+     */
+    default List<CompletableFuture<Result>> writeAllIfNewer(List<Write> writes) {
+        return writes.stream()
+                .map(w -> writeIfNewer(w.key(), w.record(), w.rewriteEqual(), w.expiry()))
+                .toList();
+    }
+
+    /** One key's write for {@link #writeAllIfNewer}: the arguments of {@link #writeIfNewer}. */
+    record Write(CacheKey key, byte[] record, boolean rewriteEqual, Duration expiry) {}
 
     enum Outcome {
         /** Written over an older version or where nothing was stored. */

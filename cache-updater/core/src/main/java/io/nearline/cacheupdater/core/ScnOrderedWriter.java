@@ -27,6 +27,8 @@ import io.nearline.common.store.StoreOrderedWrite;
 import io.nearline.common.store.StoreUnavailableException;
 import io.nearline.common.version.Version;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -151,14 +153,58 @@ public final class ScnOrderedWriter {
      */
     public CompletableFuture<WriteResult> writeAsync(
             CacheKey key, CacheRecord record, boolean refreshTtl, ScheduledExecutorService timer) {
-        CompletableFuture<WriteResult> done = new CompletableFuture<>();
-        attemptAsync(new Decision(key, record, refreshTtl), 1, timer, done);
+        return writeAllAsync(List.of(new Change(key, record, refreshTtl)), timer)
+                .get(0);
+    }
+
+    /**
+     * As {@link #writeAsync} for each of {@code changes}, one future per change in their order; the first
+     * tries of the keys the store orders itself go to it together ({@link StoreOrderedWrite#writeAllIfNewer}),
+     * the rest and every retry one by one.
+     */
+    public List<CompletableFuture<WriteResult>> writeAllAsync(List<Change> changes, ScheduledExecutorService timer) {
+        List<CompletableFuture<WriteResult>> done = new ArrayList<>(changes.size());
+        List<Decision> together = new ArrayList<>();
+        List<CompletableFuture<WriteResult>> togetherDone = new ArrayList<>();
+        for (Change change : changes) {
+            Decision decision = new Decision(change.key(), change.record(), change.refreshTtl());
+            CompletableFuture<WriteResult> one = new CompletableFuture<>();
+            done.add(one);
+            if (storeOrdered == null || decision.readsHeld()) {
+                attemptAsync(decision, 1, timer, one);
+            } else {
+                together.add(decision);
+                togetherDone.add(one);
+            }
+        }
+        if (!together.isEmpty()) {
+            List<CompletableFuture<StoreOrderedWrite.Result>> tried = storeOrdered.writeAllIfNewer(together.stream()
+                    .map(d -> new StoreOrderedWrite.Write(d.key, d.encoded(), d.refreshTtl, settings.ttlOf(d.key)))
+                    .toList());
+            for (int i = 0; i < together.size(); i++) {
+                Decision decision = together.get(i);
+                settleAsync(decision, 1, tried.get(i).thenApply(decision::decidedByStore), timer, togetherDone.get(i));
+            }
+        }
         return done;
     }
 
+    /** One key's change for {@link #writeAllAsync}: the arguments of {@link #writeAsync}. */
+    public record Change(CacheKey key, CacheRecord record, boolean refreshTtl) {}
+
     private void attemptAsync(
             Decision decision, int attempt, ScheduledExecutorService timer, CompletableFuture<WriteResult> done) {
-        attemptAsync(decision).whenComplete((result, error) -> {
+        settleAsync(decision, attempt, attemptAsync(decision), timer, done);
+    }
+
+    /** Completes {@code done} with what attempt {@code attempt} came to, or schedules the next attempt. */
+    private void settleAsync(
+            Decision decision,
+            int attempt,
+            CompletableFuture<CacheStore.WriteResult> tried,
+            ScheduledExecutorService timer,
+            CompletableFuture<WriteResult> done) {
+        tried.whenComplete((result, error) -> {
             try {
                 Throwable cause =
                         error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;

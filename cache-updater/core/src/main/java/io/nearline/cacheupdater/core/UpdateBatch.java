@@ -30,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -119,6 +120,13 @@ public final class UpdateBatch implements AutoCloseable {
 
     /** Default of {@code write.max-in-flight}. */
     public static final int MAX_IN_FLIGHT = 256;
+
+    /**
+     * Keys handed to the writer at once by an asynchronous write (Redis: one function call). On Redis 7
+     * on loopback, 16 to 64 keys a call took the server's time per key from about 5.3 to 4.3 µs; more
+     * keys gain little and hold the first key's reply longer.
+     */
+    static final int KEYS_PER_CALL = 32;
 
     public UpdateBatch(ScnOrderedWriter writer, Metrics metrics, Duration maxPause, int writeThreads) {
         this(writer, metrics, maxPause, writeThreads, MAX_IN_FLIGHT);
@@ -332,26 +340,40 @@ public final class UpdateBatch implements AutoCloseable {
         return results;
     }
 
-    /** Every key's write in flight from this thread, at most {@code maxInFlight} at a time; returns when all are done. */
+    /**
+     * Every key's write in flight from this thread, at most {@code maxInFlight} at a time, handed to the
+     * writer {@link #KEYS_PER_CALL} keys at a time (a store that orders writes itself sends them in one
+     * call); returns when all are done.
+     */
     private WriteResult[] writeAllAsync(List<Map.Entry<CacheKey, Pending>> entries) throws InterruptedException {
         WriteResult[] results = new WriteResult[entries.size()];
         Semaphore slots = new Semaphore(maxInFlight);
         CountDownLatch done = new CountDownLatch(entries.size());
         AtomicReference<Throwable> crashed = new AtomicReference<>();
-        for (int i = 0; i < entries.size(); i++) {
-            slots.acquire();
-            int k = i;
-            Pending change = entries.get(i).getValue();
-            writer.writeAsync(entries.get(i).getKey(), change.record(), change.refreshTtl(), retryTimer)
-                    .whenComplete((result, error) -> {
-                        if (error != null) {
-                            crashed.compareAndSet(null, error);
-                        } else {
-                            results[k] = result;
-                        }
-                        slots.release();
-                        done.countDown(); // publishes results[k] to the waiting thread
-                    });
+        int perCall = Math.min(KEYS_PER_CALL, maxInFlight);
+        for (int from = 0; from < entries.size(); from += perCall) {
+            List<Map.Entry<CacheKey, Pending>> call = entries.subList(from, Math.min(entries.size(), from + perCall));
+            slots.acquire(call.size());
+            List<CompletableFuture<WriteResult>> writes = writer.writeAllAsync(
+                    call.stream()
+                            .map(e -> new ScnOrderedWriter.Change(
+                                    e.getKey(),
+                                    e.getValue().record(),
+                                    e.getValue().refreshTtl()))
+                            .toList(),
+                    retryTimer);
+            for (int i = 0; i < writes.size(); i++) {
+                int k = from + i;
+                writes.get(i).whenComplete((result, error) -> {
+                    if (error != null) {
+                        crashed.compareAndSet(null, error);
+                    } else {
+                        results[k] = result;
+                    }
+                    slots.release();
+                    done.countDown(); // publishes results[k] to the waiting thread
+                });
+            }
         }
         done.await();
         if (crashed.get() != null) {

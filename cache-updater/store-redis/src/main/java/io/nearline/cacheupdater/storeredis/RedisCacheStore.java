@@ -33,6 +33,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -53,7 +54,10 @@ import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -68,6 +72,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * The {@link CacheStore} on Redis 7, standalone or Redis Cluster, through Lettuce.
@@ -76,8 +81,9 @@ import java.util.stream.Collectors;
  *   <li>Each key is one Redis string: an 8-byte CAS token, then the cache-record envelope. The
  *       version sits at fixed bytes of it, so the server reads it with {@code GETRANGE} without
  *       touching the payload.</li>
- *   <li>The version-ordered write is a Redis Function ({@code nearline_v1.lua}): compare, write value
- *       and expiry, atomically on the server, one round trip — the same as a blind {@code SET}. An
+ *   <li>The version-ordered write is a Redis Function ({@code nearline_v2.lua}): compare, write value
+ *       and expiry, atomically on the server for each key, one round trip — the same as a blind
+ *       {@code SET}; a writer's batch goes in one call ({@link #writeAllIfNewer}). An
  *       admin loads it ({@link #loadFunctions}); the job's user needs only the commands it calls
  *       ({@link #JOB_COMMANDS}). A library already loaded is never replaced by the job; a user that
  *       may load one (not recommended) loads it where it is missing.</li>
@@ -95,7 +101,7 @@ import java.util.stream.Collectors;
 public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
 
     /** The function library; its name changes with its code (NearlineLibraryTest holds it). */
-    public static final String LIBRARY = "nearline_v1";
+    public static final String LIBRARY = "nearline_v2";
 
     /**
      * The commands the job's Redis user needs, as an ACL rule (keys and channels aside): the store's
@@ -395,34 +401,84 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
     /** The ordered write as one call of the server-side function. */
     @Override
     public CompletableFuture<Result> writeIfNewer(CacheKey key, byte[] record, boolean rewriteEqual, Duration expiry) {
-        CacheStore.requireFiniteExpiry(expiry);
-        if (closed) {
-            return CompletableFuture.failedFuture(closedError());
-        }
-        CompletionStage<List<Object>> reply = commands.fcall(
-                WRITE,
-                ScriptOutputType.MULTI,
-                new byte[][] {bytes(key)},
-                frame(newToken(), record),
-                millis(expiry),
-                rewriteEqual ? ONE : ZERO);
-        return settled("write", key, reply.toCompletableFuture().thenApply(RedisCacheStore::result));
+        return writeAllIfNewer(List.of(new Write(key, record, rewriteEqual, expiry)))
+                .get(0);
     }
 
     /**
-     * The function's reply {@code [outcome, stored head]} as a result. The head is the token and the
-     * envelope's first bytes up to the version's end (format, flags, SCN, [sequence,] schema version),
-     * empty where nothing was stored.
+     * Every write in one call of the server-side function, or on a cluster one call per hash slot the
+     * keys fall in (a function may touch only one slot's keys): the call's own cost on the server, and
+     * the client's cost of a command, are paid once per call instead of once per key.
      */
-    static Result result(List<Object> reply) {
-        Outcome outcome = Outcome.valueOf(new String((byte[]) reply.get(0), StandardCharsets.US_ASCII));
-        byte[] head = (byte[]) reply.get(1);
-        if (head == null || head.length == 0) {
+    @Override
+    public List<CompletableFuture<Result>> writeAllIfNewer(List<Write> writes) {
+        writes.forEach(w -> CacheStore.requireFiniteExpiry(w.expiry()));
+        if (closed) {
+            return writes.stream()
+                    .map(w -> CompletableFuture.<Result>failedFuture(closedError()))
+                    .toList();
+        }
+        List<CompletableFuture<Result>> results = new ArrayList<>(Collections.nCopies(writes.size(), null));
+        for (List<Integer> call : calls(writes)) {
+            byte[][] keys = new byte[call.size()][];
+            byte[][] args = new byte[3 * call.size()][];
+            for (int i = 0; i < call.size(); i++) {
+                Write w = writes.get(call.get(i));
+                keys[i] = bytes(w.key());
+                args[3 * i] = frame(newToken(), w.record());
+                args[3 * i + 1] = millis(w.expiry());
+                args[3 * i + 2] = w.rewriteEqual() ? ONE : ZERO;
+            }
+            CompletableFuture<List<Object>> reply = commands.<List<Object>>fcall(
+                            WRITE, ScriptOutputType.MULTI, keys, args)
+                    .toCompletableFuture();
+            for (int i = 0; i < call.size(); i++) {
+                int at = i;
+                CacheKey key = writes.get(call.get(i)).key();
+                results.set(call.get(i), settled("write", key, reply.thenApply(r -> result(key, (byte[]) r.get(at)))));
+            }
+        }
+        return results;
+    }
+
+    /** The writes' positions grouped into the function calls that carry them: one call, or one per hash slot. */
+    private List<List<Integer>> calls(List<Write> writes) {
+        List<Integer> all = IntStream.range(0, writes.size()).boxed().toList();
+        if (!settings.cluster()) {
+            return List.of(all);
+        }
+        return List.copyOf(all.stream()
+                .collect(Collectors.groupingBy(
+                        i -> SlotHash.getSlot(bytes(writes.get(i).key())), LinkedHashMap::new, Collectors.toList()))
+                .values());
+    }
+
+    /**
+     * One key's reply from the function as a result: the outcome's letter, then the head stored before
+     * the write (the token and the envelope's first bytes up to the version's end: format, flags, SCN,
+     * [sequence,] schema version), empty where nothing was stored; {@code C} alone for a value that is
+     * not a cache record, which the function left alone.
+     */
+    static Result result(CacheKey key, byte[] reply) {
+        Outcome outcome =
+                switch (reply.length == 0 ? '?' : (char) reply[0]) {
+                    case 'A' -> Outcome.APPLIED;
+                    case 'R' -> Outcome.REFRESHED;
+                    case 'D' -> Outcome.DUPLICATE;
+                    case 'S' -> Outcome.STALE;
+                    case 'C' ->
+                        throw new CorruptCacheRecordException("the value at '" + key
+                                + "' is not a cache record of format 1 or 2 (another application's data?)");
+                    default ->
+                        throw new StoreException(
+                                "unexpected reply from " + WRITE + " for '" + key + "': " + Arrays.toString(reply));
+                };
+        if (reply.length == 1) {
             return new Result(outcome, Version.NONE);
         }
-        ByteBuffer in = ByteBuffer.wrap(head);
+        ByteBuffer in = ByteBuffer.wrap(reply, 1, reply.length - 1).slice();
         long scn = in.getLong(TOKEN_BYTES + 2);
-        return head[TOKEN_BYTES] == CacheRecordCodec.FORMAT_V2
+        return in.get(TOKEN_BYTES) == CacheRecordCodec.FORMAT_V2
                 ? new Result(outcome, Version.of(scn, in.getLong(TOKEN_BYTES + 10), in.getInt(TOKEN_BYTES + 18)))
                 : new Result(outcome, Version.of(scn, in.getInt(TOKEN_BYTES + 10)));
     }
@@ -534,10 +590,6 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
         }
         String message = String.valueOf(e.getMessage());
         if (e instanceof RedisCommandExecutionException) {
-            if (message.startsWith("NEARLINE_CORRUPT")) {
-                return new CorruptCacheRecordException("the value at '" + key + "' is not a cache record: "
-                        + message.substring("NEARLINE_CORRUPT".length()).trim());
-            }
             if (message.startsWith("WRONGTYPE")) {
                 return new StoreException(
                         "Redis " + op + " of '" + key + "' refused: the key holds another type "

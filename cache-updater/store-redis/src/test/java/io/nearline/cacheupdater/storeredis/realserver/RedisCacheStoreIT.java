@@ -39,10 +39,15 @@ import io.nearline.common.testkit.Seeds;
 import io.nearline.common.version.Version;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The store contract against a real redis-server, and what only a Redis store has to get right. */
@@ -142,6 +147,95 @@ class RedisCacheStoreIT extends RedisStoreContract {
             assertTrue(
                     r.failure().getMessage().contains("unreadable"), r.failure().getMessage());
             assertEquals(foreign, server.cli("GET", k.value()));
+        }
+    }
+
+    /**
+     * A writer's batch is one call of the function, and each key in it ends as it would alone: a value
+     * the store did not write fails its own key and is left as it was, the others are written.
+     */
+    @Test
+    void aBatchIsOneCallAndEachKeyEndsAsItWouldAlone() throws Exception {
+        ScnOrderedWriter w = writer();
+        CacheKey fresh = key("batch-fresh");
+        CacheKey older = key("batch-older");
+        CacheKey same = key("batch-same");
+        CacheKey again = key("batch-again");
+        CacheKey foreign = key("batch-foreign");
+        for (CacheKey k : List.of(older, same, again)) {
+            w.write(k, KeyHistory.record(k, Version.of(10, 1), false));
+        }
+        server.cli("SET", foreign.value(), "someone else's");
+        long fcalls = calls("fcall");
+        List<ScnOrderedWriter.Change> batch = List.of(
+                new ScnOrderedWriter.Change(fresh, KeyHistory.record(fresh, Version.of(3, 1), false), false),
+                new ScnOrderedWriter.Change(older, KeyHistory.record(older, Version.of(9, 1), false), false),
+                new ScnOrderedWriter.Change(same, KeyHistory.record(same, Version.of(10, 1), false), false),
+                new ScnOrderedWriter.Change(again, KeyHistory.record(again, Version.of(10, 1), false), true),
+                new ScnOrderedWriter.Change(foreign, KeyHistory.record(foreign, Version.of(1, 1), false), false));
+        List<WriteResult> results = new ArrayList<>();
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+        try {
+            for (CompletableFuture<WriteResult> r : w.writeAllAsync(batch, timer)) {
+                results.add(r.get(30, TimeUnit.SECONDS));
+            }
+        } finally {
+            timer.shutdownNow();
+        }
+        assertEquals(
+                List.of(
+                        WriteOutcome.APPLIED,
+                        WriteOutcome.STALE,
+                        WriteOutcome.DUPLICATE,
+                        WriteOutcome.REFRESHED,
+                        WriteOutcome.FAILED),
+                results.stream().map(WriteResult::outcome).toList());
+        assertEquals(Version.of(10, 1), results.get(1).winner(), "a stale write reports the version stored");
+        assertTrue(
+                results.get(4).failure().getMessage().contains("unreadable"),
+                results.get(4).failure().getMessage());
+        assertEquals("someone else's", server.cli("GET", foreign.value()));
+        assertEquals(fcalls + 1, calls("fcall"), "the batch is one call of the function");
+    }
+
+    /** As {@link #theServerOrdersVersionsExactlyAsJavaDoes}, with each side's writes sent as one batch. */
+    @Test
+    void aBatchOrdersVersionsExactlyAsJavaDoes() throws Exception {
+        long seed = Seeds.seed();
+        Random random = new Random(seed);
+        ScnOrderedWriter w = writer();
+        List<ScnOrderedWriter.Change> firsts = new ArrayList<>();
+        List<ScnOrderedWriter.Change> seconds = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            Version first = Version.of(scn(random), seq(random), schema(random));
+            Version second = random.nextInt(4) == 0
+                    ? first
+                    : Version.of(random.nextBoolean() ? first.scn().value() : scn(random), seq(random), schema(random));
+            CacheKey k = key("batch-order-" + i);
+            firsts.add(new ScnOrderedWriter.Change(k, KeyHistory.record(k, first, false), false));
+            seconds.add(new ScnOrderedWriter.Change(k, KeyHistory.record(k, second, false), false));
+        }
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+        try {
+            for (CompletableFuture<WriteResult> r : w.writeAllAsync(firsts, timer)) {
+                assertEquals(WriteOutcome.APPLIED, r.get(30, TimeUnit.SECONDS).outcome(), Seeds.replay(seed));
+            }
+            List<CompletableFuture<WriteResult>> results = w.writeAllAsync(seconds, timer);
+            for (int i = 0; i < seconds.size(); i++) {
+                int order = seconds.get(i)
+                        .record()
+                        .version()
+                        .compareTo(firsts.get(i).record().version());
+                WriteOutcome expected =
+                        order > 0 ? WriteOutcome.APPLIED : order == 0 ? WriteOutcome.DUPLICATE : WriteOutcome.STALE;
+                assertEquals(
+                        expected,
+                        results.get(i).get(30, TimeUnit.SECONDS).outcome(),
+                        firsts.get(i).record().version() + " then "
+                                + seconds.get(i).record().version() + "; " + Seeds.replay(seed));
+            }
+        } finally {
+            timer.shutdownNow();
         }
     }
 

@@ -1,4 +1,4 @@
-#!lua name=nearline_v1
+#!lua name=nearline_v2
 
 -- The Redis side of Nearline's cache store (docs/cache-record-format.md, "Redis").
 --
@@ -9,15 +9,16 @@
 -- all big-endian and never negative; format 1 is a version whose sequence is 0. GETRANGE reads
 -- those bytes without copying the payload.
 --
--- Each function touches only the key it is given, so it runs unchanged on Redis Cluster.
--- Errors start with a word the client maps: NEARLINE_CORRUPT (a value this library did not write).
+-- A call may carry many keys (a writer's batch: the call's own cost, about as much as one key's
+-- read and write, is paid once), but each key is read and written on its own, so on Redis Cluster
+-- the client sends together only keys of one hash slot.
 
 local CAS = 8                -- bytes of the CAS token in front of the envelope
 local HEAD_V1 = CAS + 14     -- token, format, flags, scn, schema version
 local HEAD_V2 = CAS + 22     -- token, format, flags, scn, sequence, schema version
 
--- The stored head of a key (up to HEAD_V2 bytes), '' when the key is absent (or expired); an error
--- for a value that is not a cache record of a format this library knows: it is never overwritten.
+-- The stored head of a key (up to HEAD_V2 bytes), '' when the key is absent (or expired), nil for a
+-- value that is not a cache record of a format this library knows: that one is never overwritten.
 local function stored_head(key)
     local head = redis.call('GETRANGE', key, 0, HEAD_V2 - 1)
     if head == '' and redis.call('EXISTS', key) == 0 then
@@ -26,56 +27,69 @@ local function stored_head(key)
     local format = string.byte(head, CAS + 1)
     local complete = (format == 1 and #head >= HEAD_V1) or (format == 2 and #head >= HEAD_V2)
     if not complete or string.byte(head, CAS + 2) > 1 then
-        return redis.error_reply('NEARLINE_CORRUPT the value at this key is not a cache record of format 1 or 2')
+        return nil
     end
     return head
 end
 
 -- The version in a head as five unsigned 32-bit numbers: SCN (high, low), sequence (high, low),
 -- schema version. 32-bit pieces are exact in Lua's doubles, where a 64-bit number would not be.
-local function version_words(head)
+local function version_of(head)
     if string.byte(head, CAS + 1) == 1 then
         local s1, s2, v = struct.unpack('>I4I4I4', head, CAS + 3)
-        return {s1, s2, 0, 0, v}
+        return s1, s2, 0, 0, v
     end
     local s1, s2, q1, q2, v = struct.unpack('>I4I4I4I4I4', head, CAS + 3)
-    return {s1, s2, q1, q2, v}
+    return s1, s2, q1, q2, v
 end
 
 -- -1, 0 or 1 as the version in head a is below, equal to or above the one in head b, compared as
 -- numbers piece by piece; not with '<' on strings, which follows the server's locale.
 local function compare_versions(a, b)
-    local x, y = version_words(a), version_words(b)
-    for i = 1, 5 do
-        if x[i] ~= y[i] then
-            return x[i] < y[i] and -1 or 1
-        end
-    end
+    local a1, a2, a3, a4, a5 = version_of(a)
+    local b1, b2, b3, b4, b5 = version_of(b)
+    if a1 ~= b1 then return a1 < b1 and -1 or 1 end
+    if a2 ~= b2 then return a2 < b2 and -1 or 1 end
+    if a3 ~= b3 then return a3 < b3 and -1 or 1 end
+    if a4 ~= b4 then return a4 < b4 and -1 or 1 end
+    if a5 ~= b5 then return a5 < b5 and -1 or 1 end
     return 0
 end
 
--- The ordered write. KEYS[1]: the key. ARGV[1]: the new value (token .. envelope); ARGV[2]: its
--- expiry in milliseconds; ARGV[3]: '1' to rewrite an equal version (restarting its expiry).
--- Returns {outcome, stored head}: APPLIED, REFRESHED, DUPLICATE or STALE.
-local function write_if_newer(keys, args)
-    local head = stored_head(keys[1])
-    if type(head) == 'table' then
-        return head
+-- One key's ordered write: its outcome's letter followed by the head stored before it ('' if none).
+-- A (applied), R (refreshed: an equal version written again), D (duplicate), S (stale: a newer
+-- version is stored), or C alone: the value there is not a cache record, and it is left alone.
+local function write_one(key, value, expiry_millis, rewrite_equal)
+    local head = stored_head(key)
+    if head == nil then
+        return 'C'
     end
-    local outcome = 'APPLIED'
+    local outcome = 'A'
     if head ~= '' then
-        local order = compare_versions(args[1], head)
+        local order = compare_versions(value, head)
         if order < 0 then
-            return {'STALE', head}
+            return 'S' .. head
         elseif order == 0 then
-            if args[3] ~= '1' then
-                return {'DUPLICATE', head}
+            if rewrite_equal ~= '1' then
+                return 'D' .. head
             end
-            outcome = 'REFRESHED'
+            outcome = 'R'
         end
     end
-    redis.call('SET', keys[1], args[1], 'PX', args[2])
-    return {outcome, head}
+    redis.call('SET', key, value, 'PX', expiry_millis)
+    return outcome .. head
+end
+
+-- The ordered write of every key given. KEYS: the keys. ARGV: three per key, in the keys' order: the
+-- new value (token .. envelope), its expiry in milliseconds, '1' to rewrite an equal version
+-- (restarting its expiry). Returns one reply per key, as write_one's.
+local function write_if_newer(keys, args)
+    local replies = {}
+    for i = 1, #keys do
+        local at = 3 * i - 2
+        replies[i] = write_one(keys[i], args[at], args[at + 1], args[at + 2])
+    end
+    return replies
 end
 
 -- Compare-and-swap. KEYS[1]: the key. ARGV[1]: the expected token; ARGV[2]: the new value;
@@ -92,5 +106,5 @@ local function replace_if_cas(keys, args)
     return 'OK'
 end
 
-redis.register_function('nearline_v1_write', write_if_newer)
-redis.register_function('nearline_v1_replace', replace_if_cas)
+redis.register_function('nearline_v2_write', write_if_newer)
+redis.register_function('nearline_v2_replace', replace_if_cas)
