@@ -294,6 +294,10 @@ public final class BenchJoinCommand implements Callable<Integer> {
         m.put("latencyP50Millis", replay.path("latencyP50Millis").asLong(-1));
         m.put("latencyP99Millis", replay.path("latencyP99Millis").asLong(-1));
         m.put("latencyP999Millis", replay.path("latencyP999Millis").asLong(-1));
+        if (replay.has("cores")) { // the job's own threads' CPU over the same window as the rate
+            m.set("cores", replay.get("cores"));
+            m.put("eventsPerJobCore", replay.path("eventsPerJobCore").asLong(-1));
+        }
         if (rate != null) {
             m.put("offeredEventsPerSec", replay.path("offeredEventsPerSec").asLong(-1));
             m.put("drainMillis", replay.path("drainMillis").asLong(-1));

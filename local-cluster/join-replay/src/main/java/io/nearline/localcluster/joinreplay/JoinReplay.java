@@ -22,6 +22,7 @@ import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.feedtrackingjoin.core.JoinMetrics;
 import io.nearline.feedtrackingjoin.core.JoinSettings;
 import io.nearline.localcluster.joinreference.JoinOutputs;
+import io.nearline.localcluster.kit.console.CpuUse;
 import io.nearline.localcluster.kit.console.Progress;
 import io.nearline.localcluster.kit.console.RateMeter;
 import io.nearline.localcluster.kit.kafka.KafkaClient;
@@ -105,6 +106,7 @@ public final class JoinReplay {
         private Map<String, Map<Integer, Long>> ends;
         private LiveTraffic live;
         private double steady;
+        private CpuUse.Cores cores;
         private boolean restarted = true;
 
         Run(ReplayJoinOptions options, Path work, LocalBroker broker, Engine engine) {
@@ -165,9 +167,13 @@ public final class JoinReplay {
         /** The job over everything sent: in this JVM, or killed and restarted in its own (--kill-at). */
         @SuppressWarnings("try") // the progress line lives as long as the try block; nothing calls it
         private void runJob() throws Exception {
+            // the job's threads are in this JVM unless it runs in a process of its own (--kill-at)
+            CpuUse cpu = options.run.killAt == null
+                    ? CpuUse.beforeJob(broker.ownProcess().orElse(null))
+                    : null;
             try (Progress progress =
                             new Progress("events joined", sent, () -> metrics.count(JoinMetrics.RECEIVED), System.err);
-                    RateMeter meter = new RateMeter(sent, () -> metrics.count(JoinMetrics.RECEIVED))) {
+                    RateMeter meter = new RateMeter(sent, () -> metrics.count(JoinMetrics.RECEIVED), cpu)) {
                 if (options.run.killAt != null) {
                     JobProcess.runKilledAt(
                             new JobProcess.Spec(options.command, List.of(), options.run, work),
@@ -183,6 +189,7 @@ public final class JoinReplay {
                     }
                 }
                 steady = meter.steadyRate();
+                cores = meter.steadyCores();
             }
         }
 
@@ -211,7 +218,8 @@ public final class JoinReplay {
                     live == null ? Double.NaN : live.offeredPerSec(),
                     live == null ? -1 : live.drainMillis,
                     live != null && live.caughtUp(),
-                    live != null && live.keptUp());
+                    live != null && live.keptUp(),
+                    cores);
             summary.print(System.out);
             System.out.println("  outputs: " + options.outDir);
             if (options.run.summaryJson != null) {
@@ -336,7 +344,8 @@ public final class JoinReplay {
             double offeredEventsPerSec,
             long drainMillis,
             boolean caughtUp,
-            boolean keptUp) {
+            boolean keptUp,
+            CpuUse.Cores cores) {
 
         void print(PrintStream out) {
             out.printf("replay join on %s: %,d events, %.1f s in all%n", engine, events, elapsedMillis / 1000.0);
@@ -346,6 +355,16 @@ public final class JoinReplay {
                     joined, complete, joined - complete, orphans, late, duplicates, deadLettered);
             if (!Double.isNaN(steadyEventsPerSec)) {
                 out.printf("  job rate %,.0f events/s (steady, 10%%..90%% of the events)%n", steadyEventsPerSec);
+            }
+            if (cores != null) {
+                out.printf(
+                        "  cores meanwhile: the job's threads %.2f (%,.0f events/s a core of them), the threads"
+                                + " there before the job %.2f, the JVM's own %.2f, a broker in its own JVM %.2f%n",
+                        cores.jobThreads(),
+                        steadyEventsPerSec / cores.jobThreads(),
+                        cores.otherThreads(),
+                        cores.jvm(),
+                        cores.brokerProcess());
             }
             if (!Double.isNaN(offeredEventsPerSec)) {
                 out.printf(
@@ -388,7 +407,19 @@ public final class JoinReplay {
             if (!Double.isNaN(steadyEventsPerSec)) {
                 node.put("steadyEventsPerSec", Math.round(steadyEventsPerSec));
             }
+            if (cores != null) {
+                node.putObject("cores")
+                        .put("jobThreads", round2(cores.jobThreads()))
+                        .put("otherThreads", round2(cores.otherThreads()))
+                        .put("jvm", round2(cores.jvm()))
+                        .put("brokerProcess", round2(cores.brokerProcess()));
+                node.put("eventsPerJobCore", Math.round(steadyEventsPerSec / cores.jobThreads()));
+            }
             return node.toString();
+        }
+
+        private static double round2(double cores) {
+            return Math.round(cores * 100) / 100.0;
         }
     }
 }

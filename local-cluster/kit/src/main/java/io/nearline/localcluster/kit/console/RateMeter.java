@@ -22,6 +22,7 @@ import java.util.function.LongSupplier;
  * the first sample at or past 10 % and the first at or past 90 % of the expected total, so that
  * start-up and the tail do not distort the figure. The rate is the counts those two samples saw
  * apart divided by the time between them (a count that jumps past a mark is not rounded to it).
+ * Given a {@link CpuUse}, it takes the CPU times at the same two samples, for the cores the rate cost.
  */
 public final class RateMeter implements AutoCloseable {
 
@@ -30,10 +31,19 @@ public final class RateMeter implements AutoCloseable {
     private volatile long at90 = -1;
     private volatile long count10;
     private volatile long count90;
+    private volatile CpuUse.Snapshot cpu10;
+    private volatile CpuUse.Snapshot cpu90;
     private final long total;
+    private final CpuUse cpu;
 
     public RateMeter(long total, LongSupplier count) {
+        this(total, count, null);
+    }
+
+    /** @param cpu whose CPU times to take at the two samples; null for none */
+    public RateMeter(long total, LongSupplier count, CpuUse cpu) {
         this.total = total;
+        this.cpu = cpu;
         this.sampler = new Thread(
                 () -> {
                     try {
@@ -41,10 +51,12 @@ public final class RateMeter implements AutoCloseable {
                             long n = count.getAsLong();
                             long now = System.nanoTime();
                             if (at10 < 0 && n >= total / 10) {
+                                cpu10 = cpu == null ? null : cpu.snapshot();
                                 count10 = n;
                                 at10 = now;
                             }
                             if (at90 < 0 && n >= total * 9 / 10) {
+                                cpu90 = cpu == null ? null : cpu.snapshot();
                                 count90 = n;
                                 at90 = now;
                                 return;
@@ -66,6 +78,11 @@ public final class RateMeter implements AutoCloseable {
             return Double.NaN;
         }
         return (count90 - count10) / ((at90 - at10) / 1e9);
+    }
+
+    /** The cores used between the same two samples as {@link #steadyRate}; null without a {@link CpuUse} or a rate. */
+    public CpuUse.Cores steadyCores() {
+        return cpu == null || cpu10 == null || cpu90 == null ? null : cpu.between(cpu10, cpu90);
     }
 
     @Override

@@ -17,6 +17,7 @@ package io.nearline.localcluster.kit.kafka;
 
 import io.nearline.localcluster.kit.processes.ForkedKafka;
 import java.io.IOException;
+import java.util.Optional;
 
 /**
  * The Kafka broker of a local run, wherever it runs: in the runner's JVM (Flink's side) or in a
@@ -26,6 +27,11 @@ import java.io.IOException;
 public interface LocalBroker extends AutoCloseable {
 
     String bootstrapServers();
+
+    /** The broker's own process where it runs in a JVM of its own; empty where it runs in this one. */
+    default Optional<ProcessHandle> ownProcess() {
+        return Optional.empty();
+    }
 
     /**
      * Stops the broker and starts it again on the same addresses with the same data, as an operator's

@@ -21,6 +21,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -92,6 +93,11 @@ public final class ForkedKafka implements LocalBroker {
     public void restart() throws IOException {
         close();
         launch();
+    }
+
+    @Override
+    public Optional<ProcessHandle> ownProcess() {
+        return Optional.ofNullable(process).map(Process::toHandle);
     }
 
     @Override
