@@ -419,26 +419,54 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
                     .toList();
         }
         List<CompletableFuture<Result>> results = new ArrayList<>(Collections.nCopies(writes.size(), null));
-        for (List<Integer> call : calls(writes)) {
-            byte[][] keys = new byte[call.size()][];
-            byte[][] args = new byte[3 * call.size()][];
+        for (List<Integer> positions : calls(writes)) {
+            List<Write> call = positions.stream().map(writes::get).toList();
+            List<CompletableFuture<Result>> replies = send(call);
             for (int i = 0; i < call.size(); i++) {
-                Write w = writes.get(call.get(i));
-                keys[i] = bytes(w.key());
-                args[3 * i] = frame(newToken(), w.record());
-                args[3 * i + 1] = millis(w.expiry());
-                args[3 * i + 2] = w.rewriteEqual() ? ONE : ZERO;
-            }
-            CompletableFuture<List<Object>> reply = commands.<List<Object>>fcall(
-                            WRITE, ScriptOutputType.MULTI, keys, args)
-                    .toCompletableFuture();
-            for (int i = 0; i < call.size(); i++) {
-                int at = i;
-                CacheKey key = writes.get(call.get(i)).key();
-                results.set(call.get(i), settled("write", key, reply.thenApply(r -> result(key, (byte[]) r.get(at)))));
+                results.set(positions.get(i), settled("write", call.get(i).key(), replies.get(i)));
             }
         }
         return results;
+    }
+
+    /**
+     * One call of the function for {@code call}'s writes: each key's own reply. Where the server
+     * refuses the call as a whole before running it (an ACL that forbids one of its keys), the keys
+     * are sent again one a call, so that the refusal is only that key's, as with one key a call.
+     */
+    private List<CompletableFuture<Result>> send(List<Write> call) {
+        byte[][] keys = new byte[call.size()][];
+        byte[][] args = new byte[3 * call.size()][];
+        for (int i = 0; i < call.size(); i++) {
+            Write w = call.get(i);
+            keys[i] = bytes(w.key());
+            args[3 * i] = frame(newToken(), w.record());
+            args[3 * i + 1] = millis(w.expiry());
+            args[3 * i + 2] = w.rewriteEqual() ? ONE : ZERO;
+        }
+        CompletableFuture<List<Object>> reply = commands.<List<Object>>fcall(WRITE, ScriptOutputType.MULTI, keys, args)
+                .toCompletableFuture();
+        List<CompletableFuture<Result>> replies = new ArrayList<>(call.size());
+        for (int i = 0; i < call.size(); i++) {
+            int at = i;
+            Write w = call.get(i);
+            CompletableFuture<Result> own = reply.thenApply(r -> result(w.key(), (byte[]) r.get(at)));
+            replies.add(
+                    call.size() == 1
+                            ? own
+                            : reply.handle((r, e) -> e != null && refusedAsAWhole(e))
+                                    .thenCompose(refused ->
+                                            refused ? send(List.of(w)).get(0) : own));
+        }
+        return replies;
+    }
+
+    /** A server's error for a whole call that is not transient: nothing of it ran, and one key may be why. */
+    private static boolean refusedAsAWhole(Throwable error) {
+        Throwable e = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        return e instanceof RedisCommandExecutionException
+                && !isTransient(String.valueOf(e.getMessage()))
+                && !String.valueOf(e.getMessage()).contains("Function not found");
     }
 
     /** The writes' positions grouped into the function calls that carry them: one call, or one per hash slot. */
@@ -457,7 +485,8 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
      * One key's reply from the function as a result: the outcome's letter, then the head stored before
      * the write (the token and the envelope's first bytes up to the version's end: format, flags, SCN,
      * [sequence,] schema version), empty where nothing was stored; {@code C} alone for a value that is
-     * not a cache record, which the function left alone.
+     * not a cache record, which the function left alone; {@code E} and the server's error for this key
+     * alone (classified as a command's error is).
      */
     static Result result(CacheKey key, byte[] reply) {
         Outcome outcome =
@@ -469,6 +498,9 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
                     case 'C' ->
                         throw new CorruptCacheRecordException("the value at '" + key
                                 + "' is not a cache record of format 1 or 2 (another application's data?)");
+                    case 'E' ->
+                        throw new RedisCommandExecutionException(
+                                new String(reply, 1, reply.length - 1, StandardCharsets.UTF_8));
                     default ->
                         throw new StoreException(
                                 "unexpected reply from " + WRITE + " for '" + key + "': " + Arrays.toString(reply));

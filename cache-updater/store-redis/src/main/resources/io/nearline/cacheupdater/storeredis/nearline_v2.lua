@@ -11,16 +11,22 @@
 --
 -- A call may carry many keys (a writer's batch: the call's own cost, about as much as one key's
 -- read and write, is paid once), but each key is read and written on its own, so on Redis Cluster
--- the client sends together only keys of one hash slot.
+-- the client sends together only keys of one hash slot. A key's own error (a key holding another
+-- type, a write the server refuses) is its own reply, so the other keys of the call are not failed
+-- with it: the commands are made with redis.pcall, which returns an error instead of raising it.
 
 local CAS = 8                -- bytes of the CAS token in front of the envelope
 local HEAD_V1 = CAS + 14     -- token, format, flags, scn, schema version
 local HEAD_V2 = CAS + 22     -- token, format, flags, scn, sequence, schema version
 
 -- The stored head of a key (up to HEAD_V2 bytes), '' when the key is absent (or expired), nil for a
--- value that is not a cache record of a format this library knows: that one is never overwritten.
+-- value that is not a cache record of a format this library knows (that one is never overwritten),
+-- or the server's error reply (a table) for a key it cannot read.
 local function stored_head(key)
-    local head = redis.call('GETRANGE', key, 0, HEAD_V2 - 1)
+    local head = redis.pcall('GETRANGE', key, 0, HEAD_V2 - 1)
+    if type(head) == 'table' then
+        return head
+    end
     if head == '' and redis.call('EXISTS', key) == 0 then
         return ''
     end
@@ -58,11 +64,14 @@ end
 
 -- One key's ordered write: its outcome's letter followed by the head stored before it ('' if none).
 -- A (applied), R (refreshed: an equal version written again), D (duplicate), S (stale: a newer
--- version is stored), or C alone: the value there is not a cache record, and it is left alone.
+-- version is stored); C alone: the value there is not a cache record, and it is left alone; E and the
+-- server's error: this key could not be read or written.
 local function write_one(key, value, expiry_millis, rewrite_equal)
     local head = stored_head(key)
     if head == nil then
         return 'C'
+    elseif type(head) == 'table' then
+        return 'E' .. head.err
     end
     local outcome = 'A'
     if head ~= '' then
@@ -76,7 +85,10 @@ local function write_one(key, value, expiry_millis, rewrite_equal)
             outcome = 'R'
         end
     end
-    redis.call('SET', key, value, 'PX', expiry_millis)
+    local written = redis.pcall('SET', key, value, 'PX', expiry_millis)
+    if type(written) == 'table' and written.err then
+        return 'E' .. written.err
+    end
     return outcome .. head
 end
 

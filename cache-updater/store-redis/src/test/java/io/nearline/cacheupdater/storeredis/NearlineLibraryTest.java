@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  */
 class NearlineLibraryTest {
 
-    private static final String NEARLINE_V2_SHA256 = "b5cdbd7ae9aafd514c3d59a5513f2aa2e43f44ac61edcfb49b3aeb37d801f7bb";
+    private static final String NEARLINE_V2_SHA256 = "43d06a9a44dbb60815fa696e6c24662f64c524a625fdf3a9c53cbe5fc2d1d282";
 
     @Test
     void theLibrarysCodeIsTheCodeItsNameWasReleasedWith() throws Exception {

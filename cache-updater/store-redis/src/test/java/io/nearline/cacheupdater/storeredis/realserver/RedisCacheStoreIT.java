@@ -38,6 +38,7 @@ import io.nearline.common.store.StoreUnavailableException;
 import io.nearline.common.testkit.Seeds;
 import io.nearline.common.version.Version;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -196,6 +197,65 @@ class RedisCacheStoreIT extends RedisStoreContract {
                 results.get(4).failure().getMessage());
         assertEquals("someone else's", server.cli("GET", foreign.value()));
         assertEquals(fcalls + 1, calls("fcall"), "the batch is one call of the function");
+    }
+
+    /**
+     * What the server refuses for one key of a batch fails that key alone, as it would with one key a
+     * call: a key the user may not write (the server refuses the whole call before running it, and the
+     * keys are sent again one by one) and a key holding another type (refused inside the call).
+     */
+    @Test
+    void aKeyTheServerRefusesInABatchFailsAlone() throws Exception {
+        Path password = Files.writeString(Files.createTempFile("limited", ".password"), "limited-" + System.nanoTime());
+        server.cli(
+                "ACL",
+                "SETUSER",
+                "limited",
+                "on",
+                ">" + Files.readString(password),
+                "%R~*",
+                "%RW~" + key("may-").value() + "*",
+                "&*",
+                "+@all");
+        Map<String, String> limited = new HashMap<>(server.settings());
+        limited.put("redis.username", "limited");
+        limited.put("redis.password", "file:" + password);
+        CacheKey written = key("may-write");
+        CacheKey forbidden = key("not-allowed");
+        CacheKey aList = key("may-list");
+        server.cli("RPUSH", aList.value(), "someone else's");
+        try (CacheStore store = CacheStores.open(Config.of(limited))) {
+            ScnOrderedWriter w = new ScnOrderedWriter(
+                    store, WriterSettings.defaults().withTtl(Duration.ofHours(1)), new InMemoryMetrics());
+            List<WriteResult> results = new ArrayList<>();
+            ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+            try {
+                for (CompletableFuture<WriteResult> r : w.writeAllAsync(
+                        List.of(
+                                new ScnOrderedWriter.Change(
+                                        written, KeyHistory.record(written, Version.of(1, 1), false), false),
+                                new ScnOrderedWriter.Change(
+                                        forbidden, KeyHistory.record(forbidden, Version.of(1, 1), false), false),
+                                new ScnOrderedWriter.Change(
+                                        aList, KeyHistory.record(aList, Version.of(1, 1), false), false)),
+                        timer)) {
+                    results.add(r.get(30, TimeUnit.SECONDS));
+                }
+            } finally {
+                timer.shutdownNow();
+            }
+            assertEquals(
+                    List.of(WriteOutcome.APPLIED, WriteOutcome.FAILED, WriteOutcome.FAILED),
+                    results.stream().map(WriteResult::outcome).toList());
+            assertTrue(
+                    results.get(1).failure().getMessage().contains("NOPERM"),
+                    results.get(1).failure().getMessage());
+            assertTrue(
+                    results.get(2).failure().getMessage().contains("another type"),
+                    results.get(2).failure().getMessage());
+        }
+        assertEquals("0", server.cli("EXISTS", forbidden.value()));
+        assertEquals("someone else's", server.cli("LRANGE", aList.value(), "0", "-1"));
     }
 
     /** As {@link #theServerOrdersVersionsExactlyAsJavaDoes}, with each side's writes sent as one batch. */
