@@ -446,24 +446,30 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
         }
         CompletableFuture<List<Object>> reply = commands.<List<Object>>fcall(WRITE, ScriptOutputType.MULTI, keys, args)
                 .toCompletableFuture();
+        // decided once per call, not once per key
+        CompletableFuture<Boolean> refused =
+                call.size() == 1 ? null : reply.handle((r, e) -> e != null && refusedAsAWhole(e));
         List<CompletableFuture<Result>> replies = new ArrayList<>(call.size());
         for (int i = 0; i < call.size(); i++) {
             int at = i;
             Write w = call.get(i);
             CompletableFuture<Result> own = reply.thenApply(r -> result(w.key(), (byte[]) r.get(at)));
             replies.add(
-                    call.size() == 1
+                    refused == null
                             ? own
-                            : reply.handle((r, e) -> e != null && refusedAsAWhole(e))
-                                    .thenCompose(refused ->
-                                            refused ? send(List.of(w)).get(0) : own));
+                            : refused.thenCompose(
+                                    whole -> whole ? send(List.of(w)).get(0) : own));
         }
         return replies;
     }
 
+    private static Throwable unwrapped(Throwable error) {
+        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    }
+
     /** A server's error for a whole call that is not transient: nothing of it ran, and one key may be why. */
     private static boolean refusedAsAWhole(Throwable error) {
-        Throwable e = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        Throwable e = unwrapped(error);
         return e instanceof RedisCommandExecutionException
                 && !isTransient(String.valueOf(e.getMessage()))
                 && !String.valueOf(e.getMessage()).contains("Function not found");
@@ -613,7 +619,7 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
      * and counted in health), a value it must not overwrite, or permanent ({@link StoreException}).
      */
     private RuntimeException classify(String op, CacheKey key, Throwable error) {
-        Throwable e = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        Throwable e = unwrapped(error);
         if (e instanceof StoreException || e instanceof CorruptCacheRecordException) {
             return (RuntimeException) e;
         }

@@ -18,10 +18,11 @@ package io.nearline.localcluster.kit.console;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The CPU a job's own threads use, apart from what shares the machine with it: on two cores a run's
@@ -48,11 +49,8 @@ public final class CpuUse {
 
     /** Marks the threads alive now as not the job's; {@code broker} is a broker's own process, or null. */
     public static CpuUse beforeJob(ProcessHandle broker) {
-        Set<Long> alive = new HashSet<>();
-        for (long id : THREADS.getAllThreadIds()) {
-            alive.add(id);
-        }
-        return new CpuUse(Set.copyOf(alive), broker);
+        Set<Long> alive = Arrays.stream(THREADS.getAllThreadIds()).boxed().collect(Collectors.toUnmodifiableSet());
+        return new CpuUse(alive, broker);
     }
 
     /** Every live thread's CPU time, the process's and the broker process's, now. */
