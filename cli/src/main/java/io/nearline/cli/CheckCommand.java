@@ -21,19 +21,19 @@ import io.nearline.common.cache.CacheKey;
 import io.nearline.common.events.ChangeDecoder;
 import io.nearline.common.events.DebeziumDecoder;
 import io.nearline.common.store.CacheStore;
+import io.nearline.jobs.cluster.ClusterException;
+import io.nearline.jobs.cluster.ClusterOption;
+import io.nearline.jobs.cluster.LiveStores;
+import io.nearline.jobs.cluster.database.SourceDatabase;
+import io.nearline.jobs.kit.console.LinesFile;
+import io.nearline.jobs.kit.console.SummaryJsonOption;
+import io.nearline.jobs.verifier.CacheView;
+import io.nearline.jobs.verifier.DivergenceChecker;
+import io.nearline.jobs.verifier.TableCheck;
 import io.nearline.localcluster.cdcreplay.ReplayCdcOptions;
-import io.nearline.localcluster.cluster.ClusterException;
-import io.nearline.localcluster.cluster.ClusterOption;
-import io.nearline.localcluster.databases.SourceDatabase;
-import io.nearline.localcluster.deploy.LiveStores;
-import io.nearline.localcluster.kit.options.SummaryJsonOption;
 import io.nearline.localcluster.kit.options.WaitOption;
-import io.nearline.localcluster.kit.runs.ReplayOutput;
-import io.nearline.localcluster.sourcesimulator.CacheView;
 import io.nearline.localcluster.sourcesimulator.ChangeLogTruth;
-import io.nearline.localcluster.sourcesimulator.DivergenceChecker;
 import io.nearline.localcluster.sourcesimulator.StateDumpView;
-import io.nearline.localcluster.sourcesimulator.TableCheck;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -156,7 +156,7 @@ public final class CheckCommand implements Callable<Integer> {
                 });
                 json.put("tables", tables);
             }
-            ReplayOutput.write(summaryJson.file, List.of(new ObjectMapper().writeValueAsString(json)));
+            LinesFile.write(summaryJson.file, List.of(new ObjectMapper().writeValueAsString(json)));
         }
         if (report.keysChecked() == 0) {
             // nothing compared is no evidence: never OK

@@ -15,8 +15,8 @@
  */
 package io.nearline.cli;
 
+import io.nearline.jobs.kit.processes.Home;
 import io.nearline.localcluster.demo.DemoOptions;
-import io.nearline.localcluster.kit.processes.Home;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -15,8 +15,8 @@
  */
 package io.nearline.cli;
 
+import io.nearline.jobs.kit.console.CommandGroup;
 import io.nearline.localcluster.joinreference.TrackingGenerator;
-import io.nearline.localcluster.kit.console.CommandGroup;
 import io.nearline.localcluster.kit.options.SeedOption;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -15,17 +15,18 @@
  */
 package io.nearline.cli;
 
+import io.nearline.jobs.cluster.ClusterException;
+import io.nearline.jobs.deploy.DeployCommand;
+import io.nearline.jobs.deploy.JobsCommand;
+import io.nearline.jobs.kit.console.CommandGroup;
+import io.nearline.jobs.verifier.VerifyCommand;
 import io.nearline.localcluster.bench.BenchCommand;
 import io.nearline.localcluster.bench.RaceCommand;
 import io.nearline.localcluster.cluster.ClusterCommand;
-import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.deploy.BootstrapCommand;
 import io.nearline.localcluster.deploy.CollectCommand;
-import io.nearline.localcluster.deploy.DeployCommand;
 import io.nearline.localcluster.deploy.DumpCommand;
-import io.nearline.localcluster.deploy.JobsCommand;
 import io.nearline.localcluster.deploy.PublishCommand;
-import io.nearline.localcluster.kit.console.CommandGroup;
 import io.nearline.lxctestbed.drillrunner.DrillCommand;
 import io.nearline.lxctestbed.testbed.TestbedCommand;
 import picocli.CommandLine;

@@ -16,11 +16,11 @@
 package io.nearline.cli;
 
 import io.nearline.common.testkit.Utf8Lines;
+import io.nearline.jobs.kit.console.CommandGroup;
+import io.nearline.jobs.kit.processes.Home;
 import io.nearline.localcluster.cdcreplay.ReplayCdcOptions;
 import io.nearline.localcluster.joinreplay.ReplayJoinOptions;
-import io.nearline.localcluster.kit.console.CommandGroup;
 import io.nearline.localcluster.kit.options.EngineOption;
-import io.nearline.localcluster.kit.processes.Home;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

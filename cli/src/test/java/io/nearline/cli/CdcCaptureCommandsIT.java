@@ -19,10 +19,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.common.testkit.Printed;
+import io.nearline.jobs.kit.kafka.KafkaTopics;
 import io.nearline.localcluster.cdcreference.ReplayInput;
 import io.nearline.localcluster.cdcreplay.ReplayCdcOptions;
 import io.nearline.localcluster.kafka.EmbeddedKafka;
-import io.nearline.localcluster.kit.kafka.KafkaTopics;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

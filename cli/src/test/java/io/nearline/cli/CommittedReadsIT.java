@@ -17,8 +17,8 @@ package io.nearline.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.nearline.jobs.kit.kafka.KafkaTopics;
 import io.nearline.localcluster.kafka.EmbeddedKafka;
-import io.nearline.localcluster.kit.kafka.KafkaTopics;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;

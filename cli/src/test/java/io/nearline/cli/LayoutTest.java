@@ -47,8 +47,8 @@ class LayoutTest {
     private static final Path CHECKOUT = Path.of("..").toAbsolutePath().normalize();
 
     /** Planted breaches of the class rules (common's self-test): they must look like what they stand for. */
-    private static final List<String> PLANTED_FIXTURES =
-            List.of("io.nearline.localcluster.fake", "io.nearline.cli.fake", "org.apache.flink.fake");
+    private static final List<String> PLANTED_FIXTURES = List.of(
+            "io.nearline.localcluster.fake", "io.nearline.jobs.fake", "io.nearline.cli.fake", "org.apache.flink.fake");
 
     private static final Pattern ARTIFACT =
             Pattern.compile("</parent>.*?<artifactId>([\\w.-]+)</artifactId>", Pattern.DOTALL);
@@ -92,6 +92,41 @@ class LayoutTest {
                 List.of("cache-updater/store-x -> local-cluster/kit (local-cluster-kit)"),
                 arrowsUp("cache-updater/store-x", planted, folderOf));
         assertEquals(List.of(), arrowsUp("cli", planted, folderOf), "the front door may use anything below it");
+    }
+
+    @Test
+    void theModuleRuleKeepsTheOperatorsToolsBelowTheLocalStack() {
+        String deployOnTheLocalKit = """
+                <parent><artifactId>nearline-parent</artifactId></parent>
+                <artifactId>jobs-x</artifactId>
+                <dependencies>
+                  <dependency>
+                    <groupId>io.nearline</groupId>
+                    <artifactId>local-cluster-kit</artifactId>
+                  </dependency>
+                </dependencies>""";
+        String aJobOnTheDeployTool = """
+                <parent><artifactId>cache-updater</artifactId></parent>
+                <artifactId>store-x</artifactId>
+                <dependencies>
+                  <dependency>
+                    <groupId>io.nearline</groupId>
+                    <artifactId>jobs-deploy</artifactId>
+                    <scope>test</scope>
+                  </dependency>
+                </dependencies>""";
+        Map<String, String> folderOf = Map.of("local-cluster-kit", "local-cluster/kit", "jobs-deploy", "jobs/deploy");
+        assertEquals(
+                List.of("jobs/x -> local-cluster/kit (local-cluster-kit)"),
+                arrowsUp("jobs/x", deployOnTheLocalKit, folderOf));
+        assertEquals(
+                List.of("cache-updater/store-x -> jobs/deploy (jobs-deploy)"),
+                arrowsUp("cache-updater/store-x", aJobOnTheDeployTool, folderOf));
+        String localOnTheDeployTool = aJobOnTheDeployTool.replace("<scope>test</scope>", "");
+        assertEquals(
+                List.of(),
+                arrowsUp("local-cluster/x", localOnTheDeployTool, folderOf),
+                "the local stack may use the operators' tools below it");
     }
 
     /**

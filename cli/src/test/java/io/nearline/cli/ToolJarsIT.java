@@ -71,7 +71,7 @@ class ToolJarsIT {
                 "   io.nearline.localcluster.bench.BenchCdcCommand -> io.nearline.common.testkit.ChangeEventGenerator  not found",
                 "   com.example.Lib -> javax.annotation.CheckForNull   not found",
                 "   io.nearline.cacheupdater.storeredis.shaded.lettuce.A -> io.nearline.cacheupdater.storeredis.shaded.kotlin.B   not found",
-                "   io.nearline.cli.NearlineCli -> io.nearline.localcluster.kit.console.CliErrors   nearline-local.jar");
+                "   io.nearline.cli.NearlineCli -> io.nearline.jobs.kit.console.CliErrors   nearline-local.jar");
         assertEquals(
                 List.of(
                         "io.nearline.localcluster.bench.BenchCdcCommand -> io.nearline.common.testkit.ChangeEventGenerator"),

@@ -28,6 +28,9 @@ import io.nearline.common.cyclefixture.upper.OneWay;
 import io.nearline.common.cyclefixture.upper.Upper;
 import io.nearline.common.testkit.EngineNeutrality;
 import io.nearline.common.testkit.ProductionIsolation;
+import io.nearline.jobs.fake.CallsALocalTool;
+import io.nearline.jobs.fake.FakeOperatorTool;
+import io.nearline.localcluster.fake.CallsAnOperatorTool;
 import io.nearline.localcluster.fake.CallsTheFrontDoor;
 import io.nearline.localcluster.fake.FakeTool;
 import org.junit.jupiter.api.Test;
@@ -88,8 +91,29 @@ class ProductionIsolationTest {
                 AssertionError.class,
                 () -> ProductionIsolation.NO_ARROW_UP.check(
                         new ClassFileImporter().importClasses(CallsTheFrontDoor.class, FakeFrontDoor.class)));
-        // the front door using a tool points down
+        // an operator's tool (running the jobs) using the local stack above it
+        assertThrows(
+                AssertionError.class,
+                () -> ProductionIsolation.NO_ARROW_UP.check(
+                        new ClassFileImporter().importClasses(CallsALocalTool.class, FakeTool.class)));
+        // the front door using a tool points down, and so does the local stack using an operator's tool
         ProductionIsolation.NO_ARROW_UP.check(new ClassFileImporter().importClasses(CallsDown.class, FakeTool.class));
+        ProductionIsolation.NO_ARROW_UP.check(
+                new ClassFileImporter().importClasses(CallsAnOperatorTool.class, FakeOperatorTool.class));
+    }
+
+    static final class CallsAnOperatorToolFromAJob {
+        int run() {
+            return FakeOperatorTool.run();
+        }
+    }
+
+    @Test
+    void aJobUsingAnOperatorsToolIsCaught() {
+        // the deploy tool, the cluster file and the verifier ship in no job artifact
+        JavaClasses leaky =
+                new ClassFileImporter().importClasses(CallsAnOperatorToolFromAJob.class, FakeOperatorTool.class);
+        assertThrows(AssertionError.class, () -> ProductionIsolation.NO_TOOLS_IN_PRODUCTION.check(leaky));
     }
 
     @Test

@@ -21,8 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.nearline.cacheupdater.storeredis.testkit.RedisServerProcess;
 import io.nearline.cli.CliRun;
 import io.nearline.common.testkit.Printed;
-import io.nearline.localcluster.cluster.ClusterFile;
-import io.nearline.localcluster.cluster.ConnectWorker;
+import io.nearline.jobs.cluster.ClusterFile;
+import io.nearline.jobs.cluster.ConnectRest;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -85,7 +85,7 @@ class ConnectSinkDeployIT extends LocalClusterIT {
         return HttpClient.newHttpClient()
                 .send(
                         HttpRequest.newBuilder(
-                                        URI.create("http://" + host + ":" + ConnectWorker.PROMETHEUS_PORT + "/metrics"))
+                                        URI.create("http://" + host + ":" + ConnectRest.PROMETHEUS_PORT + "/metrics"))
                                 .build(),
                         HttpResponse.BodyHandlers.ofString())
                 .body();

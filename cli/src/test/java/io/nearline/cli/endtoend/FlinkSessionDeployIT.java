@@ -22,11 +22,11 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.cacheupdater.storeredis.testkit.RedisServerProcess;
-import io.nearline.localcluster.cluster.ClusterFile;
-import io.nearline.localcluster.cluster.Daemons;
-import io.nearline.localcluster.cluster.FlinkSession;
+import io.nearline.jobs.cluster.ClusterFile;
+import io.nearline.jobs.cluster.Daemons;
+import io.nearline.jobs.cluster.FlinkRest;
+import io.nearline.jobs.deploy.FlinkDeploy;
 import io.nearline.localcluster.cluster.PrivateNetwork;
-import io.nearline.localcluster.deploy.FlinkDeploy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -50,7 +50,7 @@ class FlinkSessionDeployIT extends LocalClusterIT {
     private static long awaitWritten(ClusterFile c, String jobId) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         long written;
-        while ((written = FlinkSession.metricSum(c.flinkRest(), jobId, "events.written")) == 0
+        while ((written = FlinkRest.metricSum(c.flinkRest(), jobId, "events.written")) == 0
                 && System.nanoTime() < deadline) {
             Thread.sleep(500);
         }

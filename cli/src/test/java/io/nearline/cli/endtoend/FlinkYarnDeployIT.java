@@ -20,11 +20,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nearline.localcluster.cluster.ClusterFile;
-import io.nearline.localcluster.cluster.Daemons;
-import io.nearline.localcluster.cluster.FlinkSession;
+import io.nearline.jobs.cluster.ClusterFile;
+import io.nearline.jobs.cluster.Daemons;
+import io.nearline.jobs.cluster.FlinkRest;
+import io.nearline.jobs.deploy.FlinkYarn;
 import io.nearline.localcluster.cluster.PrivateNetwork;
-import io.nearline.localcluster.deploy.FlinkYarn;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -69,7 +69,7 @@ class FlinkYarnDeployIT extends LocalClusterIT {
             // resumed from the savepoint's offsets: the new application wrote the one new event, not the old ones
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             long written;
-            while ((written = FlinkSession.metricSum(second.rest(), second.jobId(), "events.written")) == 0
+            while ((written = FlinkRest.metricSum(second.rest(), second.jobId(), "events.written")) == 0
                     && System.nanoTime() < deadline) {
                 Thread.sleep(500);
             }

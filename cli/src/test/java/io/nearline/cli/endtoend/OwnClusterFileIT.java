@@ -22,9 +22,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.cli.CliRun;
 import io.nearline.common.testkit.Printed;
-import io.nearline.localcluster.cluster.ClusterFile;
-import io.nearline.localcluster.deploy.FlinkDeploy;
-import io.nearline.localcluster.deploy.SamzaDeploy;
+import io.nearline.jobs.cluster.ClusterFile;
+import io.nearline.jobs.deploy.FlinkDeploy;
+import io.nearline.jobs.deploy.SamzaDeploy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

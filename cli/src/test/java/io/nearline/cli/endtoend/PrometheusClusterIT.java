@@ -29,13 +29,14 @@ import io.nearline.common.cache.CacheRecordCodec;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.testkit.Printed;
 import io.nearline.common.testkit.PrometheusServer;
-import io.nearline.localcluster.cluster.ClusterDatabase;
-import io.nearline.localcluster.cluster.ClusterFile;
-import io.nearline.localcluster.cluster.ConnectWorker;
-import io.nearline.localcluster.cluster.Daemons;
+import io.nearline.jobs.cluster.ClusterFile;
+import io.nearline.jobs.cluster.ClusterPrometheus;
+import io.nearline.jobs.cluster.ConnectRest;
+import io.nearline.jobs.cluster.Daemons;
+import io.nearline.jobs.cluster.LiveStores;
+import io.nearline.jobs.cluster.database.SourceDatabase;
 import io.nearline.localcluster.databases.PostgresServer;
 import io.nearline.localcluster.databases.SqlWorkload;
-import io.nearline.localcluster.deploy.LiveStores;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -96,7 +97,7 @@ class PrometheusClusterIT extends LocalClusterIT {
                     err.toString());
             Map<String, String> db = c.database("postgres");
             SqlWorkload.Result written = new SqlWorkload(SqlWorkload.Dialect.POSTGRES, 4, 600, 60, 0, 1)
-                    .run(() -> ClusterDatabase.connect(db), Duration.ofSeconds(90));
+                    .run(() -> SourceDatabase.connect(db), Duration.ofSeconds(90));
             long lastCommit = System.currentTimeMillis() / 1000;
             assertTrue(written.committed() > 300, written.toString());
 
@@ -105,11 +106,11 @@ class PrometheusClusterIT extends LocalClusterIT {
                     .pollInterval(Duration.ofSeconds(2))
                     .untilAsserted(() -> {
                         Set<String> fresh = new HashSet<>();
-                        for (JsonNode s : PrometheusServer.query(prometheus, "nearline_freshness_seconds_count > 0")) {
+                        for (JsonNode s : ClusterPrometheus.query(prometheus, "nearline_freshness_seconds_count > 0")) {
                             fresh.add(s.path("metric").path("table").asText());
                         }
                         assertEquals(new HashSet<>(ClusterFile.tables(db)), fresh, "tables with freshness counted");
-                        JsonNode p99 = PrometheusServer.query(
+                        JsonNode p99 = ClusterPrometheus.query(
                                 prometheus,
                                 "histogram_quantile(0.99, sum by (le) (nearline_freshness_seconds_bucket))");
                         assertTrue(
@@ -117,20 +118,20 @@ class PrometheusClusterIT extends LocalClusterIT {
                                         && p99.get(0).path("value").get(1).asDouble() < 60,
                                 "p99 " + p99);
                         JsonNode through =
-                                PrometheusServer.query(prometheus, "min(nearline_consistent_through_seconds)");
+                                ClusterPrometheus.query(prometheus, "min(nearline_consistent_through_seconds)");
                         long watermark = through.get(0).path("value").get(1).asLong();
                         assertTrue(
                                 Math.abs(watermark - lastCommit) < 30,
                                 "consistent-through " + watermark + ", the last commit at " + lastCommit);
                     });
-            for (JsonNode target : PrometheusServer.query(prometheus, "up")) {
+            for (JsonNode target : ClusterPrometheus.query(prometheus, "up")) {
                 assertEquals(
                         "1",
                         target.path("value").get(1).asText(),
                         "a target the cluster's discovery files name is down: " + target);
             }
             assertTrue(
-                    PrometheusServer.query(prometheus, "up{process=\"connect\"}")
+                    ClusterPrometheus.query(prometheus, "up{process=\"connect\"}")
                                     .size()
                             == 1,
                     "the Connect worker found");
@@ -171,7 +172,7 @@ class PrometheusClusterIT extends LocalClusterIT {
         CompletableFuture<SqlWorkload.Result> writers = CompletableFuture.supplyAsync(() -> {
             try {
                 return new SqlWorkload(SqlWorkload.Dialect.POSTGRES, 4, 600, 40, 40, 2)
-                        .run(() -> ClusterDatabase.connect(db), Duration.ofSeconds(60));
+                        .run(() -> SourceDatabase.connect(db), Duration.ofSeconds(60));
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
@@ -200,11 +201,11 @@ class PrometheusClusterIT extends LocalClusterIT {
         Awaitility.await()
                 .atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofSeconds(2))
-                .until(() -> PrometheusServer.query(
+                .until(() -> ClusterPrometheus.query(
                                         prometheus, "nearline_verify_checked_total{job=\"" + verifier + "\"} > 100")
                                 .size()
                         == ClusterFile.tables(db).size());
-        JsonNode worst = PrometheusServer.query(
+        JsonNode worst = ClusterPrometheus.query(
                 prometheus, "max_over_time(nearline_verify_divergent{job=\"" + verifier + "\"}[5m])");
         assertEquals(ClusterFile.tables(db).size(), worst.size(), "scraped for every table: " + worst);
         for (JsonNode table : worst) {
@@ -217,7 +218,7 @@ class PrometheusClusterIT extends LocalClusterIT {
             if (query.contains("nearline_verify_")) {
                 verifierQueries++;
                 assertFalse(
-                        PrometheusServer.query(prometheus, query).isEmpty(), "dashboard query without data: " + query);
+                        ClusterPrometheus.query(prometheus, query).isEmpty(), "dashboard query without data: " + query);
             }
         }
         assertTrue(verifierQueries > 0, "the dashboard has a verifier panel");
@@ -258,7 +259,7 @@ class PrometheusClusterIT extends LocalClusterIT {
         Awaitility.await()
                 .atMost(Duration.ofSeconds(70))
                 .pollInterval(Duration.ofSeconds(1))
-                .until(() -> PrometheusServer.query(
+                .until(() -> ClusterPrometheus.query(
                                         prometheus, "ALERTS{alertname=\"NearlineCacheDiverged\",alertstate=\"firing\"}")
                                 .size()
                         == 1);
@@ -299,7 +300,7 @@ class PrometheusClusterIT extends LocalClusterIT {
                         .asLong());
         String id = planted.substring(planted.lastIndexOf(':') + 1);
         try (CacheStore cache = LiveStores.open("couchbase", c);
-                Connection conn = ClusterDatabase.connect(db);
+                Connection conn = SourceDatabase.connect(db);
                 Statement s = conn.createStatement();
                 ResultSet r = s.executeQuery("SELECT qty FROM items WHERE id = " + id)) {
             r.next();
@@ -319,15 +320,15 @@ class PrometheusClusterIT extends LocalClusterIT {
     private void aChangeTheJobNeverReceivedIsFound(Path cluster, ClusterFile c, Map<String, String> db)
             throws Exception {
         String connector = "/connectors/nearline-debezium-postgres";
-        ConnectWorker.put(c.connectRest(), connector + "/pause", Map.of());
-        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> ConnectWorker.get(
+        ConnectRest.put(c.connectRest(), connector + "/pause", Map.of());
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> ConnectRest.get(
                         c.connectRest(), connector + "/status")
                 .path("connector")
                 .path("state")
                 .asText()
                 .equals("PAUSED"));
         String id = firstItem(db);
-        try (Connection conn = ClusterDatabase.connect(db);
+        try (Connection conn = SourceDatabase.connect(db);
                 Statement s = conn.createStatement()) {
             s.executeUpdate("UPDATE items SET qty = qty + 7 WHERE id = " + id);
         }
@@ -336,7 +337,7 @@ class PrometheusClusterIT extends LocalClusterIT {
         assertEquals(1, unseen.exit(), unseen.out());
         assertTrue(unseen.out().contains("DIVERGENT public.items public.items:" + id), unseen.out());
 
-        ConnectWorker.put(c.connectRest(), connector + "/resume", Map.of());
+        ConnectRest.put(c.connectRest(), connector + "/resume", Map.of());
         Awaitility.await()
                 .atMost(Duration.ofSeconds(90))
                 .pollInterval(Duration.ofSeconds(2))
@@ -367,7 +368,7 @@ class PrometheusClusterIT extends LocalClusterIT {
     }
 
     private static String firstItem(Map<String, String> db) throws Exception {
-        try (Connection conn = ClusterDatabase.connect(db);
+        try (Connection conn = SourceDatabase.connect(db);
                 Statement s = conn.createStatement();
                 ResultSet r = s.executeQuery("SELECT min(id) FROM items")) {
             r.next();

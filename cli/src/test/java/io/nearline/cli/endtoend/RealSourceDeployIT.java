@@ -22,10 +22,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.cli.CliRun;
 import io.nearline.common.testkit.Printed;
+import io.nearline.jobs.cluster.ClusterFile;
+import io.nearline.jobs.cluster.ConnectRest;
+import io.nearline.jobs.cluster.Daemons;
+import io.nearline.jobs.cluster.database.SourceDatabase;
 import io.nearline.localcluster.cluster.ClusterDatabase;
-import io.nearline.localcluster.cluster.ClusterFile;
-import io.nearline.localcluster.cluster.ConnectWorker;
-import io.nearline.localcluster.cluster.Daemons;
 import io.nearline.localcluster.databases.MariadbServer;
 import io.nearline.localcluster.databases.PostgresServer;
 import io.nearline.localcluster.databases.SqlWorkload;
@@ -148,7 +149,7 @@ class RealSourceDeployIT extends LocalClusterIT {
             }
 
             // negative control: with the connector gone, a committed change never reaches the cache
-            ConnectWorker.delete(c.connectRest(), "/connectors/nearline-debezium-" + kind);
+            ConnectRest.delete(c.connectRest(), "/connectors/nearline-debezium-" + kind);
             // the worker stops the task after it answers: wait until the database has no reader left
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (readers(kind, db) > 0 && System.nanoTime() < deadline) {
@@ -158,7 +159,7 @@ class RealSourceDeployIT extends LocalClusterIT {
                 Thread.sleep(200);
             }
             assertEquals(0, readers(kind, db), "the connector still reads the " + kind + " log");
-            try (Connection conn = ClusterDatabase.connect(db);
+            try (Connection conn = SourceDatabase.connect(db);
                     Statement s = conn.createStatement()) {
                 s.executeUpdate("INSERT INTO items (id, name, qty) VALUES (1000001, 'unseen', 1)");
             }
@@ -192,7 +193,7 @@ class RealSourceDeployIT extends LocalClusterIT {
     }
 
     private static void setBinlogFormat(Map<String, String> db, String format) throws Exception {
-        try (Connection conn = ClusterDatabase.connect(db);
+        try (Connection conn = SourceDatabase.connect(db);
                 Statement s = conn.createStatement()) {
             s.execute("SET GLOBAL binlog_format = '" + format + "'");
         }
@@ -203,7 +204,7 @@ class RealSourceDeployIT extends LocalClusterIT {
         String sql = kind.equals("postgres")
                 ? "SELECT count(*) FROM pg_replication_slots WHERE active"
                 : "SELECT count(*) FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'";
-        try (Connection conn = ClusterDatabase.connect(db);
+        try (Connection conn = SourceDatabase.connect(db);
                 Statement s = conn.createStatement();
                 java.sql.ResultSet r = s.executeQuery(sql)) {
             r.next();
@@ -212,7 +213,7 @@ class RealSourceDeployIT extends LocalClusterIT {
     }
 
     private static void endBinlogDumps(Map<String, String> db) throws Exception {
-        try (Connection conn = ClusterDatabase.connect(db);
+        try (Connection conn = SourceDatabase.connect(db);
                 Statement s = conn.createStatement();
                 java.sql.ResultSet r = s.executeQuery(
                         "SELECT ID FROM information_schema.PROCESSLIST WHERE COMMAND LIKE 'Binlog Dump%'")) {
@@ -235,7 +236,7 @@ class RealSourceDeployIT extends LocalClusterIT {
         SqlWorkload.Dialect dialect =
                 kind.equals("postgres") ? SqlWorkload.Dialect.POSTGRES : SqlWorkload.Dialect.MYSQL;
         return new SqlWorkload(dialect, 4, transactions, 60, 0, seed)
-                .run(() -> ClusterDatabase.connect(db), Duration.ofSeconds(90));
+                .run(() -> SourceDatabase.connect(db), Duration.ofSeconds(90));
     }
 
     private static Printed check(String kind, Path cluster, String... more) {

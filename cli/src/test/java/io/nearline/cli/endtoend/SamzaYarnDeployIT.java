@@ -23,12 +23,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nearline.common.testkit.PrometheusServer;
-import io.nearline.localcluster.cluster.ClusterFile;
-import io.nearline.localcluster.cluster.Daemons;
+import io.nearline.jobs.cluster.ClusterFile;
+import io.nearline.jobs.cluster.ClusterPrometheus;
+import io.nearline.jobs.cluster.Daemons;
+import io.nearline.jobs.cluster.YarnRest;
+import io.nearline.jobs.deploy.SamzaDeploy;
+import io.nearline.jobs.deploy.SamzaMetricsStream;
 import io.nearline.localcluster.cluster.PrivateNetwork;
-import io.nearline.localcluster.cluster.YarnCluster;
-import io.nearline.localcluster.deploy.SamzaDeploy;
-import io.nearline.localcluster.deploy.SamzaMetricsStream;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,19 +79,19 @@ class SamzaYarnDeployIT extends LocalClusterIT {
                 .atMost(Duration.ofSeconds(90))
                 .pollInterval(Duration.ofSeconds(2))
                 .untilAsserted(() -> {
-                    JsonNode up = PrometheusServer.query(prometheus, "up{process=\"samza-" + JOB + "\"}");
+                    JsonNode up = ClusterPrometheus.query(prometheus, "up{process=\"samza-" + JOB + "\"}");
                     assertEquals(containers, up.size(), "the job's targets: " + up);
                     for (JsonNode target : up) {
                         assertEquals(
                                 "1", target.path("value").get(1).asText(), "a container's exporter is down: " + target);
                     }
-                    JsonNode through = PrometheusServer.query(
+                    JsonNode through = ClusterPrometheus.query(
                             prometheus, "max(nearline_consistent_through_seconds{job=\"" + JOB + "\"})");
                     assertEquals(1, through.size(), "consistent-through of " + JOB + ": " + through);
                     assertTrue(
                             through.get(0).path("value").get(1).asDouble() >= committed / 1000.0 - 0.001,
                             "consistent-through " + through + ", the change committed at " + committed);
-                    JsonNode received = PrometheusServer.query(
+                    JsonNode received = ClusterPrometheus.query(
                             prometheus, "sum(nearline_events_received_total{job=\"" + JOB + "\"})");
                     assertEquals(1, received.size(), "events received by " + JOB + ": " + received);
                     assertTrue(received.get(0).path("value").get(1).asDouble() >= 686, "events received " + received);
@@ -123,7 +124,7 @@ class SamzaYarnDeployIT extends LocalClusterIT {
         try {
             assertEquals(2, nearline("deploy", descriptor, "--cluster", cluster.toString(), "--set", "cache.ttl=soon"));
             assertTrue(err.toString().contains("cache.ttl"), err.toString());
-            assertTrue(YarnCluster.apps(c.yarnWeb()).isEmpty(), "a bad setting must submit nothing");
+            assertTrue(YarnRest.apps(c.yarnWeb()).isEmpty(), "a bad setting must submit nothing");
 
             assertEquals(0, nearline("deploy", descriptor, "--cluster", cluster.toString()));
             String first = SamzaDeploy.running(c.yarnWeb(), JOB).orElseThrow().id();

@@ -21,11 +21,11 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.feedtrackingjoin.core.JoinPartitions;
-import io.nearline.localcluster.cluster.ClusterFile;
+import io.nearline.jobs.cluster.ClusterFile;
+import io.nearline.jobs.cluster.YarnRest;
+import io.nearline.jobs.deploy.FlinkDeploy;
+import io.nearline.jobs.deploy.SamzaDeploy;
 import io.nearline.localcluster.cluster.PrivateNetwork;
-import io.nearline.localcluster.cluster.YarnCluster;
-import io.nearline.localcluster.deploy.FlinkDeploy;
-import io.nearline.localcluster.deploy.SamzaDeploy;
 import io.nearline.localcluster.joinreference.JoinOracle;
 import io.nearline.localcluster.joinreference.JoinOutputs;
 import io.nearline.localcluster.joinreplay.JoinInputs;
@@ -73,7 +73,7 @@ class TrackingJoinDeployIT extends LocalClusterIT {
         return target.clusterFlag().equals("--flink")
                 ? FlinkDeploy.runningJob(c.flinkRest(), "nearline-tracking-join")
                 : SamzaDeploy.running(c.yarnWeb(), "nearline-tracking-join-samza")
-                        .map(YarnCluster.App::id);
+                        .map(YarnRest.App::id);
     }
 
     @Test

@@ -20,10 +20,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nearline.localcluster.cluster.ClusterException;
-import io.nearline.localcluster.cluster.ClusterFile;
-import io.nearline.localcluster.cluster.Daemons;
-import io.nearline.localcluster.cluster.YarnCluster;
+import io.nearline.jobs.cluster.ClusterException;
+import io.nearline.jobs.cluster.ClusterFile;
+import io.nearline.jobs.cluster.Daemons;
+import io.nearline.jobs.cluster.YarnRest;
 import io.nearline.lxctestbed.testbed.LxcNode;
 import io.nearline.lxctestbed.testbed.TestbedCommand;
 import io.nearline.lxctestbed.testbed.TestbedHeal;
@@ -88,7 +88,7 @@ class LxcTestbedIT {
                             nodes.get(0).address(), "RUNNING",
                             nodes.get(1).address(), "RUNNING",
                             nodes.get(2).address(), "RUNNING"),
-                    YarnCluster.nodes(c.yarnWebUrl()));
+                    YarnRest.nodes(c.yarnWebUrl()));
 
             assertEquals(0, nearline("testbed", "up", "--nodes", "3", "--dir", tb.toString()), cli.err());
             assertEquals(c.processes(), ClusterFile.read(tb).processes(), "a second up starts nothing");
@@ -276,12 +276,12 @@ class LxcTestbedIT {
     private static long awaitLost(String web, String address, Duration limit) throws InterruptedException {
         long deadline = System.nanoTime() + limit.toNanos();
         while (System.nanoTime() < deadline) {
-            if ("LOST".equals(YarnCluster.nodes(web).get(address))) {
+            if ("LOST".equals(YarnRest.nodes(web).get(address))) {
                 return System.nanoTime();
             }
             Thread.sleep(200);
         }
         throw new AssertionError(
-                "node " + address + " not LOST within " + limit.toSeconds() + " s: " + YarnCluster.nodes(web));
+                "node " + address + " not LOST within " + limit.toSeconds() + " s: " + YarnRest.nodes(web));
     }
 }

@@ -21,8 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.nearline.common.testkit.PrometheusServer;
-import io.nearline.localcluster.cluster.ClusterFile;
-import io.nearline.localcluster.cluster.Daemons;
+import io.nearline.jobs.cluster.ClusterFile;
+import io.nearline.jobs.cluster.ClusterPrometheus;
+import io.nearline.jobs.cluster.Daemons;
 import io.nearline.lxctestbed.testbed.LxcNode;
 import io.nearline.lxctestbed.testbed.TestbedCommand;
 import java.net.URI;
@@ -134,7 +135,7 @@ class LxcTestbedPrometheusIT {
                 .pollInterval(Duration.ofSeconds(2))
                 .untilAsserted(() -> {
                     hosts.clear();
-                    JsonNode up = PrometheusServer.query(prometheus, "up{process=\"samza-" + JOB + "\"}");
+                    JsonNode up = ClusterPrometheus.query(prometheus, "up{process=\"samza-" + JOB + "\"}");
                     assertEquals(1, up.size(), "one container, one target: " + up);
                     List<String> instances = new ArrayList<>();
                     for (JsonNode target : up) {
@@ -144,7 +145,7 @@ class LxcTestbedPrometheusIT {
                         assertEquals("1", target.path("value").get(1).asText(), "down: " + target);
                     }
                     assertTrue(hosts.stream().noneMatch(not::contains), "scraped on " + hosts + ", not on " + not);
-                    JsonNode count = PrometheusServer.query(
+                    JsonNode count = ClusterPrometheus.query(
                             prometheus,
                             // the exporter's own series, read on that instance (the recorded one sums instances)
                             "sum(nearline_samza_events_received{job=\"" + JOB + "\", instance=\"" + instances.get(0)

@@ -24,8 +24,9 @@ import java.util.stream.Stream;
  * The house's floors, by top-level folder, from the bottom up (docs/architecture.md). Every other
  * layout rule is derived from this one list: a module's Java package is its folder path with the
  * dashes dropped ({@code cache-updater/store-redis} → {@code io.nearline.cacheupdater.storeredis}), a
- * module may depend on its own floor and the floors below it, never above, and the tools are the
- * floors above the jobs.
+ * module may depend on its own floor and the floors below it, never above, and the tools (in no job
+ * artifact) are the floors above the jobs: running them (deploy, the cluster file, the verifier), then
+ * the local stack, the testbed and the front door.
  */
 public final class Layout {
 
@@ -35,11 +36,9 @@ public final class Layout {
     /** Bottom first. */
     public static final List<Floor> FLOORS = List.of(
             new Floor("the model", false, List.of("common")),
-            new Floor(
-                    "the jobs",
-                    false,
-                    List.of("engines", "cache-updater", "cdc-bootstrap", "feed-tracking-join", "jobs")),
-            new Floor("the local tools", true, List.of("local-cluster")),
+            new Floor("the jobs", false, List.of("engines", "cache-updater", "cdc-bootstrap", "feed-tracking-join")),
+            new Floor("running the jobs", true, List.of("jobs")),
+            new Floor("the local stack", true, List.of("local-cluster")),
             new Floor("the testbed and its drills", true, List.of("lxc-testbed")),
             new Floor("the front door", true, List.of("cli")));
 

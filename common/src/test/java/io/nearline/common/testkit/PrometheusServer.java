@@ -155,8 +155,7 @@ public final class PrometheusServer implements AutoCloseable {
         return out;
     }
 
-    /** The same against the server at {@code api} ({@code http://host:port}), one this kit did not start. */
-    public static JsonNode query(URI api, String expr) throws IOException, InterruptedException {
+    private static JsonNode query(URI api, String expr) throws IOException, InterruptedException {
         URI uri = api.resolve("/api/v1/query?query=" + URLEncoder.encode(expr, StandardCharsets.UTF_8));
         JsonNode answer = JSON.readTree(HttpClient.newHttpClient()
                 .send(HttpRequest.newBuilder(uri).build(), HttpResponse.BodyHandlers.ofString())

@@ -17,8 +17,8 @@ package io.nearline.localcluster.bench;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.common.testkit.ChangeEventGenerator;
+import io.nearline.jobs.kit.processes.Home;
 import io.nearline.localcluster.kit.baselines.BlindWrites;
-import io.nearline.localcluster.kit.processes.Home;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

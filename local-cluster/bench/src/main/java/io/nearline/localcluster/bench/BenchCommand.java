@@ -15,7 +15,7 @@
  */
 package io.nearline.localcluster.bench;
 
-import io.nearline.localcluster.kit.console.CommandGroup;
+import io.nearline.jobs.kit.console.CommandGroup;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

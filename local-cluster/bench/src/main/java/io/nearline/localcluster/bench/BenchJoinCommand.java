@@ -18,14 +18,14 @@ package io.nearline.localcluster.bench;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.common.config.ValueType;
 import io.nearline.feedtrackingjoin.core.JoinSettings;
+import io.nearline.jobs.kit.console.LinesFile;
+import io.nearline.jobs.kit.processes.Home;
+import io.nearline.jobs.verifier.DivergenceChecker;
 import io.nearline.localcluster.joinreference.JoinOracle;
 import io.nearline.localcluster.joinreference.JoinOutputs;
 import io.nearline.localcluster.joinreference.TrackingGenerator;
 import io.nearline.localcluster.joinreplay.JoinInputs;
 import io.nearline.localcluster.kit.options.SeedOption;
-import io.nearline.localcluster.kit.processes.Home;
-import io.nearline.localcluster.kit.runs.ReplayOutput;
-import io.nearline.localcluster.sourcesimulator.DivergenceChecker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -316,7 +316,7 @@ public final class BenchJoinCommand implements Callable<Integer> {
     private static void writeRebased(Path out) throws IOException {
         JoinOutputs rebased =
                 new JoinOutputs(Files.readAllLines(out.resolve("joined.jsonl")), List.of(), List.of()).rebased();
-        ReplayOutput.write(out.resolve(REBASED), rebased.joined());
+        LinesFile.write(out.resolve(REBASED), rebased.joined());
     }
 
     /** Input events per request of this bench's traffic: fan-out 8.5 on average, drops, repeats, broker. */
@@ -339,7 +339,7 @@ public final class BenchJoinCommand implements Callable<Integer> {
                     out.resolve(file + ".unfolded.jsonl"),
                     StandardCopyOption.REPLACE_EXISTING);
         }
-        ReplayOutput.write(out.resolve("joined.jsonl"), folded.joined());
-        ReplayOutput.write(out.resolve("late.jsonl"), folded.late());
+        LinesFile.write(out.resolve("joined.jsonl"), folded.joined());
+        LinesFile.write(out.resolve("late.jsonl"), folded.late());
     }
 }

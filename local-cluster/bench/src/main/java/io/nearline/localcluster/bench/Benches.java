@@ -19,13 +19,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.common.config.Config;
+import io.nearline.jobs.kit.console.LinesFile;
+import io.nearline.jobs.verifier.DivergenceChecker;
 import io.nearline.localcluster.joinreference.JoinOracle;
 import io.nearline.localcluster.joinreference.JoinOutputs;
 import io.nearline.localcluster.kit.baselines.BlindWrites;
 import io.nearline.localcluster.kit.processes.ForkedStore;
-import io.nearline.localcluster.kit.runs.ReplayOutput;
 import io.nearline.localcluster.sourcesimulator.ChangeLogTruth;
-import io.nearline.localcluster.sourcesimulator.DivergenceChecker;
 import io.nearline.localcluster.sourcesimulator.StateDumpView;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -303,7 +303,7 @@ final class Benches {
         if (summaryJson != null) {
             ObjectNode all = JSON.createObjectNode();
             members.forEach(all::set);
-            ReplayOutput.write(summaryJson, List.of(all.toString()));
+            LinesFile.write(summaryJson, List.of(all.toString()));
         }
         if (!verified) {
             System.out.println("bench: a run did not verify: its figures are not to be used");

@@ -22,7 +22,7 @@ import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.cache.CacheRecordCodec;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.version.Version;
-import io.nearline.localcluster.kit.console.Progress;
+import io.nearline.jobs.kit.console.Progress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -20,7 +20,7 @@ import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.cacheupdater.storerocksdb.RocksDbCacheStore;
 import io.nearline.cacheupdater.storerocksdb.RocksDbStoreSettings;
 import io.nearline.common.metrics.InMemoryMetrics;
-import io.nearline.localcluster.kit.console.Progress;
+import io.nearline.jobs.kit.console.Progress;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

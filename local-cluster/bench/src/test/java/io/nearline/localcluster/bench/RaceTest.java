@@ -23,7 +23,7 @@ import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.cacheupdater.storerocksdb.RocksDbCacheStore;
 import io.nearline.cacheupdater.storerocksdb.RocksDbStoreSettings;
 import io.nearline.common.metrics.InMemoryMetrics;
-import io.nearline.localcluster.kit.console.Progress;
+import io.nearline.jobs.kit.console.Progress;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;

@@ -29,18 +29,18 @@ import io.nearline.common.events.ChangeEvents;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.CacheStores;
+import io.nearline.jobs.kit.console.LinesFile;
+import io.nearline.jobs.kit.console.Progress;
+import io.nearline.jobs.kit.console.RateMeter;
+import io.nearline.jobs.kit.kafka.KafkaClient;
+import io.nearline.jobs.kit.kafka.KafkaTopics;
 import io.nearline.localcluster.cdcreference.ReplayInput;
 import io.nearline.localcluster.cdcreference.ReplaySummary;
 import io.nearline.localcluster.cdcreference.StateDump;
 import io.nearline.localcluster.kit.baselines.BlindWrites;
-import io.nearline.localcluster.kit.console.Progress;
-import io.nearline.localcluster.kit.console.RateMeter;
-import io.nearline.localcluster.kit.kafka.KafkaClient;
-import io.nearline.localcluster.kit.kafka.KafkaTopics;
 import io.nearline.localcluster.kit.kafka.LocalBroker;
 import io.nearline.localcluster.kit.runs.BrokerRestart;
 import io.nearline.localcluster.kit.runs.JobProcess;
-import io.nearline.localcluster.kit.runs.ReplayOutput;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -211,9 +211,9 @@ final class CdcReplayRun {
                 unmatched = live.staleness(store, staleness.histogram(STALENESS));
             }
         }
-        ReplayOutput.write(options.out, state);
+        LinesFile.write(options.out, state);
         if (options.dlqOut != null) {
-            ReplayOutput.write(options.dlqOut, deadLetters);
+            LinesFile.write(options.dlqOut, deadLetters);
         }
     }
 
@@ -287,7 +287,7 @@ final class CdcReplayRun {
                 json.put("bootstrapRecordsPerSec", Math.round(bootstrapSteady));
             }
         }
-        ReplayOutput.write(options.run.summaryJson, List.of(json.toString()));
+        LinesFile.write(options.run.summaryJson, List.of(json.toString()));
     }
 
     /** Exit 1 when nothing was tested or the bootstrap is not verified complete: never "OK" with rows missing. */

@@ -20,6 +20,7 @@ import io.nearline.cacheupdater.core.CacheUpdaterSettings.CdcFormat;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigException;
 import io.nearline.common.events.ChangeDecoder;
+import io.nearline.jobs.kit.console.DurationConverter;
 import io.nearline.localcluster.kit.options.LocalRunOptions;
 import io.nearline.localcluster.kit.options.StoreOptions;
 import java.nio.file.Path;
@@ -126,7 +127,7 @@ public final class ReplayCdcOptions {
     @Option(
             names = "--warm-up",
             defaultValue = "0s",
-            converter = LocalRunOptions.DurationConverter.class,
+            converter = DurationConverter.class,
             description = "With --live-rate: keys whose last event was sent in this first part are left out of the "
                     + "staleness (default: ${DEFAULT-VALUE}).")
     public Duration warmUp;

@@ -15,6 +15,9 @@
  */
 package io.nearline.localcluster.cluster;
 
+import io.nearline.jobs.cluster.ClusterCheck;
+import io.nearline.jobs.cluster.ClusterFile;
+import io.nearline.jobs.cluster.ClusterInit;
 import picocli.CommandLine.Command;
 
 /** {@code nearline cluster up | status | down}: the whole stack on this machine, to deploy jobs to. */
@@ -34,7 +37,7 @@ import picocli.CommandLine.Command;
         subcommands = {ClusterUp.class, ClusterStatus.class, ClusterDown.class, ClusterInit.class, ClusterCheck.class})
 public final class ClusterCommand implements Runnable {
 
-    public static final String DEFAULT_DIR = ".nearline/cluster";
+    public static final String DEFAULT_DIR = ClusterFile.DEFAULT_DIR;
     static final int KAFKA_PORT = 9092;
     static final int KAFKA_CONTROLLER_PORT = 9093;
     public static final int COUCHBASE_PORT = 8091;

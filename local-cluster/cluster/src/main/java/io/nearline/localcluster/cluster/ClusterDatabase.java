@@ -15,6 +15,9 @@
  */
 package io.nearline.localcluster.cluster;
 
+import io.nearline.jobs.cluster.ClusterException;
+import io.nearline.jobs.cluster.Daemons;
+import io.nearline.jobs.cluster.database.SourceDatabase;
 import io.nearline.localcluster.databases.MariadbServer;
 import io.nearline.localcluster.databases.PostgresServer;
 import io.nearline.localcluster.databases.Processes;
@@ -25,7 +28,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -147,16 +149,9 @@ public enum ClusterDatabase {
         return (this == POSTGRES ? "jdbc:postgresql://" : "jdbc:mysql://") + host + ":" + port + "/" + database();
     }
 
-    /** A connection as the cluster's user, from its section of the cluster file. */
-    public static Connection connect(Map<String, String> section) throws SQLException, IOException {
-        String password = Files.readString(Path.of(section.get("password-file")), StandardCharsets.UTF_8)
-                .strip();
-        return DriverManager.getConnection(section.get("jdbc-url"), section.get("user"), password);
-    }
-
     /** Whether the database answers, as the cluster's user. */
     static boolean answers(Map<String, String> section) {
-        try (Connection c = connect(section)) {
+        try (Connection c = SourceDatabase.connect(section)) {
             return c.isValid(3);
         } catch (SQLException | IOException e) {
             return false;
@@ -165,7 +160,7 @@ public enum ClusterDatabase {
 
     /** Creates the tables the demo writes, those that are not there. */
     void createTables(Map<String, String> section) throws SQLException, IOException {
-        try (Connection c = connect(section)) {
+        try (Connection c = SourceDatabase.connect(section)) {
             SqlWorkload.createTables(c);
         }
     }
@@ -179,7 +174,7 @@ public enum ClusterDatabase {
         if (this != POSTGRES) {
             return out;
         }
-        try (Connection c = connect(section);
+        try (Connection c = SourceDatabase.connect(section);
                 Statement s = c.createStatement();
                 ResultSet r = s.executeQuery(
                         "SELECT slot_name, active, "
@@ -203,7 +198,7 @@ public enum ClusterDatabase {
         if (this != POSTGRES) {
             return dropped;
         }
-        try (Connection c = connect(section);
+        try (Connection c = SourceDatabase.connect(section);
                 Statement s = c.createStatement();
                 ResultSet r = s.executeQuery("SELECT slot_name, pg_drop_replication_slot(slot_name) "
                         + "FROM pg_replication_slots WHERE NOT active")) {

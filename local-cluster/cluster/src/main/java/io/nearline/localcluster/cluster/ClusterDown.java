@@ -15,6 +15,9 @@
  */
 package io.nearline.localcluster.cluster;
 
+import io.nearline.jobs.cluster.ClusterFile;
+import io.nearline.jobs.cluster.Daemons;
+import io.nearline.jobs.cluster.DirOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

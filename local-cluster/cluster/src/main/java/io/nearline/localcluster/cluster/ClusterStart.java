@@ -17,8 +17,16 @@ package io.nearline.localcluster.cluster;
 
 import io.nearline.cacheupdater.storeredis.testkit.RedisServerProcess;
 import io.nearline.common.config.KafkaSecurity;
+import io.nearline.jobs.cluster.ClusterException;
+import io.nearline.jobs.cluster.ClusterFile;
+import io.nearline.jobs.cluster.ClusterPrometheus;
+import io.nearline.jobs.cluster.ConnectRest;
+import io.nearline.jobs.cluster.Daemons;
+import io.nearline.jobs.cluster.FlinkRest;
+import io.nearline.jobs.cluster.YarnRest;
+import io.nearline.jobs.cluster.ZooKeeper;
+import io.nearline.jobs.kit.processes.Home;
 import io.nearline.localcluster.kit.processes.ForkedConnect;
-import io.nearline.localcluster.kit.processes.Home;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -150,7 +158,7 @@ public abstract class ClusterStart implements Callable<Integer> {
         try {
             java = Home.java();
             startKafkaAndCache(); // together; the rest after them
-            List<String> prometheus = prometheus() ? ClusterPrometheus.prepare(dir, home, net.serviceAddress()) : null;
+            List<String> prometheus = prometheus() ? LocalPrometheus.prepare(dir, home, net.serviceAddress()) : null;
             startDatabases();
             if (connect()) {
                 startConnect();
@@ -201,9 +209,9 @@ public abstract class ClusterStart implements Callable<Integer> {
         if (!List.of("couchbase", "redis").contains(store())) {
             throw new ClusterException("--store must be couchbase or redis, got " + store());
         }
-        if (prometheus() && ClusterPrometheus.unavailableReason().isPresent()) {
+        if (prometheus() && LocalPrometheus.unavailableReason().isPresent()) {
             throw new ClusterException(
-                    "--prometheus: " + ClusterPrometheus.unavailableReason().get());
+                    "--prometheus: " + LocalPrometheus.unavailableReason().get());
         }
         if (store().equals("redis") && RedisServerProcess.unavailableReason().isPresent()) {
             throw new ClusterException(
@@ -214,7 +222,7 @@ public abstract class ClusterStart implements Callable<Integer> {
             needed.add(Home.couchbaseJar(home));
         }
         if (flink()) {
-            needed.add(FlinkSession.lib(home));
+            needed.add(FlinkRest.lib(home));
         }
         if (connect()) {
             needed.add(ConnectWorker.lib(home));
@@ -228,7 +236,7 @@ public abstract class ClusterStart implements Callable<Integer> {
             });
         }
         if (yarn()) {
-            needed.add(YarnCluster.lib(home));
+            needed.add(YarnRest.lib(home));
         }
         for (Path p : needed) {
             if (!Files.exists(p)) {
@@ -375,14 +383,14 @@ public abstract class ClusterStart implements Callable<Integer> {
                 "connect",
                 Daemons.start(
                         dir, "connect", net.wrap(ConnectWorker.daemon(java, dir, home, conf, net.serviceAddress()))));
-        connectRest = "http://" + net.serviceAddress() + ":" + ConnectWorker.REST_PORT;
+        connectRest = "http://" + net.serviceAddress() + ":" + ConnectRest.REST_PORT;
         writeFile();
         String url = connectRest;
         // the plugins are scanned before the REST API opens: listed means loaded
         Daemons.await(
-                dir, "connect", pids.get("connect"), Duration.ofSeconds(180), () -> !ConnectWorker.connectorClasses(url)
+                dir, "connect", pids.get("connect"), Duration.ofSeconds(180), () -> !ConnectRest.connectorClasses(url)
                         .isEmpty());
-        List<String> plugins = ConnectWorker.connectorClasses(url).stream()
+        List<String> plugins = ConnectRest.connectorClasses(url).stream()
                 .filter(c -> c.startsWith("io.debezium") || c.startsWith("io.nearline"))
                 .map(c -> c.substring(c.lastIndexOf('.') + 1))
                 .toList();
@@ -390,12 +398,12 @@ public abstract class ClusterStart implements Callable<Integer> {
                 started,
                 "connect",
                 connectRest + " (Kafka Connect REST; plugins " + plugins + "; Prometheus http://" + net.serviceAddress()
-                        + ":" + ConnectWorker.PROMETHEUS_PORT + "/metrics)");
-        ClusterPrometheus.targets(dir, "connect", List.of(net.serviceAddress() + ":" + ConnectWorker.PROMETHEUS_PORT));
+                        + ":" + ConnectRest.PROMETHEUS_PORT + "/metrics)");
+        ClusterPrometheus.targets(dir, "connect", List.of(net.serviceAddress() + ":" + ConnectRest.PROMETHEUS_PORT));
     }
 
     private void startFlink() throws IOException {
-        Path lib = FlinkSession.lib(home);
+        Path lib = FlinkRest.lib(home);
         Path conf = FlinkSession.writeConfig(dir, net.serviceAddress(), home.resolve("jobs/flink-conf/config.yaml"));
         pids.put(
                 "jobmanager",
@@ -403,17 +411,17 @@ public abstract class ClusterStart implements Callable<Integer> {
         pids.put(
                 "taskmanager",
                 Daemons.start(dir, "taskmanager", net.wrap(FlinkSession.daemon(java, dir, lib, conf, true))));
-        rest = "http://" + net.serviceAddress() + ":" + FlinkSession.REST_PORT;
+        rest = "http://" + net.serviceAddress() + ":" + FlinkRest.REST_PORT;
         writeFile();
         String url = rest;
         Daemons.await(
-                dir, "jobmanager", pids.get("jobmanager"), Duration.ofSeconds(120), () -> FlinkSession.reachable(url));
+                dir, "jobmanager", pids.get("jobmanager"), Duration.ofSeconds(120), () -> FlinkRest.reachable(url));
         Daemons.await(
                 dir,
                 "taskmanager",
                 pids.get("taskmanager"),
                 Duration.ofSeconds(120),
-                () -> FlinkSession.taskManagers(url) > 0);
+                () -> FlinkRest.taskManagers(url) > 0);
         step(started, "flink", rest + " (web UI and REST; one TaskManager, 4 slots)");
         // the reporter's ports (jobs/flink-conf/config.yaml): the JobManager took the first, the TaskManager the next
         ClusterPrometheus.targets(
@@ -433,12 +441,12 @@ public abstract class ClusterStart implements Callable<Integer> {
     }
 
     private void startYarn() throws IOException {
-        Path lib = YarnCluster.lib(home);
+        Path lib = YarnRest.lib(home);
         Path conf = YarnCluster.writeConfig(dir, net.serviceAddress(), net.serviceAddress(), yarnSettings());
         startHdfs(lib, conf);
         yarn = new Yarn(
-                net.serviceAddress() + ":" + YarnCluster.RM_PORT,
-                "http://" + net.serviceAddress() + ":" + YarnCluster.WEB_PORT,
+                net.serviceAddress() + ":" + YarnRest.RM_PORT,
+                "http://" + net.serviceAddress() + ":" + YarnRest.WEB_PORT,
                 conf);
         if (zookeeper()) {
             startZooKeeper(lib);
@@ -454,7 +462,7 @@ public abstract class ClusterStart implements Callable<Integer> {
                 "resourcemanager",
                 pids.get("resourcemanager"),
                 Duration.ofSeconds(120),
-                () -> YarnCluster.runningNodes(web) >= nodes);
+                () -> YarnRest.runningNodes(web) >= nodes);
         step(started, "yarn", web + " (ResourceManager " + yarn.rm() + ", " + nodes + " NodeManager(s))");
     }
 
@@ -481,7 +489,7 @@ public abstract class ClusterStart implements Callable<Integer> {
         String quorum = ZooKeeper.quorum(net.serviceAddress());
         pids.put(
                 "zookeeper",
-                Daemons.start(dir, "zookeeper", net.wrap(ZooKeeper.daemon(java, dir, lib, net.serviceAddress()))));
+                Daemons.start(dir, "zookeeper", net.wrap(LocalZooKeeper.daemon(java, dir, lib, net.serviceAddress()))));
         writeFile();
         Daemons.await(dir, "zookeeper", pids.get("zookeeper"), Duration.ofSeconds(60), () -> Daemons.listening(quorum));
         step(started, "zookeeper", quorum + " (Flink's high availability on YARN)");

@@ -15,6 +15,12 @@
  */
 package io.nearline.localcluster.cluster;
 
+import io.nearline.jobs.cluster.ClusterFile;
+import io.nearline.jobs.cluster.ConnectRest;
+import io.nearline.jobs.cluster.Daemons;
+import io.nearline.jobs.cluster.DirOption;
+import io.nearline.jobs.cluster.FlinkRest;
+import io.nearline.jobs.cluster.YarnRest;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -42,7 +48,7 @@ final class ClusterStatus implements Callable<Integer> {
                 + c.kafka().security().describe());
         System.out.println("  cache        " + c.describeStore());
         if (c.yarnWebUrl() != null) {
-            System.out.println("  yarn         " + c.yarnWebUrl() + " (" + YarnCluster.runningNodes(c.yarnWebUrl())
+            System.out.println("  yarn         " + c.yarnWebUrl() + " (" + YarnRest.runningNodes(c.yarnWebUrl())
                     + " NodeManager(s) running), ResourceManager " + c.yarnRmAddress());
         }
         c.databases().forEach((kind, section) -> {
@@ -55,7 +61,7 @@ final class ClusterStatus implements Callable<Integer> {
                     + reach(c.prometheusUrl().substring(7)));
         }
         if (c.connectRestUrl() != null) {
-            List<String> plugins = ConnectWorker.connectorClasses(c.connectRestUrl());
+            List<String> plugins = ConnectRest.connectorClasses(c.connectRestUrl());
             System.out.println("  connect      " + c.connectRestUrl()
                     + (plugins.isEmpty()
                             ? " (UNREACHABLE)"
@@ -63,7 +69,7 @@ final class ClusterStatus implements Callable<Integer> {
         }
         if (c.flinkRestUrl() != null) {
             System.out.println("  flink        " + c.flinkRestUrl()
-                    + (FlinkSession.reachable(c.flinkRestUrl()) ? " (reachable)" : " (UNREACHABLE)"));
+                    + (FlinkRest.reachable(c.flinkRestUrl()) ? " (reachable)" : " (UNREACHABLE)"));
         }
         return allUp ? 0 : 1;
     }

@@ -16,6 +16,7 @@
 package io.nearline.localcluster.cluster;
 
 import io.nearline.common.config.KafkaSecurity;
+import io.nearline.jobs.cluster.DirOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -15,16 +15,16 @@
  */
 package io.nearline.localcluster.cluster;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.nearline.localcluster.kit.processes.ConnectJmx;
+import io.nearline.jobs.cluster.ConnectRest;
+import io.nearline.jobs.cluster.Daemons;
+import io.nearline.jobs.kit.processes.ConnectJmx;
+import io.nearline.jobs.kit.processes.PluginZip;
 import io.nearline.localcluster.kit.processes.ForkedConnect;
 import java.io.IOException;
-import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,12 +36,6 @@ import java.util.Map;
  * plugin path (each in a class loader of its own). Also the few calls of Connect's REST API that deploys and {@code cluster status} make.
  */
 public final class ConnectWorker {
-
-    public static final int REST_PORT = 8083;
-    /** Where the worker's JMX answers, on the REST API's address: the cache sink's counters (jobs list). */
-    public static final int JMX_PORT = 9875;
-    /** Where the worker's Prometheus endpoint answers (the JMX exporter with jobs/connect-conf/jmx-exporter.yaml). */
-    public static final int PROMETHEUS_PORT = 9404;
 
     private ConnectWorker() {}
 
@@ -59,10 +53,10 @@ public final class ConnectWorker {
      */
     static Path writeConfig(Path dir, String address, String kafka, Path home) throws IOException {
         Path conf = Files.createDirectories(dir.resolve("connect"));
-        Path sink = ForkedConnect.unpackPlugin(ForkedConnect.sinkPluginZip(home), conf.resolve("plugins"));
+        Path sink = PluginZip.unpack(ForkedConnect.sinkPluginZip(home), conf.resolve("plugins"));
         Files.write(
                 conf.resolve("worker.properties"),
-                ForkedConnect.workerProperties(address, REST_PORT, kafka, plugins(home) + "," + sink),
+                ForkedConnect.workerProperties(address, ConnectRest.REST_PORT, kafka, plugins(home) + "," + sink),
                 StandardCharsets.UTF_8);
         Files.write(conf.resolve("log4j2.properties"), ForkedConnect.logSettings(), StandardCharsets.UTF_8);
         return conf;
@@ -74,7 +68,7 @@ public final class ConnectWorker {
      * shown by Connect's REST API.
      */
     static void writeSecrets(Path dir, Map<String, Map<String, String>> databases) throws IOException {
-        Path file = secrets(dir);
+        Path file = ConnectRest.secrets(dir);
         List<String> lines = new ArrayList<>();
         for (Map.Entry<String, Map<String, String>> db : databases.entrySet()) {
             String password = Files.readString(Path.of(db.getValue().get("password-file")), StandardCharsets.UTF_8)
@@ -85,59 +79,15 @@ public final class ConnectWorker {
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
     }
 
-    private static Path secrets(Path dir) {
-        return dir.toAbsolutePath().resolve("connect/secrets.properties");
-    }
-
-    /** The reference to a secret {@link #writeSecrets} kept, resolved by the worker's file config provider. */
-    public static String secret(Path dir, String key) {
-        return "${file:" + secrets(dir) + ":" + key + "}";
-    }
-
     static List<String> daemon(String java, Path dir, Path home, Path conf, String address) {
         List<String> command = new ArrayList<>(List.of(java, Daemons.marker(dir), "-Xmx512m"));
-        command.addAll(ConnectJmx.jvmOptions(address, JMX_PORT));
-        command.add("-javaagent:" + ForkedConnect.prometheusAgent(home) + "=" + address + ":" + PROMETHEUS_PORT + ":"
-                + ForkedConnect.prometheusRules(home));
+        command.addAll(ConnectJmx.jvmOptions(address, ConnectRest.JMX_PORT));
+        command.add("-javaagent:" + ForkedConnect.prometheusAgent(home) + "=" + address + ":"
+                + ConnectRest.PROMETHEUS_PORT + ":" + ForkedConnect.prometheusRules(home));
         Path lib = lib(home);
         command.add("-Dlog4j2.configurationFile=" + conf.resolve("log4j2.properties"));
         command.addAll(List.of("-cp", lib + "/*", "org.apache.kafka.connect.cli.ConnectDistributed"));
         command.add(conf.resolve("worker.properties").toString());
         return command;
-    }
-
-    // ---- REST ----
-
-    private static final String WHO = "the Kafka Connect worker";
-
-    public static JsonNode get(String rest, String path) {
-        return JsonRest.call(WHO, rest, path, HttpRequest.newBuilder().GET(), Duration.ofSeconds(60));
-    }
-
-    public static JsonNode put(String rest, String path, Map<String, String> body) {
-        return JsonRest.call(
-                WHO, rest, path, JsonRest.withBody(HttpRequest.newBuilder(), "PUT", body), Duration.ofSeconds(60));
-    }
-
-    public static JsonNode delete(String rest, String path) {
-        return JsonRest.call(WHO, rest, path, HttpRequest.newBuilder().DELETE(), Duration.ofSeconds(60));
-    }
-
-    /** The names of the connectors on the worker. */
-    public static List<String> connectors(String rest) {
-        List<String> out = new ArrayList<>();
-        get(rest, "/connectors").forEach(n -> out.add(n.asText()));
-        return out;
-    }
-
-    /** The connector classes the worker has loaded, or none when it does not answer yet. */
-    public static List<String> connectorClasses(String rest) {
-        List<String> out = new ArrayList<>();
-        try {
-            get(rest, "/connector-plugins").forEach(p -> out.add(p.path("class").asText()));
-        } catch (ClusterException e) {
-            // not up yet
-        }
-        return out;
     }
 }

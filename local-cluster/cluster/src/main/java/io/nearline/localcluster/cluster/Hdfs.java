@@ -16,6 +16,10 @@
 package io.nearline.localcluster.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.nearline.jobs.cluster.ClusterException;
+import io.nearline.jobs.cluster.Daemons;
+import io.nearline.jobs.cluster.FlinkRest;
+import io.nearline.jobs.cluster.JsonRest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpRequest;
@@ -130,7 +134,7 @@ public final class Hdfs {
     private static List<String> jvm(String java, Path lib, Path conf, String main) {
         List<String> command = new ArrayList<>(List.of(
                 "env", "JAVA_HOME=" + System.getProperty("java.home"), "HADOOP_CONF_DIR=" + conf, java, "-Xmx256m"));
-        command.addAll(FlinkSession.JAVA_17_OPTS); // Hadoop needs the same opens on Java 17
+        command.addAll(FlinkRest.JAVA_17_OPTS); // Hadoop needs the same opens on Java 17
         command.add("-Dlog4j.configurationFile=" + conf.resolve("log4j2.properties"));
         command.addAll(List.of("-cp", conf + ":" + lib + "/*", main));
         return command;

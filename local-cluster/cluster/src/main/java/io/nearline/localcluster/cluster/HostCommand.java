@@ -15,6 +15,7 @@
  */
 package io.nearline.localcluster.cluster;
 
+import io.nearline.jobs.cluster.ClusterException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

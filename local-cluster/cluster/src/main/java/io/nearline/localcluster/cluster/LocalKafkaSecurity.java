@@ -16,7 +16,8 @@
 package io.nearline.localcluster.cluster;
 
 import io.nearline.common.config.KafkaSecurity;
-import io.nearline.localcluster.kit.processes.Home;
+import io.nearline.jobs.cluster.ClusterException;
+import io.nearline.jobs.kit.processes.Home;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;

@@ -15,6 +15,8 @@
  */
 package io.nearline.localcluster.cluster;
 
+import io.nearline.jobs.cluster.ClusterException;
+import io.nearline.jobs.cluster.PrivateLink;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -42,13 +44,10 @@ public record PrivateNetwork(String namespace, String hostAddress, String cluste
         return clusterAddress;
     }
 
-    /** The network of the cluster in {@code dir}: names and addresses derived from its path. */
+    /** The network of the cluster in {@code dir}: names and addresses derived from its path ({@link PrivateLink}). */
     public static PrivateNetwork of(Path dir) {
-        int h = dir.toAbsolutePath().normalize().toString().hashCode() & 0x3fff; // 16k /30 networks
-        int base = h * 4;
-        String prefix = "10.213." + (base >> 8) + ".";
-        return new PrivateNetwork(
-                "nearline-" + String.format("%04x", h), prefix + ((base & 0xff) + 1), prefix + ((base & 0xff) + 2));
+        PrivateLink link = PrivateLink.of(dir);
+        return new PrivateNetwork(link.namespace(), link.hostAddress(), link.clusterAddress());
     }
 
     private String hostLink() {

@@ -16,6 +16,7 @@
 package io.nearline.localcluster.cluster;
 
 import io.nearline.common.testkit.Printed;
+import io.nearline.jobs.cluster.ClusterException;
 
 /** {@code nearline cluster ...} run in the test's JVM with the front door's error handling. */
 final class ClusterCli {

@@ -18,11 +18,12 @@ package io.nearline.localcluster.connectrunner;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.common.config.Config;
 import io.nearline.common.testkit.LocalProcesses;
+import io.nearline.jobs.kit.kafka.KafkaTopics;
+import io.nearline.jobs.kit.processes.Home;
+import io.nearline.jobs.kit.processes.PluginZip;
 import io.nearline.localcluster.demo.Demo;
 import io.nearline.localcluster.demo.DemoOptions;
-import io.nearline.localcluster.kit.kafka.KafkaTopics;
 import io.nearline.localcluster.kit.processes.ForkedConnect;
-import io.nearline.localcluster.kit.processes.Home;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -75,8 +76,7 @@ public final class ConnectDemo extends ConnectEngine implements Callable<Integer
 
     @Override
     public ForkedConnect startConnect(Path dir, String bootstrap) throws IOException {
-        Path plugins = ForkedConnect.unpackPlugin(
-                ForkedConnect.sinkPluginZip(Home.dir()), dir.resolveSibling("connect-plugins"));
+        Path plugins = PluginZip.unpack(ForkedConnect.sinkPluginZip(Home.dir()), dir.resolveSibling("connect-plugins"));
         jmx = LocalProcesses.freePort();
         worker = SinkRun.startWorker(dir, bootstrap, plugins, jmx);
         return worker;

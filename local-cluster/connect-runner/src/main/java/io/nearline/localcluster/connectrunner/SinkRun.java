@@ -20,12 +20,13 @@ import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.Namespaces;
 import io.nearline.common.testkit.LocalProcesses;
+import io.nearline.jobs.kit.kafka.KafkaClient;
+import io.nearline.jobs.kit.kafka.KafkaTopics;
+import io.nearline.jobs.kit.processes.Home;
+import io.nearline.jobs.kit.processes.PluginZip;
 import io.nearline.localcluster.cdcreplay.CdcReplay;
-import io.nearline.localcluster.kit.kafka.KafkaClient;
-import io.nearline.localcluster.kit.kafka.KafkaTopics;
 import io.nearline.localcluster.kit.options.LocalRunOptions;
 import io.nearline.localcluster.kit.processes.ForkedConnect;
-import io.nearline.localcluster.kit.processes.Home;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -110,8 +111,7 @@ final class SinkRun {
 
     /** Runs the connector until {@code events} are written (any number when {@link CdcReplay#UNCOUNTED}) and committed. */
     void run(long events) throws Exception {
-        Path plugins =
-                ForkedConnect.unpackPlugin(ForkedConnect.sinkPluginZip(Home.dir()), work.resolve("connect-plugins"));
+        Path plugins = PluginZip.unpack(ForkedConnect.sinkPluginZip(Home.dir()), work.resolve("connect-plugins"));
         KafkaTopics.createTopics(kafka, Map.of(connectDeadLetterTopic(), 1));
         Path dir = work.resolve("connect");
         int jmx = LocalProcesses.freePort();

@@ -16,7 +16,7 @@
 package io.nearline.localcluster.connectrunner;
 
 import io.nearline.common.metrics.InMemoryMetrics;
-import io.nearline.localcluster.kit.processes.ConnectJmx;
+import io.nearline.jobs.kit.processes.ConnectJmx;
 import java.util.HashMap;
 import java.util.Map;
 

@@ -17,6 +17,7 @@ package io.nearline.localcluster.databases;
 
 import io.nearline.cdcbootstrap.core.DatabaseSnapshot;
 import io.nearline.common.events.DebeziumVersion;
+import io.nearline.jobs.cluster.database.SourceDatabase;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;

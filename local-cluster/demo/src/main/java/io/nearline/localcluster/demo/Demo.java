@@ -28,16 +28,16 @@ import io.nearline.common.config.Config;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.StoreUnavailableException;
-import io.nearline.localcluster.kit.kafka.KafkaTopics;
+import io.nearline.jobs.kit.console.LinesFile;
+import io.nearline.jobs.kit.kafka.KafkaTopics;
+import io.nearline.jobs.verifier.CacheView;
+import io.nearline.jobs.verifier.DivergenceChecker;
+import io.nearline.jobs.verifier.Row;
 import io.nearline.localcluster.kit.kafka.LocalBroker;
 import io.nearline.localcluster.kit.processes.ForkedConnect;
 import io.nearline.localcluster.kit.processes.ForkedStore;
 import io.nearline.localcluster.kit.processes.LocalEngine;
-import io.nearline.localcluster.kit.runs.ReplayOutput;
-import io.nearline.localcluster.sourcesimulator.CacheView;
-import io.nearline.localcluster.sourcesimulator.DivergenceChecker;
 import io.nearline.localcluster.sourcesimulator.ReadRepair;
-import io.nearline.localcluster.sourcesimulator.Row;
 import io.nearline.localcluster.sourcesimulator.Snapshot;
 import io.nearline.localcluster.sourcesimulator.SourceOfTruth;
 import io.nearline.localcluster.sourcesimulator.Workload;
@@ -220,7 +220,7 @@ public final class Demo {
             DemoOptions options, Engine engine, Map<String, Object> summary, DivergenceChecker.Report report)
             throws Exception {
         if (options.run.summaryJson != null) {
-            ReplayOutput.write(options.run.summaryJson, List.of(json(summary)));
+            LinesFile.write(options.run.summaryJson, List.of(json(summary)));
         }
         return report.converged()
                         && report.keysChecked() > 0

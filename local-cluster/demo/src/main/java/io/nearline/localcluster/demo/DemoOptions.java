@@ -15,6 +15,7 @@
  */
 package io.nearline.localcluster.demo;
 
+import io.nearline.jobs.kit.console.DurationConverter;
 import io.nearline.localcluster.kit.options.LocalRunOptions;
 import io.nearline.localcluster.kit.options.SeedOption;
 import io.nearline.localcluster.kit.options.StoreOptions;
@@ -34,7 +35,7 @@ public final class DemoOptions {
     @Option(
             names = "--duration",
             defaultValue = "60s",
-            converter = LocalRunOptions.DurationConverter.class,
+            converter = DurationConverter.class,
             description =
                     "How long the source of truth commits (default: ${DEFAULT-VALUE}); draining and checking follow.")
     public Duration duration;

@@ -27,12 +27,13 @@ import io.nearline.common.config.ConfigKey;
 import io.nearline.common.config.JobKeys;
 import io.nearline.common.config.KafkaSecurity;
 import io.nearline.common.config.ValueType;
+import io.nearline.jobs.cluster.database.DebeziumWatermarks;
+import io.nearline.jobs.kit.console.CommandGroup;
+import io.nearline.jobs.kit.console.DurationConverter;
+import io.nearline.jobs.kit.console.Progress;
+import io.nearline.jobs.kit.kafka.KafkaClient;
+import io.nearline.jobs.kit.kafka.KafkaTopics;
 import io.nearline.localcluster.cluster.ClusterCommand;
-import io.nearline.localcluster.kit.console.CommandGroup;
-import io.nearline.localcluster.kit.console.Progress;
-import io.nearline.localcluster.kit.kafka.KafkaClient;
-import io.nearline.localcluster.kit.kafka.KafkaTopics;
-import io.nearline.localcluster.kit.options.LocalRunOptions;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -158,7 +159,7 @@ public final class BootstrapCommand extends CommandGroup {
                 names = "--wait",
                 defaultValue = "60s",
                 paramLabel = "DURATION",
-                converter = LocalRunOptions.DurationConverter.class,
+                converter = DurationConverter.class,
                 description = "With --from: how long to wait for the watermark to stream, and for transactions open "
                         + "at it (default: ${DEFAULT-VALUE}).")
         Duration wait;

@@ -22,15 +22,16 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.common.events.DebeziumDecoder;
 import io.nearline.feedtrackingjoin.core.JoinSettings;
-import io.nearline.localcluster.cluster.ClusterException;
-import io.nearline.localcluster.cluster.ClusterFile;
-import io.nearline.localcluster.cluster.ClusterOption;
+import io.nearline.jobs.cluster.ClusterException;
+import io.nearline.jobs.cluster.ClusterFile;
+import io.nearline.jobs.cluster.ClusterOption;
+import io.nearline.jobs.cluster.SetOptions;
+import io.nearline.jobs.kit.console.LinesFile;
+import io.nearline.jobs.kit.kafka.KafkaClient;
+import io.nearline.jobs.kit.kafka.KafkaTopics;
 import io.nearline.localcluster.joinreference.JoinOutputs;
 import io.nearline.localcluster.joinreplay.JoinKafka;
-import io.nearline.localcluster.kit.kafka.KafkaClient;
-import io.nearline.localcluster.kit.kafka.KafkaTopics;
 import io.nearline.localcluster.kit.options.WaitOption;
-import io.nearline.localcluster.kit.runs.ReplayOutput;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -107,7 +108,7 @@ public final class CollectCommand implements Runnable {
                 }
                 lines.add(line.toString());
             }
-            ReplayOutput.write(out, lines);
+            LinesFile.write(out, lines);
             System.out.printf(
                     "collected %,d records (%,d tombstones) of %s on %s into %s%n",
                     records.size(), tombstones, from, s.bootstrapServers(), out);
@@ -179,10 +180,10 @@ public final class CollectCommand implements Runnable {
                 outputs = again;
                 deadLetters = lettersAgain;
             }
-            ReplayOutput.write(outDir.resolve("joined.jsonl"), outputs.joined());
-            ReplayOutput.write(outDir.resolve("orphans.jsonl"), outputs.orphans());
-            ReplayOutput.write(outDir.resolve("late.jsonl"), outputs.late());
-            ReplayOutput.write(outDir.resolve("dead-letters.jsonl"), deadLetters);
+            LinesFile.write(outDir.resolve("joined.jsonl"), outputs.joined());
+            LinesFile.write(outDir.resolve("orphans.jsonl"), outputs.orphans());
+            LinesFile.write(outDir.resolve("late.jsonl"), outputs.late());
+            LinesFile.write(outDir.resolve("dead-letters.jsonl"), deadLetters);
             System.out.printf(
                     "collected %,d joined (%,d complete), %,d orphans, %,d late, %,d dead letters into %s%n",
                     outputs.joined().size(),

@@ -18,10 +18,11 @@ package io.nearline.localcluster.deploy;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.events.ChangeEvents;
 import io.nearline.common.store.CacheStore;
+import io.nearline.jobs.cluster.ClusterOption;
+import io.nearline.jobs.cluster.LiveStores;
+import io.nearline.jobs.kit.console.LinesFile;
 import io.nearline.localcluster.cdcreference.ReplayInput;
 import io.nearline.localcluster.cdcreference.StateDump;
-import io.nearline.localcluster.cluster.ClusterOption;
-import io.nearline.localcluster.kit.runs.ReplayOutput;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -69,7 +70,7 @@ public final class DumpCommand implements Callable<Integer> {
         }
         try (CacheStore cache = LiveStores.open(store, cluster.read())) {
             List<String> lines = StateDump.lines(cache, keys);
-            ReplayOutput.write(out, lines);
+            LinesFile.write(out, lines);
             System.out.printf("dumped %,d records of %,d keys to %s%n", lines.size(), keys.size(), out);
         }
         return 0;

@@ -20,8 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.common.testkit.LocalProcesses;
 import io.nearline.common.testkit.Printed;
+import io.nearline.jobs.cluster.ClusterException;
 import io.nearline.localcluster.cluster.ClusterCommand;
-import io.nearline.localcluster.cluster.ClusterException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;

@@ -15,8 +15,8 @@
  */
 package io.nearline.localcluster.flinkrunner;
 
-import io.nearline.localcluster.kit.console.CliErrors;
-import io.nearline.localcluster.kit.console.CommandGroup;
+import io.nearline.jobs.kit.console.CliErrors;
+import io.nearline.jobs.kit.console.CommandGroup;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 

@@ -19,11 +19,11 @@ import io.nearline.common.config.Config;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.feedtrackingjoin.core.JoinMetrics;
 import io.nearline.feedtrackingjoin.core.JoinSettings;
+import io.nearline.jobs.kit.console.LinesFile;
+import io.nearline.jobs.kit.kafka.KafkaClient;
+import io.nearline.jobs.kit.kafka.KafkaTopics;
 import io.nearline.localcluster.joinreplay.JoinReplay;
 import io.nearline.localcluster.joinreplay.ReplayJoinOptions;
-import io.nearline.localcluster.kit.kafka.KafkaClient;
-import io.nearline.localcluster.kit.kafka.KafkaTopics;
-import io.nearline.localcluster.kit.runs.ReplayOutput;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -89,7 +89,7 @@ public final class FlinkSqlJoinReplay extends FlinkEngine implements Callable<In
                 .map(r -> new String(r.value(), StandardCharsets.UTF_8))
                 .sorted()
                 .toList();
-        ReplayOutput.write(options.outDir.resolve("sql-joined.jsonl"), rows);
+        LinesFile.write(options.outDir.resolve("sql-joined.jsonl"), rows);
         System.out.printf("  flink sql: %,d rows in %s%n", rows.size(), options.outDir.resolve("sql-joined.jsonl"));
     }
 

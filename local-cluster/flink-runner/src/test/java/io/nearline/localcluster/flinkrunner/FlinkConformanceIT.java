@@ -16,8 +16,8 @@
 package io.nearline.localcluster.flinkrunner;
 
 import io.nearline.common.metrics.InMemoryMetrics;
+import io.nearline.jobs.kit.console.CliErrors;
 import io.nearline.localcluster.cdcreplay.CdcConformanceSuite;
-import io.nearline.localcluster.kit.console.CliErrors;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine;

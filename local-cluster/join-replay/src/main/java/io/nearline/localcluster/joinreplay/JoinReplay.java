@@ -21,17 +21,17 @@ import io.nearline.common.config.Config;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.feedtrackingjoin.core.JoinMetrics;
 import io.nearline.feedtrackingjoin.core.JoinSettings;
+import io.nearline.jobs.kit.console.CpuUse;
+import io.nearline.jobs.kit.console.LinesFile;
+import io.nearline.jobs.kit.console.Progress;
+import io.nearline.jobs.kit.console.RateMeter;
+import io.nearline.jobs.kit.kafka.KafkaClient;
 import io.nearline.localcluster.joinreference.JoinOutputs;
-import io.nearline.localcluster.kit.console.CpuUse;
-import io.nearline.localcluster.kit.console.Progress;
-import io.nearline.localcluster.kit.console.RateMeter;
-import io.nearline.localcluster.kit.kafka.KafkaClient;
 import io.nearline.localcluster.kit.kafka.LocalBroker;
 import io.nearline.localcluster.kit.processes.LocalEngine;
 import io.nearline.localcluster.kit.runs.BrokerRestart;
 import io.nearline.localcluster.kit.runs.CatchUp;
 import io.nearline.localcluster.kit.runs.JobProcess;
-import io.nearline.localcluster.kit.runs.ReplayOutput;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -197,10 +197,10 @@ public final class JoinReplay {
         private void report() throws Exception {
             JoinOutputs outputs = JoinKafka.outputs(kafka, settings);
             List<String> deadLetters = JoinKafka.deadLetters(kafka, settings);
-            ReplayOutput.write(options.outDir.resolve("joined.jsonl"), outputs.joined());
-            ReplayOutput.write(options.outDir.resolve("orphans.jsonl"), outputs.orphans());
-            ReplayOutput.write(options.outDir.resolve("late.jsonl"), outputs.late());
-            ReplayOutput.write(options.outDir.resolve("dead-letters.jsonl"), deadLetters);
+            LinesFile.write(options.outDir.resolve("joined.jsonl"), outputs.joined());
+            LinesFile.write(options.outDir.resolve("orphans.jsonl"), outputs.orphans());
+            LinesFile.write(options.outDir.resolve("late.jsonl"), outputs.late());
+            LinesFile.write(options.outDir.resolve("dead-letters.jsonl"), deadLetters);
             Summary summary = new Summary(
                     engine.name(),
                     sent,
@@ -223,7 +223,7 @@ public final class JoinReplay {
             summary.print(System.out);
             System.out.println("  outputs: " + options.outDir);
             if (options.run.summaryJson != null) {
-                ReplayOutput.write(options.run.summaryJson, List.of(summary.toJson()));
+                LinesFile.write(options.run.summaryJson, List.of(summary.toJson()));
             }
         }
     }

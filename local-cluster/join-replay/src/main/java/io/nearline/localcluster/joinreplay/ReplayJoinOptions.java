@@ -17,6 +17,7 @@ package io.nearline.localcluster.joinreplay;
 
 import io.nearline.common.config.Config;
 import io.nearline.feedtrackingjoin.core.JoinSettings;
+import io.nearline.jobs.kit.console.DurationConverter;
 import io.nearline.localcluster.kit.options.LocalRunOptions;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -81,7 +82,7 @@ public final class ReplayJoinOptions {
     @Option(
             names = "--warm-up",
             defaultValue = "0s",
-            converter = LocalRunOptions.DurationConverter.class,
+            converter = DurationConverter.class,
             description = "With --live: join latency recorded in this first part of the traffic (JIT, the first "
                     + "checkpoints) is left out (default: ${DEFAULT-VALUE}).")
     public Duration warmUp;

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.nearline.localcluster.kit.console.CpuUse;
+import io.nearline.jobs.kit.console.CpuUse;
 import org.junit.jupiter.api.Test;
 
 /** The replay's summary for machines: the cores a run cost beside its rate, and only where measured. */

@@ -23,6 +23,8 @@ import io.nearline.common.events.ChangeDecoder;
 import io.nearline.common.events.ChangeEventValidator;
 import io.nearline.common.events.ChangeEvents;
 import io.nearline.common.events.PartialImages;
+import io.nearline.jobs.verifier.Row;
+import io.nearline.jobs.verifier.TruthView;
 import io.nearline.localcluster.cdcreference.ReplayInput;
 import java.nio.file.Path;
 import java.util.HashMap;

@@ -15,6 +15,7 @@
  */
 package io.nearline.localcluster.sourcesimulator;
 
+import io.nearline.jobs.verifier.Row;
 import java.util.List;
 
 /**

@@ -21,6 +21,8 @@ import io.nearline.common.cache.CacheKey;
 import io.nearline.common.schema.PayloadUpconverter;
 import io.nearline.common.schema.SchemaRegistry;
 import io.nearline.common.version.Version;
+import io.nearline.jobs.verifier.Row;
+import io.nearline.jobs.verifier.TruthView;
 import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.util.ArrayList;

@@ -33,6 +33,8 @@ import io.nearline.common.store.CacheStore;
 import io.nearline.common.testkit.ManualClock;
 import io.nearline.common.testkit.Seeds;
 import io.nearline.common.version.Version;
+import io.nearline.jobs.verifier.DivergenceChecker;
+import io.nearline.jobs.verifier.Row;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

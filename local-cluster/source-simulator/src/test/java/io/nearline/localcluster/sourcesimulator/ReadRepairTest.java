@@ -26,6 +26,8 @@ import io.nearline.common.cache.CacheKey;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.schema.InMemorySchemaRegistry;
 import io.nearline.common.testkit.ManualClock;
+import io.nearline.jobs.verifier.CacheView;
+import io.nearline.jobs.verifier.Row;
 import java.time.Duration;
 import java.util.Random;
 import org.junit.jupiter.api.Test;

@@ -18,7 +18,7 @@ package io.nearline.lxctestbed.drillrunner;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.nearline.localcluster.cluster.ClusterException;
+import io.nearline.jobs.cluster.ClusterException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

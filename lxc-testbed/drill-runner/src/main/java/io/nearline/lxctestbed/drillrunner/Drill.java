@@ -16,7 +16,7 @@
 package io.nearline.lxctestbed.drillrunner;
 
 import io.nearline.common.config.ValueType;
-import io.nearline.localcluster.cluster.ClusterException;
+import io.nearline.jobs.cluster.ClusterException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -16,10 +16,10 @@
 package io.nearline.lxctestbed.drillrunner;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.nearline.localcluster.cluster.ClusterException;
+import io.nearline.jobs.cluster.ClusterException;
+import io.nearline.jobs.kit.console.SummaryJsonOption;
+import io.nearline.jobs.kit.processes.Home;
 import io.nearline.localcluster.kit.options.SeedOption;
-import io.nearline.localcluster.kit.options.SummaryJsonOption;
-import io.nearline.localcluster.kit.processes.Home;
 import io.nearline.lxctestbed.testbed.TestbedCommand;
 import java.io.IOException;
 import java.nio.file.Path;

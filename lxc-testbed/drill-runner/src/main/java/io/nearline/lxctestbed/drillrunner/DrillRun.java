@@ -21,14 +21,14 @@ import io.nearline.common.config.Config;
 import io.nearline.common.config.ValueType;
 import io.nearline.common.store.CacheStores;
 import io.nearline.feedtrackingjoin.core.JoinSettings;
-import io.nearline.localcluster.cluster.ClusterException;
-import io.nearline.localcluster.cluster.ClusterFile;
-import io.nearline.localcluster.cluster.Daemons;
-import io.nearline.localcluster.cluster.YarnCluster;
-import io.nearline.localcluster.deploy.DeployCommand;
-import io.nearline.localcluster.deploy.Descriptor;
-import io.nearline.localcluster.deploy.FlinkYarn;
-import io.nearline.localcluster.deploy.SamzaDeploy;
+import io.nearline.jobs.cluster.ClusterException;
+import io.nearline.jobs.cluster.ClusterFile;
+import io.nearline.jobs.cluster.Daemons;
+import io.nearline.jobs.cluster.YarnRest;
+import io.nearline.jobs.deploy.DeployCommand;
+import io.nearline.jobs.deploy.Descriptor;
+import io.nearline.jobs.deploy.FlinkYarn;
+import io.nearline.jobs.deploy.SamzaDeploy;
 import io.nearline.lxctestbed.testbed.LxcNode;
 import io.nearline.lxctestbed.testbed.TestbedCommand;
 import io.nearline.lxctestbed.testbed.TestbedHeal;
@@ -161,7 +161,7 @@ final class DrillRun {
         injector = new Injector(testbed, c, appId, engine, d.name(), probe);
         Thread onInterrupt = new Thread(() -> {
             healWhatIsLeft("interrupted");
-            YarnCluster.kill(c.yarnWeb(), appId);
+            YarnRest.kill(c.yarnWeb(), appId);
         });
         Runtime.getRuntime().addShutdownHook(onInterrupt);
         try {
@@ -202,7 +202,7 @@ final class DrillRun {
             steadyBacklog = load.steadyBacklog(drill.loadRate());
         } finally {
             threads.shutdownNow();
-            YarnCluster.kill(c.yarnWeb(), appId);
+            YarnRest.kill(c.yarnWeb(), appId);
             healWhatIsLeft("at the end");
         }
         return conclude(checks, describe);
@@ -298,7 +298,7 @@ final class DrillRun {
     private Verdict.Checks checks(DrillLoad load, long units, long drainDeadline) throws InterruptedException {
         Verdict.Checked checked = load.check(drainDeadline);
         System.out.println("  check: " + checked.summary());
-        String state = YarnCluster.app(c.yarnWeb(), appId).state();
+        String state = YarnRest.app(c.yarnWeb(), appId).state();
         jobErrors = JobErrors.of(c.yarnWeb(), appId, testbed); // before the run stops the job
         double healedAt = faults.stream()
                 .mapToDouble(f -> f.endSeconds() == null ? f.startSeconds() : f.endSeconds())
@@ -396,10 +396,10 @@ final class DrillRun {
     /** Every node RUNNING to YARN, waiting a minute for one that an earlier drill started again. */
     private void requireAllNodesUp(ClusterFile c) {
         long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-        Map<String, String> yarn = YarnCluster.nodes(c.yarnWeb());
+        Map<String, String> yarn = YarnRest.nodes(c.yarnWeb());
         while (System.nanoTime() < deadline && yarn.values().stream().anyMatch(s -> !s.equals("RUNNING"))) {
             Daemons.sleep(1000);
-            yarn = YarnCluster.nodes(c.yarnWeb());
+            yarn = YarnRest.nodes(c.yarnWeb());
         }
         for (LxcNode n : TestbedCommand.nodes(testbed)) {
             if (!"RUNNING".equals(yarn.get(n.address()))) {
@@ -414,7 +414,7 @@ final class DrillRun {
     private static void stopLeftovers(ClusterFile c, Descriptor d) {
         for (String id = runningApp(c, d); id != null; id = runningApp(c, d)) {
             System.out.println("  stopping " + id + " (" + d.name() + "), left by an earlier or failed run");
-            YarnCluster.kill(c.yarnWeb(), id);
+            YarnRest.kill(c.yarnWeb(), id);
         }
     }
 
@@ -422,7 +422,7 @@ final class DrillRun {
     private static String runningApp(ClusterFile c, Descriptor d) {
         Optional<String> id = d.engine().equals("flink")
                 ? FlinkYarn.running(c, d.name()).map(FlinkYarn.Running::appId)
-                : SamzaDeploy.running(c.yarnWeb(), d.name()).map(YarnCluster.App::id);
+                : SamzaDeploy.running(c.yarnWeb(), d.name()).map(YarnRest.App::id);
         return id.orElse(null);
     }
 
@@ -430,7 +430,7 @@ final class DrillRun {
         long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
         while (System.nanoTime() < deadline) {
             String id = runningApp(c, d);
-            if (id != null && YarnCluster.app(c.yarnWeb(), id).state().equals("RUNNING")) {
+            if (id != null && YarnRest.app(c.yarnWeb(), id).state().equals("RUNNING")) {
                 return id;
             }
             Daemons.sleep(500);

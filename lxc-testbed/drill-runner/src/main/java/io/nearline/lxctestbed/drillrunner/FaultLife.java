@@ -15,7 +15,7 @@
  */
 package io.nearline.lxctestbed.drillrunner;
 
-import io.nearline.localcluster.cluster.Daemons;
+import io.nearline.jobs.cluster.Daemons;
 import io.nearline.lxctestbed.drillrunner.Probe.Reading;
 import java.time.Duration;
 import java.util.ArrayList;

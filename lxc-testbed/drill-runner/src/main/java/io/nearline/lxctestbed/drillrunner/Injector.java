@@ -15,12 +15,12 @@
  */
 package io.nearline.lxctestbed.drillrunner;
 
-import io.nearline.localcluster.cluster.ClusterException;
-import io.nearline.localcluster.cluster.ClusterFile;
-import io.nearline.localcluster.cluster.Daemons;
+import io.nearline.jobs.cluster.ClusterException;
+import io.nearline.jobs.cluster.ClusterFile;
+import io.nearline.jobs.cluster.Daemons;
+import io.nearline.jobs.cluster.YarnRest;
+import io.nearline.jobs.cluster.ZooKeeper;
 import io.nearline.localcluster.cluster.HostCommand;
-import io.nearline.localcluster.cluster.YarnCluster;
-import io.nearline.localcluster.cluster.ZooKeeper;
 import io.nearline.lxctestbed.drillrunner.Drill.Fault;
 import io.nearline.lxctestbed.testbed.LxcNode;
 import io.nearline.lxctestbed.testbed.Partition;
@@ -91,8 +91,8 @@ final class Injector implements FaultLife.Testbed {
      */
     static final Set<Integer> NOT_THE_STORE = Set.of(
             9092,
-            YarnCluster.RM_PORT,
-            YarnCluster.WEB_PORT,
+            YarnRest.RM_PORT,
+            YarnRest.WEB_PORT,
             8030, // YARN's scheduler
             8031, // and resource tracker
             ZooKeeper.PORT);

@@ -15,8 +15,8 @@
  */
 package io.nearline.lxctestbed.drillrunner;
 
-import io.nearline.localcluster.cluster.YarnCluster;
-import io.nearline.localcluster.kit.processes.LogTail;
+import io.nearline.jobs.cluster.YarnRest;
+import io.nearline.jobs.kit.processes.LogTail;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,7 +44,7 @@ final class JobErrors {
     static List<String> of(String yarnWeb, String appId, Path testbed) {
         List<String> out = new ArrayList<>();
         try {
-            YarnCluster.App app = YarnCluster.app(yarnWeb, appId);
+            YarnRest.App app = YarnRest.app(yarnWeb, appId);
             out.add("YARN: " + app.state() + ", final status " + app.finalStatus()
                     + (app.diagnostics().isBlank()
                             ? ""

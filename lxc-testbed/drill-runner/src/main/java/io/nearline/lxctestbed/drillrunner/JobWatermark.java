@@ -17,10 +17,10 @@ package io.nearline.lxctestbed.drillrunner;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.nearline.localcluster.cluster.ClusterFile;
-import io.nearline.localcluster.cluster.FlinkSession;
-import io.nearline.localcluster.deploy.FlinkYarn;
-import io.nearline.localcluster.deploy.SamzaMetricsStream;
+import io.nearline.jobs.cluster.ClusterFile;
+import io.nearline.jobs.cluster.FlinkRest;
+import io.nearline.jobs.deploy.FlinkYarn;
+import io.nearline.jobs.deploy.SamzaMetricsStream;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.HashMap;
@@ -119,7 +119,7 @@ final class JobWatermark implements AutoCloseable {
         if (job.isEmpty()) {
             return List.of();
         }
-        return FlinkSession.metricAggregates(
+        return FlinkRest.metricAggregates(
                         job.get().rest(),
                         job.get().jobId(),
                         id -> id.endsWith(GAUGE) || id.endsWith(GAUGE.replace('-', '_')),

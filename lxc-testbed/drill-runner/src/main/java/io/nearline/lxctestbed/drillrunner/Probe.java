@@ -17,8 +17,8 @@ package io.nearline.lxctestbed.drillrunner;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.nearline.localcluster.cluster.ClusterException;
-import io.nearline.localcluster.kit.processes.Home;
+import io.nearline.jobs.cluster.ClusterException;
+import io.nearline.jobs.kit.processes.Home;
 import io.nearline.lxctestbed.testbed.LxcNode;
 import java.io.IOException;
 import java.io.InputStream;

@@ -16,12 +16,12 @@
 package io.nearline.lxctestbed.drillrunner;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.nearline.localcluster.cluster.ClusterException;
-import io.nearline.localcluster.cluster.ClusterFile;
-import io.nearline.localcluster.cluster.FlinkSession;
-import io.nearline.localcluster.cluster.YarnCluster;
-import io.nearline.localcluster.deploy.FlinkYarn;
-import io.nearline.localcluster.deploy.SamzaMetricsStream;
+import io.nearline.jobs.cluster.ClusterException;
+import io.nearline.jobs.cluster.ClusterFile;
+import io.nearline.jobs.cluster.FlinkRest;
+import io.nearline.jobs.cluster.YarnRest;
+import io.nearline.jobs.deploy.FlinkYarn;
+import io.nearline.jobs.deploy.SamzaMetricsStream;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -111,11 +111,11 @@ final class Signs {
             return switch (sign) {
                 case NODE_LOST ->
                     now(Set.of("LOST", "UNHEALTHY", "SHUTDOWN")
-                            .contains(YarnCluster.nodes(cluster.yarnWeb()).getOrDefault(address(applied), "")));
+                            .contains(YarnRest.nodes(cluster.yarnWeb()).getOrDefault(address(applied), "")));
                 case CONTAINER_EXIT -> now(applied.container() != null && exited(applied));
                 case AM_RESTART ->
                     quietly(
-                            () -> YarnCluster.attemptStarts(cluster.yarnWeb(), appId).stream()
+                            () -> YarnRest.attemptStarts(cluster.yarnWeb(), appId).stream()
                                     .filter(t -> t >= startMillis)
                                     .min(Long::compare),
                             Optional.empty());
@@ -133,7 +133,7 @@ final class Signs {
         }
 
         private boolean exited(Injector.Applied applied) {
-            String state = YarnCluster.containerState("http://" + address(applied) + ":8042", applied.container());
+            String state = YarnRest.containerState("http://" + address(applied) + ":8042", applied.container());
             return state != null && !state.startsWith("RUNNING");
         }
 
@@ -152,7 +152,7 @@ final class Signs {
             if (engine.equals("flink")) {
                 return quietly(
                         () -> FlinkYarn.running(cluster, jobName)
-                                .map(r -> FlinkSession.metricSum(r.rest(), r.jobId(), counter))
+                                .map(r -> FlinkRest.metricSum(r.rest(), r.jobId(), counter))
                                 .orElse(-1L),
                         -1L);
             }
@@ -166,7 +166,7 @@ final class Signs {
             }
             return quietly(
                     () -> FlinkYarn.running(cluster, jobName).flatMap(r -> {
-                        JsonNode entries = FlinkSession.get(r.rest(), "/jobs/" + r.jobId() + "/exceptions")
+                        JsonNode entries = FlinkRest.get(r.rest(), "/jobs/" + r.jobId() + "/exceptions")
                                 .path("exceptionHistory")
                                 .path("entries");
                         return StreamSupport.stream(entries.spliterator(), false)

@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nearline.localcluster.cluster.ClusterException;
+import io.nearline.jobs.cluster.ClusterException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -15,7 +15,7 @@
  */
 package io.nearline.lxctestbed.testbed;
 
-import io.nearline.localcluster.cluster.ClusterException;
+import io.nearline.jobs.cluster.ClusterException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -15,7 +15,7 @@
  */
 package io.nearline.lxctestbed.testbed;
 
-import io.nearline.localcluster.cluster.ClusterException;
+import io.nearline.jobs.cluster.ClusterException;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;

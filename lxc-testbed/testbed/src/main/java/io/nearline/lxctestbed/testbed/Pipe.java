@@ -15,8 +15,8 @@
  */
 package io.nearline.lxctestbed.testbed;
 
-import io.nearline.localcluster.cluster.ClusterException;
-import io.nearline.localcluster.kit.processes.Home;
+import io.nearline.jobs.cluster.ClusterException;
+import io.nearline.jobs.kit.processes.Home;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

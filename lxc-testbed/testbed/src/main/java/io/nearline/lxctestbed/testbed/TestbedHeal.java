@@ -15,9 +15,9 @@
  */
 package io.nearline.lxctestbed.testbed;
 
-import io.nearline.localcluster.cluster.ClusterException;
-import io.nearline.localcluster.cluster.ClusterFile;
-import io.nearline.localcluster.cluster.Daemons;
+import io.nearline.jobs.cluster.ClusterException;
+import io.nearline.jobs.cluster.ClusterFile;
+import io.nearline.jobs.cluster.Daemons;
 import io.nearline.localcluster.cluster.HostCommand;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -15,8 +15,8 @@
  */
 package io.nearline.lxctestbed.testbed;
 
+import io.nearline.jobs.cluster.ClusterException;
 import io.nearline.localcluster.cluster.ClusterCommand;
-import io.nearline.localcluster.cluster.ClusterException;
 import io.nearline.localcluster.cluster.ClusterNetwork;
 import io.nearline.localcluster.cluster.HostCommand;
 import java.io.IOException;

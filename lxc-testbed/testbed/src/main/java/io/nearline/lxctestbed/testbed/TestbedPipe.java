@@ -15,8 +15,8 @@
  */
 package io.nearline.lxctestbed.testbed;
 
-import io.nearline.localcluster.cluster.ClusterException;
-import io.nearline.localcluster.kit.options.LocalRunOptions;
+import io.nearline.jobs.cluster.ClusterException;
+import io.nearline.jobs.kit.console.DurationConverter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -49,7 +49,7 @@ final class TestbedPipe implements Callable<Integer> {
     @Option(
             names = "--delay",
             paramLabel = "DURATION",
-            converter = LocalRunOptions.DurationConverter.class,
+            converter = DurationConverter.class,
             description = "Fixed delay each way, such as 100ms.")
     Duration delay;
 

@@ -15,9 +15,9 @@
  */
 package io.nearline.lxctestbed.testbed;
 
-import io.nearline.localcluster.cluster.ClusterFile;
-import io.nearline.localcluster.cluster.Daemons;
-import io.nearline.localcluster.cluster.YarnCluster;
+import io.nearline.jobs.cluster.ClusterFile;
+import io.nearline.jobs.cluster.Daemons;
+import io.nearline.jobs.cluster.YarnRest;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -38,7 +38,7 @@ final class TestbedStatus implements Callable<Integer> {
         ClusterFile c = ClusterFile.read(dir);
         System.out.println("testbed in " + dir + " (bridge " + c.namespace() + ", " + c.address() + ")");
         boolean allUp = Daemons.report(dir, c.processes());
-        Map<String, String> yarn = c.yarnWebUrl() == null ? Map.of() : YarnCluster.nodes(c.yarnWebUrl());
+        Map<String, String> yarn = c.yarnWebUrl() == null ? Map.of() : YarnRest.nodes(c.yarnWebUrl());
         for (LxcNode node : TestbedCommand.nodes(dir)) {
             String instance = node.state();
             String nm = yarn.getOrDefault(node.address(), "not registered"); // a node's host name is its address

@@ -15,9 +15,9 @@
  */
 package io.nearline.lxctestbed.testbed;
 
-import io.nearline.localcluster.cluster.ClusterFile;
-import io.nearline.localcluster.cluster.Daemons;
-import io.nearline.localcluster.kit.processes.Home;
+import io.nearline.jobs.cluster.ClusterFile;
+import io.nearline.jobs.cluster.Daemons;
+import io.nearline.jobs.kit.processes.Home;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.concurrent.Callable;

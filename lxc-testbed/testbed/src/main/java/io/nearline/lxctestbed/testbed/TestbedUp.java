@@ -15,13 +15,13 @@
  */
 package io.nearline.lxctestbed.testbed;
 
-import io.nearline.localcluster.cluster.ClusterException;
-import io.nearline.localcluster.cluster.ClusterFile;
+import io.nearline.jobs.cluster.ClusterException;
+import io.nearline.jobs.cluster.ClusterFile;
+import io.nearline.jobs.cluster.Daemons;
+import io.nearline.jobs.kit.processes.Home;
 import io.nearline.localcluster.cluster.ClusterNetwork;
 import io.nearline.localcluster.cluster.ClusterStart;
-import io.nearline.localcluster.cluster.Daemons;
 import io.nearline.localcluster.cluster.YarnCluster;
-import io.nearline.localcluster.kit.processes.Home;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;

@@ -15,8 +15,8 @@
  */
 package io.nearline.lxctestbed.testbed;
 
-import io.nearline.localcluster.cluster.ClusterPrometheus;
-import io.nearline.localcluster.cluster.YarnCluster;
+import io.nearline.jobs.cluster.ClusterPrometheus;
+import io.nearline.jobs.cluster.YarnRest;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -83,15 +83,15 @@ final class YarnTargets {
     Map<String, List<String>> pass() {
         Map<String, Set<String>> hostsByApp = new TreeMap<>();
         Set<String> silent = new TreeSet<>();
-        YarnCluster.nodeWebs(yarnWeb).forEach((host, web) -> YarnCluster.runningContainers(web, Duration.ofSeconds(2))
+        YarnRest.nodeWebs(yarnWeb).forEach((host, web) -> YarnRest.runningContainers(web, Duration.ofSeconds(2))
                 .ifPresentOrElse(
                         ids -> ids.forEach(id -> hostsByApp
-                                .computeIfAbsent(YarnCluster.applicationOf(id), a -> new TreeSet<>())
+                                .computeIfAbsent(YarnRest.applicationOf(id), a -> new TreeSet<>())
                                 .add(host)),
                         () -> silent.add(host)));
         Map<String, List<String>> changed = new TreeMap<>();
         Set<String> liveFiles = new TreeSet<>();
-        for (YarnCluster.App app : YarnCluster.apps(yarnWeb)) {
+        for (YarnRest.App app : YarnRest.apps(yarnWeb)) {
             Optional<Exporters> exporters = LIVE.contains(app.state()) ? exporters(app) : Optional.empty();
             if (exporters.isEmpty()) {
                 continue;
@@ -125,7 +125,7 @@ final class YarnTargets {
     }
 
     /** What an application exports, if anything: a Samza job deployed with its exporters, or Flink. */
-    Optional<Exporters> exporters(YarnCluster.App app) {
+    Optional<Exporters> exporters(YarnRest.App app) {
         if (app.type().equals("Apache Flink")) {
             return Optional.of(new Exporters("flink-" + app.id(), Map.of(), flinkPorts));
         }

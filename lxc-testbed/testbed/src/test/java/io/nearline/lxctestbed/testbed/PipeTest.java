@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nearline.localcluster.cluster.ClusterException;
+import io.nearline.jobs.cluster.ClusterException;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
-import io.nearline.localcluster.cluster.YarnCluster;
+import io.nearline.jobs.cluster.YarnRest;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
@@ -36,8 +36,8 @@ class YarnTargetsTest {
     @TempDir
     Path dir;
 
-    private static YarnCluster.App app(String name, String type) {
-        return new YarnCluster.App("application_17_3", name, "RUNNING", type, "", "UNDEFINED", "");
+    private static YarnRest.App app(String name, String type) {
+        return new YarnRest.App("application_17_3", name, "RUNNING", type, "", "UNDEFINED", "");
     }
 
     @Test
@@ -81,10 +81,9 @@ class YarnTargetsTest {
     @Test
     void aContainerBelongsToTheApplicationItsIdNames() {
         assertEquals(
-                "application_1732800000000_0004", YarnCluster.applicationOf("container_1732800000000_0004_01_000002"));
+                "application_1732800000000_0004", YarnRest.applicationOf("container_1732800000000_0004_01_000002"));
         assertEquals(
-                "application_1732800000000_0004",
-                YarnCluster.applicationOf("container_e17_1732800000000_0004_02_000001"));
+                "application_1732800000000_0004", YarnRest.applicationOf("container_e17_1732800000000_0004_02_000001"));
     }
 
     /** An exporter is what answers 200 on /metrics; a port nothing listens on, or another answer, is not. */

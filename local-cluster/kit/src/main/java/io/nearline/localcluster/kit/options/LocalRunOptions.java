@@ -16,7 +16,7 @@
 package io.nearline.localcluster.kit.options;
 
 import io.nearline.common.config.Config;
-import io.nearline.common.config.ValueType;
+import io.nearline.jobs.kit.console.DurationConverter;
 import java.io.IOException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
@@ -25,7 +25,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 
 /**
@@ -160,14 +159,6 @@ public final class LocalRunOptions {
         }
         if (config != null && !Files.isReadable(config)) {
             throw new IllegalArgumentException("--config " + config + ": cannot read the file");
-        }
-    }
-
-    /** Accepts 90s, 2m, 250ms, PT1M. */
-    public static final class DurationConverter implements ITypeConverter<Duration> {
-        @Override
-        public Duration convert(String value) {
-            return ValueType.DURATION.parse(value);
         }
     }
 }

@@ -15,6 +15,7 @@
  */
 package io.nearline.localcluster.kit.options;
 
+import io.nearline.jobs.kit.console.DurationConverter;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 
@@ -25,7 +26,7 @@ public final class WaitOption {
             names = "--wait",
             defaultValue = "0s",
             paramLabel = "DURATION",
-            converter = LocalRunOptions.DurationConverter.class,
+            converter = DurationConverter.class,
             description = "Read again until what is read settles (check: the store converges; collect: the outputs "
                     + "stop changing for 5 s) or this time is up, e.g. 120s (default: ${DEFAULT-VALUE}: read once).")
     public Duration time;

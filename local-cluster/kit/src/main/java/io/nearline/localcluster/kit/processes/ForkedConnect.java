@@ -18,6 +18,8 @@ package io.nearline.localcluster.kit.processes;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nearline.common.testkit.LocalProcesses;
+import io.nearline.jobs.kit.processes.Home;
+import io.nearline.jobs.kit.processes.LogTail;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -28,7 +30,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,8 +37,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipFile;
 
 /**
  * A Kafka Connect worker of a local run (Apache Kafka's own {@code ConnectDistributed}, from the
@@ -86,33 +85,6 @@ public final class ForkedConnect implements AutoCloseable {
     /** The cache sink connector's plugin as it ships (built by cache-updater/connect; jobs/target/dist holds a copy). */
     public static Path sinkPluginZip(Path home) {
         return home.resolve("cache-updater/connect/target/nearline-cache-sink-connect.zip");
-    }
-
-    /**
-     * Unpacks a plugin zip (one top folder holding {@code lib/}, Confluent Hub's layout) into {@code dir},
-     * which then goes on a worker's {@code plugin.path}; returns {@code dir}.
-     */
-    public static Path unpackPlugin(Path zip, Path dir) throws IOException {
-        if (!Files.isRegularFile(zip)) {
-            throw new IllegalStateException(zip + " is missing: build with ./mvnw package -DskipTests");
-        }
-        try (ZipFile file = new ZipFile(zip.toFile())) {
-            for (ZipEntry entry : file.stream().toList()) {
-                Path to = dir.resolve(entry.getName()).normalize();
-                if (!to.startsWith(dir)) {
-                    throw new IOException(zip + " holds an entry outside its folder: " + entry.getName());
-                }
-                if (entry.isDirectory()) {
-                    Files.createDirectories(to);
-                } else {
-                    Files.createDirectories(to.getParent());
-                    try (InputStream in = file.getInputStream(entry)) {
-                        Files.copy(in, to, StandardCopyOption.REPLACE_EXISTING);
-                    }
-                }
-            }
-        }
-        return dir;
     }
 
     /** The worker's settings: on {@code kafka}, REST on {@code host:port}, the plugins in {@code pluginPath} (comma-separated). */

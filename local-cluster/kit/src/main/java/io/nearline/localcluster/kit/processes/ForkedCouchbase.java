@@ -16,6 +16,7 @@
 package io.nearline.localcluster.kit.processes;
 
 import io.nearline.common.testkit.LocalProcesses;
+import io.nearline.jobs.kit.processes.Home;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -16,6 +16,7 @@
 package io.nearline.localcluster.kit.processes;
 
 import io.nearline.common.testkit.LocalProcesses;
+import io.nearline.jobs.kit.processes.Home;
 import io.nearline.localcluster.kit.kafka.LocalBroker;
 import java.io.IOException;
 import java.nio.file.Files;

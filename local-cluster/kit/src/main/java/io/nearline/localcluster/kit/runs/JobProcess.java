@@ -17,9 +17,9 @@ package io.nearline.localcluster.kit.runs;
 
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.metrics.Metrics;
+import io.nearline.jobs.kit.processes.Home;
+import io.nearline.jobs.kit.processes.LogTail;
 import io.nearline.localcluster.kit.options.LocalRunOptions;
-import io.nearline.localcluster.kit.processes.Home;
-import io.nearline.localcluster.kit.processes.LogTail;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -1,0 +1,34 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.nearline.jobs.cluster;
+
+import java.nio.file.Path;
+import picocli.CommandLine.Option;
+
+/** {@code --dir DIR}: where a local cluster lives, for {@code cluster up | status | down}. */
+public final class DirOption {
+
+    @Option(
+            names = "--dir",
+            defaultValue = ClusterFile.DEFAULT_DIR,
+            paramLabel = "DIR",
+            description = "Where the cluster lives (default: ${DEFAULT-VALUE}).")
+    Path dir;
+
+    public Path path() {
+        return dir.toAbsolutePath().normalize();
+    }
+}
