@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.localcluster.deploy;
+package io.nearline.localcluster.clusterio;
 
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.events.ChangeEvents;
