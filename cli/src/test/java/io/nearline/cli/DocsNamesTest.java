@@ -35,6 +35,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Every class the docs name in code spans ({@code `ScnOrderedWriter`}, {@code `UpdateBatch.flush`})
  * exists, and so does the member: a class renamed or removed shows here, not in a reader's search.
+ * A package named ({@code `io.nearline.cli.endtoend`}, {@code `io.nearline.cacheupdater.flink.BootstrapJob`})
+ * exists and holds the class named in it; a call written with its arguments
+ * ({@code `CacheUpdaterJob.define(env, io, config)`}, {@code `Workload(keys, commits, ...)`}) has a
+ * declaration taking that many.
  * A name that is not ours must be on {@link #ELSEWHERE}, the classes of the projects Nearline runs on
  * that the docs name. The journal (docs/journal) is left out: its entries are dated, and name what
  * existed that day.
@@ -100,6 +104,163 @@ class DocsNamesTest {
     private static final Pattern AVRO_RECORD = Pattern.compile("\"name\"\\s*:\\s*\"([A-Z]\\w*)\"");
     /** The shipped Prometheus alerts are ours too (jobs/monitoring). */
     private static final Pattern ALERT = Pattern.compile("alert: ([A-Z]\\w*)");
+
+    /** A code span naming one of our packages, maybe a class in it: `io.nearline.x.y`, `io.nearline.x.Y`, `io.nearline.x..`. */
+    private static final Pattern PACKAGE_NAMED =
+            Pattern.compile("`(io\\.nearline(?:\\.[a-z][a-z0-9]*)*)(?:\\.([A-Z]\\w*)|\\.\\.|\\.)?`");
+
+    /** A code span calling a class's member, or its constructor, with arguments: `Class.member(a, b)`, `Class(a, b)`. */
+    private static final Pattern CALLED =
+            Pattern.compile("`([A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*)*)(?:[.#]([a-z]\\w*))?\\(([^)`]+)\\)`");
+
+    private static final Pattern PACKAGE_LINE = Pattern.compile("(?m)^package ([\\w.]+);");
+    private static final Pattern AVRO_NAMESPACE = Pattern.compile("\"namespace\"\\s*:\\s*\"([\\w.]+)\"");
+    /** Where a shaded jar relocates what it carries (store-redis's Lettuce and Netty). */
+    private static final Pattern RELOCATED = Pattern.compile("<shadedPattern>([\\w.]+)</shadedPattern>");
+
+    @Test
+    void everyPackageAndCallTheDocsNameExists() throws IOException {
+        Map<String, Set<String>> packages = ourPackages();
+        Map<String, List<String>> ours = ourClasses();
+        List<String> unknown = new ArrayList<>();
+        for (Path doc : docs()) {
+            String text = Files.readString(doc);
+            String name = CHECKOUT.relativize(doc) + "";
+            unknown.addAll(unknownPackages(name, text, packages));
+            unknown.addAll(wrongArities(name, text, ours));
+        }
+        assertEquals(List.of(), unknown, "the docs name a package, or a call's arguments, that is not there");
+    }
+
+    @Test
+    void aStalePackageAndAWrongArityAreCaught() {
+        Map<String, Set<String>> packages = Map.of(
+                "io.nearline.cli.endtoend",
+                Set.of("FlinkSessionDeployIT"),
+                "io.nearline.cacheupdater.flink",
+                Set.of("CacheUpdaterJob"));
+        String doc = "Tests in `io.nearline.cli.endtoend`, not `io.nearline.cli.cluster`; the main class "
+                + "`io.nearline.cacheupdater.flink.CacheUpdaterJob`, not `io.nearline.cacheupdater.flink.BootstrapJob`; "
+                + "the floors `io.nearline.cli..` and `io.nearline.`.";
+        assertEquals(
+                List.of("d.md: io.nearline.cacheupdater.flink.BootstrapJob", "d.md: io.nearline.cli.cluster"),
+                unknownPackages("d.md", doc, packages));
+        Map<String, List<String>> ours = Map.of(
+                "CacheUpdaterJob",
+                List.of(
+                        "public static void define(StreamExecutionEnvironment env, CacheUpdaterIo io, Config config) {"),
+                "Workload",
+                List.of("public record Workload(int keys, Map<String, Integer> skew) {"));
+        String calls =
+                "`CacheUpdaterJob.define(env, io, config)` is right, `CacheUpdaterJob.define(env, config, source, "
+                        + "deadLetterSink)` is stale; `Workload(keys, skew)` is right, `Workload(keys)` is not; `Other.f(x)` "
+                        + "is not ours.";
+        assertEquals(
+                List.of(
+                        "d.md: CacheUpdaterJob.define(env, config, source, deadLetterSink) takes 4",
+                        "d.md: Workload(keys) takes 1"),
+                wrongArities("d.md", calls, ours));
+    }
+
+    /** The packages (and classes in them) that {@code text} names but are not ours. */
+    static List<String> unknownPackages(String doc, String text, Map<String, Set<String>> packages) {
+        Set<String> unknown = new TreeSet<>();
+        Matcher m = PACKAGE_NAMED.matcher(text);
+        while (m.find()) {
+            String pkg = m.group(1);
+            boolean exists = packages.keySet().stream().anyMatch(p -> p.equals(pkg) || p.startsWith(pkg + "."));
+            if (!exists) {
+                unknown.add(doc + ": " + pkg);
+            } else if (m.group(2) != null
+                    && !packages.getOrDefault(pkg, Set.of()).contains(m.group(2))) {
+                unknown.add(doc + ": " + pkg + "." + m.group(2));
+            }
+        }
+        return new ArrayList<>(unknown);
+    }
+
+    /** The calls in {@code text} of our classes whose argument count no declaration of that name takes. */
+    static List<String> wrongArities(String doc, String text, Map<String, List<String>> ours) {
+        Set<String> wrong = new TreeSet<>();
+        Matcher m = CALLED.matcher(text);
+        while (m.find()) {
+            List<String> sources = ours.get(m.group(1));
+            if (sources == null) {
+                continue;
+            }
+            String name = m.group(2) == null ? m.group(1) : m.group(2);
+            int arguments = count(m.group(3));
+            if (m.group(3).contains("...")) {
+                continue; // "and the rest": any number
+            }
+            Pattern declared = Pattern.compile("\\b" + name + "\\s*\\(");
+            boolean found = false;
+            for (String source : sources) {
+                Matcher d = declared.matcher(source);
+                while (!found && d.find()) {
+                    found = count(parameters(source, d.end())) == arguments;
+                }
+            }
+            if (!found) {
+                wrong.add(doc + ": " + m.group(0).replace("`", "") + " takes " + arguments);
+            }
+        }
+        return new ArrayList<>(wrong);
+    }
+
+    /** The text between the parenthesis opened just before {@code from} and the one that closes it. */
+    private static String parameters(String source, int from) {
+        int depth = 1;
+        for (int i = from; i < source.length(); i++) {
+            char c = source.charAt(i);
+            if (c == '(') {
+                depth++;
+            } else if (c == ')' && --depth == 0) {
+                return source.substring(from, i);
+            }
+        }
+        return source.substring(from);
+    }
+
+    /** How many comma-separated items {@code list} holds, commas inside <>, () and [] not counted. */
+    private static int count(String list) {
+        if (list.isBlank()) {
+            return 0;
+        }
+        int items = 1;
+        int depth = 0;
+        for (char c : list.toCharArray()) {
+            if (c == '<' || c == '(' || c == '[') {
+                depth++;
+            } else if (c == '>' || c == ')' || c == ']') {
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                items++;
+            }
+        }
+        return items;
+    }
+
+    /** Our packages (the sources', the Avro namespaces, the shaded jars' relocations), each with the classes it holds. */
+    private static Map<String, Set<String>> ourPackages() throws IOException {
+        Map<String, Set<String>> packages = new HashMap<>();
+        for (Path source : files(".java", ".avsc", "pom.xml")) {
+            String text = Files.readString(source);
+            String file = source.toString();
+            Matcher p = (file.endsWith(".java") ? PACKAGE_LINE : file.endsWith(".avsc") ? AVRO_NAMESPACE : RELOCATED)
+                    .matcher(text);
+            while (p.find()) {
+                Set<String> classes = packages.computeIfAbsent(p.group(1), k -> new TreeSet<>());
+                if (!file.endsWith("pom.xml")) {
+                    Matcher c = (file.endsWith(".avsc") ? AVRO_RECORD : DECLARED).matcher(text);
+                    while (c.find()) {
+                        classes.add(c.group(1));
+                    }
+                }
+            }
+        }
+        return packages;
+    }
 
     @Test
     void everyClassAndMemberTheDocsNameExists() throws IOException {

@@ -165,6 +165,72 @@ class LayoutTest {
         return new ClassFileImporter().withImportOption(keep).importPaths(built);
     }
 
+    /**
+     * No package cycle in main code by what the sources import: an import used only by a Javadoc link
+     * leaves nothing in the bytecode that {@link #noPackageCycleInMainOrTestCode} reads, yet it ties two
+     * packages together for a reader all the same.
+     */
+    @Test
+    void noPackageCycleInMainCodeJavadocLinksIncluded() {
+        Map<String, String> sources = new TreeMap<>();
+        for (String folder : modules().keySet()) {
+            Path root = CHECKOUT.resolve(folder).resolve("src/main/java");
+            if (!Files.isDirectory(root)) {
+                continue;
+            }
+            try (Stream<Path> files = Files.walk(root)) {
+                for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                    sources.put(CHECKOUT.relativize(f).toString(), Files.readString(f));
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        assertTrue(sources.size() > 300, "sources read: " + sources.size());
+        assertEquals(List.of(), importCycles(sources), "packages that import each other");
+    }
+
+    @Test
+    void theSourceCycleRuleSeesACycleThroughAJavadocLink() {
+        Map<String, String> planted = Map.of(
+                "a/Broker.java",
+                "package io.nearline.x.kafka;\nimport io.nearline.x.processes.Forked;\n"
+                        + "/** Started in a JVM of its own ({@link Forked}). */\npublic interface Broker {}\n",
+                "b/Forked.java",
+                "package io.nearline.x.processes;\nimport io.nearline.x.kafka.Broker;\n"
+                        + "public final class Forked implements Broker {}\n");
+        assertEquals(List.of("io.nearline.x.kafka <-> io.nearline.x.processes"), importCycles(planted));
+        assertEquals(List.of(), importCycles(Map.of("b/Forked.java", planted.get("b/Forked.java"))));
+    }
+
+    /** An import of ours: its package (lower-case segments), then a class and maybe a member. */
+    private static final Pattern IMPORT =
+            Pattern.compile("(?m)^import (?:static )?(io\\.nearline(?:\\.[a-z][a-z0-9_]*)+)\\.[A-Z]\\w*(?:\\.\\w+)*;");
+
+    /** Pairs of packages whose sources import each other (the cycles a reader meets first), as "a <-> b". */
+    private static List<String> importCycles(Map<String, String> sources) {
+        Map<String, java.util.Set<String>> imports = new TreeMap<>();
+        for (String text : sources.values()) {
+            Matcher p = PACKAGE.matcher(text);
+            if (!p.find()) {
+                continue;
+            }
+            java.util.Set<String> to = imports.computeIfAbsent(p.group(1), k -> new java.util.TreeSet<>());
+            Matcher m = IMPORT.matcher(text);
+            while (m.find()) {
+                if (!m.group(1).equals(p.group(1))) {
+                    to.add(m.group(1));
+                }
+            }
+        }
+        List<String> cycles = new ArrayList<>();
+        imports.forEach((from, tos) -> tos.stream()
+                .filter(to -> from.compareTo(to) < 0
+                        && imports.getOrDefault(to, java.util.Set.of()).contains(from))
+                .forEach(to -> cycles.add(from + " <-> " + to)));
+        return cycles;
+    }
+
     @Test
     void everyClassIsInItsModulesPackage() {
         List<String> misplaced = new ArrayList<>();

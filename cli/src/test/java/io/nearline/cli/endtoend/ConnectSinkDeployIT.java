@@ -18,9 +18,9 @@ package io.nearline.cli.endtoend;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nearline.cacheupdater.storeredis.testkit.RedisServerProcess;
 import io.nearline.cli.CliRun;
 import io.nearline.common.testkit.Printed;
+import io.nearline.common.testkit.RedisServerProcess;
 import io.nearline.jobs.cluster.ClusterFile;
 import io.nearline.jobs.cluster.ConnectRest;
 import java.net.URI;

@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nearline.cacheupdater.storeredis.testkit.RedisServerProcess;
+import io.nearline.common.testkit.RedisServerProcess;
 import io.nearline.jobs.cluster.ClusterFile;
 import io.nearline.jobs.cluster.Daemons;
 import io.nearline.jobs.cluster.FlinkRest;

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nearline.cacheupdater.storeredis.testkit.RedisServerProcess;
+import io.nearline.cacheupdater.storeredis.testkit.RedisStoreSetup;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.cache.CacheRecordCodec;
 import io.nearline.common.config.Config;
@@ -29,6 +29,7 @@ import io.nearline.common.events.ChangeEvents;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.CacheStores;
 import io.nearline.common.testkit.ChangeEventGenerator;
+import io.nearline.common.testkit.RedisServerProcess;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -139,7 +140,7 @@ class CacheSinkTaskIT {
             System.out.println("CacheSinkTaskIT " + why);
             Assumptions.abort(why);
         });
-        redis = RedisServerProcess.start(dir.resolve("redis"));
+        redis = RedisServerProcess.start(dir.resolve("redis"), RedisStoreSetup.STORE);
         registry = new Metrics();
         worker = new Worker();
     }

@@ -357,12 +357,37 @@ final class KubernetesDeploy {
         // Debezium's connectors read their passwords through the Kubernetes API: ${secrets:NAMESPACE/SECRET:KEY}
         config.put("config.providers", "secrets");
         config.put("config.providers.secrets.class", "io.strimzi.kafka.KubernetesSecretConfigProvider");
+        List<Object> plugins = connectPlugins(pluginUrl, sha512(d.artifactPath(home)));
+        Map<String, Object> spec = new LinkedHashMap<>();
+        spec.put("replicas", 1);
+        spec.put("bootstrapServers", c.kafkaBootstrapServers());
+        kafkaLogin(c, secrets, spec);
+        spec.put("config", config);
+        spec.put("build", map("output", map("type", "docker", "image", image), "plugins", plugins));
+        spec.put(
+                "metricsConfig",
+                map(
+                        "type",
+                        "jmxPrometheusExporter",
+                        "valueFrom",
+                        map("configMapKeyRef", map("name", connectCluster + "-metrics", "key", "jmx-exporter.yaml"))));
+        spec.put("template", connectTemplate(secrets));
+        return new Resource(
+                "kafkaconnect-" + connectCluster + ".yaml",
+                "KafkaConnect (Strimzi 0.4x): the worker, with the sink's and Debezium's plugins",
+                annotated(
+                        resource(STRIMZI_API, "KafkaConnect", connectCluster, d, Map.of(), spec),
+                        map("strimzi.io/use-connector-resources", "true")));
+    }
+
+    /** The plugins Strimzi builds into the worker's image: the sink's zip (checked by its SHA-512) and Debezium's connectors. */
+    private static List<Object> connectPlugins(String pluginUrl, String sinkSha512) {
         List<Object> plugins = new ArrayList<>();
         plugins.add(map(
                 "name",
                 "nearline-cache-sink",
                 "artifacts",
-                List.of(map("type", "zip", "url", pluginUrl, "sha512sum", sha512(d.artifactPath(home))))));
+                List.of(map("type", "zip", "url", pluginUrl, "sha512sum", sinkSha512))));
         for (String kind : List.of("postgres", "mysql")) {
             plugins.add(map(
                     "name",
@@ -378,19 +403,11 @@ final class KubernetesDeploy {
                             "version",
                             VERSIONS.getProperty("debezium")))));
         }
-        Map<String, Object> spec = new LinkedHashMap<>();
-        spec.put("replicas", 1);
-        spec.put("bootstrapServers", c.kafkaBootstrapServers());
-        kafkaLogin(c, secrets, spec);
-        spec.put("config", config);
-        spec.put("build", map("output", map("type", "docker", "image", image), "plugins", plugins));
-        spec.put(
-                "metricsConfig",
-                map(
-                        "type",
-                        "jmxPrometheusExporter",
-                        "valueFrom",
-                        map("configMapKeyRef", map("name", connectCluster + "-metrics", "key", "jmx-exporter.yaml"))));
+        return plugins;
+    }
+
+    /** The worker's pods: where Prometheus scrapes them, and the Secret's keys as files where there are any. */
+    private static Map<String, Object> connectTemplate(PodSecrets secrets) {
         Map<String, Object> pod = new LinkedHashMap<>();
         pod.put("metadata", map("annotations", scrapeAnnotations(CONNECT_METRICS_PORT)));
         Map<String, Object> template = new LinkedHashMap<>();
@@ -399,13 +416,7 @@ final class KubernetesDeploy {
             pod.put("volumes", List.of(secrets.volume()));
             template.put("connectContainer", map("volumeMounts", List.of(secrets.volumeMount())));
         }
-        spec.put("template", template);
-        return new Resource(
-                "kafkaconnect-" + connectCluster + ".yaml",
-                "KafkaConnect (Strimzi 0.4x): the worker, with the sink's and Debezium's plugins",
-                annotated(
-                        resource(STRIMZI_API, "KafkaConnect", connectCluster, d, Map.of(), spec),
-                        map("strimzi.io/use-connector-resources", "true")));
+        return template;
     }
 
     /**

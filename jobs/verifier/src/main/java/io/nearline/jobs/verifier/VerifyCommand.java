@@ -236,24 +236,62 @@ public final class VerifyCommand implements Callable<Integer> {
         long consistentThrough = consistentThrough(c);
         long readAt = System.currentTimeMillis();
         long started = System.nanoTime();
-        SourceDatabase.Read read;
-        Map<String, List<String>> gone = Map.of();
-        if (slices == null) {
-            read = database.read();
-        } else {
-            SampledRead.Round slice = slices.next(again(suspects));
-            read = slice.read();
-            gone = slice.gone();
-            keyValues.putAll(slice.keyValues());
+        Compared compared = compare(read(database, slices, suspects), cache);
+        List<SuspectKeys.Confirmed> confirmed = slices == null
+                ? suspects.round(compared.differing(), readAt, consistentThrough)
+                : suspects.round(compared.differing(), compared.checkedKeys()::contains, readAt, consistentThrough);
+        keyValues.keySet().retainAll(suspects.suspects().keySet()); // kept only to read the suspects again
+        Map<String, Long> divergent = new LinkedHashMap<>();
+        compared.keys().keySet().forEach(table -> divergent.put(table, 0L));
+        for (SuspectKeys.Confirmed d : confirmed) {
+            divergent.merge(d.table(), 1L, Long::sum);
+            System.out.println("  DIVERGENT " + d.table() + " " + d.key() + ": " + d.why());
         }
+        Map<String, Long> repaired =
+                repairs == null || confirmed.isEmpty() ? Map.of() : repair(repairs, cache, confirmed, compared.rows());
+        Round round = new Round(compared.keys(), divergent, suspects.inFlight(confirmed), repaired);
+        System.out.printf(
+                "  round: %,d keys checked in %,d ms, %,d divergent, %,d in flight%s%n",
+                compared.keys().values().stream().mapToLong(Long::longValue).sum(),
+                (System.nanoTime() - started) / 1_000_000,
+                confirmed.size(),
+                round.inFlight(),
+                consistentThrough == 0 ? " (the job's consistent-through not known)" : "");
+        return round;
+    }
+
+    /** What a round read: the rows of every table, and the keys a slice found gone from the database. */
+    private record Reading(SourceDatabase.Read read, Map<String, List<String>> gone) {}
+
+    /** All rows, or with --keys-per-round the suspects again and the next slice. */
+    private Reading read(SourceDatabase database, SampledRead slices, SuspectKeys suspects) throws Exception {
+        if (slices == null) {
+            return new Reading(database.read(), Map.of());
+        }
+        SampledRead.Round slice = slices.next(again(suspects));
+        keyValues.putAll(slice.keyValues());
+        return new Reading(slice.read(), slice.gone());
+    }
+
+    /**
+     * The cache against a round's reading: the keys checked per table, those that differ (suspects
+     * until the watermark passes the read), every key the reading covered, and its rows by table.
+     */
+    private record Compared(
+            Map<String, Long> keys,
+            List<SuspectKeys.Divergent> differing,
+            Set<String> checkedKeys,
+            Map<String, Map<CacheKey, JsonNode>> rows) {}
+
+    private static Compared compare(Reading reading, CacheStore cache) {
         Map<String, TableCheck.Table> tables = new LinkedHashMap<>();
         Map<String, Map<CacheKey, JsonNode>> rows = new LinkedHashMap<>();
         Set<String> checkedKeys = new HashSet<>();
-        for (Map.Entry<String, SourceDatabase.Rows> t : read.tables().entrySet()) {
+        for (Map.Entry<String, SourceDatabase.Rows> t : reading.read().tables().entrySet()) {
             Map<CacheKey, JsonNode> byKey = new TreeMap<>();
             t.getValue().byKey().forEach((k, row) -> byKey.put(CacheKey.of(k), row));
             rows.put(t.getKey(), byKey);
-            List<String> goneHere = gone.getOrDefault(t.getKey(), List.of());
+            List<String> goneHere = reading.gone().getOrDefault(t.getKey(), List.of());
             tables.put(
                     t.getKey(),
                     new TableCheck.Table(
@@ -266,34 +304,14 @@ public final class VerifyCommand implements Callable<Integer> {
         TableCheck.Tables checked = TableCheck.check(tables, CacheView.of(cache));
         List<SuspectKeys.Divergent> differing = new ArrayList<>();
         Map<String, Long> keys = new LinkedHashMap<>();
-        Map<String, Long> divergent = new LinkedHashMap<>();
         checked.byTable().forEach((name, report) -> {
             keys.put(name, report.keysChecked());
-            divergent.put(name, 0L);
             for (DivergenceChecker.Divergence d : report.divergent()) {
                 differing.add(new SuspectKeys.Divergent(
                         name, d.key().value(), rows.get(name).get(d.key())));
             }
         });
-        List<SuspectKeys.Confirmed> confirmed = slices == null
-                ? suspects.round(differing, readAt, consistentThrough)
-                : suspects.round(differing, checkedKeys::contains, readAt, consistentThrough);
-        keyValues.keySet().retainAll(suspects.suspects().keySet()); // kept only to read the suspects again
-        for (SuspectKeys.Confirmed d : confirmed) {
-            divergent.merge(d.table(), 1L, Long::sum);
-            System.out.println("  DIVERGENT " + d.table() + " " + d.key() + ": " + d.why());
-        }
-        Map<String, Long> repaired =
-                repairs == null || confirmed.isEmpty() ? Map.of() : repair(repairs, cache, confirmed, rows);
-        Round round = new Round(keys, divergent, suspects.inFlight(confirmed), repaired);
-        System.out.printf(
-                "  round: %,d keys checked in %,d ms, %,d divergent, %,d in flight%s%n",
-                keys.values().stream().mapToLong(Long::longValue).sum(),
-                (System.nanoTime() - started) / 1_000_000,
-                confirmed.size(),
-                round.inFlight(),
-                consistentThrough == 0 ? " (the job's consistent-through not known)" : "");
-        return round;
+        return new Compared(keys, differing, checkedKeys, rows);
     }
 
     /** Each suspect's key column values, by cache key: how a sampled round reads it again. */

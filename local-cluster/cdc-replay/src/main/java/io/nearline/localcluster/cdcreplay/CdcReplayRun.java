@@ -38,7 +38,7 @@ import io.nearline.localcluster.cdcreference.ReplayInput;
 import io.nearline.localcluster.cdcreference.ReplaySummary;
 import io.nearline.localcluster.cdcreference.StateDump;
 import io.nearline.localcluster.kit.baselines.BlindWrites;
-import io.nearline.localcluster.kit.kafka.LocalBroker;
+import io.nearline.localcluster.kit.processes.LocalBroker;
 import io.nearline.localcluster.kit.runs.BrokerRestart;
 import io.nearline.localcluster.kit.runs.JobProcess;
 import java.nio.file.Path;

@@ -72,10 +72,23 @@ final class LiveCdc {
             long warmUpMillis,
             BooleanSupplier opened,
             LongSupplier written) {
-        String bootstrap = target.bootstrap();
-        String cdcTopic = target.cdcTopic();
-        String deadLetterTopic = target.deadLetterTopic();
-        int partitions = target.partitions();
+        expected = expected(lines, target.partitions(), ends);
+        thread = new Thread(
+                () -> {
+                    try {
+                        catchUp = CatchUp.whenJobOpened(opened, warmUpMillis, written);
+                        send(target, lines, eventsPerSecond, catchUp.startsAt());
+                    } catch (Exception e) {
+                        failed = e;
+                    }
+                },
+                "live-cdc");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** What the stream will hold, and where each partition ends ({@code ends}, filled here) once it is sent. */
+    private static KafkaReplay.Sent expected(List<ReplayInput.Line> lines, int partitions, Map<Integer, Long> ends) {
         long events = 0;
         Set<CacheKey> keys = new LinkedHashSet<>();
         for (int p = 0; p < partitions; p++) {
@@ -95,40 +108,32 @@ final class LiveCdc {
                 }
             }
         }
-        expected = new KafkaReplay.Sent(events, lines.size() - events, keys);
+        return new KafkaReplay.Sent(events, lines.size() - events, keys);
+    }
+
+    /** The lines at {@code eventsPerSecond} from {@code startMillis}, each key's last SCN sent noted. */
+    private void send(Target target, List<ReplayInput.Line> lines, int eventsPerSecond, long startMillis)
+            throws Exception {
         long[] index = {0};
-        thread = new Thread(
-                () -> {
-                    try {
-                        catchUp = CatchUp.whenJobOpened(opened, warmUpMillis, written);
-                        long startMillis = catchUp.startsAt();
-                        KafkaReplay.send(
-                                KafkaClient.plaintext(bootstrap),
-                                cdcTopic,
-                                deadLetterTopic,
-                                lines,
-                                line -> {
-                                    long due = startMillis + index[0]++ * 1000 / eventsPerSecond;
-                                    pauseUntil(due);
-                                    lastSentAt = System.currentTimeMillis();
-                                    if (line.record() != null && line.decoded().ok()) {
-                                        long scn = line.decoded().event().getScn();
-                                        ChangeEvents.validCacheKey(
-                                                        line.decoded().event())
-                                                .ifPresent(k -> lastSent.put(k, new long[] {scn, lastSentAt}));
-                                    }
-                                },
-                                () -> {
-                                    sent++;
-                                    catchUp.sent(sent, lastSentAt);
-                                });
-                    } catch (Exception e) {
-                        failed = e;
+        KafkaReplay.send(
+                KafkaClient.plaintext(target.bootstrap()),
+                target.cdcTopic(),
+                target.deadLetterTopic(),
+                lines,
+                line -> {
+                    long due = startMillis + index[0]++ * 1000 / eventsPerSecond;
+                    pauseUntil(due);
+                    lastSentAt = System.currentTimeMillis();
+                    if (line.record() != null && line.decoded().ok()) {
+                        long scn = line.decoded().event().getScn();
+                        ChangeEvents.validCacheKey(line.decoded().event())
+                                .ifPresent(k -> lastSent.put(k, new long[] {scn, lastSentAt}));
                     }
                 },
-                "live-cdc");
-        thread.setDaemon(true);
-        thread.start();
+                () -> {
+                    sent++;
+                    catchUp.sent(sent, lastSentAt);
+                });
     }
 
     private static void pauseUntil(long due) {

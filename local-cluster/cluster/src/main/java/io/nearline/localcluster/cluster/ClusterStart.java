@@ -15,8 +15,8 @@
  */
 package io.nearline.localcluster.cluster;
 
-import io.nearline.cacheupdater.storeredis.testkit.RedisServerProcess;
 import io.nearline.common.config.KafkaSecurity;
+import io.nearline.common.testkit.RedisServerProcess;
 import io.nearline.jobs.cluster.ClusterException;
 import io.nearline.jobs.cluster.ClusterFile;
 import io.nearline.jobs.cluster.ClusterPrometheus;
@@ -27,6 +27,7 @@ import io.nearline.jobs.cluster.YarnRest;
 import io.nearline.jobs.cluster.ZooKeeper;
 import io.nearline.jobs.kit.processes.Home;
 import io.nearline.localcluster.kit.processes.ForkedConnect;
+import io.nearline.localcluster.kit.processes.ForkedRedis;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -318,6 +319,7 @@ public abstract class ClusterStart implements Callable<Integer> {
                 redisDir,
                 host,
                 ClusterCommand.REDIS_PORT,
+                ForkedRedis.STORE,
                 List.of("proc-title-template \"{title} {listen-addr} " + Daemons.marker(dir) + " \""));
         storeAddress.put("servers", "");
         storeAddress.put("username", RedisServerProcess.USER);
@@ -333,7 +335,7 @@ public abstract class ClusterStart implements Callable<Integer> {
      * (docs/redis.md#the-function-library).
      */
     private void loadRedisFunctions(String server) {
-        RedisServerProcess.loadFunctions(dir.resolve("redis"), server);
+        RedisServerProcess.loadFunctions(dir.resolve("redis"), server, ForkedRedis.STORE);
     }
 
     /** A daemon of ours from its jar, in the cluster's network. */

@@ -19,9 +19,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.nearline.cacheupdater.storeredis.testkit.RedisServerProcess;
 import io.nearline.common.testkit.LocalProcesses;
 import io.nearline.common.testkit.Printed;
+import io.nearline.common.testkit.RedisServerProcess;
 import io.nearline.common.testkit.Required;
 import io.nearline.jobs.cluster.ClusterFile;
 import io.nearline.jobs.cluster.Daemons;

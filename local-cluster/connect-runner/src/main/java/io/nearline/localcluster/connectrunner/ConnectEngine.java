@@ -16,9 +16,9 @@
 package io.nearline.localcluster.connectrunner;
 
 import io.nearline.common.metrics.InMemoryMetrics;
-import io.nearline.localcluster.kit.kafka.LocalBroker;
 import io.nearline.localcluster.kit.options.StoreOptions;
 import io.nearline.localcluster.kit.processes.ForkedKafka;
+import io.nearline.localcluster.kit.processes.LocalBroker;
 import io.nearline.localcluster.kit.processes.LocalEngine;
 import java.io.IOException;
 import java.nio.file.Path;

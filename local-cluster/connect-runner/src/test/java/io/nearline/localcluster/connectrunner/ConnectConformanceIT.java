@@ -20,13 +20,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.nearline.cacheupdater.storeredis.testkit.RedisServerProcess;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.testkit.ChangeEventGenerator;
+import io.nearline.common.testkit.RedisServerProcess;
 import io.nearline.common.testkit.Seeds;
 import io.nearline.jobs.kit.console.CliErrors;
 import io.nearline.localcluster.cdcreference.Scenarios;
 import io.nearline.localcluster.cdcreplay.CdcConformanceSuite;
+import io.nearline.localcluster.kit.processes.ForkedRedis;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -102,7 +103,7 @@ class ConnectConformanceIT extends CdcConformanceSuite {
         Path events = Scenarios.copy("bad-input.jsonl", dir);
         Path out = dir.resolve("state.jsonl");
         Path dlq = dir.resolve("dlq.jsonl");
-        try (RedisServerProcess redis = RedisServerProcess.start(dir.resolve("redis"))) {
+        try (RedisServerProcess redis = RedisServerProcess.start(dir.resolve("redis"), ForkedRedis.STORE)) {
             // a user who may read every key but write only these: Redis refuses the write of refused:1
             Path password = Files.writeString(dir.resolve("limited.password"), "limited-" + System.nanoTime());
             redis.cli(
@@ -178,7 +179,7 @@ class ConnectConformanceIT extends CdcConformanceSuite {
         Path events = dir.resolve("changes.jsonl");
         ChangeEventGenerator.write(events, 60_000, 5_000, Seeds.seed());
         Path out = dir.resolve("state.jsonl");
-        try (RedisServerProcess redis = RedisServerProcess.start(dir.resolve("redis"))) {
+        try (RedisServerProcess redis = RedisServerProcess.start(dir.resolve("redis"), ForkedRedis.STORE)) {
             List<String> args = new ArrayList<>(List.of(
                     "--events", events.toString(),
                     "--out", out.toString(),

@@ -16,7 +16,7 @@
 package io.nearline.localcluster.flinkrunner;
 
 import io.nearline.common.metrics.InMemoryMetrics;
-import io.nearline.localcluster.kit.kafka.LocalBroker;
+import io.nearline.localcluster.kit.processes.LocalBroker;
 import io.nearline.localcluster.kit.processes.LocalEngine;
 import java.nio.file.Path;
 

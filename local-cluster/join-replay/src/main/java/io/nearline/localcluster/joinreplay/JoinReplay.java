@@ -27,7 +27,7 @@ import io.nearline.jobs.kit.console.Progress;
 import io.nearline.jobs.kit.console.RateMeter;
 import io.nearline.jobs.kit.kafka.KafkaClient;
 import io.nearline.localcluster.joinreference.JoinOutputs;
-import io.nearline.localcluster.kit.kafka.LocalBroker;
+import io.nearline.localcluster.kit.processes.LocalBroker;
 import io.nearline.localcluster.kit.processes.LocalEngine;
 import io.nearline.localcluster.kit.runs.BrokerRestart;
 import io.nearline.localcluster.kit.runs.CatchUp;

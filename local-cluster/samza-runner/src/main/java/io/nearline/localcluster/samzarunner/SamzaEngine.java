@@ -16,8 +16,8 @@
 package io.nearline.localcluster.samzarunner;
 
 import io.nearline.common.metrics.InMemoryMetrics;
-import io.nearline.localcluster.kit.kafka.LocalBroker;
 import io.nearline.localcluster.kit.options.LocalRunOptions;
+import io.nearline.localcluster.kit.processes.LocalBroker;
 import io.nearline.localcluster.kit.processes.LocalEngine;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -27,7 +27,7 @@ import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.cacheupdater.core.testkit.KeyHistory;
 import io.nearline.cacheupdater.storeredis.RedisCacheStore;
 import io.nearline.cacheupdater.storeredis.RedisStoreSettings;
-import io.nearline.cacheupdater.storeredis.testkit.RedisServerProcess;
+import io.nearline.cacheupdater.storeredis.testkit.RedisStoreSetup;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.config.Config;
 import io.nearline.common.metrics.InMemoryMetrics;
@@ -35,6 +35,7 @@ import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.CacheStores;
 import io.nearline.common.store.StoreException;
 import io.nearline.common.store.StoreUnavailableException;
+import io.nearline.common.testkit.RedisServerProcess;
 import io.nearline.common.testkit.Seeds;
 import io.nearline.common.version.Version;
 import java.nio.file.Files;
@@ -58,7 +59,7 @@ class RedisCacheStoreIT extends RedisStoreContract {
 
     @Override
     protected Map<String, String> startServers() throws Exception {
-        server = RedisServerProcess.start(Files.createTempDirectory("nearline-redis-it"));
+        server = RedisServerProcess.start(Files.createTempDirectory("nearline-redis-it"), RedisStoreSetup.STORE);
         return server.settings();
     }
 

@@ -20,10 +20,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.cacheupdater.storeredis.RedisCacheStore;
-import io.nearline.cacheupdater.storeredis.testkit.RedisServerProcess;
+import io.nearline.cacheupdater.storeredis.testkit.RedisStoreSetup;
 import io.nearline.common.config.Config;
 import io.nearline.common.store.CacheStores;
 import io.nearline.common.store.StoreException;
+import io.nearline.common.testkit.RedisServerProcess;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -48,7 +49,7 @@ class RedisStoreConnectIT {
 
     @Test
     void aWrongPasswordNamesTheCredentials() throws Exception {
-        try (RedisServerProcess server = RedisServerProcess.start(dir)) {
+        try (RedisServerProcess server = RedisServerProcess.start(dir, RedisStoreSetup.STORE)) {
             Path wrong = Files.writeString(dir.resolve("wrong"), "not-the-password");
             Map<String, String> settings = new HashMap<>(server.settings());
             settings.put("redis.password", "file:" + wrong);
@@ -71,7 +72,7 @@ class RedisStoreConnectIT {
     @Test
     void aServerWithoutFunctionsIsRefused() throws Exception {
         try (RedisServerProcess server =
-                RedisServerProcess.start(dir, List.of("rename-command FUNCTION \"\""), false)) {
+                RedisServerProcess.start(dir, RedisStoreSetup.STORE, List.of("rename-command FUNCTION \"\""), false)) {
             String message = refusal(server.settings());
             assertTrue(message.contains("Redis 7.0 or later"), message);
         }
@@ -80,7 +81,7 @@ class RedisStoreConnectIT {
     /** A server without the functions: the job's user may not load them, and says who must. */
     @Test
     void aServerWithoutTheLibraryIsRefusedToTheJobsUserNamingTheAdminsLoad() throws Exception {
-        try (RedisServerProcess server = RedisServerProcess.start(dir, List.of(), false)) {
+        try (RedisServerProcess server = RedisServerProcess.start(dir, RedisStoreSetup.STORE, List.of(), false)) {
             String message = refusal(server.settings());
             assertTrue(
                     message.contains(RedisCacheStore.LIBRARY + " is not loaded")
@@ -98,7 +99,7 @@ class RedisStoreConnectIT {
 
     @Test
     void theProviderOpensAWorkingStore() throws Exception {
-        try (RedisServerProcess server = RedisServerProcess.start(dir)) {
+        try (RedisServerProcess server = RedisServerProcess.start(dir, RedisStoreSetup.STORE)) {
             try (var store = CacheStores.open(Config.of(server.settings()))) {
                 assertTrue(store.health().healthy(), store.health().detail());
                 assertTrue(store.orderedWrite().isPresent(), "the ordered write runs on the server");

@@ -25,12 +25,13 @@ import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.cacheupdater.core.testkit.KeyHistory;
 import io.nearline.cacheupdater.storeredis.RedisCacheStore;
 import io.nearline.cacheupdater.storeredis.RedisStoreSettings;
-import io.nearline.cacheupdater.storeredis.testkit.RedisServerProcess;
+import io.nearline.cacheupdater.storeredis.testkit.RedisStoreSetup;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecordCodec;
 import io.nearline.common.config.Config;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.store.StoreException;
+import io.nearline.common.testkit.RedisServerProcess;
 import io.nearline.common.version.Version;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -131,7 +132,8 @@ class RedisTlsIT {
                 "tls-key-file " + certs.resolve("server.key"),
                 "tls-ca-cert-file " + certs.resolve("ca.pem"),
                 "tls-auth-clients no");
-        try (RedisServerProcess server = RedisServerProcess.start(dir.resolve("redis"), tls, false)) {
+        try (RedisServerProcess server =
+                RedisServerProcess.start(dir.resolve("redis"), RedisStoreSetup.STORE, tls, false)) {
             Map<String, String> settings = new HashMap<>(server.settings());
             settings.put("redis.servers", "rediss://127.0.0.1:" + tlsPort);
             settings.put("redis.connect-timeout", "5s");

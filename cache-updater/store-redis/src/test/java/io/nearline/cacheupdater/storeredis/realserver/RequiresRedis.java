@@ -15,7 +15,7 @@
  */
 package io.nearline.cacheupdater.storeredis.realserver;
 
-import io.nearline.cacheupdater.storeredis.testkit.RedisServerProcess;
+import io.nearline.common.testkit.RedisServerProcess;
 import org.junit.jupiter.api.extension.ConditionEvaluationResult;
 import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;

@@ -19,6 +19,7 @@ import io.nearline.cacheupdater.storeredis.RedisCacheStore;
 import io.nearline.cacheupdater.storeredis.RedisStoreSettings;
 import io.nearline.common.config.Config;
 import io.nearline.common.testkit.LocalProcesses;
+import io.nearline.common.testkit.RedisServerProcess;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -62,7 +63,7 @@ public final class RedisClusterProcess implements AutoCloseable {
                         Files.copy(dir.resolve("node-0").resolve(file), nodeDir.resolve(file));
                     }
                 }
-                nodes.add(RedisServerProcess.start(nodeDir, config, false));
+                nodes.add(RedisServerProcess.start(nodeDir, RedisStoreSetup.STORE, config, false));
             }
             List<String> create = new ArrayList<>(List.of("--cluster", "create"));
             nodes.forEach(n -> create.add("127.0.0.1:" + n.port()));

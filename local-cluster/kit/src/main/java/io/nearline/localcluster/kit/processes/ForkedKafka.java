@@ -17,7 +17,6 @@ package io.nearline.localcluster.kit.processes;
 
 import io.nearline.common.testkit.LocalProcesses;
 import io.nearline.jobs.kit.processes.Home;
-import io.nearline.localcluster.kit.kafka.LocalBroker;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

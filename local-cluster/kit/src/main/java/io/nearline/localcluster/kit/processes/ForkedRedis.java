@@ -15,7 +15,10 @@
  */
 package io.nearline.localcluster.kit.processes;
 
-import io.nearline.cacheupdater.storeredis.testkit.RedisServerProcess;
+import io.nearline.cacheupdater.storeredis.RedisCacheStore;
+import io.nearline.cacheupdater.storeredis.RedisStoreSettings;
+import io.nearline.common.config.Config;
+import io.nearline.common.testkit.RedisServerProcess;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -23,6 +26,11 @@ import java.util.Map;
 
 /** A private redis-server ({@link RedisServerProcess}) as the networked cache of a local run. */
 public final class ForkedRedis implements ForkedStore {
+
+    /** What the Redis store asks of the servers the local tools start: its jobs' ACL rule and its function library. */
+    public static final RedisServerProcess.Store STORE = new RedisServerProcess.Store(
+            RedisCacheStore.JOB_COMMANDS,
+            admin -> RedisCacheStore.loadFunctions(RedisStoreSettings.from(Config.of(admin))));
 
     private final RedisServerProcess server;
 
@@ -35,7 +43,7 @@ public final class ForkedRedis implements ForkedStore {
             throw new IllegalStateException(
                     "--store redis: " + RedisServerProcess.unavailableReason().get());
         }
-        return new ForkedRedis(RedisServerProcess.start(dir));
+        return new ForkedRedis(RedisServerProcess.start(dir, STORE));
     }
 
     @Override

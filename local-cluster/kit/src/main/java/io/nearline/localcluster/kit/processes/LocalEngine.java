@@ -16,7 +16,6 @@
 package io.nearline.localcluster.kit.processes;
 
 import io.nearline.common.metrics.InMemoryMetrics;
-import io.nearline.localcluster.kit.kafka.LocalBroker;
 import java.io.IOException;
 import java.nio.file.Path;
 

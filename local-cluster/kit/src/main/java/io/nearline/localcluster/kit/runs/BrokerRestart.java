@@ -15,8 +15,8 @@
  */
 package io.nearline.localcluster.kit.runs;
 
-import io.nearline.localcluster.kit.kafka.LocalBroker;
 import io.nearline.localcluster.kit.options.LocalRunOptions;
+import io.nearline.localcluster.kit.processes.LocalBroker;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 

@@ -13,12 +13,8 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.cacheupdater.storeredis.testkit;
+package io.nearline.common.testkit;
 
-import io.nearline.cacheupdater.storeredis.RedisCacheStore;
-import io.nearline.cacheupdater.storeredis.RedisStoreSettings;
-import io.nearline.common.config.Config;
-import io.nearline.common.testkit.LocalProcesses;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,18 +29,26 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * A private {@code redis-server} (Debian's package) on 127.0.0.1, with its configuration, log and
  * password file in a directory of its own. It keeps no data on disk (a cache node without
  * persistence): {@linkplain #restart started again} it is empty, on the same port. Clients log in as
- * the ACL user {@value #USER}, allowed only the commands the store runs ({@link
- * RedisCacheStore#JOB_COMMANDS}), with a random password read from a file; {@value #ADMIN} (another
- * password) loads the store's functions whenever the server starts, as an operator would, and runs
+ * the ACL user {@value #USER}, allowed only the commands the store runs ({@link Store#jobCommands}),
+ * with a random password read from a file; {@value #ADMIN} (another password) loads the store's
+ * functions ({@link Store#loadFunctions}) whenever the server starts, as an operator would, and runs
  * the harness's own commands ({@link #cli}); the default user is off. Only the process started here is
  * ever signalled.
  */
 public final class RedisServerProcess implements AutoCloseable {
+
+    /**
+     * What the Redis store asks of a server: the ACL rule of the commands its jobs may run, and how
+     * its admin loads its function library (given the admin's store settings). The store's module
+     * says both; this kit, below it, takes them as given.
+     */
+    public record Store(String jobCommands, Consumer<Map<String, String>> loadFunctions) {}
 
     public static final String USER = "nearline";
     public static final String PASSWORD_FILE = "redis.password";
@@ -58,14 +62,16 @@ public final class RedisServerProcess implements AutoCloseable {
     private final int port;
     private final Path config;
     private final Path passwordFile;
+    private final Store store;
     private final boolean functions;
     private Process process;
 
-    private RedisServerProcess(Path dir, int port, Path config, Path passwordFile, boolean functions) {
+    private RedisServerProcess(Path dir, int port, Path config, Store store, boolean functions) {
         this.dir = dir;
         this.port = port;
         this.config = config;
-        this.passwordFile = passwordFile;
+        this.passwordFile = dir.resolve(PASSWORD_FILE);
+        this.store = store;
         this.functions = functions;
     }
 
@@ -103,19 +109,20 @@ public final class RedisServerProcess implements AutoCloseable {
         return whyNot.map(reason -> "skipped: " + reason);
     }
 
-    /** Starts a server with its files in {@code dir}; {@code extraConfig} lines are added to its configuration. */
-    public static RedisServerProcess start(Path dir, List<String> extraConfig) throws IOException {
-        return start(dir, extraConfig, true);
+    /** Starts a server for {@code store} with its files in {@code dir}; {@code extraConfig} lines are added to its configuration. */
+    public static RedisServerProcess start(Path dir, Store store, List<String> extraConfig) throws IOException {
+        return start(dir, store, extraConfig, true);
     }
 
     /**
-     * As {@link #start(Path, List)}; without {@code functions} the admin loads nothing, at this start or
-     * any restart (a cluster's node, loaded once the cluster serves; a server the test keeps bare).
+     * As {@link #start(Path, Store, List)}; without {@code functions} the admin loads nothing, at this
+     * start or any restart (a cluster's node, loaded once the cluster serves; a server the test keeps bare).
      */
-    public static RedisServerProcess start(Path dir, List<String> extraConfig, boolean functions) throws IOException {
+    public static RedisServerProcess start(Path dir, Store store, List<String> extraConfig, boolean functions)
+            throws IOException {
         int port = LocalProcesses.freePort();
-        Path config = writeConfig(dir, "127.0.0.1", port, extraConfig);
-        RedisServerProcess server = new RedisServerProcess(dir, port, config, dir.resolve(PASSWORD_FILE), functions);
+        Path config = writeConfig(dir, "127.0.0.1", port, store, extraConfig);
+        RedisServerProcess server = new RedisServerProcess(dir, port, config, store, functions);
         server.launch();
         return server;
     }
@@ -126,7 +133,8 @@ public final class RedisServerProcess implements AutoCloseable {
      * (in {@code dir/redis.password}, kept if there); returns the configuration file to start
      * {@code redis-server} with. Both files are readable by their owner only.
      */
-    public static Path writeConfig(Path dir, String host, int port, List<String> extraConfig) throws IOException {
+    public static Path writeConfig(Path dir, String host, int port, Store store, List<String> extraConfig)
+            throws IOException {
         Files.createDirectories(dir);
         Path password = dir.resolve(PASSWORD_FILE);
         Path admin = dir.resolve(ADMIN_PASSWORD_FILE);
@@ -146,15 +154,15 @@ public final class RedisServerProcess implements AutoCloseable {
                 "logfile " + dir.toAbsolutePath().resolve("redis.log"),
                 "user default off",
                 "user " + USER + " on >" + Files.readString(password).trim() + " ~* resetchannels "
-                        + RedisCacheStore.JOB_COMMANDS,
+                        + store.jobCommands(),
                 "user " + ADMIN + " on >" + Files.readString(admin).trim() + " ~* &* +@all"));
         lines.addAll(extraConfig);
         writePrivate(config, String.join("\n", lines) + "\n");
         return config;
     }
 
-    public static RedisServerProcess start(Path dir) throws IOException {
-        return start(dir, List.of());
+    public static RedisServerProcess start(Path dir, Store store) throws IOException {
+        return start(dir, store, List.of());
     }
 
     private void launch() throws IOException {
@@ -205,12 +213,12 @@ public final class RedisServerProcess implements AutoCloseable {
 
     /** Loads the store's functions as {@value #ADMIN}: what an operator does after the server starts empty. */
     public void loadFunctions() {
-        loadFunctions(dir, uri());
+        loadFunctions(dir, uri(), store);
     }
 
     /** As {@link #loadFunctions()}, on the server at {@code uri} whose files {@link #writeConfig} wrote in {@code dir}. */
-    public static void loadFunctions(Path dir, String uri) {
-        RedisCacheStore.loadFunctions(RedisStoreSettings.from(Config.of(adminSettings(dir, uri))));
+    public static void loadFunctions(Path dir, String uri, Store store) {
+        store.loadFunctions().accept(adminSettings(dir, uri));
     }
 
     /** The settings of {@value #ADMIN} on this server. */

@@ -13,9 +13,8 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.localcluster.kit.kafka;
+package io.nearline.localcluster.kit.processes;
 
-import io.nearline.localcluster.kit.processes.ForkedKafka;
 import java.io.IOException;
 import java.util.Optional;
 
