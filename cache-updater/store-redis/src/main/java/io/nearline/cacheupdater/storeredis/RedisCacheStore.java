@@ -15,42 +15,20 @@
  */
 package io.nearline.cacheupdater.storeredis;
 
-import io.lettuce.core.AbstractRedisClient;
-import io.lettuce.core.ClientOptions;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisException;
-import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
-import io.lettuce.core.SocketOptions;
-import io.lettuce.core.SslOptions;
-import io.lettuce.core.SslVerifyMode;
-import io.lettuce.core.TimeoutOptions;
-import io.lettuce.core.api.StatefulConnection;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.cluster.ClusterClientOptions;
-import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
-import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
-import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
-import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import io.lettuce.core.codec.ByteArrayCodec;
 import io.nearline.common.cache.CacheKey;
-import io.nearline.common.cache.CacheRecordCodec;
 import io.nearline.common.cache.CorruptCacheRecordException;
 import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.ErrorRateHealth;
 import io.nearline.common.store.StoreException;
 import io.nearline.common.store.StoreOrderedWrite;
 import io.nearline.common.store.StoreUnavailableException;
-import io.nearline.common.version.Version;
-import java.io.File;
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -59,16 +37,13 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -115,30 +90,21 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
 
     static final String WRITE = LIBRARY + "_write";
     static final String REPLACE = LIBRARY + "_replace";
-    static final int TOKEN_BYTES = 8;
     private static final byte[] ONE = {'1'};
     private static final byte[] ZERO = {'0'};
 
     private final RedisStoreSettings settings;
-    private final AbstractRedisClient client;
-    private final StatefulConnection<byte[], byte[]> connection;
+    private final RedisConnection connection;
     private final RedisClusterAsyncCommands<byte[], byte[]> commands;
-    private final String functions;
+    private final RedisFunctions functions;
     private final ErrorRateHealth health;
-    private final AtomicBoolean reloading = new AtomicBoolean();
     private volatile boolean closed;
 
-    private RedisCacheStore(
-            RedisStoreSettings settings,
-            AbstractRedisClient client,
-            StatefulConnection<byte[], byte[]> connection,
-            RedisClusterAsyncCommands<byte[], byte[]> commands,
-            String functions) {
+    private RedisCacheStore(RedisStoreSettings settings, RedisConnection connection) {
         this.settings = settings;
-        this.client = client;
         this.connection = connection;
-        this.commands = commands;
-        this.functions = functions;
+        this.commands = connection.commands();
+        this.functions = new RedisFunctions(commands, settings);
         this.health = settings.health().newHealth();
     }
 
@@ -151,85 +117,29 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
     }
 
     private static RedisCacheStore connect(RedisStoreSettings settings, boolean needFunctions) {
-        String functions = functionLibrary();
-        AbstractRedisClient client = null;
         try {
-            StatefulConnection<byte[], byte[]> connection;
-            RedisClusterAsyncCommands<byte[], byte[]> commands;
-            List<RedisURI> uris =
-                    settings.servers().stream().map(s -> uri(settings, s)).toList();
-            if (settings.cluster()) {
-                RedisClusterClient cluster = RedisClusterClient.create(uris);
-                client = cluster;
-                cluster.setOptions(ClusterClientOptions.builder(clientOptions(settings))
-                        .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
-                                // MOVED and ASK are followed per command; the slot map is re-read now and then besides
-                                .enablePeriodicRefresh(Duration.ofSeconds(10))
-                                .build())
-                        .build());
-                StatefulRedisClusterConnection<byte[], byte[]> c = cluster.connect(ByteArrayCodec.INSTANCE);
-                connection = c;
-                commands = c.async();
-            } else {
-                RedisClient single = RedisClient.create();
-                client = single;
-                single.setOptions(clientOptions(settings));
-                StatefulRedisConnection<byte[], byte[]> c = single.connect(ByteArrayCodec.INSTANCE, uris.get(0));
-                connection = c;
-                commands = c.async();
+            RedisConnection connection = RedisConnection.open(settings);
+            try {
+                RedisCacheStore store = new RedisCacheStore(settings, connection);
+                if (needFunctions) {
+                    store.functions.ensure();
+                }
+                return store;
+            } catch (RuntimeException e) {
+                connection.close();
+                throw e;
             }
-            RedisCacheStore store = new RedisCacheStore(settings, client, connection, commands, functions);
-            if (needFunctions) {
-                store.ensureFunctions();
-            }
-            return store;
         } catch (RuntimeException e) {
-            if (client != null) {
-                client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-            }
             throw new StoreException(
-                    "cannot open the Redis store at " + settings.servers() + ": " + reason(e) + " (" + hint(e) + ")",
+                    "cannot open the Redis store at " + settings.servers() + ": " + RedisErrors.reason(e) + " ("
+                            + RedisErrors.hint(e) + ")",
                     e);
         }
     }
 
-    private static RedisURI uri(RedisStoreSettings settings, URI server) {
-        RedisURI.Builder b =
-                RedisURI.Builder.redis(server.getHost(), server.getPort()).withTimeout(settings.commandTimeout());
-        String password = settings.password().reveal();
-        if (!password.isEmpty()) {
-            b.withAuthentication(settings.username(), password);
-        }
-        if (settings.tls()) {
-            b.withSsl(true).withVerifyPeer(settings.tlsVerifyHostname() ? SslVerifyMode.FULL : SslVerifyMode.CA);
-        }
-        return b.build();
-    }
-
-    private static ClientOptions clientOptions(RedisStoreSettings settings) {
-        ClientOptions.Builder b = ClientOptions.builder()
-                .autoReconnect(true)
-                // while the connection is down, fail at once (the writer retries) instead of queueing unboundedly
-                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                .timeoutOptions(TimeoutOptions.enabled(settings.commandTimeout()))
-                .socketOptions(SocketOptions.builder()
-                        .connectTimeout(settings.connectTimeout())
-                        .build());
-        if (!settings.tlsTrustCertificate().isEmpty()) {
-            b.sslOptions(SslOptions.builder()
-                    .trustManager(new File(settings.tlsTrustCertificate()))
-                    .build());
-        }
-        return b.build();
-    }
-
     /** The library as this jar has it, for an admin's own tools ({@code redis-cli -x FUNCTION LOAD}). */
     public static String functionLibrary() {
-        try (InputStream in = RedisCacheStore.class.getResourceAsStream(LIBRARY + ".lua")) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException | NullPointerException e) {
-            throw new IllegalStateException("the store's function library is missing from its jar", e);
-        }
+        return RedisFunctions.text();
     }
 
     /**
@@ -239,61 +149,7 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
      */
     public static void loadFunctions(RedisStoreSettings admin) {
         try (RedisCacheStore store = connect(admin, false)) {
-            store.load(true);
-        }
-    }
-
-    private void load(boolean replace) {
-        CompletionStage<?> loaded = commands instanceof RedisAdvancedClusterAsyncCommands<byte[], byte[]> cluster
-                ? cluster.upstream().commands().functionLoad(functions, replace)
-                : commands.functionLoad(functions, replace);
-        await(loaded.toCompletableFuture());
-    }
-
-    /** The library on the server (every primary): there already, or loaded now if this user may. */
-    private void ensureFunctions() {
-        if (loadedEverywhere()) {
-            return;
-        }
-        try {
-            load(false);
-        } catch (RuntimeException e) {
-            if (!reason(e).contains("NOPERM")) {
-                throw e;
-            }
-            throw new StoreException("the Redis function library " + LIBRARY + " is not loaded on "
-                    + settings.servers() + ", and user '" + settings.username() + "' may not load it (as it "
-                    + "should not): load it as an admin, see docs/redis.md#the-function-library");
-        }
-    }
-
-    private boolean loadedEverywhere() {
-        if (commands instanceof RedisAdvancedClusterAsyncCommands<byte[], byte[]> cluster) {
-            List<List<Map<String, Object>>> each = await(cluster.upstream()
-                    .commands()
-                    .functionList(LIBRARY)
-                    .thenCollect(Collectors.toList())
-                    .toCompletableFuture());
-            return each.stream().noneMatch(List::isEmpty);
-        }
-        return !await(commands.functionList(LIBRARY).toCompletableFuture()).isEmpty();
-    }
-
-    /**
-     * A server that restarted empty lost the functions: where this user may, load them again, once at a
-     * time, and let the writer retry; where it may not, the writer retries until an admin has.
-     */
-    private void reloadFunctions() {
-        if (reloading.compareAndSet(false, true)) {
-            CompletableFuture.runAsync(() -> {
-                try {
-                    load(false);
-                } catch (RuntimeException e) {
-                    // the next write that misses the functions tries again
-                } finally {
-                    reloading.set(false);
-                }
-            });
+            store.functions.load(true);
         }
     }
 
@@ -301,8 +157,8 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
 
     @Override
     public Optional<Stored> get(CacheKey key) {
-        byte[] framed = call("get", key, () -> commands.get(bytes(key)));
-        return framed == null ? Optional.empty() : Optional.of(unframe(key, framed));
+        byte[] framed = call("get", key, () -> commands.get(RedisFraming.bytes(key)));
+        return framed == null ? Optional.empty() : Optional.of(RedisFraming.unframe(key, framed));
     }
 
     @Override
@@ -312,9 +168,11 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
     }
 
     private CompletableFuture<WriteResult> insertAsync(CacheKey key, byte[] value, Duration expiry) {
-        long token = newToken();
+        long token = RedisFraming.newToken();
         return commands.set(
-                        bytes(key), frame(token, value), SetArgs.Builder.nx().px(expiry.toMillis()))
+                        RedisFraming.bytes(key),
+                        RedisFraming.frame(token, value),
+                        SetArgs.Builder.nx().px(expiry.toMillis()))
                 .toCompletableFuture()
                 .thenApply(reply -> reply == null ? WriteResult.of(Status.EXISTS) : WriteResult.ok(token));
     }
@@ -326,14 +184,16 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
     }
 
     private CompletableFuture<WriteResult> replaceAsync(CacheKey key, byte[] value, long expectedCas, Duration expiry) {
-        long token = newToken();
+        long token = RedisFraming.newToken();
         CompletionStage<byte[]> reply = commands.fcall(
                 REPLACE,
                 ScriptOutputType.VALUE,
-                new byte[][] {bytes(key)},
-                ByteBuffer.allocate(TOKEN_BYTES).putLong(expectedCas).array(),
-                frame(token, value),
-                millis(expiry));
+                new byte[][] {RedisFraming.bytes(key)},
+                ByteBuffer.allocate(RedisFraming.TOKEN_BYTES)
+                        .putLong(expectedCas)
+                        .array(),
+                RedisFraming.frame(token, value),
+                RedisFraming.millis(expiry));
         return reply.toCompletableFuture().thenApply(r -> switch (new String(r, StandardCharsets.US_ASCII)) {
             case "OK" -> WriteResult.ok(token);
             case "CAS_MISMATCH" -> WriteResult.of(Status.CAS_MISMATCH);
@@ -359,8 +219,11 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
     }
 
     private CompletableFuture<WriteResult> setAsync(CacheKey key, byte[] value, Duration expiry) {
-        long token = newToken();
-        return commands.set(bytes(key), frame(token, value), SetArgs.Builder.px(expiry.toMillis()))
+        long token = RedisFraming.newToken();
+        return commands.set(
+                        RedisFraming.bytes(key),
+                        RedisFraming.frame(token, value),
+                        SetArgs.Builder.px(expiry.toMillis()))
                 .toCompletableFuture()
                 .thenApply(reply -> WriteResult.ok(token));
     }
@@ -378,10 +241,11 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
         if (closed) {
             return CompletableFuture.failedFuture(closedError());
         }
-        CompletableFuture<WriteResult> done = commands.get(bytes(key))
+        CompletableFuture<WriteResult> done = commands.get(RedisFraming.bytes(key))
                 .toCompletableFuture()
                 .thenCompose(framed -> {
-                    Optional<Stored> current = framed == null ? Optional.empty() : Optional.of(unframe(key, framed));
+                    Optional<Stored> current =
+                            framed == null ? Optional.empty() : Optional.of(RedisFraming.unframe(key, framed));
                     byte[] value = decide.apply(current.map(Stored::value));
                     if (value == null) {
                         return CompletableFuture.completedFuture(null);
@@ -439,21 +303,21 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
         byte[][] args = new byte[3 * call.size()][];
         for (int i = 0; i < call.size(); i++) {
             Write w = call.get(i);
-            keys[i] = bytes(w.key());
-            args[3 * i] = frame(newToken(), w.record());
-            args[3 * i + 1] = millis(w.expiry());
+            keys[i] = RedisFraming.bytes(w.key());
+            args[3 * i] = RedisFraming.frame(RedisFraming.newToken(), w.record());
+            args[3 * i + 1] = RedisFraming.millis(w.expiry());
             args[3 * i + 2] = w.rewriteEqual() ? ONE : ZERO;
         }
         CompletableFuture<List<Object>> reply = commands.<List<Object>>fcall(WRITE, ScriptOutputType.MULTI, keys, args)
                 .toCompletableFuture();
         // decided once per call, not once per key
         CompletableFuture<Boolean> refused =
-                call.size() == 1 ? null : reply.handle((r, e) -> e != null && refusedAsAWhole(e));
+                call.size() == 1 ? null : reply.handle((r, e) -> e != null && RedisErrors.refusedAsAWhole(e));
         List<CompletableFuture<Result>> replies = new ArrayList<>(call.size());
         for (int i = 0; i < call.size(); i++) {
             int at = i;
             Write w = call.get(i);
-            CompletableFuture<Result> own = reply.thenApply(r -> result(w.key(), (byte[]) r.get(at)));
+            CompletableFuture<Result> own = reply.thenApply(r -> RedisFraming.result(w.key(), (byte[]) r.get(at)));
             replies.add(
                     refused == null
                             ? own
@@ -461,18 +325,6 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
                                     whole -> whole ? send(List.of(w)).get(0) : own));
         }
         return replies;
-    }
-
-    private static Throwable unwrapped(Throwable error) {
-        return error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
-    }
-
-    /** A server's error for a whole call that is not transient: nothing of it ran, and one key may be why. */
-    private static boolean refusedAsAWhole(Throwable error) {
-        Throwable e = unwrapped(error);
-        return e instanceof RedisCommandExecutionException
-                && !isTransient(String.valueOf(e.getMessage()))
-                && !String.valueOf(e.getMessage()).contains("Function not found");
     }
 
     /** The writes' positions grouped into the function calls that carry them: one call, or one per hash slot. */
@@ -483,42 +335,10 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
         }
         return List.copyOf(all.stream()
                 .collect(Collectors.groupingBy(
-                        i -> SlotHash.getSlot(bytes(writes.get(i).key())), LinkedHashMap::new, Collectors.toList()))
+                        i -> SlotHash.getSlot(RedisFraming.bytes(writes.get(i).key())),
+                        LinkedHashMap::new,
+                        Collectors.toList()))
                 .values());
-    }
-
-    /**
-     * One key's reply from the function as a result: the outcome's letter, then the head stored before
-     * the write (the token and the envelope's first bytes up to the version's end: format, flags, SCN,
-     * [sequence,] schema version), empty where nothing was stored; {@code C} alone for a value that is
-     * not a cache record, which the function left alone; {@code E} and the server's error for this key
-     * alone (classified as a command's error is).
-     */
-    static Result result(CacheKey key, byte[] reply) {
-        Outcome outcome =
-                switch (reply.length == 0 ? '?' : (char) reply[0]) {
-                    case 'A' -> Outcome.APPLIED;
-                    case 'R' -> Outcome.REFRESHED;
-                    case 'D' -> Outcome.DUPLICATE;
-                    case 'S' -> Outcome.STALE;
-                    case 'C' ->
-                        throw new CorruptCacheRecordException("the value at '" + key
-                                + "' is not a cache record of format 1 or 2 (another application's data?)");
-                    case 'E' ->
-                        throw new RedisCommandExecutionException(
-                                new String(reply, 1, reply.length - 1, StandardCharsets.UTF_8));
-                    default ->
-                        throw new StoreException(
-                                "unexpected reply from " + WRITE + " for '" + key + "': " + Arrays.toString(reply));
-                };
-        if (reply.length == 1) {
-            return new Result(outcome, Version.NONE);
-        }
-        ByteBuffer in = ByteBuffer.wrap(reply, 1, reply.length - 1).slice();
-        long scn = in.getLong(TOKEN_BYTES + 2);
-        return in.get(TOKEN_BYTES) == CacheRecordCodec.FORMAT_V2
-                ? new Result(outcome, Version.of(scn, in.getLong(TOKEN_BYTES + 10), in.getInt(TOKEN_BYTES + 18)))
-                : new Result(outcome, Version.of(scn, in.getInt(TOKEN_BYTES + 10)));
     }
 
     @Override
@@ -531,39 +351,7 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
         if (!closed) {
             closed = true;
             connection.close();
-            client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
         }
-    }
-
-    // ---- framing and errors ---------------------------------------------------------------------
-
-    private static byte[] bytes(CacheKey key) {
-        return key.value().getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static byte[] millis(Duration expiry) {
-        return Long.toString(expiry.toMillis()).getBytes(StandardCharsets.US_ASCII);
-    }
-
-    private static long newToken() {
-        return ThreadLocalRandom.current().nextLong();
-    }
-
-    static byte[] frame(long token, byte[] value) {
-        return ByteBuffer.allocate(TOKEN_BYTES + value.length)
-                .putLong(token)
-                .put(value)
-                .array();
-    }
-
-    private static Stored unframe(CacheKey key, byte[] framed) {
-        if (framed.length < TOKEN_BYTES) {
-            throw new CorruptCacheRecordException("the value at '" + key + "' (" + framed.length
-                    + " bytes) was not written by this store: it has no CAS token");
-        }
-        return new Stored(
-                Arrays.copyOfRange(framed, TOKEN_BYTES, framed.length),
-                ByteBuffer.wrap(framed).getLong());
     }
 
     private <T> T call(String op, CacheKey key, Supplier<? extends CompletionStage<T>> command) {
@@ -599,17 +387,6 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
         return settings.commandTimeout().toMillis() * 2 + 1000;
     }
 
-    private static <T> T await(CompletableFuture<T> f) {
-        try {
-            return f.get();
-        } catch (ExecutionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : new RedisException(e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RedisException("interrupted", e);
-        }
-    }
-
     private StoreException closedError() {
         return new StoreException("Redis store " + settings + " is closed");
     }
@@ -619,7 +396,7 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
      * and counted in health), a value it must not overwrite, or permanent ({@link StoreException}).
      */
     private RuntimeException classify(String op, CacheKey key, Throwable error) {
-        Throwable e = unwrapped(error);
+        Throwable e = RedisErrors.unwrapped(error);
         if (e instanceof StoreException || e instanceof CorruptCacheRecordException) {
             return (RuntimeException) e;
         }
@@ -635,7 +412,7 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
                         e);
             }
             if (message.contains("Function not found")) {
-                reloadFunctions();
+                functions.reload();
                 return transientError(
                         op,
                         key,
@@ -643,7 +420,7 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
                         " (the server lost its functions: they are loaded again where user '" + settings.username()
                                 + "' may, else an admin must load " + LIBRARY + ")");
             }
-            if (!isTransient(message)) {
+            if (!RedisErrors.isTransient(message)) {
                 return new StoreException("Redis " + op + " of '" + key + "' failed: " + message, e);
             }
         } else if (!(e instanceof RedisException)) {
@@ -657,46 +434,6 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
         health.failure(e);
         return new StoreUnavailableException(
                 "Redis " + op + " of '" + key + "' failed transiently" + note + ": " + e.getMessage(), e);
-    }
-
-    /** Server errors that pass: loading after a restart, a busy script, a cluster failing over, memory full. */
-    private static boolean isTransient(String message) {
-        return message.startsWith("LOADING")
-                || message.startsWith("BUSY")
-                || message.startsWith("TRYAGAIN")
-                || message.startsWith("CLUSTERDOWN")
-                || message.startsWith("MASTERDOWN")
-                || message.startsWith("READONLY")
-                || message.startsWith("OOM");
-    }
-
-    private static String reason(Throwable e) {
-        StringBuilder out = new StringBuilder(String.valueOf(e.getMessage()));
-        for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
-            if (c.getMessage() != null && !out.toString().contains(c.getMessage())) {
-                out.append(": ").append(c.getMessage());
-            }
-        }
-        return out.toString();
-    }
-
-    /** The setting to look at for a failure to connect. */
-    private static String hint(Throwable e) {
-        String all = reason(e);
-        if (all.contains(LIBRARY + " is not loaded")) {
-            return "an admin loads it once per server, and again after a server restarts empty";
-        }
-        if (all.contains("WRONGPASS") || all.contains("NOAUTH") || all.contains("NOPERM")) {
-            return "check redis.username and redis.password, and the user's ACL";
-        }
-        if (all.contains("unknown command")
-                && all.toUpperCase(java.util.Locale.ROOT).contains("FUNCTION")) {
-            return "this server has no Redis Functions: Nearline needs Redis 7.0 or later";
-        }
-        if (all.contains("SSL") || all.contains("PKIX") || all.contains("certific") || all.contains("handshake")) {
-            return "check redis.servers' scheme and redis.tls.*";
-        }
-        return "check redis.servers and that the server is up";
     }
 
     @Override
