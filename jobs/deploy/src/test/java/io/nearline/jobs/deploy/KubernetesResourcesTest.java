@@ -339,7 +339,9 @@ class KubernetesResourcesTest {
             String theirs = submitted.get(i);
             if (mine.startsWith("couchbase.password=")) { // the Secret's file in the pod, for the file named
                 assertEquals("couchbase.password=file:/etc/nearline/couchbase.password", theirs);
-                assertEquals("couchbase.password=file:" + KubernetesDeploy.FLINK_SECRETS + "/couchbase.password", mine);
+                assertEquals(
+                        "couchbase.password=file:" + FlinkOperatorResources.FLINK_SECRETS + "/couchbase.password",
+                        mine);
             } else {
                 assertEquals(theirs, mine);
             }
@@ -370,7 +372,7 @@ class KubernetesResourcesTest {
             posted.forEach((k, v) -> {
                 if (k.endsWith("password")) { // a file of the mounted Secret, or its key through the Kubernetes API
                     assertTrue(
-                            config.get(k).startsWith("file:" + KubernetesDeploy.CONNECT_SECRETS + "/")
+                            config.get(k).startsWith("file:" + StrimziResources.CONNECT_SECRETS + "/")
                                     || config.get(k).startsWith("${secrets:nearline/" + d.name() + "-secrets:"),
                             k + "=" + config.get(k));
                 } else {

@@ -30,6 +30,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -126,7 +127,8 @@ class VerifierDeployTest {
             assertTrue(VerifierDeploy.running(c, "v1").isPresent());
 
             assertEquals(0, VerifierDeploy.stop(c, "v1"));
-            assertFalse(stand.isAlive(), "the verifier ended");
+            // ended: the JVM reaps its child on a thread of its own, so wait for that rather than look once
+            assertTrue(stand.waitFor(10, TimeUnit.SECONDS), "the verifier ended");
             assertFalse(Files.exists(dir.resolve("prometheus/targets/v1.json")), "its target gone");
             assertEquals(0, VerifierDeploy.stop(c, "v2"));
             assertTrue(other.isAlive(), "a process not marked as this cluster's is left alone");
