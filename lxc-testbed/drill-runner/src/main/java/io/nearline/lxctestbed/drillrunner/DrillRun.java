@@ -15,22 +15,15 @@
  */
 package io.nearline.lxctestbed.drillrunner;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ValueType;
 import io.nearline.common.store.CacheStores;
 import io.nearline.feedtrackingjoin.core.JoinSettings;
-import io.nearline.jobs.cluster.ClusterException;
 import io.nearline.jobs.cluster.ClusterFile;
 import io.nearline.jobs.cluster.Daemons;
 import io.nearline.jobs.cluster.YarnRest;
 import io.nearline.jobs.deploy.DeployCommand;
 import io.nearline.jobs.deploy.Descriptor;
-import io.nearline.jobs.deploy.FlinkYarn;
-import io.nearline.jobs.deploy.SamzaDeploy;
-import io.nearline.lxctestbed.testbed.LxcNode;
-import io.nearline.lxctestbed.testbed.TestbedCommand;
 import io.nearline.lxctestbed.testbed.TestbedHeal;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -41,10 +34,8 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -71,8 +62,6 @@ final class DrillRun {
 
     private static final DateTimeFormatter UTC =
             DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-    private static final ObjectMapper LINE = new ObjectMapper();
 
     /** Where a run works: the checkout, the testbed's directory, and the store of run folders. */
     record Places(Path home, Path testbed, Path store) {}
@@ -134,22 +123,22 @@ final class DrillRun {
     Outcome run() throws IOException, InterruptedException {
         c = ClusterFile.read(testbed);
         TestbedHeal.refuseIfFaulted(testbed);
-        requireAllNodesUp(c);
+        TestbedJob.requireAllNodesUp(c, testbed);
         started = Instant.now();
         String stamp = UTC.format(started);
         folder = Files.createDirectories(store.resolve(drill.name()).resolve(stamp));
         tag = "drill-" + stamp.toLowerCase();
         d = Descriptor.read(home.resolve("jobs/deploy/" + job + "-" + engine + "-yarn.yaml"));
-        stopLeftovers(c, d);
+        TestbedJob.stopLeftovers(c, d);
         System.out.printf("drill %s on %s (%s), seed %d: %s%n", drill.name(), engine, job, seed, drill.description());
         topics = DrillLoad.topics(job, tag);
         // a fresh job: no state or checkpoint of an earlier run comes back
         settings = DeployCommand.submit(d, c, topics, tag);
         try {
-            appId = awaitApp(c, d);
-            awaitContainers(appId);
+            appId = TestbedJob.awaitApp(c, d);
+            TestbedJob.awaitContainers(appId);
         } catch (RuntimeException e) {
-            stopLeftovers(c, d); // nothing of a run that could not start stays on the testbed
+            TestbedJob.stopLeftovers(c, d); // nothing of a run that could not start stays on the testbed
             throw e;
         }
         System.out.println(
@@ -350,8 +339,9 @@ final class DrillRun {
                 checks.recoverySeconds(),
                 reasons,
                 folder);
-        write(new Ran(drill, outcome, checks, outcomes, List.copyOf(history), appId, seed, describe));
-        link(store, folder);
+        new RunFolder(folder, drill, engine, job, started, appId, chosenLoad)
+                .write(new Ran(drill, outcome, checks, outcomes, List.copyOf(history), appId, seed, describe));
+        RunFolder.link(store, folder);
         return outcome;
     }
 
@@ -391,221 +381,6 @@ final class DrillRun {
             return Duration.ZERO;
         }
         return ValueType.DURATION.parse(interval);
-    }
-
-    /** Every node RUNNING to YARN, waiting a minute for one that an earlier drill started again. */
-    private void requireAllNodesUp(ClusterFile c) {
-        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
-        Map<String, String> yarn = YarnRest.nodes(c.yarnWeb());
-        while (System.nanoTime() < deadline && yarn.values().stream().anyMatch(s -> !s.equals("RUNNING"))) {
-            Daemons.sleep(1000);
-            yarn = YarnRest.nodes(c.yarnWeb());
-        }
-        for (LxcNode n : TestbedCommand.nodes(testbed)) {
-            if (!"RUNNING".equals(yarn.get(n.address()))) {
-                throw new ClusterException("the testbed in " + testbed + " is not fully up (" + n.name() + " is "
-                        + yarn.getOrDefault(n.address(), "not registered") + "): 'bin/nearline testbed up --dir "
-                        + testbed + "'");
-            }
-        }
-    }
-
-    /** A drill job left running (by an interrupted run, or one that could not start) holds the testbed's room. */
-    private static void stopLeftovers(ClusterFile c, Descriptor d) {
-        for (String id = runningApp(c, d); id != null; id = runningApp(c, d)) {
-            System.out.println("  stopping " + id + " (" + d.name() + "), left by an earlier or failed run");
-            YarnRest.kill(c.yarnWeb(), id);
-        }
-    }
-
-    /** The YARN application running the descriptor's job, or null: Samza's by its name, Flink's by its job's. */
-    private static String runningApp(ClusterFile c, Descriptor d) {
-        Optional<String> id = d.engine().equals("flink")
-                ? FlinkYarn.running(c, d.name()).map(FlinkYarn.Running::appId)
-                : SamzaDeploy.running(c.yarnWeb(), d.name()).map(YarnRest.App::id);
-        return id.orElse(null);
-    }
-
-    private static String awaitApp(ClusterFile c, Descriptor d) {
-        long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-        while (System.nanoTime() < deadline) {
-            String id = runningApp(c, d);
-            if (id != null && YarnRest.app(c.yarnWeb(), id).state().equals("RUNNING")) {
-                return id;
-            }
-            Daemons.sleep(500);
-        }
-        throw ClusterException.failed(d.name() + " did not reach RUNNING on YARN within 2 minutes");
-    }
-
-    /** Until the job has its application master and at least one worker, and they stay for 5 s. */
-    private static void awaitContainers(String appId) {
-        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
-        long steadySince = 0;
-        while (System.nanoTime() < deadline) {
-            List<JobContainers.Container> running = JobContainers.of(appId);
-            boolean ready = running.stream().anyMatch(JobContainers.Container::applicationMaster)
-                    && running.stream().anyMatch(x -> !x.applicationMaster());
-            if (!ready) {
-                steadySince = 0;
-            } else if (steadySince == 0) {
-                steadySince = System.nanoTime();
-            } else if (System.nanoTime() - steadySince > Duration.ofSeconds(5).toNanos()) {
-                return;
-            }
-            Daemons.sleep(500);
-        }
-        throw ClusterException.failed(appId + " did not get its containers within 3 minutes");
-    }
-
-    private void write(Ran ran) throws IOException {
-        JSON.writeValue(folder.resolve("results.json").toFile(), results(ran));
-        List<String> lines = new ArrayList<>();
-        for (Timeline.Second s : ran.history()) {
-            Map<String, Object> h = new LinkedHashMap<>();
-            h.put("t", Math.round(s.t() * 10) / 10.0);
-            h.put("sent", s.sent());
-            h.put("applied", s.applied());
-            h.put("throughput", s.throughput());
-            h.put("consumerLag", s.consumerLag());
-            h.put("stalenessP99Ms", s.stalenessP99Ms());
-            h.put("consistentThroughLagMs", s.consistentThroughLagMs());
-            h.put("containers", s.containers());
-            lines.add(LINE.writeValueAsString(h));
-        }
-        Files.write(folder.resolve("history.jsonl"), lines);
-        List<String> faultLines = new ArrayList<>();
-        for (Verdict.FaultOutcome f : ran.faults()) {
-            faultLines.add(LINE.writeValueAsString(faultEntry(f)));
-        }
-        Files.write(folder.resolve("faults.jsonl"), faultLines);
-        Timeline.write(
-                folder.resolve("timeline.png"),
-                drill.name() + " on " + engine + " (" + job + "): "
-                        + (ran.outcome().valid() ? "valid" : "NOT VALID"),
-                ran.history(),
-                ran.faults());
-        Files.writeString(folder.resolve("report.md"), DrillReport.markdown(ran));
-    }
-
-    /** {@code results.json}: the verdict and the figures it rests on. */
-    private Map<String, Object> results(Ran ran) {
-        Outcome o = ran.outcome();
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("valid", o.valid());
-        r.put("drill", drill.name());
-        r.put("engine", engine);
-        r.put("job", job);
-        r.put("seed", seed);
-        Verdict.Checked checked = ran.checks().checked(); // null where the job has no such figure
-        r.put("keysChecked", checked.keysChecked());
-        r.put("divergentKeys", checked.divergentKeys());
-        r.put("requests", checked.requests());
-        r.put("joinedOnce", checked.joinedOnce());
-        r.put("duplicateJoins", checked.duplicateJoins());
-        r.put("lostJoins", checked.lostJoins());
-        r.put("repeatedOutputs", checked.repeatedOutputs());
-        r.put("oracleMismatches", checked.oracleMismatches());
-        r.put("oracle", checked.oracle());
-        r.put("faults", ran.faults().size());
-        r.put("detectionSeconds", round(o.detectionSeconds()));
-        r.put(
-                "behindSeconds",
-                round(ran.faults().stream()
-                        .map(Verdict.FaultOutcome::behindSeconds)
-                        .filter(x -> x != null)
-                        .min(Double::compare)
-                        .orElse(null)));
-        r.put("recoverySeconds", round(o.recoverySeconds()));
-        r.put("faultLog", ran.faults().stream().map(DrillRun::faultEntry).toList());
-        r.put("reasons", o.reasons());
-        r.put("startedAt", started.toString());
-        r.put("application", appId);
-        r.put(
-                job.equals("tracking-join") ? "requestsSent" : "commits",
-                ran.checks().units());
-        r.put("loadRate", drill.loadRate());
-        r.put("load", chosenLoad.json());
-        r.put("jobStateAtEnd", ran.checks().jobStateAtEnd());
-        return r;
-    }
-
-    /**
-     * One fault as {@code results.json}'s {@code faultLog} and {@code faults.jsonl} give it: what was
-     * done where, what the system under test showed and when, the probe's figures and verdict, and
-     * apart from those, when the drill's own load fell behind.
-     */
-    static Map<String, Object> faultEntry(Verdict.FaultOutcome f) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("kind", f.kind());
-        m.put("node", f.target());
-        m.put("applied", f.applied());
-        m.put("detail", f.detail());
-        m.put("start", round(f.startSeconds()));
-        m.put("end", round(f.endSeconds()));
-        FaultLife.Detection d = f.detection();
-        m.put("expectedSigns", d == null ? List.of() : d.expected());
-        m.put("detectedBy", f.detectedBy());
-        m.put("detectionSeconds", round(f.detectionSeconds()));
-        m.put("signs", d == null ? Map.of() : d.seen());
-        Effect e = f.effect();
-        if (e == null) {
-            m.put("effect", null);
-        } else {
-            Map<String, Object> effect = new LinkedHashMap<>();
-            effect.put("probe", e.expected().probe());
-            effect.put("unit", e.expected().unit());
-            Map<String, String> none = new LinkedHashMap<>();
-            Map<String, String> atMost = new LinkedHashMap<>();
-            Map<String, Map<String, Double>> eachWay = new LinkedHashMap<>();
-            for (Map.Entry<String, Probe.Reading> r : readings(e).entrySet()) {
-                effect.put(
-                        r.getKey(),
-                        r.getValue() == null ? null : round(r.getValue().value()));
-                if (r.getValue() != null
-                        && (r.getValue().up() != null || r.getValue().down() != null)) {
-                    Map<String, Double> ways = new LinkedHashMap<>();
-                    ways.put("up", round(r.getValue().up()));
-                    ways.put("down", round(r.getValue().down()));
-                    eachWay.put(r.getKey(), ways);
-                }
-                if (r.getValue() != null && !r.getValue().answered()) {
-                    none.put(r.getKey(), r.getValue().error());
-                } else if (r.getValue() != null && r.getValue().bound()) {
-                    atMost.put(r.getKey(), r.getValue().error());
-                }
-            }
-            effect.put("restoredSeconds", round(e.restoredSeconds()));
-            effect.put("noFigure", none);
-            effect.put("atMost", atMost);
-            effect.put("eachWay", eachWay);
-            effect.put("reasons", e.reasons());
-            m.put("effect", effect);
-        }
-        m.put("effectProven", e != null && e.proven());
-        m.put("behindSeconds", round(f.behindSeconds()));
-        m.put("healError", f.healError());
-        return m;
-    }
-
-    private static Map<String, Probe.Reading> readings(Effect e) {
-        Map<String, Probe.Reading> r = new LinkedHashMap<>();
-        r.put("before", e.before());
-        r.put("during", e.during());
-        r.put("late", e.late());
-        r.put("after", e.after());
-        return r;
-    }
-
-    /** {@code STORE/latest} points to the newest run. */
-    private static void link(Path store, Path folder) throws IOException {
-        Path latest = store.resolve("latest");
-        Files.deleteIfExists(latest);
-        Files.createSymbolicLink(latest, store.relativize(folder));
-    }
-
-    private static Double round(Double v) {
-        return v == null ? null : Math.round(v * 10) / 10.0;
     }
 
     private static void sleepUntil(long t0, Duration at) {
