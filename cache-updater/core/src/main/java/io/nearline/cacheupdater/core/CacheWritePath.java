@@ -16,6 +16,7 @@
 package io.nearline.cacheupdater.core;
 
 import io.nearline.common.avro.ChangeEvent;
+import io.nearline.common.cache.CacheKey;
 import io.nearline.common.config.Config;
 import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.common.events.ChangeEvents;
@@ -69,9 +70,12 @@ public final class CacheWritePath implements AutoCloseable {
      * in the store is rewritten so that its TTL starts again.
      */
     public void add(ChangeEvent event, SourceRecord source, boolean refreshTtl) {
-        batch.add(
-                ChangeEvents.cacheKey(event),
-                new UpdateBatch.Pending(event, ChangeEvents.cacheRecord(event), source, refreshTtl));
+        add(ChangeEvents.cacheKey(event), UpdateBatch.Pending.of(event, source, refreshTtl));
+    }
+
+    /** Adds a change made ready where it was decoded (an engine's task upstream of this one). */
+    public void add(CacheKey key, UpdateBatch.Pending change) {
+        batch.add(key, change);
     }
 
     /** Whether the batch holds {@code write.batch.max-keys} keys: time to cut it. */

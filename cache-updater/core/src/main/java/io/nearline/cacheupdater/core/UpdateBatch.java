@@ -19,6 +19,7 @@ import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.deadletter.SourceRecord;
+import io.nearline.common.events.ChangeEvents;
 import io.nearline.common.events.PartialImages;
 import io.nearline.common.events.Rejection;
 import io.nearline.common.metrics.CounterFamily;
@@ -80,11 +81,25 @@ public final class UpdateBatch implements AutoCloseable {
     public static final String BOOTSTRAP_APPLIED = "bootstrap.applied";
 
     /**
-     * A change waiting in the batch, with the record it came from (for a dead letter). With
+     * A change waiting in the batch: what its write and its counters need (its table, its commit
+     * time, the record to write), with the record it came from (for a dead letter). With
      * {@code refreshTtl} (a bootstrap row) an equal version in the store is rewritten so its TTL
-     * starts again; otherwise it is left alone.
+     * starts again; otherwise it is left alone. Made once, where the change is decoded: an engine
+     * that moves changes between tasks moves this.
      */
-    public record Pending(ChangeEvent event, CacheRecord record, SourceRecord source, boolean refreshTtl) {}
+    public record Pending(
+            String table, long commitTimeMillis, CacheRecord record, SourceRecord source, boolean refreshTtl) {
+
+        /** The change {@code event}, read as {@code source}, to be written as {@code record}. */
+        public static Pending of(ChangeEvent event, CacheRecord record, SourceRecord source, boolean refreshTtl) {
+            return new Pending(event.getTable(), event.getCommitTimeMillis(), record, source, refreshTtl);
+        }
+
+        /** The change {@code event}, read as {@code source}, to be written as its cache record. */
+        public static Pending of(ChangeEvent event, SourceRecord source, boolean refreshTtl) {
+            return of(event, ChangeEvents.cacheRecord(event), source, refreshTtl);
+        }
+    }
 
     /** A change the store refused for good. */
     public record Refused(Pending change, Rejection rejection) {}
@@ -177,9 +192,9 @@ public final class UpdateBatch implements AutoCloseable {
             addedEvents++;
             if (freshness != null) {
                 taken.add(freshness.taken(
-                        change.event().getTable(),
+                        change.table(),
                         change.source() == null ? 0 : change.source().partition(),
-                        change.event().getCommitTimeMillis()));
+                        change.commitTimeMillis()));
             }
         }
         Pending before = pending.get(key);
@@ -189,7 +204,7 @@ public final class UpdateBatch implements AutoCloseable {
         }
         if (before != null) {
             superseded.inc();
-            countTable(change.event().getTable(), "superseded");
+            countTable(change.table(), "superseded");
         }
     }
 
@@ -211,7 +226,8 @@ public final class UpdateBatch implements AutoCloseable {
         return filled == null
                 ? change
                 : new Pending(
-                        change.event(),
+                        change.table(),
+                        change.commitTimeMillis(),
                         new CacheRecord(
                                 newer.version(), false, newer.sourcePartition(), newer.writeTimeMillis(), filled),
                         change.source(),
@@ -266,7 +282,7 @@ public final class UpdateBatch implements AutoCloseable {
                     again.add(todo.get(i));
                     lastTransient = r.failure();
                 } else {
-                    countTable(todo.get(i).getValue().event().getTable(), "refused");
+                    countTable(todo.get(i).getValue().table(), "refused");
                     refused.add(new Refused(
                             todo.get(i).getValue(),
                             r.failure() instanceof PartialImageException partial
@@ -297,7 +313,7 @@ public final class UpdateBatch implements AutoCloseable {
 
     /** A write the store took (applied, or found stale, duplicate or refreshed): its table's count. */
     private void counted(Pending change, WriteOutcome outcome) {
-        countTable(change.event().getTable(), outcome.name().toLowerCase(Locale.ROOT));
+        countTable(change.table(), outcome.name().toLowerCase(Locale.ROOT));
         if (outcome == WriteOutcome.APPLIED && change.refreshTtl()) {
             rowsApplied.inc();
         }

@@ -74,7 +74,7 @@ class UpdateBatchTest {
     }
 
     private static UpdateBatch.Pending change(CacheKey key, long scn) {
-        return new UpdateBatch.Pending(
+        return UpdateBatch.Pending.of(
                 event(key, scn, 0),
                 KeyHistory.record(key, Version.of(scn, 1), false),
                 new SourceRecord("test", "t", 0, scn, null, null),
@@ -107,9 +107,9 @@ class UpdateBatchTest {
     void aWrittenCutMovesTheFreshnessHistogramAndItsPartitionsWatermark() throws Exception {
         CacheKey a = CacheKey.of("a");
         ChangeEvent older = event(a, 5, 2_000);
-        batch.add(a, new UpdateBatch.Pending(older, KeyHistory.record(a, Version.of(5, 1), false), source(3), false));
+        batch.add(a, UpdateBatch.Pending.of(older, KeyHistory.record(a, Version.of(5, 1), false), source(3), false));
         ChangeEvent newer = event(a, 6, 2_000);
-        batch.add(a, new UpdateBatch.Pending(newer, KeyHistory.record(a, Version.of(6, 1), false), source(3), false));
+        batch.add(a, UpdateBatch.Pending.of(newer, KeyHistory.record(a, Version.of(6, 1), false), source(3), false));
         String series = "{table=t,partition=3";
         assertEquals(0, metrics.gaugeValue("consistent-through" + series + "}").orElseThrow(), "nothing durable yet");
         assertEquals(List.of(), batch.flush());
@@ -138,7 +138,7 @@ class UpdateBatchTest {
             CacheKey a = CacheKey.of("a");
             without.add(
                     a,
-                    new UpdateBatch.Pending(
+                    UpdateBatch.Pending.of(
                             event(a, 5, 2_000), KeyHistory.record(a, Version.of(5, 1), false), source(3), false));
             assertEquals(List.of(), without.flush());
         }
@@ -180,7 +180,7 @@ class UpdateBatchTest {
     }
 
     private static UpdateBatch.Pending row(CacheKey key, long scn, String json) {
-        return new UpdateBatch.Pending(
+        return UpdateBatch.Pending.of(
                 event(key, scn, 0),
                 CacheRecord.upsert(Version.of(scn, 1), 0, json.getBytes(StandardCharsets.UTF_8)),
                 new SourceRecord("test", "t", 0, scn, null, null),

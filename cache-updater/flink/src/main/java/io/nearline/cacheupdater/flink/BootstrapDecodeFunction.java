@@ -15,9 +15,10 @@
  */
 package io.nearline.cacheupdater.flink;
 
+import io.nearline.cacheupdater.core.UpdateBatch;
 import io.nearline.cdcbootstrap.core.BootstrapIntake;
-import io.nearline.common.deadletter.DeadLetters;
 import io.nearline.common.events.ChangeEventValidator;
+import io.nearline.common.events.ChangeEvents;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.engines.flinkkit.FlinkMetrics;
 import java.util.ArrayList;
@@ -90,12 +91,13 @@ final class BootstrapDecodeFunction extends ProcessFunction<KafkaInput, Change> 
     public void processElement(KafkaInput in, Context ctx, Collector<Change> out) {
         BootstrapIntake.Taken taken = intake.take(in.value);
         if (taken instanceof BootstrapIntake.Row row) {
-            out.collect(new Change(row.event().getKey(), row.rowBytes(), in, true));
+            // a row refreshes the TTL of an equal version in the store
+            out.collect(new Change(
+                    ChangeEvents.cacheKey(row.event()),
+                    UpdateBatch.Pending.of(row.event(), DecodeFunction.source(job, in), true)));
         } else if (taken instanceof BootstrapIntake.Rejected rejected) {
             deadLettered.inc();
-            ctx.output(
-                    DecodeFunction.DEAD_LETTERS,
-                    DeadLetters.encode(DecodeFunction.source(job, in).deadLetter(rejected.rejection())));
+            ctx.output(DeadLetterOutput.TAG, DeadLetterOutput.of(DecodeFunction.source(job, in), rejected.rejection()));
         }
     }
 }

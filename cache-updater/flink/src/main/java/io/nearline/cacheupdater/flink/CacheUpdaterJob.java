@@ -85,11 +85,10 @@ public final class CacheUpdaterJob {
 
     /** keyBy(cache key) into a write operator; returns every dead letter of the path. */
     private static DataStream<byte[]> write(SingleOutputStreamOperator<Change> changes, Config config, String name) {
-        SingleOutputStreamOperator<Void> written = changes.keyBy(c -> c.key, Types.STRING)
+        SingleOutputStreamOperator<Void> written = changes.keyBy(c -> c.key().value(), Types.STRING)
                 .transform(name, TypeInformation.of(Void.class), new CacheWriteOperator(config.asMap()))
                 .uid(name);
-        return changes.getSideOutput(DecodeFunction.DEAD_LETTERS)
-                .union(written.getSideOutput(DecodeFunction.DEAD_LETTERS));
+        return changes.getSideOutput(DeadLetterOutput.TAG).union(written.getSideOutput(DeadLetterOutput.TAG));
     }
 
     /**

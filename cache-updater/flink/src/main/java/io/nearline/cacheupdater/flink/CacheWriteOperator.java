@@ -18,11 +18,7 @@ package io.nearline.cacheupdater.flink;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.cacheupdater.core.CacheWritePath;
 import io.nearline.cacheupdater.core.UpdateBatch;
-import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.config.Config;
-import io.nearline.common.deadletter.DeadLetters;
-import io.nearline.common.deadletter.SourceRecord;
-import io.nearline.common.events.ChangeEventCodec;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.engines.flinkkit.FlinkMetrics;
 import java.util.HashMap;
@@ -65,15 +61,7 @@ final class CacheWriteOperator extends AbstractStreamOperator<Void>
     @Override
     public void processElement(StreamRecord<Change> element) throws Exception {
         Change change = element.getValue();
-        ChangeEvent event = ChangeEventCodec.decode(change.value).event();
-        SourceRecord source = new SourceRecord(
-                settings.readerGroup(change.refreshTtl),
-                change.topic,
-                change.partition,
-                change.offset,
-                change.sourceKey,
-                change.sourceValue != null ? change.sourceValue : change.value);
-        writes.add(event, source, change.refreshTtl);
+        writes.add(change.key(), change.pending());
         if (writes.full()) {
             flush();
         }
@@ -105,9 +93,8 @@ final class CacheWriteOperator extends AbstractStreamOperator<Void>
         for (UpdateBatch.Refused refused : writes.flush()) {
             deadLettered.inc();
             output.collect(
-                    DecodeFunction.DEAD_LETTERS,
-                    new StreamRecord<>(
-                            DeadLetters.encode(refused.change().source().deadLetter(refused.rejection()))));
+                    DeadLetterOutput.TAG,
+                    new StreamRecord<>(DeadLetterOutput.of(refused.change().source(), refused.rejection())));
         }
     }
 

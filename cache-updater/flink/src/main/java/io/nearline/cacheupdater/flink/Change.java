@@ -15,35 +15,13 @@
  */
 package io.nearline.cacheupdater.flink;
 
+import io.nearline.cacheupdater.core.UpdateBatch;
+import io.nearline.common.cache.CacheKey;
+
 /**
- * A change event that passed intake, keyed by its cache key, with the record it came from (for a
- * dead letter if the store refuses it). It travels as its Avro bytes (cheap to ship between tasks,
- * decoded again where it is written). A Flink POJO.
+ * A change on its way from the decode to the write, keyed by its cache key: what the write path needs
+ * of it, made once where it was decoded ({@link UpdateBatch.Pending}: its table and commit time, the
+ * cache record, the record it was read as). Records all the way down, so Flink moves it with its
+ * POJO serializer, field by field.
  */
-public class Change {
-    public String key;
-    /** The change event's Avro bytes. */
-    public byte[] value;
-
-    public String topic;
-    public int partition;
-    public long offset;
-    public byte[] sourceKey;
-    /** The record as read when it is not {@link #value} itself (a bootstrap record around its row); else null. */
-    public byte[] sourceValue;
-    /** A bootstrap row: an equal version in the store is rewritten so its TTL starts again. */
-    public boolean refreshTtl;
-
-    public Change() {}
-
-    Change(String key, byte[] value, KafkaInput in, boolean fromBootstrap) {
-        this.key = key;
-        this.value = value;
-        this.topic = in.topic;
-        this.partition = in.partition;
-        this.offset = in.offset;
-        this.sourceKey = in.key;
-        this.sourceValue = value == in.value ? null : in.value;
-        this.refreshTtl = fromBootstrap;
-    }
-}
+public record Change(CacheKey key, UpdateBatch.Pending pending) {}

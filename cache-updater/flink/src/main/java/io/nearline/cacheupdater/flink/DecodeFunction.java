@@ -16,23 +16,20 @@
 package io.nearline.cacheupdater.flink;
 
 import io.nearline.cacheupdater.core.ChangeIntake;
+import io.nearline.cacheupdater.core.UpdateBatch;
 import io.nearline.common.avro.ChangeEvent;
-import io.nearline.common.deadletter.DeadLetters;
 import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.common.events.ChangeDecoder;
-import io.nearline.common.events.ChangeEventCodec;
 import io.nearline.common.events.ChangeEventValidator;
+import io.nearline.common.events.ChangeEvents;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.engines.flinkkit.FlinkMetrics;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
-import org.apache.flink.util.OutputTag;
 
-/** Decodes and validates each CDC record: valid changes go on, the rest become dead letters. */
+/** Decodes and validates each CDC record, once: valid changes go on as the write needs them, the rest become dead letters. */
 final class DecodeFunction extends ProcessFunction<KafkaInput, Change> {
-
-    static final OutputTag<byte[]> DEAD_LETTERS = new OutputTag<>("dead-letters") {};
 
     private final String job;
     private final int maxPayloadBytes;
@@ -57,14 +54,13 @@ final class DecodeFunction extends ProcessFunction<KafkaInput, Change> {
 
     @Override
     public void processElement(KafkaInput in, Context ctx, Collector<Change> out) {
+        SourceRecord source = source(job, in);
         ChangeEvent event = intake.take(in.key, in.value, rejection -> {
             deadLettered.inc();
-            ctx.output(DEAD_LETTERS, DeadLetters.encode(source(job, in).deadLetter(rejection)));
+            ctx.output(DeadLetterOutput.TAG, DeadLetterOutput.of(source, rejection));
         });
         if (event != null) {
-            // Avro input travels as read; any other form as the Avro of what it was decoded to
-            byte[] avro = decoder == ChangeDecoder.AVRO ? in.value : ChangeEventCodec.encode(event);
-            out.collect(new Change(event.getKey(), avro, in, false));
+            out.collect(new Change(ChangeEvents.cacheKey(event), UpdateBatch.Pending.of(event, source, false)));
         }
     }
 

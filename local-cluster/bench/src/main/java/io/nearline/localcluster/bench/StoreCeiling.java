@@ -198,8 +198,7 @@ final class StoreCeiling {
             long added = 0;
             for (int i = 0; i < shard.size(); i++) {
                 ChangeEvent e = shard.get(i);
-                batch.add(
-                        ChangeEvents.cacheKey(e), new UpdateBatch.Pending(e, ChangeEvents.cacheRecord(e), null, false));
+                batch.add(ChangeEvents.cacheKey(e), UpdateBatch.Pending.of(e, null, false));
                 added++;
                 if (batch.size() >= batchKeys || i == shard.size() - 1) {
                     if (!batch.flush().isEmpty()) {

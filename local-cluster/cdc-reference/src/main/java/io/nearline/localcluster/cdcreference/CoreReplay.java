@@ -76,13 +76,7 @@ public final class CoreReplay {
                 }
                 CacheKey key = ChangeEvents.cacheKey(line.decoded().event());
                 keys.add(key);
-                batch.add(
-                        key,
-                        new UpdateBatch.Pending(
-                                line.decoded().event(),
-                                ChangeEvents.cacheRecord(line.decoded().event()),
-                                source,
-                                false));
+                batch.add(key, UpdateBatch.Pending.of(line.decoded().event(), source, false));
                 if (batch.size() >= 1000) {
                     refuse(batch.flush(), deadLetters);
                 }

@@ -26,7 +26,7 @@ import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecordCodec;
 import io.nearline.common.schema.InMemorySchemaRegistry;
 import io.nearline.common.testkit.ManualClock;
-import io.nearline.jobs.verifier.Row;
+import io.nearline.jobs.checker.Row;
 import io.nearline.localcluster.kit.faults.SwitchableStore;
 import io.nearline.localcluster.sourcesimulator.SourceOfTruth;
 import java.time.Duration;

@@ -15,7 +15,7 @@
  */
 package io.nearline.localcluster.sourcesimulator;
 
-import io.nearline.jobs.verifier.Row;
+import io.nearline.jobs.checker.Row;
 import java.util.List;
 
 /**

@@ -20,7 +20,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.version.Version;
-import io.nearline.jobs.verifier.CacheView;
+import io.nearline.jobs.checker.CacheView;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.cacheupdater.core.WriterSettings;
 import io.nearline.cacheupdater.core.testkit.InMemoryCacheStore;
-import io.nearline.jobs.verifier.DivergenceChecker;
+import io.nearline.jobs.checker.DivergenceChecker;
 import io.nearline.localcluster.cdcreference.CoreReplay;
 import io.nearline.localcluster.cdcreference.ReplayInput;
 import io.nearline.localcluster.cdcreference.Scenarios;

@@ -23,7 +23,7 @@ import io.nearline.common.cache.CacheKey;
 import io.nearline.common.schema.InMemorySchemaRegistry;
 import io.nearline.common.testkit.EngineNeutrality;
 import io.nearline.common.testkit.ManualClock;
-import io.nearline.jobs.verifier.Row;
+import io.nearline.jobs.checker.Row;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

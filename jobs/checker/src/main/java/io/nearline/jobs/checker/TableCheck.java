@@ -13,16 +13,16 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.jobs.verifier;
+package io.nearline.jobs.checker;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.version.Version;
-import io.nearline.jobs.verifier.DivergenceChecker.Divergence;
-import io.nearline.jobs.verifier.DivergenceChecker.Kind;
-import io.nearline.jobs.verifier.DivergenceChecker.Report;
+import io.nearline.jobs.checker.DivergenceChecker.Divergence;
+import io.nearline.jobs.checker.DivergenceChecker.Kind;
+import io.nearline.jobs.checker.DivergenceChecker.Report;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

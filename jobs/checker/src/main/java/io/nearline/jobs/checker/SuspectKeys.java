@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.jobs.verifier;
+package io.nearline.jobs.checker;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Duration;

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.jobs.verifier;
+package io.nearline.jobs.checker;
 
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;

@@ -13,21 +13,18 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.jobs.verifier;
+package io.nearline.jobs.checker;
 
 import io.nearline.common.cache.CacheKey;
-import io.nearline.common.cache.CacheRecord;
-import io.nearline.common.cache.CacheRecordCodec;
-import io.nearline.common.store.CacheStore;
 import java.util.Optional;
+import java.util.Set;
 
-/** A cache as the divergence checker sees it: the record of a key, if any. */
-@FunctionalInterface
-public interface CacheView {
+/** The source of truth as the divergence checker sees it: the latest row of each key. */
+public interface TruthView {
 
-    Optional<CacheRecord> get(CacheKey key);
+    /** The latest committed row of {@code key}, a deleted one included. */
+    Optional<Row> read(CacheKey key);
 
-    static CacheView of(CacheStore store) {
-        return key -> store.get(key).map(stored -> CacheRecordCodec.decode(stored.value()));
-    }
+    /** Every key that was ever committed. */
+    Set<CacheKey> keys();
 }
