@@ -37,9 +37,9 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class RedisFraming {
 
-    private RedisFraming() {}
-
     static final int TOKEN_BYTES = 8;
+
+    private RedisFraming() {}
 
     /**
      * One key's reply from the function as a result: the outcome's letter, then the head stored before

@@ -30,8 +30,6 @@ import java.util.Map;
  */
 public final class ConnectRest {
 
-    private ConnectRest() {}
-
     public static final int REST_PORT = 8083;
 
     /** Where the worker's JMX answers, on the REST API's address: the cache sink's counters (jobs list). */
@@ -39,6 +37,8 @@ public final class ConnectRest {
 
     /** Where the worker's Prometheus endpoint answers (the JMX exporter with jobs/connect-conf/jmx-exporter.yaml). */
     public static final int PROMETHEUS_PORT = 9404;
+
+    private ConnectRest() {}
 
     /** The file of the worker's secrets, which only the worker's user may read. */
     public static Path secrets(Path dir) {

@@ -34,8 +34,6 @@ import java.util.function.Predicate;
  */
 public final class FlinkRest {
 
-    private FlinkRest() {}
-
     public static final int REST_PORT = 8081;
 
     /** What Flink's scripts pass to every JVM on Java 17 (its default {@code env.java.opts.all}). */
@@ -55,6 +53,8 @@ public final class FlinkRest {
             "--add-opens=java.base/java.util.concurrent=ALL-UNNAMED",
             "--add-opens=java.base/java.util.concurrent.atomic=ALL-UNNAMED",
             "--add-opens=java.base/java.util.concurrent.locks=ALL-UNNAMED");
+
+    private FlinkRest() {}
 
     public static Path lib(Path home) {
         return home.resolve("local-cluster/flink-cluster/target/lib");

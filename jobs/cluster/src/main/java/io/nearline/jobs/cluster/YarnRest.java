@@ -39,18 +39,19 @@ import org.w3c.dom.NodeList;
  */
 public final class YarnRest {
 
-    private YarnRest() {}
-
-    public static Path lib(Path home) {
-        return home.resolve("local-cluster/yarn-cluster/target/lib");
-    }
-
     public static final int RM_PORT = 8032;
 
     public static final int WEB_PORT = 8088;
 
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
+
+    private YarnRest() {}
+
+    /** The Hadoop client's jars (YARN's and HDFS's), as the build leaves them. */
+    public static Path lib(Path home) {
+        return home.resolve("local-cluster/yarn-cluster/target/lib");
+    }
 
     /**
      * A YARN application: id, name, state, type, where its master listens (host:port), and how it

@@ -36,8 +36,6 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  */
 final class FlinkOperatorResources {
 
-    private FlinkOperatorResources() {}
-
     static final String FLINK_API = "flink.apache.org/v1beta1";
 
     /** Where the Secret's keys are files: in the Flink pods, and in the Connect pods. */
@@ -45,6 +43,8 @@ final class FlinkOperatorResources {
 
     /** Flink's Prometheus reporter, one JVM a pod; and the port Strimzi gives Connect's exporter. */
     static final int FLINK_METRICS_PORT = 9249;
+
+    private FlinkOperatorResources() {}
 
     static KubernetesDeploy.Resource flinkDeployment(
             KubernetesDeploy.Request r, Map<String, String> settings, PodSecrets secrets) {

@@ -34,9 +34,9 @@ import org.yaml.snakeyaml.Yaml;
 /** How a resource is written: its kind, name and labels, annotations, the order of its keys, and the checks on names. */
 final class KubernetesYaml {
 
-    private KubernetesYaml() {}
-
     static final Properties VERSIONS = versions();
+
+    private KubernetesYaml() {}
 
     /** A resource's body: its kind, its name and labels (in the descriptor's namespace), its spec (null: none). */
     static Map<String, Object> resource(

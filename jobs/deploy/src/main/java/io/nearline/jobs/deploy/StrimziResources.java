@@ -35,13 +35,13 @@ import java.util.TreeMap;
  */
 final class StrimziResources {
 
-    private StrimziResources() {}
-
     static final String STRIMZI_API = "kafka.strimzi.io/v1beta2";
 
     static final String CONNECT_SECRETS = "/mnt/nearline-secrets";
 
     static final int CONNECT_METRICS_PORT = 9404;
+
+    private StrimziResources() {}
 
     static KubernetesDeploy.Resource kafkaConnector(
             Descriptor d, String connectCluster, Map<String, String> config, KubernetesDeploy.JobState state) {

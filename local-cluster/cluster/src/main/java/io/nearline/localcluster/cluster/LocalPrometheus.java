@@ -31,9 +31,9 @@ import java.util.Optional;
  */
 public final class LocalPrometheus {
 
-    private LocalPrometheus() {}
-
     static final Path SERVER = Path.of("/usr/bin/prometheus");
+
+    private LocalPrometheus() {}
 
     /** Why the cluster cannot run Prometheus here, or empty. */
     static Optional<String> unavailableReason() {
