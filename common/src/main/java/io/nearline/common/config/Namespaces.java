@@ -37,8 +37,7 @@ public final class Namespaces {
             "bootstrap",
             "tracking",
             "join",
-            "schema",
-            "outage");
+            "schema");
 
     private Namespaces() {}
 

@@ -23,7 +23,7 @@ import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
 
-/** Opens the store that {@code cache.store} names, from the providers on the classpath, inside the wrappers there. */
+/** Opens the store that {@code cache.store} names, from the providers on the classpath. */
 public final class CacheStores {
 
     public static final ConfigKey<String> STORE = ConfigKey.of(
@@ -55,11 +55,6 @@ public final class CacheStores {
     public static CacheStore open(Config config) {
         CacheStoreProvider provider = provider(config);
         config.validate(provider.settings());
-        CacheStore store = provider.open(config);
-        for (CacheStoreWrapper wrapper :
-                ServiceLoader.load(CacheStoreWrapper.class, CacheStores.class.getClassLoader())) {
-            store = wrapper.wrap(store, config);
-        }
-        return store;
+        return provider.open(config);
     }
 }

@@ -27,6 +27,7 @@ import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.common.events.ChangeEventValidator;
 import io.nearline.common.events.Rejection;
 import io.nearline.common.metrics.Metrics;
+import io.nearline.common.store.StoreOpener;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -131,7 +132,10 @@ public final class CacheSinkTask extends SinkTask implements BackgroundWrites.Ru
                 CacheUpdaterSettings.decoder(config), ChangeEventValidator.of(maxPayloadBytes, registry), metrics);
         deadLettered = metrics.counter("events.dead-lettered");
         writes = new BackgroundWrites<>(
-                CacheWritePath.open(config, metrics), config.get(CacheUpdaterSettings.BATCH_MAX_DELAY), name, this);
+                CacheWritePath.open(config, StoreOpener.CONFIGURED, metrics),
+                config.get(CacheUpdaterSettings.BATCH_MAX_DELAY),
+                name,
+                this);
     }
 
     @Override

@@ -15,6 +15,7 @@
  */
 package io.nearline.cacheupdater.core;
 
+import java.io.Serializable;
 import java.time.Duration;
 import java.util.random.RandomGenerator;
 
@@ -23,7 +24,7 @@ import java.util.random.RandomGenerator;
  * {@code min(max, initial * 2^n)}. The jitter keeps writers that collided on a key from colliding
  * again in lockstep; the floor keeps them from hammering a struggling store.
  */
-public record Backoff(Duration initial, Duration max) {
+public record Backoff(Duration initial, Duration max) implements Serializable {
 
     public Backoff {
         if (initial.isNegative() || max.compareTo(initial) < 0) {

@@ -22,12 +22,15 @@ import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.common.events.ChangeEvents;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.common.store.CacheStore;
-import io.nearline.common.store.CacheStores;
+import io.nearline.common.store.StoreOpener;
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 
 /**
- * The cache updater's write path as every runtime opens it from its settings: the store named by
- * {@code cache.store}, the SCN-ordered write over it and the per-key batch in front of it. Flink's
+ * The cache updater's write path as every runtime opens it from its settings: the store (as the
+ * job's {@link StoreOpener} opens it), the SCN-ordered write over it and the per-key batch in front of it. Flink's
  * operator, Samza's task and the Kafka Connect task each open one and keep only what their runtime
  * needs around it (when to flush, where dead letters go, what a commit may cover).
  */
@@ -44,25 +47,60 @@ public final class CacheWritePath implements AutoCloseable {
         this.batchMaxKeys = batchMaxKeys;
     }
 
-    /** Opens the store and the batch of a task; closing the path closes both. */
-    public static CacheWritePath open(Config config, Metrics metrics) {
-        CacheStore store = CacheStores.open(config);
-        try {
-            UpdateBatch batch = new UpdateBatch(
-                    new ScnOrderedWriter(
-                            store,
-                            WriterSettings.from(config).withTtlByKeyPrefix(CacheUpdaterSettings.ttlByKeyPrefix(config)),
-                            metrics),
-                    metrics,
+    /**
+     * What a task's write path is opened with, read from the job's settings once where the job is
+     * defined (an engine ships it to every task): how to open the store and with which of the job's
+     * settings (the store's own are read by its provider when a task connects), the ordered write's
+     * settings and the batch's.
+     */
+    public record Settings(
+            StoreOpener cache,
+            HashMap<String, String> storeConfig,
+            WriterSettings writer,
+            Duration maxPause,
+            int writeThreads,
+            int maxInFlight,
+            boolean freshnessMetrics,
+            int batchMaxKeys,
+            Duration batchMaxDelay)
+            implements Serializable {
+
+        /** The write path's settings of {@code config}; {@code cache} opens the store. */
+        public static Settings of(Config config, StoreOpener cache) {
+            return new Settings(
+                    cache,
+                    new HashMap<>(config.asMap()),
+                    WriterSettings.from(config).withTtlByKeyPrefix(CacheUpdaterSettings.ttlByKeyPrefix(config)),
                     config.get(CacheUpdaterSettings.MAX_PAUSE),
                     config.get(CacheUpdaterSettings.WRITE_THREADS),
                     config.get(CacheUpdaterSettings.MAX_IN_FLIGHT),
-                    config.get(CacheUpdaterSettings.FRESHNESS_METRICS));
-            return new CacheWritePath(store, batch, config.get(CacheUpdaterSettings.BATCH_MAX_KEYS));
+                    config.get(CacheUpdaterSettings.FRESHNESS_METRICS),
+                    config.get(CacheUpdaterSettings.BATCH_MAX_KEYS),
+                    config.get(CacheUpdaterSettings.BATCH_MAX_DELAY));
+        }
+    }
+
+    /** Opens the store and the batch of a task; closing the path closes both. */
+    public static CacheWritePath open(Settings settings, Metrics metrics) {
+        CacheStore store = settings.cache().open(Config.of(settings.storeConfig()));
+        try {
+            UpdateBatch batch = new UpdateBatch(
+                    new ScnOrderedWriter(store, settings.writer(), metrics),
+                    metrics,
+                    settings.maxPause(),
+                    settings.writeThreads(),
+                    settings.maxInFlight(),
+                    settings.freshnessMetrics());
+            return new CacheWritePath(store, batch, settings.batchMaxKeys());
         } catch (RuntimeException e) {
             store.close();
             throw e;
         }
+    }
+
+    /** {@link #open(Settings, Metrics)} with the settings read here: for an engine whose tasks get the job's settings. */
+    public static CacheWritePath open(Config config, StoreOpener cache, Metrics metrics) {
+        return open(Settings.of(config, cache), metrics);
     }
 
     /**

@@ -22,6 +22,7 @@ import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigDef;
 import io.nearline.common.config.ConfigKey;
 import io.nearline.common.config.ValueType;
+import java.io.Serializable;
 import java.time.Duration;
 import java.util.Map;
 
@@ -32,7 +33,8 @@ import java.util.Map;
  * @param ttlByKeyPrefix a table's own TTL by the prefix its keys start with (several tables of a Debezium
  *     stream, {@code cdc.debezium.table.<table>.ttl}); the longest prefix a key starts with decides
  */
-public record WriterSettings(Duration ttl, int maxAttempts, Backoff backoff, Map<String, Duration> ttlByKeyPrefix) {
+public record WriterSettings(Duration ttl, int maxAttempts, Backoff backoff, Map<String, Duration> ttlByKeyPrefix)
+        implements Serializable {
 
     public static final ConfigKey<Duration> TTL = CacheTtl.KEY;
 

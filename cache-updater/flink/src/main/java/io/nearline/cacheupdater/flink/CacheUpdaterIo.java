@@ -18,6 +18,7 @@ package io.nearline.cacheupdater.flink;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.cdcbootstrap.core.BootstrapSettings;
 import io.nearline.common.config.Config;
+import io.nearline.common.store.StoreOpener;
 import io.nearline.engines.flinkkit.KafkaClientSecurity;
 import io.nearline.engines.flinkkit.RestorableBoundedKafkaSource;
 import java.util.HashMap;
@@ -41,10 +42,25 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * What the cache-updater job reads and writes: change events, bootstrap records (either may be
- * absent) and the dead-letter sink. {@link #kafka} is the production I/O.
+ * absent), the dead-letter sink, and how its tasks open the cache. {@link #kafka} is the production
+ * I/O, with the store {@code cache.store} names.
  */
 public record CacheUpdaterIo(
-        Source<KafkaInput, ?, ?> changes, Source<KafkaInput, ?, ?> bootstrap, Sink<byte[]> deadLetters) {
+        Source<KafkaInput, ?, ?> changes,
+        Source<KafkaInput, ?, ?> bootstrap,
+        Sink<byte[]> deadLetters,
+        StoreOpener cache) {
+
+    /** The store {@code cache.store} names as the cache. */
+    public CacheUpdaterIo(
+            Source<KafkaInput, ?, ?> changes, Source<KafkaInput, ?, ?> bootstrap, Sink<byte[]> deadLetters) {
+        this(changes, bootstrap, deadLetters, StoreOpener.CONFIGURED);
+    }
+
+    /** This I/O with the cache opened through {@code opener} (a local tool's stores). */
+    public CacheUpdaterIo withCache(StoreOpener opener) {
+        return new CacheUpdaterIo(changes, bootstrap, deadLetters, opener);
+    }
 
     /** Which of the job's topics it reads. */
     public enum Inputs {

@@ -16,6 +16,7 @@
 package io.nearline.cacheupdater.flink;
 
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
+import io.nearline.cacheupdater.core.CacheWritePath;
 import io.nearline.cdcbootstrap.core.BootstrapSettings;
 import io.nearline.common.config.Config;
 import io.nearline.engines.flinkkit.FlinkJobMain;
@@ -51,6 +52,7 @@ public final class CacheUpdaterJob {
     public static void define(StreamExecutionEnvironment env, CacheUpdaterIo io, Config config) {
         CacheUpdaterSettings.validateJob(config, BootstrapSettings.DEF);
         CacheUpdaterSettings settings = CacheUpdaterSettings.from(config);
+        CacheWritePath.Settings writes = CacheWritePath.Settings.of(config, io.cache());
         DataStream<byte[]> deadLetters = null;
         if (io.changes() != null) {
             SingleOutputStreamOperator<Change> changes = read(env, io.changes(), "cdc-source")
@@ -61,7 +63,7 @@ public final class CacheUpdaterJob {
                             settings.schemaRegistryDir()))
                     .name("decode")
                     .uid("decode");
-            deadLetters = write(changes, config, "write-cache");
+            deadLetters = write(changes, writes, "write-cache");
         }
         if (io.bootstrap() != null) {
             SingleOutputStreamOperator<Change> rows = read(env, io.bootstrap(), "bootstrap-source")
@@ -69,7 +71,7 @@ public final class CacheUpdaterJob {
                             settings.readerGroup(true), settings.maxPayloadBytes(), settings.schemaRegistryDir()))
                     .name("bootstrap-decode")
                     .uid("bootstrap-decode");
-            DataStream<byte[]> more = write(rows, config, "bootstrap-write-cache");
+            DataStream<byte[]> more = write(rows, writes, "bootstrap-write-cache");
             deadLetters = deadLetters == null ? more : deadLetters.union(more);
         }
         if (deadLetters == null) {
@@ -84,9 +86,10 @@ public final class CacheUpdaterJob {
     }
 
     /** keyBy(cache key) into a write operator; returns every dead letter of the path. */
-    private static DataStream<byte[]> write(SingleOutputStreamOperator<Change> changes, Config config, String name) {
+    private static DataStream<byte[]> write(
+            SingleOutputStreamOperator<Change> changes, CacheWritePath.Settings writes, String name) {
         SingleOutputStreamOperator<Void> written = changes.keyBy(c -> c.key().value(), Types.STRING)
-                .transform(name, TypeInformation.of(Void.class), new CacheWriteOperator(config.asMap()))
+                .transform(name, TypeInformation.of(Void.class), new CacheWriteOperator(writes))
                 .uid(name);
         return changes.getSideOutput(DeadLetterOutput.TAG).union(written.getSideOutput(DeadLetterOutput.TAG));
     }

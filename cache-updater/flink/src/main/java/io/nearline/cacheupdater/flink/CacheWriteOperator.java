@@ -15,14 +15,10 @@
  */
 package io.nearline.cacheupdater.flink;
 
-import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.cacheupdater.core.CacheWritePath;
 import io.nearline.cacheupdater.core.UpdateBatch;
-import io.nearline.common.config.Config;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.engines.flinkkit.FlinkMetrics;
-import java.util.HashMap;
-import java.util.Map;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -38,22 +34,21 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 final class CacheWriteOperator extends AbstractStreamOperator<Void>
         implements OneInputStreamOperator<Change, Void>, BoundedOneInput {
 
-    private final HashMap<String, String> config;
-    private transient CacheUpdaterSettings settings;
+    /** Read from the job's settings once, where the job is defined. */
+    private final CacheWritePath.Settings settings;
+
     private transient CacheWritePath writes;
     private transient Metrics.Counter deadLettered;
 
-    CacheWriteOperator(Map<String, String> config) {
-        this.config = new HashMap<>(config);
+    CacheWriteOperator(CacheWritePath.Settings settings) {
+        this.settings = settings;
     }
 
     @Override
     public void open() throws Exception {
         super.open();
-        Config c = Config.of(config);
-        settings = CacheUpdaterSettings.from(c);
         Metrics metrics = new FlinkMetrics(getMetricGroup());
-        writes = CacheWritePath.open(c, metrics);
+        writes = CacheWritePath.open(settings, metrics);
         deadLettered = metrics.counter("events.dead-lettered");
         scheduleFlush();
     }

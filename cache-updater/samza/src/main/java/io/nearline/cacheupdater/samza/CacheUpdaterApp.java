@@ -18,6 +18,7 @@ package io.nearline.cacheupdater.samza;
 import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.cdcbootstrap.core.BootstrapSettings;
 import io.nearline.common.config.Config;
+import io.nearline.common.store.StoreOpener;
 import io.nearline.engines.samzakit.SamzaConfig;
 import org.apache.samza.application.TaskApplication;
 import org.apache.samza.application.descriptors.TaskApplicationDescriptor;
@@ -42,6 +43,18 @@ public final class CacheUpdaterApp implements TaskApplication {
     /** What the bootstrapper has counted of each snapshot, rolled back with the input positions after a crash. */
     static final String PROGRESS_STORE = "bootstrap-progress";
 
+    private final StoreOpener cache;
+
+    /** The app as Samza makes it from {@code app.class}: the store {@code cache.store} names. */
+    public CacheUpdaterApp() {
+        this(StoreOpener.CONFIGURED);
+    }
+
+    /** The app with its tasks opening the cache through {@code cache} (a local tool's stores). */
+    public CacheUpdaterApp(StoreOpener cache) {
+        this.cache = cache;
+    }
+
     @Override
     public void describe(TaskApplicationDescriptor app) {
         Config config = SamzaConfig.nearline(app.getConfig());
@@ -61,7 +74,8 @@ public final class CacheUpdaterApp implements TaskApplication {
         app.withOutputStream(
                 kafka.getOutputDescriptor("deadletters", new ByteSerde()).withPhysicalName(settings.deadLetterTopic()));
         String bootstrapTopic = withBootstrap ? BootstrapSettings.from(config).topic() : null;
-        app.withTaskFactory((AsyncStreamTaskFactory) () -> new CacheUpdaterTask(bootstrapTopic));
+        StoreOpener opener = cache; // the factory captures the opener alone, not the app
+        app.withTaskFactory((AsyncStreamTaskFactory) () -> new CacheUpdaterTask(bootstrapTopic, opener));
     }
 
     /** From the oldest offset when the job has no checkpoint yet: nothing before it is skipped. */

@@ -28,6 +28,7 @@ import io.nearline.common.deadletter.RejectionReason;
 import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.common.events.ChangeEventValidator;
 import io.nearline.common.metrics.Metrics;
+import io.nearline.common.store.StoreOpener;
 import io.nearline.engines.samzakit.SamzaConfig;
 import io.nearline.engines.samzakit.SamzaMetrics;
 import java.util.ArrayList;
@@ -74,6 +75,7 @@ final class CacheUpdaterTask
         implements AsyncStreamTask, InitableTask, ClosableTask, BackgroundWrites.Runtime<List<TaskCallback>> {
 
     private final String bootstrapTopic;
+    private final StoreOpener cache;
     private CacheUpdaterSettings settings;
     private ChangeIntake intake;
     private BootstrapIntake bootstrap;
@@ -92,9 +94,13 @@ final class CacheUpdaterTask
     private SystemStream deadLetters;
     private Metrics.Counter deadLettered;
 
-    /** @param bootstrapTopic the bootstrap topic this task also reads, or null */
-    CacheUpdaterTask(String bootstrapTopic) {
+    /**
+     * @param bootstrapTopic the bootstrap topic this task also reads, or null
+     * @param cache how the task opens its store
+     */
+    CacheUpdaterTask(String bootstrapTopic, StoreOpener cache) {
         this.bootstrapTopic = bootstrapTopic;
+        this.cache = cache;
     }
 
     @Override
@@ -125,7 +131,8 @@ final class CacheUpdaterTask
         }
         cutAtMessages = Math.max(1, new TaskConfig(context.getJobContext().getConfig()).getMaxConcurrency() / 2);
         String name = context.getTaskContext().getTaskModel().getTaskName().getTaskName();
-        writes = new BackgroundWrites<>(CacheWritePath.open(config, metrics), settings.batchMaxDelay(), name, this);
+        writes = new BackgroundWrites<>(
+                CacheWritePath.open(config, cache, metrics), settings.batchMaxDelay(), name, this);
         deadLetters = new SystemStream(CacheUpdaterApp.SYSTEM, settings.deadLetterTopic());
     }
 

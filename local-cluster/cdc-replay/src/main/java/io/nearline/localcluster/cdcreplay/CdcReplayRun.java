@@ -28,7 +28,6 @@ import io.nearline.common.config.Config;
 import io.nearline.common.events.ChangeEvents;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.store.CacheStore;
-import io.nearline.common.store.CacheStores;
 import io.nearline.jobs.kit.console.LinesFile;
 import io.nearline.jobs.kit.console.Progress;
 import io.nearline.jobs.kit.console.RateMeter;
@@ -41,6 +40,7 @@ import io.nearline.localcluster.kit.baselines.BlindWrites;
 import io.nearline.localcluster.kit.processes.LocalBroker;
 import io.nearline.localcluster.kit.runs.BrokerRestart;
 import io.nearline.localcluster.kit.runs.JobProcess;
+import io.nearline.localcluster.kit.stores.LocalStores;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -205,7 +205,7 @@ final class CdcReplayRun {
                 ? engine.localMetrics().count("bootstrap.partitions-complete")
                 : restartedCounts.getOrDefault("bootstrap.partitions-complete", 0L);
         deadLetters = KafkaReplay.deadLetters(KafkaClient.plaintext(bootstrapServers), settings.deadLetterTopic());
-        try (CacheStore store = CacheStores.open(config)) {
+        try (CacheStore store = LocalStores.open(config)) {
             state = StateDump.lines(store, keys);
             if (live != null) {
                 unmatched = live.staleness(store, staleness.histogram(STALENESS));

@@ -90,8 +90,9 @@ public abstract class CdcConformanceSuite {
     }
 
     /**
-     * Whether the job runs in a JVM of the replay's, where a store the tests inject (--store outage)
-     * is found. Not so for a connector in a Kafka Connect worker, whose store outages are real ones.
+     * Whether the job runs in a JVM of the replay's, whose runner gives it the tools' stores (the outage
+     * switch, {@code outage.enabled}). Not so for a connector in a Kafka Connect worker, whose store
+     * outages are real ones.
      */
     protected boolean takesInjectedStores() {
         return true;
@@ -176,10 +177,8 @@ public abstract class CdcConformanceSuite {
                 replay(
                         events,
                         out,
-                        "--store",
-                        "outage",
                         "--set",
-                        "outage.delegate=rocksdb",
+                        "outage.enabled=true",
                         "--set",
                         "outage.after-open=3s",
                         "--set",
@@ -218,10 +217,8 @@ public abstract class CdcConformanceSuite {
                         snapshot.toString(),
                         "--dlq-out",
                         dlq.toString(),
-                        "--store",
-                        "outage",
                         "--set",
-                        "outage.delegate=rocksdb",
+                        "outage.enabled=true",
                         "--set",
                         "outage.refuse-prefix=refused:"));
         List<String> expected = Scenarios.lines("cdc", "bad-input.dead-letters.jsonl");

@@ -27,11 +27,11 @@ import io.nearline.common.events.ChangeEventCodec;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.schema.InMemorySchemaRegistry;
 import io.nearline.common.store.CacheStore;
-import io.nearline.common.store.CacheStores;
 import io.nearline.jobs.checker.DivergenceChecker;
 import io.nearline.jobs.kit.kafka.KafkaTopics;
 import io.nearline.localcluster.kit.faults.OutageStore;
 import io.nearline.localcluster.kit.processes.ForkedStore;
+import io.nearline.localcluster.kit.stores.LocalStores;
 import io.nearline.localcluster.sourcesimulator.ReadRepair;
 import io.nearline.localcluster.sourcesimulator.SourceOfTruth;
 import io.nearline.localcluster.sourcesimulator.Workload;
@@ -91,7 +91,7 @@ final class DemoRun {
         long commits = configure();
         options.store.probe(config);
         try (KafkaProducer<byte[], byte[]> producer = KafkaTopics.producer(bootstrap);
-                CacheStore opened = CacheStores.open(config)) {
+                CacheStore opened = LocalStores.open(config)) {
             store = opened;
             sot = new SourceOfTruth(8, new InMemorySchemaRegistry(), Clock.systemUTC(), event -> {
                 producer.send(new ProducerRecord<>(
@@ -147,7 +147,7 @@ final class DemoRun {
         choices.put("write.outage.max-pause", "1s");
         options.store.putSettings(choices, work, options.run);
         if (!options.store.isNetworked()) {
-            choices.put("cache.store", "outage"); // the embedded store behind the demo's outage switch
+            choices.put("outage.enabled", "true"); // the embedded store behind the demo's outage switch
         }
         config = options.run.jobConfig(choices);
         CacheUpdaterSettings.validateJob(config, BootstrapSettings.DEF);

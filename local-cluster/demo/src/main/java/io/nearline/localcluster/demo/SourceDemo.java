@@ -25,7 +25,6 @@ import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.config.Config;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.store.CacheStore;
-import io.nearline.common.store.CacheStores;
 import io.nearline.jobs.checker.CacheView;
 import io.nearline.jobs.checker.DivergenceChecker;
 import io.nearline.jobs.checker.TableCheck;
@@ -39,6 +38,7 @@ import io.nearline.localcluster.databases.SqlWorkload;
 import io.nearline.localcluster.kit.processes.ForkedConnect;
 import io.nearline.localcluster.kit.processes.ForkedStore;
 import io.nearline.localcluster.kit.processes.LocalBroker;
+import io.nearline.localcluster.kit.stores.LocalStores;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -121,7 +121,7 @@ final class SourceDemo {
                     kind.equals("postgres") ? SqlWorkload.Dialect.POSTGRES : SqlWorkload.Dialect.MYSQL;
             createAndFillTheTables(db, dialect);
             try (ForkedConnect connect = engine.startConnect(work.resolve("connect"), bootstrap);
-                    CacheStore store = CacheStores.open(config)) {
+                    CacheStore store = LocalStores.open(config)) {
                 startConnector(
                         connect,
                         db,
@@ -185,7 +185,7 @@ final class SourceDemo {
         choices.put("bootstrap.enabled", "true");
         options.store.putSettings(choices, work, options.run);
         if (!options.store.isNetworked()) {
-            choices.put("cache.store", "outage"); // the embedded store behind the demo's switch (outage.lose-prefix)
+            choices.put("outage.enabled", "true"); // the embedded store behind the demo's switch (outage.lose-prefix)
         }
         Config config = options.run.jobConfig(choices);
         CacheUpdaterSettings.validateJob(config, BootstrapSettings.DEF);

@@ -20,6 +20,7 @@ import io.nearline.cacheupdater.flink.CacheUpdaterJob;
 import io.nearline.common.config.Config;
 import io.nearline.localcluster.demo.Demo;
 import io.nearline.localcluster.demo.DemoOptions;
+import io.nearline.localcluster.kit.stores.LocalStores;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -48,7 +49,10 @@ public final class FlinkDemo extends FlinkEngine implements Callable<Integer>, D
     public AutoCloseable start(Config config, Path work) throws Exception {
         StreamExecutionEnvironment env = FlinkLocal.env(options.run, config, FlinkLocal.Restarts.FLINKS_DEFAULT);
         CacheUpdaterJob.define(
-                env, CacheUpdaterIo.kafka(config, CacheUpdaterIo.Inputs.BOTH, CacheUpdaterIo.Reading.LIVE), config);
+                env,
+                CacheUpdaterIo.kafka(config, CacheUpdaterIo.Inputs.BOTH, CacheUpdaterIo.Reading.LIVE)
+                        .withCache(LocalStores.OPENER),
+                config);
         JobClient job = env.executeAsync("nearline-cache-updater-demo");
         return () -> job.cancel().get(60, TimeUnit.SECONDS);
     }

@@ -21,6 +21,7 @@ import io.nearline.cacheupdater.flink.CacheUpdaterJob;
 import io.nearline.common.config.Config;
 import io.nearline.localcluster.cdcreplay.CdcReplay;
 import io.nearline.localcluster.cdcreplay.ReplayCdcOptions;
+import io.nearline.localcluster.kit.stores.LocalStores;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -53,9 +54,10 @@ public final class FlinkReplay extends FlinkEngine implements Callable<Integer>,
         CacheUpdaterJob.define(
                 env,
                 CacheUpdaterIo.kafka(
-                        config,
-                        CacheUpdaterIo.Inputs.changes(bootstrapRecords != 0),
-                        CacheUpdaterIo.Reading.TO_THE_END),
+                                config,
+                                CacheUpdaterIo.Inputs.changes(bootstrapRecords != 0),
+                                CacheUpdaterIo.Reading.TO_THE_END)
+                        .withCache(LocalStores.OPENER),
                 config);
         env.execute("nearline-cache-updater-replay");
     }
@@ -64,7 +66,8 @@ public final class FlinkReplay extends FlinkEngine implements Callable<Integer>,
     public void runLive(Config config, CacheUpdaterSettings settings, long events, Map<Integer, Long> ends, Path work)
             throws Exception {
         StreamExecutionEnvironment env = FlinkLocal.env(options.run, config, FlinkLocal.Restarts.FAIL_AFTER_TWO, work);
-        CacheUpdaterJob.define(env, CacheUpdaterIo.kafkaChangesUpTo(config, ends), config);
+        CacheUpdaterJob.define(
+                env, CacheUpdaterIo.kafkaChangesUpTo(config, ends).withCache(LocalStores.OPENER), config);
         env.execute("nearline-cache-updater-live");
     }
 }

@@ -20,6 +20,7 @@ import io.nearline.common.config.Config;
 import io.nearline.localcluster.demo.Demo;
 import io.nearline.localcluster.demo.DemoOptions;
 import io.nearline.localcluster.kit.options.LocalRunOptions;
+import io.nearline.localcluster.kit.stores.LocalStores;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.apache.samza.runtime.LocalApplicationRunner;
@@ -50,7 +51,8 @@ public final class SamzaDemo extends SamzaEngine implements Callable<Integer>, D
     @Override
     public AutoCloseable start(Config config, Path work) {
         LocalApplicationRunner runner = SamzaLocal.start(
-                new CacheUpdaterApp(), SamzaLocal.config("cache-updater.properties", options.run, config, work));
+                new CacheUpdaterApp(LocalStores.OPENER),
+                SamzaLocal.config("cache-updater.properties", options.run, config, work));
         return () -> SamzaLocal.stop(runner);
     }
 }

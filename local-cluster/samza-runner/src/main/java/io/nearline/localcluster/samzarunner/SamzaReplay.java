@@ -24,6 +24,7 @@ import io.nearline.localcluster.cdcreplay.CdcReplay;
 import io.nearline.localcluster.cdcreplay.ReplayCdcOptions;
 import io.nearline.localcluster.kit.options.LocalRunOptions;
 import io.nearline.localcluster.kit.runs.LocalRuns;
+import io.nearline.localcluster.kit.stores.LocalStores;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
@@ -73,7 +74,8 @@ public final class SamzaReplay extends SamzaEngine implements Callable<Integer>,
             }
         }
         LocalApplicationRunner runner = SamzaLocal.start(
-                new CacheUpdaterApp(), SamzaLocal.config("cache-updater.properties", options.run, run, work));
+                new CacheUpdaterApp(LocalStores.OPENER),
+                SamzaLocal.config("cache-updater.properties", options.run, run, work));
         try {
             if (events == CdcReplay.UNCOUNTED) {
                 LocalRuns.await(

@@ -18,7 +18,6 @@ package io.nearline.localcluster.kit.baselines;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.config.Config;
 import io.nearline.common.store.CacheStore;
-import io.nearline.common.store.CacheStoreWrapper;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -30,24 +29,32 @@ import java.util.function.Function;
  * every store a job opens in this JVM takes its ordered writes as blind upserts: no read, no version
  * compare, no compare-and-swap (the job's decision is made as if the key were absent, and its record
  * written over whatever is there). Everything around the write (Kafka, decode, batching, the engine) stays
- * the job's own, so the two runs differ only in the write. Local tooling only: registered in the kit's
- * services, never in a job artifact, and not a {@code cache.store} value.
+ * the job's own, so the two runs differ only in the write. Local tooling only: the local tools put it
+ * around the store they give a job ({@link io.nearline.localcluster.kit.stores.LocalStores}); no job
+ * artifact has it, and it is not a {@code cache.store} value.
  */
-public final class BlindWrites implements CacheStoreWrapper {
+public final class BlindWrites {
 
     /** The setting that asks for blind writes; a key outside Nearline's namespaces, so jobs pass it through. */
     public static final String SETTING = "bench.blind-writes";
 
     private static final LongAdder UPSERTS = new LongAdder();
 
+    private BlindWrites() {}
+
     /** Blind upserts made in this JVM so far: the evidence that a run wrote blind. */
     public static long upserts() {
         return UPSERTS.sum();
     }
 
-    @Override
-    public CacheStore wrap(CacheStore store, Config config) {
-        return Boolean.parseBoolean(config.raw(SETTING).orElse("false")) ? new Blind(store) : store;
+    /** Whether {@code config} asks for blind writes. */
+    public static boolean asked(Config config) {
+        return Boolean.parseBoolean(config.raw(SETTING).orElse("false"));
+    }
+
+    /** {@code store} with its guarded writes made blind. */
+    public static CacheStore around(CacheStore store) {
+        return new Blind(store);
     }
 
     /** The store with its guarded writes made blind; reads and everything else pass through. */

@@ -15,31 +15,30 @@
  */
 package io.nearline.localcluster.kit.faults;
 
-import io.nearline.common.config.Check;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigDef;
 import io.nearline.common.config.ConfigKey;
 import io.nearline.common.config.ValueType;
 import io.nearline.common.store.CacheStore;
-import io.nearline.common.store.CacheStoreProvider;
-import io.nearline.common.store.CacheStores;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * {@code cache.store=outage}: a real store (named by {@code outage.delegate}) behind a switch, for the
- * demo's injected outage and the tests that run the real engines through one. The switch is flipped
- * with {@link #down}, or, with {@code outage.after-open}, from the moment a job first opens the store
- * in this JVM. One switch per JVM: every outage store in it goes down together. With
- * {@code outage.refuse-prefix} it also refuses some keys' writes for good; with
- * {@code outage.lose-prefix} it drops some keys' writes while saying they succeeded. Local tooling only.
+ * The outage switch the local tools put around a job's store ({@link
+ * io.nearline.localcluster.kit.stores.LocalStores}) with {@code outage.enabled=true}: the demo's injected
+ * outage and the tests that run the real engines through one. The switch is flipped with {@link #down},
+ * or, with {@code outage.after-open}, from the moment a job first opens the store in this JVM. One switch
+ * per JVM: every store behind it goes down together. With {@code outage.refuse-prefix} it also refuses
+ * some keys' writes for good; with {@code outage.lose-prefix} it drops some keys' writes while saying they
+ * succeeded. Local tooling only: no job artifact has it.
  */
-public final class OutageStore implements CacheStoreProvider {
+public final class OutageStore {
 
-    public static final ConfigKey<String> DELEGATE = ConfigKey.of(
-                    "outage.delegate", ValueType.STRING, "rocksdb", "The store behind the switch.")
-            .checked(Check.notBlank());
+    public static final ConfigKey<Boolean> ENABLED = ConfigKey.of(
+            "outage.enabled",
+            ValueType.BOOLEAN,
+            false,
+            "Put the store (cache.store) behind the outage switch of the local tools.");
     public static final ConfigKey<Duration> AFTER_OPEN = ConfigKey.of(
             "outage.after-open",
             ValueType.DURATION,
@@ -60,10 +59,15 @@ public final class OutageStore implements CacheStoreProvider {
             "Writes of keys that start with this are acknowledged and dropped, as a store losing data would: "
                     + "a planted fault for checking the checkers (empty: none).");
 
-    private static final ConfigDef DEF =
-            ConfigDef.of("outage store (local tools)", DELEGATE, AFTER_OPEN, REFUSE_PREFIX, LOSE_PREFIX);
+    public static final ConfigDef DEF = ConfigDef.of(
+                    "outage switch (local tools)", ENABLED, AFTER_OPEN, REFUSE_PREFIX, LOSE_PREFIX)
+            .withInvariant(
+                    c -> c.get(ENABLED) || c.asMap().keySet().stream().noneMatch(k -> k.startsWith("outage.")),
+                    "an 'outage.*' setting without 'outage.enabled=true' would do nothing: add outage.enabled=true.");
     private static final LongAdder REFUSED = new LongAdder();
     private static long downUntil = -1; // guarded by the class; -1: no outage started yet
+
+    private OutageStore() {}
 
     /** Takes every outage store in this JVM down for {@code duration}, from now. */
     public static synchronized void down(Duration duration) {
@@ -85,20 +89,8 @@ public final class OutageStore implements CacheStoreProvider {
         return System.currentTimeMillis() < downUntil;
     }
 
-    @Override
-    public String type() {
-        return "outage";
-    }
-
-    @Override
-    public ConfigDef settings() {
-        return DEF;
-    }
-
-    @Override
-    public CacheStore open(Config config) {
-        CacheStore inner =
-                CacheStores.open(config.withOverrides(Map.of(CacheStores.STORE.name(), config.get(DELEGATE))));
+    /** {@code store} behind the switch; the first call in this JVM starts {@code outage.after-open}'s outage. */
+    public static CacheStore around(CacheStore store, Config config) {
         Duration afterOpen = config.get(AFTER_OPEN);
         synchronized (OutageStore.class) {
             if (downUntil < 0 && !afterOpen.isZero()) {
@@ -108,7 +100,7 @@ public final class OutageStore implements CacheStoreProvider {
         String refusePrefix = config.get(REFUSE_PREFIX);
         String losePrefix = config.get(LOSE_PREFIX);
         return new SwitchableStore(
-                inner,
+                store,
                 OutageStore::isDown,
                 REFUSED,
                 key -> !refusePrefix.isEmpty() && key.value().startsWith(refusePrefix),

@@ -18,10 +18,10 @@ package io.nearline.localcluster.kit.options;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigException;
 import io.nearline.common.store.CacheStore;
-import io.nearline.common.store.CacheStores;
 import io.nearline.common.store.StoreException;
 import io.nearline.localcluster.kit.processes.ForkedCouchbase;
 import io.nearline.localcluster.kit.processes.ForkedStore;
+import io.nearline.localcluster.kit.stores.LocalStores;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -171,7 +171,7 @@ public final class StoreOptions {
         if (!isNetworked()) {
             return;
         }
-        try (CacheStore store = CacheStores.open(config)) {
+        try (CacheStore store = LocalStores.open(config)) {
             store.health(); // opened is what counts
         } catch (StoreException e) {
             throw new ConfigException(e.getMessage());

@@ -16,8 +16,6 @@
 package io.nearline.localcluster.kit.baselines;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertSame;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.cacheupdater.core.ScnOrderedWriter;
 import io.nearline.cacheupdater.core.WriterSettings;
@@ -29,11 +27,13 @@ import io.nearline.common.config.Config;
 import io.nearline.common.events.ChangeEvents;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.common.store.CacheStore;
-import io.nearline.common.store.CacheStoreWrapper;
+import io.nearline.common.store.StoreOpener;
 import io.nearline.common.testkit.ChangeEventGenerator;
-import java.util.Map;
-import java.util.ServiceLoader;
+import io.nearline.localcluster.kit.stores.LocalStores;
+import io.nearline.localcluster.kit.stores.LocalStoresTest;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class BlindWritesTest {
 
@@ -52,21 +52,29 @@ class BlindWritesTest {
     @Test
     void theOrderedWriteKeepsTheNewerChange() {
         CacheStore plain = new InMemoryCacheStore();
-        assertSame(plain, new BlindWrites().wrap(plain, Config.empty()), "not asked for: the store itself");
         assertEquals(ChangeEvents.cacheRecord(NEWER).version(), versionAfterAReplay(plain));
     }
 
     @Test
     void aBlindWriteLetsTheReplayOverwriteIt() {
         long before = BlindWrites.upserts();
-        CacheStore blind =
-                new BlindWrites().wrap(new InMemoryCacheStore(), Config.of(Map.of(BlindWrites.SETTING, "true")));
+        CacheStore blind = BlindWrites.around(new InMemoryCacheStore());
         assertEquals(ChangeEvents.cacheRecord(OLDER).version(), versionAfterAReplay(blind), "no version compare");
         assertEquals(2, BlindWrites.upserts() - before, "both writes went through as upserts");
     }
 
+    /** Asked for by the settings, blind writes are put around the store where a tool opens it, and only there. */
     @Test
-    void theKitRegistersItForEveryStoreOpened() {
-        assertTrue(ServiceLoader.load(CacheStoreWrapper.class).stream().anyMatch(w -> w.type() == BlindWrites.class));
+    void onlyWhereAToolOpensTheStore(@TempDir Path dir) {
+        Config blind = LocalStoresTest.config(dir, BlindWrites.SETTING + "=true");
+        long before = BlindWrites.upserts();
+        try (CacheStore jobs = StoreOpener.CONFIGURED.open(blind)) {
+            assertEquals(ChangeEvents.cacheRecord(NEWER).version(), versionAfterAReplay(jobs), "ordered");
+        }
+        assertEquals(before, BlindWrites.upserts(), "the jobs' own opener wrote blind");
+        try (CacheStore tools = LocalStores.OPENER.open(LocalStoresTest.config(dir, BlindWrites.SETTING + "=true"))) {
+            assertEquals(ChangeEvents.cacheRecord(OLDER).version(), versionAfterAReplay(tools), "blind");
+        }
+        assertEquals(before + 2, BlindWrites.upserts());
     }
 }
