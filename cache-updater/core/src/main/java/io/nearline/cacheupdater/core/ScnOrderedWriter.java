@@ -27,11 +27,14 @@ import io.nearline.common.store.StoreOrderedWrite;
 import io.nearline.common.store.StoreUnavailableException;
 import io.nearline.common.version.Version;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -124,25 +127,14 @@ public final class ScnOrderedWriter {
     /**
      * As {@link #write(CacheKey, CacheRecord)}; with {@code refreshTtl}, an equal version is rewritten
      * (compare-and-swap, same bytes but the write time) so that its TTL starts again: what a periodic
-     * bootstrap does for rows that did not change, so they never expire while they exist.
+     * bootstrap does for rows that did not change, so they never expire while they exist. Blocks: the
+     * write of {@link #writeAsync}, waited for, with its retries waited out on the calling thread.
      */
     public WriteResult write(CacheKey key, CacheRecord record, boolean refreshTtl) {
-        Decision decision = new Decision(key, record, refreshTtl);
-        for (int attempt = 1; attempt <= settings.maxAttempts(); attempt++) {
-            WriteResult done;
-            try {
-                done = settle(decision, attempt, attempt(decision), null);
-            } catch (StoreException | CorruptCacheRecordException e) {
-                done = settle(decision, attempt, null, e);
-            }
-            if (done != null) {
-                return done;
-            }
-            if (attempt < settings.maxAttempts() && !pause(attempt)) {
-                return fail(attempt, new InterruptedException("interrupted while retrying a write of '" + key + "'"));
-            }
-        }
-        return fail(settings.maxAttempts(), decision.lastFailure);
+        OnCallingThread retries = new OnCallingThread();
+        CompletableFuture<WriteResult> done = new CompletableFuture<>();
+        attempt(new Decision(key, record, refreshTtl), 1, retries, done);
+        return retries.runUntil(done);
     }
 
     /**
@@ -163,6 +155,7 @@ public final class ScnOrderedWriter {
      * the rest and every retry one by one.
      */
     public List<CompletableFuture<WriteResult>> writeAllAsync(List<Change> changes, ScheduledExecutorService timer) {
+        Retries retries = (delay, next, interrupted) -> timer.schedule(next, delay.toNanos(), TimeUnit.NANOSECONDS);
         List<CompletableFuture<WriteResult>> done = new ArrayList<>(changes.size());
         List<Decision> together = new ArrayList<>();
         List<CompletableFuture<WriteResult>> togetherDone = new ArrayList<>();
@@ -171,7 +164,7 @@ public final class ScnOrderedWriter {
             CompletableFuture<WriteResult> one = new CompletableFuture<>();
             done.add(one);
             if (storeOrdered == null || decision.readsHeld()) {
-                attemptAsync(decision, 1, timer, one);
+                attempt(decision, 1, retries, one);
             } else {
                 together.add(decision);
                 togetherDone.add(one);
@@ -183,7 +176,7 @@ public final class ScnOrderedWriter {
                     .toList());
             for (int i = 0; i < together.size(); i++) {
                 Decision decision = together.get(i);
-                settleAsync(decision, 1, tried.get(i).thenApply(decision::decidedByStore), timer, togetherDone.get(i));
+                settle(decision, 1, tried.get(i).thenApply(decision::decidedByStore), retries, togetherDone.get(i));
             }
         }
         return done;
@@ -192,17 +185,83 @@ public final class ScnOrderedWriter {
     /** One key's change for {@link #writeAllAsync}: the arguments of {@link #writeAsync}. */
     public record Change(CacheKey key, CacheRecord record, boolean refreshTtl) {}
 
-    private void attemptAsync(
-            Decision decision, int attempt, ScheduledExecutorService timer, CompletableFuture<WriteResult> done) {
-        settleAsync(decision, attempt, attemptAsync(decision), timer, done);
+    /** Where a write waits before its next attempt. */
+    private interface Retries {
+        /** Runs {@code next} after {@code delay}, or {@code interrupted} if the wait is interrupted. */
+        void after(Duration delay, Runnable next, Runnable interrupted);
     }
 
-    /** Completes {@code done} with what attempt {@code attempt} came to, or schedules the next attempt. */
-    private void settleAsync(
+    /**
+     * The retries of a blocking write, run on the thread that waits for it: whichever thread finishes an
+     * attempt (a networked store's I/O thread) only hands the next one over, and never sleeps.
+     */
+    private final class OnCallingThread implements Retries {
+        private static final Runnable DONE = () -> {};
+        private final BlockingQueue<Runnable> due = new LinkedBlockingQueue<>();
+
+        @Override
+        public void after(Duration delay, Runnable next, Runnable interrupted) {
+            due.add(() -> {
+                if (pause(delay)) {
+                    next.run();
+                } else {
+                    interrupted.run();
+                }
+            });
+        }
+
+        /** Runs the retries until {@code done}; an interrupt is kept for the next pause, which ends the write. */
+        WriteResult runUntil(CompletableFuture<WriteResult> done) {
+            done.whenComplete((result, error) -> due.add(DONE));
+            boolean interrupted = false;
+            try {
+                while (true) {
+                    Runnable next;
+                    try {
+                        next = due.take();
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                        continue;
+                    }
+                    if (next == DONE) {
+                        break;
+                    }
+                    if (interrupted) {
+                        Thread.currentThread().interrupt();
+                        interrupted = false;
+                    }
+                    next.run();
+                }
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            try {
+                return done.join();
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof RuntimeException r ? r : e; // not the store's: a bug
+            }
+        }
+    }
+
+    /** Attempt number {@code attempt} of a write: {@code done} completes with what it came to, or it is tried again. */
+    private void attempt(Decision decision, int attempt, Retries retries, CompletableFuture<WriteResult> done) {
+        CompletableFuture<CacheStore.WriteResult> tried;
+        try {
+            tried = tryOnce(decision);
+        } catch (RuntimeException e) {
+            tried = CompletableFuture.failedFuture(e);
+        }
+        settle(decision, attempt, tried, retries, done);
+    }
+
+    /** Completes {@code done} with what attempt {@code attempt} came to, or has {@code retries} try again. */
+    private void settle(
             Decision decision,
             int attempt,
             CompletableFuture<CacheStore.WriteResult> tried,
-            ScheduledExecutorService timer,
+            Retries retries,
             CompletableFuture<WriteResult> done) {
         tried.whenComplete((result, error) -> {
             try {
@@ -210,19 +269,22 @@ public final class ScnOrderedWriter {
                         error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
                 if (cause != null
                         && !(cause instanceof StoreException || cause instanceof CorruptCacheRecordException)) {
-                    done.completeExceptionally(cause); // not the store's: a bug, as in the blocking write
+                    done.completeExceptionally(cause); // not the store's: a bug, never retried
                     return;
                 }
-                WriteResult settled = settle(decision, attempt, result, (RuntimeException) cause);
+                WriteResult settled = outcome(decision, attempt, result, (RuntimeException) cause);
                 if (settled != null) {
                     done.complete(settled);
                 } else if (attempt >= settings.maxAttempts()) {
                     done.complete(fail(attempt, decision.lastFailure));
                 } else {
-                    timer.schedule(
-                            () -> attemptAsync(decision, attempt + 1, timer, done),
-                            settings.backoff().delay(attempt - 1, jitter()).toNanos(),
-                            TimeUnit.NANOSECONDS);
+                    retries.after(
+                            settings.backoff().delay(attempt - 1, jitter()),
+                            () -> attempt(decision, attempt + 1, retries, done),
+                            () -> done.complete(fail(
+                                    attempt,
+                                    new InterruptedException(
+                                            "interrupted while retrying a write of '" + decision.key + "'"))));
                 }
             } catch (RuntimeException e) {
                 done.completeExceptionally(e);
@@ -231,18 +293,7 @@ public final class ScnOrderedWriter {
     }
 
     /** One try at the write: the store's result, or null where nothing was to be written (the decision says why). */
-    private CacheStore.WriteResult attempt(Decision decision) {
-        if (storeOrdered == null || decision.readsHeld()) {
-            return store.writeDecided(decision.key, settings.ttlOf(decision.key), decision::decide);
-        }
-        try {
-            return attemptAsync(decision).join();
-        } catch (CompletionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : e;
-        }
-    }
-
-    private CompletableFuture<CacheStore.WriteResult> attemptAsync(Decision decision) {
+    private CompletableFuture<CacheStore.WriteResult> tryOnce(Decision decision) {
         // a partial row is completed from the cached one here, and a delete without a version is versioned
         // above it, so both take the read-decide-CAS path
         if (storeOrdered == null || decision.readsHeld()) {
@@ -257,7 +308,7 @@ public final class ScnOrderedWriter {
      * What one attempt came to: the write's result, or null to try again (the reason kept in the
      * decision). {@code failure} is what the store threw instead of a result.
      */
-    private WriteResult settle(
+    private WriteResult outcome(
             Decision decision, int attempt, CacheStore.WriteResult result, RuntimeException failure) {
         if (failure instanceof StoreUnavailableException) {
             unavailableRetries.inc();
@@ -380,9 +431,9 @@ public final class ScnOrderedWriter {
         return random != null ? random : ThreadLocalRandom.current();
     }
 
-    private boolean pause(int attempt) {
+    private boolean pause(Duration delay) {
         try {
-            sleeper.sleep(settings.backoff().delay(attempt - 1, jitter()));
+            sleeper.sleep(delay);
             return true;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -35,6 +35,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 
 class ScnOrderedWriterTest {
@@ -186,5 +188,23 @@ class ScnOrderedWriterTest {
         writer.write(K, upsert(10, 1));
         clock.advance(TTL.plusSeconds(1));
         assertEquals(WriteOutcome.APPLIED, writer.write(K, upsert(5, 1)).outcome());
+    }
+
+    @Test
+    void aBlockingWriteWaitsOutItsRetriesOnTheCallingThread() {
+        ExecutorService io = Executors.newSingleThreadExecutor();
+        try {
+            store.failNext(2).answeringOn(io);
+            List<Thread> pausedOn = new ArrayList<>();
+            ScnOrderedWriter overTheNetwork = new ScnOrderedWriter(
+                    store, settings, metrics, clock, d -> pausedOn.add(Thread.currentThread()), new Random(1));
+            WriteResult r = overTheNetwork.write(K, upsert(1, 1));
+            assertEquals(WriteOutcome.APPLIED, r.outcome());
+            assertEquals(3, r.attempts());
+            // the store's thread only handed the retries back: it never slept in a backoff
+            assertEquals(List.of(Thread.currentThread(), Thread.currentThread()), pausedOn);
+        } finally {
+            io.shutdownNow();
+        }
     }
 }

@@ -21,9 +21,12 @@ import io.nearline.common.store.StoreUnavailableException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * Wraps a store and breaks it on demand: the next N operations fail as unavailable, or another writer
@@ -37,6 +40,7 @@ public final class FaultyCacheStore implements CacheStore {
     private volatile Consumer<CacheKey> interloper = k -> {};
     private final List<Duration> mutationExpiries = new CopyOnWriteArrayList<>();
     private final List<CacheKey> failedKeys = new CopyOnWriteArrayList<>();
+    private volatile Executor answers; // null: on the calling thread
 
     public FaultyCacheStore(CacheStore delegate) {
         this.delegate = delegate;
@@ -53,6 +57,26 @@ public final class FaultyCacheStore implements CacheStore {
         interloper = writer;
         interleaveNext.set(n);
         return this;
+    }
+
+    /** Its writes answered on {@code io}, as a networked store's client does ({@link #isAsync} then true). */
+    public FaultyCacheStore answeringOn(Executor io) {
+        answers = io;
+        return this;
+    }
+
+    @Override
+    public CompletableFuture<WriteResult> writeDecidedAsync(
+            CacheKey key, Duration expiry, Function<Optional<byte[]>, byte[]> decide) {
+        Executor io = answers;
+        return io == null
+                ? CacheStore.super.writeDecidedAsync(key, expiry, decide)
+                : CompletableFuture.supplyAsync(() -> writeDecided(key, expiry, decide), io);
+    }
+
+    @Override
+    public boolean isAsync() {
+        return answers != null;
     }
 
     public List<Duration> mutationExpiries() {
