@@ -24,6 +24,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.nearline.common.testkit.Seeds;
 import io.nearline.localcluster.databases.MariadbServer;
 import io.nearline.localcluster.databases.PostgresServer;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -31,6 +32,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -192,6 +195,9 @@ public abstract class DemoSuite {
         assertEquals(0, r.exit(), Seeds.replay(seed));
         JsonNode s = r.summary();
         String where = s + " " + Seeds.replay(seed);
+        for (String field : documentedSummaryFields()) {
+            assertTrue(s.has(field), "local-cluster/README.md gives the summary a field '" + field + "': " + where);
+        }
         assertEquals(0, s.get("divergentKeys").asLong(), where);
         assertTrue(s.get("keysChecked").asLong() > 0, where);
         assertTrue(s.get("eventsApplied").asLong() > 0, where);
@@ -199,6 +205,17 @@ public abstract class DemoSuite {
         assertEquals(1, s.get("restarts").asInt(), where);
         assertTrue(s.get("bootstrapRows").asLong() > 0, "the mid-run bootstrap applied nothing: " + where);
         return s;
+    }
+
+    /** The fields local-cluster/README.md names in the demo's {@code --summary-json} (the engine module's ../). */
+    static List<String> documentedSummaryFields() throws IOException {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        int from = readme.indexOf("`--summary-json` writes it (");
+        assertTrue(from >= 0, "local-cluster/README.md no longer says what the demo's --summary-json holds");
+        Matcher m = Pattern.compile("`(\\w+)`").matcher(readme.substring(from, readme.indexOf("…)", from)));
+        List<String> fields = m.results().map(r -> r.group(1)).toList();
+        assertTrue(fields.size() >= 3, "no field names read: " + fields);
+        return fields;
     }
 
     /** Runs the demo with a small workload and these extra arguments: its exit code and summary. */
