@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,6 +46,11 @@ class BenchSummaryIT {
 
     @TempDir
     Path dir;
+
+    @BeforeAll
+    static void findTheRunnersJars() {
+        System.setProperty("nearline.home", CHECKOUT.toString()); // the engines' runners are forked from there
+    }
 
     @Test
     void eachBenchsSummaryHasTheFieldsItsDocGives() throws IOException {
