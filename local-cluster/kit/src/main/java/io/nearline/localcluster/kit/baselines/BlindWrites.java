@@ -30,7 +30,7 @@ import java.util.function.Function;
  * compare, no compare-and-swap (the job's decision is made as if the key were absent, and its record
  * written over whatever is there). Everything around the write (Kafka, decode, batching, the engine) stays
  * the job's own, so the two runs differ only in the write. Local tooling only: the local tools put it
- * around the store they give a job ({@link io.nearline.localcluster.kit.stores.LocalStores}); no job
+ * around the store they give a job ({@code LocalStores}); no job
  * artifact has it, and it is not a {@code cache.store} value.
  */
 public final class BlindWrites {

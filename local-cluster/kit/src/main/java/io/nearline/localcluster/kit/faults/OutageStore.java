@@ -24,8 +24,8 @@ import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The outage switch the local tools put around a job's store ({@link
- * io.nearline.localcluster.kit.stores.LocalStores}) with {@code outage.enabled=true}: the demo's injected
+ * The outage switch the local tools put around a job's store ({@code
+ * LocalStores}) with {@code outage.enabled=true}: the demo's injected
  * outage and the tests that run the real engines through one. The switch is flipped with {@link #down},
  * or, with {@code outage.after-open}, from the moment a job first opens the store in this JVM. One switch
  * per JVM: every store behind it goes down together. With {@code outage.refuse-prefix} it also refuses
