@@ -20,6 +20,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.avro.Op;
+import io.nearline.common.cache.RowKey;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -243,9 +244,9 @@ public record DebeziumDecoder(DebeziumKeys keys, String versionField) implements
         String prefix = keys.prefixOf(table);
         List<String> keyFields = keyFieldsOf(table, recordKey);
         if (recordKey != null && recordKey.isValueNode() && !recordKey.isNull() && keyFields.size() <= 1) {
-            return prefix + recordKey.asText(); // a plain key, not a struct
+            return RowKey.of(prefix, List.of(recordKey.asText())); // a plain key, not a struct
         }
-        StringBuilder out = new StringBuilder(prefix);
+        List<String> values = new ArrayList<>(keyFields.size());
         for (int i = 0; i < keyFields.size(); i++) {
             String field = keyFields.get(i);
             JsonNode v = recordKey == null ? null : recordKey.get(field);
@@ -261,9 +262,9 @@ public record DebeziumDecoder(DebeziumKeys keys, String versionField) implements
                                 + (table.isEmpty() ? "" : " (table " + table + ")")
                                 + " (key fields " + String.join(",", keyFields) + ")");
             }
-            out.append(i == 0 ? "" : ":").append(DebeziumValues.keyText(v));
+            values.add(DebeziumValues.keyText(v));
         }
-        return out.toString();
+        return RowKey.of(prefix, values);
     }
 
     /**

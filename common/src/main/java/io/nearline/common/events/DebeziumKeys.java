@@ -15,20 +15,24 @@
  */
 package io.nearline.common.events;
 
+import io.nearline.common.cache.RowKey;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * How the changes of the tables one connector captures become cache keys (docs/debezium.md#many-tables).
  *
  * <p>A table is named as the connector writes it: {@code SCHEMA.TABLE} where the source block has a
  * schema (PostgreSQL, Oracle, SQL Server), {@code DB.TABLE} where it has none (MySQL, MariaDB). A key
- * is {@code keyPrefix}, then the table's part, then the key fields' values joined by {@code :}. The
- * table's part is its own prefix where one is set; else, where several tables are listed, the table's
- * name and {@code :}, so that tables whose rows share ids never share a key; else nothing (one table
- * keeps the keys it always had).
+ * is {@code keyPrefix}, then the table's part, then the key fields' values ({@link RowKey#of}: joined by
+ * {@code :}, a value holding {@code :} escaped, so two rows never share a key). The table's part is its
+ * own prefix where one is set; else, where several tables are listed, the table's name and {@code :}
+ * ({@link RowKey#tablePart}), so that tables whose rows share ids never share a key; else nothing (one
+ * table keeps the keys it always had). Tables whose parts would let their keys meet are refused
+ * ({@link #sharedKeySpace}).
  *
  * <p>A table's key fields are its own where set, else {@code keyFields} where set, else the fields of
  * the record key, in their order: Debezium writes the table's primary key there.
@@ -89,7 +93,29 @@ public record DebeziumKeys(String keyPrefix, List<String> keyFields, Map<String,
         if (own != null) {
             return keyPrefix + own;
         }
-        return several() ? keyPrefix + table + ":" : keyPrefix;
+        return several() ? keyPrefix + RowKey.tablePart(table) : keyPrefix;
+    }
+
+    /**
+     * Two listed tables whose keys could meet, as the problem to tell: the same prefix, or one prefix the
+     * start of another's ({@code a:} and {@code a:b:}: the row {@code (b, c)} of the first and {@code (c)}
+     * of the second would both be {@code a:b:c}); empty where every table has a key space of its own.
+     */
+    public Optional<String> sharedKeySpace() {
+        List<String> names = List.copyOf(tables.keySet());
+        for (int i = 0; i < names.size(); i++) {
+            for (int j = 0; j < names.size(); j++) {
+                String a = prefixOf(names.get(i));
+                String b = prefixOf(names.get(j));
+                if (i != j && b.startsWith(a) && (a.length() < b.length() || i < j)) {
+                    return Optional.of(
+                            "tables " + names.get(i) + " and " + names.get(j) + " would share cache keys ("
+                                    + (a.equals(b) ? "both prefixed '" + a + "'" : "'" + a + "' starts '" + b + "'")
+                                    + "): give each its own 'cdc.debezium.table.<table>.key-prefix', none the start of another's.");
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     /** What names a change's table in the settings: why an unlisted one is refused. */

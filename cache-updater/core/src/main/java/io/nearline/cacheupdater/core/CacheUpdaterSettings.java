@@ -240,7 +240,12 @@ public record CacheUpdaterSettings(
             .withInvariant(
                     c -> unlistedTables(c).isEmpty(),
                     "a 'cdc.debezium.table.<table>.*' key names a table that 'cdc.debezium.tables' does not list: "
-                            + "add the table there, or correct its name (SCHEMA.TABLE or DB.TABLE).");
+                            + "add the table there, or correct its name (SCHEMA.TABLE or DB.TABLE).")
+            .withInvariant(
+                    c -> debeziumKeys(c).sharedKeySpace().isEmpty(),
+                    "two tables of 'cdc.debezium.tables' would share cache keys (the same key prefix, or one the "
+                            + "start of another's, so that rows of both could meet under one key): give each its own "
+                            + "'cdc.debezium.table.<table>.key-prefix', none the start of another's.");
 
     /**
      * Every setting the job reads, the chosen store's included, typos caught: call it before starting.

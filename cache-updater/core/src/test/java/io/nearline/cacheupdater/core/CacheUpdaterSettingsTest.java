@@ -96,6 +96,31 @@ class CacheUpdaterSettingsTest {
         assertEquals(Map.of(), CacheUpdaterSettings.ttlByKeyPrefix(Config.empty()), "an Avro job");
     }
 
+    /** Two tables whose keys could meet are refused before the job starts; tables with their own key spaces are not. */
+    @Test
+    void tablesThatWouldShareKeysAreRefused() {
+        String refused = "would share cache keys";
+        assertRefused(
+                Map.of(
+                        "cdc.debezium.tables", "public.a,public.b",
+                        "cdc.debezium.table.public.a.key-prefix", "x:",
+                        "cdc.debezium.table.public.b.key-prefix", "x:"),
+                refused);
+        assertRefused(
+                Map.of(
+                        "cdc.debezium.tables", "public.a,public.b",
+                        "cdc.debezium.table.public.a.key-prefix", "a:",
+                        "cdc.debezium.table.public.b.key-prefix", "a:b:"),
+                refused);
+        assertRefused(
+                Map.of("cdc.debezium.tables", "public.a,public.b", "cdc.debezium.table.public.b.key-prefix", ""),
+                refused);
+        Config own = debezium(Map.of(
+                "cdc.debezium.tables", "public.a,public.ab",
+                "cdc.debezium.table.public.a.key-prefix", "a:"));
+        own.validateComplete(CacheUpdaterSettings.DEF); // "a:" and "public.ab:" never meet
+    }
+
     /** Each bad table setting fails before the job starts, naming the key. */
     @Test
     void badTableSettingsAreRefusedByName() {

@@ -423,6 +423,61 @@ public abstract class CdcConformanceSuite {
     }
 
     /** The live rows of a state dump, by key, payloads as JSON. */
+    /**
+     * Rows whose composite keys differ only in where a {@code :} falls, and one whose value ends with the
+     * escape character: each its own cache entry with its own row, the keys as docs/debezium.md gives
+     * them ("One key per row"). A bare join put the first two under one key, the second overwriting the
+     * first, with no dead letter.
+     */
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    @Test
+    void rowsWhoseKeysDifferWhereAColonFallsAreTwoEntries() throws Exception {
+        Path events = dir.resolve("colons.jsonl");
+        Files.write(
+                events,
+                List.of(
+                        pairRow("x:y", "z", 1, 10),
+                        pairRow("x", "y:z", 2, 20),
+                        pairRow("x:y", "z", 3, 30),
+                        pairRow("a\\", "b", 4, 40)));
+        Path out = dir.resolve("state.jsonl");
+        Path dlq = dir.resolve("dlq.jsonl");
+        assertEquals(
+                0,
+                replay(
+                        events,
+                        out,
+                        "--format",
+                        "debezium",
+                        "--dlq-out",
+                        dlq.toString(),
+                        "--set",
+                        "cdc.debezium.key-fields=a,b"));
+        Map<String, JsonNode> rows = liveRows(Files.readAllLines(out));
+        assertEquals(List.of("a\\\\:b", "x:y\\:z", "x\\:y:z"), List.copyOf(rows.keySet()), rows.toString());
+        assertEquals(3, rows.get("x\\:y:z").get("v").asInt(), rows.toString());
+        assertEquals(2, rows.get("x:y\\:z").get("v").asInt(), rows.toString());
+        assertEquals(List.of(), Files.readAllLines(dlq), "no dead letters");
+    }
+
+    /** A Debezium insert of the row (a, b, v) at SCN {@code scn}. */
+    private static String pairRow(String a, String b, int v, long scn) {
+        ObjectNode after = JSON.createObjectNode().put("a", a).put("b", b).put("v", v);
+        ObjectNode change = JSON.createObjectNode();
+        change.putNull("before");
+        change.set("after", after);
+        change.put("op", "c").put("ts_ms", 1_700_000_000_000L + scn);
+        change.set(
+                "source",
+                JSON.createObjectNode()
+                        .put("connector", "oracle")
+                        .put("name", "crm")
+                        .put("table", "PAIRS")
+                        .put("scn", Long.toString(scn))
+                        .put("ts_ms", 1_700_000_000_000L + scn));
+        return change.toString();
+    }
+
     private static Map<String, JsonNode> liveRows(List<String> state) throws IOException {
         Map<String, JsonNode> cached = new TreeMap<>();
         for (String line : state) {

@@ -22,6 +22,7 @@ import io.nearline.cacheupdater.core.CacheUpdaterSettings;
 import io.nearline.cdcbootstrap.core.BootstrapSettings;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
+import io.nearline.common.cache.RowKey;
 import io.nearline.common.config.Config;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.store.CacheStore;
@@ -49,6 +50,7 @@ import java.sql.PreparedStatement;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -237,11 +239,9 @@ final class SourceDemo {
 
     /** The cache key of a row of {@code table} (unqualified): with several tables, the key names its table. */
     private String key(String table, Object... values) {
-        StringBuilder out = new StringBuilder(qualified(table));
-        for (Object v : values) {
-            out.append(':').append(v);
-        }
-        return out.toString();
+        return RowKey.of(
+                RowKey.tablePart(qualified(table)),
+                Arrays.stream(values).map(String::valueOf).toList());
     }
 
     /** A transaction that changes two rows and stays open. */

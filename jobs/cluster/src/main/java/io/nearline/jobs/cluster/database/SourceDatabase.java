@@ -24,6 +24,7 @@ import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.nearline.common.cache.RowKey;
 import io.nearline.common.events.DebeziumKeys;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -108,7 +109,10 @@ public record SourceDatabase(String kind, String jdbcUrl, String user, String pa
         return new SourceDatabase(kind, jdbcUrl, user, password, new DebeziumKeys("", List.of(), listed));
     }
 
-    /** The key rule of a cluster file's database section (its values as text). */
+    /**
+     * The key rule of a cluster file's database section (its values as text). IllegalArgumentException
+     * where two of its tables would share cache keys, as the job refuses them.
+     */
     public static DebeziumKeys keysOf(Map<String, String> section) {
         String listed = section.getOrDefault("tables", section.getOrDefault("table", ""));
         Map<String, DebeziumKeys.Table> tables = new LinkedHashMap<>();
@@ -119,8 +123,12 @@ public record SourceDatabase(String kind, String jdbcUrl, String user, String pa
                     new DebeziumKeys.Table(
                             fields(section.getOrDefault("table." + table + ".key-fields", "")), ownPrefix));
         }
-        return new DebeziumKeys(
+        DebeziumKeys keys = new DebeziumKeys(
                 section.getOrDefault("key-prefix", ""), fields(section.getOrDefault("key-fields", "")), tables);
+        keys.sharedKeySpace().ifPresent(problem -> {
+            throw new IllegalArgumentException(problem);
+        });
+        return keys;
     }
 
     /** The same database with only {@code table}, which it must list. */
@@ -250,7 +258,7 @@ public record SourceDatabase(String kind, String jdbcUrl, String user, String pa
                 return keys;
             }
             String only = tables.keySet().iterator().next();
-            return DebeziumKeys.of(keys.keyFieldsOf(only), prefixOf(only, keys));
+            return DebeziumKeys.of(keys.keyFieldsOf(only), keys.prefixOf(only));
         }
 
         /** The table whose keys start as {@code key} does (the longest such part), or null. */
@@ -258,7 +266,7 @@ public record SourceDatabase(String kind, String jdbcUrl, String user, String pa
             String best = null;
             int longest = -1;
             for (String table : tables.keySet()) {
-                String prefix = prefixOf(table, keys);
+                String prefix = keys.prefixOf(table);
                 if (key.startsWith(prefix) && prefix.length() > longest) {
                     best = table;
                     longest = prefix.length();
@@ -328,33 +336,21 @@ public record SourceDatabase(String kind, String jdbcUrl, String user, String pa
     }
 
     /**
-     * The cache key of a row, written out here rather than taken from the decoder: the prefix, the
-     * table's own prefix (else {@code TABLE:} where several tables share the cache), the key values
-     * joined by ':'.
+     * The cache key of a row: its column values read here, from JDBC, apart from the job's decoder; the
+     * key made of them by the one rule every writer and reader uses ({@link RowKey}).
      */
     static String key(String table, ObjectNode row, DebeziumKeys resolved) {
-        DebeziumKeys.Table own = resolved.tables().get(table);
-        String tablePart =
-                own.keyPrefix() != null ? own.keyPrefix() : resolved.tables().size() > 1 ? table + ":" : "";
-        StringBuilder out = new StringBuilder(resolved.keyPrefix()).append(tablePart);
-        List<String> fields = own.keyFields();
-        for (int i = 0; i < fields.size(); i++) {
-            JsonNode v = row.get(fields.get(i));
+        List<String> fields = resolved.tables().get(table).keyFields();
+        List<String> values = new ArrayList<>(fields.size());
+        for (String field : fields) {
+            JsonNode v = row.get(field);
             if (v == null || v.isNull()) {
-                throw new IllegalArgumentException("table " + table + " has no value in key column '" + fields.get(i)
+                throw new IllegalArgumentException("table " + table + " has no value in key column '" + field
                         + "' (key fields " + String.join(",", fields) + ")");
             }
-            out.append(i == 0 ? "" : ":")
-                    .append(v.isBigDecimal() ? v.decimalValue().toPlainString() : v.asText());
+            values.add(v.isBigDecimal() ? v.decimalValue().toPlainString() : v.asText());
         }
-        return out.toString();
-    }
-
-    /** What goes before the key values of {@code table}'s rows. */
-    private static String prefixOf(String table, DebeziumKeys resolved) {
-        String own = resolved.tables().get(table).keyPrefix();
-        String tablePart = own != null ? own : resolved.tables().size() > 1 ? table + ":" : "";
-        return resolved.keyPrefix() + tablePart;
+        return RowKey.of(resolved.prefixOf(table), values);
     }
 
     /** Types whose JDBC value reads as Debezium's JSON writes it (numbers, text, booleans). */
