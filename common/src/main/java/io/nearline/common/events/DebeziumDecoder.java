@@ -243,7 +243,8 @@ public record DebeziumDecoder(DebeziumKeys keys, String versionField) implements
         }
         String prefix = keys.prefixOf(table);
         List<String> keyFields = keyFieldsOf(table, recordKey);
-        if (recordKey != null && recordKey.isValueNode() && !recordKey.isNull() && keyFields.size() <= 1) {
+        boolean named = !keys.keyFieldsOf(table).isEmpty(); // key fields the settings name win over the record key
+        if (!named && recordKey != null && recordKey.isValueNode() && !recordKey.isNull()) {
             return RowKey.of(prefix, List.of(recordKey.asText())); // a plain key, not a struct
         }
         List<String> values = new ArrayList<>(keyFields.size());

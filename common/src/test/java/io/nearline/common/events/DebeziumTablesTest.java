@@ -128,6 +128,17 @@ class DebeziumTablesTest {
         assertEquals("shop/public.customers:5", keyOf(postgres(d, "public", "customers", "{\"id\":5}", "{\"id\":5}")));
     }
 
+    /** A table's own key fields are its key even where the record key is a plain value (a string converter's). */
+    @Test
+    void namedKeyFieldsWinOverAPlainRecordKey() {
+        Map<String, DebeziumKeys.Table> listed = new LinkedHashMap<>();
+        listed.put("public.orders", new DebeziumKeys.Table(List.of("order_no"), null));
+        DebeziumDecoder d = new DebeziumDecoder(new DebeziumKeys("", List.of(), listed), DebeziumDecoder.AUTO);
+        assertEquals("A-9", keyOf(postgres(d, "public", "orders", "5", "{\"id\":5,\"order_no\":\"A-9\"}")));
+        DebeziumDecoder unnamed = tables(List.of("public.orders"));
+        assertEquals("5", keyOf(postgres(unnamed, "public", "orders", "5", "{\"id\":5,\"order_no\":\"A-9\"}")));
+    }
+
     @Test
     void oneTableKeepsTheKeysItAlwaysHad() {
         DebeziumDecoder one = tables(List.of("public.items"));
