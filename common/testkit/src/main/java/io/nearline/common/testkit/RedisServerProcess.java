@@ -20,6 +20,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -153,12 +155,25 @@ public final class RedisServerProcess implements AutoCloseable {
                 "daemonize no",
                 "logfile " + dir.toAbsolutePath().resolve("redis.log"),
                 "user default off",
-                "user " + USER + " on >" + Files.readString(password).trim() + " ~* resetchannels "
-                        + store.jobCommands(),
-                "user " + ADMIN + " on >" + Files.readString(admin).trim() + " ~* &* +@all"));
+                "user " + USER + " on #" + sha256(password) + " ~* resetchannels " + store.jobCommands(),
+                "user " + ADMIN + " on #" + sha256(admin) + " ~* &* +@all"));
         lines.addAll(extraConfig);
         writePrivate(config, String.join("\n", lines) + "\n");
         return config;
+    }
+
+    /**
+     * The SHA-256 of the password in {@code file}, in hex: what an ACL rule takes as {@code #<hash>}, so
+     * that the server's config holds no password in clear.
+     */
+    static String sha256(Path file) throws IOException {
+        try {
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256")
+                            .digest(Files.readString(file).trim().getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
     }
 
     public static RedisServerProcess start(Path dir, Store store) throws IOException {
