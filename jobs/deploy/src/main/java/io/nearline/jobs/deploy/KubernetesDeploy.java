@@ -49,6 +49,14 @@ final class KubernetesDeploy {
     record Resource(String file, String kind, Map<String, Object> body) {}
 
     /**
+     * Where a Secret's template goes, under {@code --out}: a folder of its own, which {@code kubectl apply
+     * -f OUT} (not recursive) does not read, so that writing the resources again for an upgrade never
+     * replaces a live Secret with the template's placeholders, and no filled-in password has to sit among
+     * the files that are applied.
+     */
+    static final String SECRET_TEMPLATES = "secret-templates";
+
+    /**
      * What to write: a descriptor (target kubernetes) against a cluster file, with {@code --set}'s
      * overrides, a savepoint to start from (or null), the state the job should be in, and the tools'
      * home (the shipped Flink and Connect settings, the built artifacts).
@@ -123,15 +131,27 @@ final class KubernetesDeploy {
                     + ") to " + dir + ":");
             Resource secret = null;
             for (Resource r : resources) {
-                Files.writeString(dir.resolve(r.file()), render(r, d), StandardCharsets.UTF_8);
-                System.out.printf("  %-52s %s%n", dir.resolve(r.file()), r.kind());
+                Path file = dir.resolve(r.file());
+                Files.createDirectories(file.getParent());
+                Files.writeString(file, render(r, d), StandardCharsets.UTF_8);
+                System.out.printf("  %-52s %s%n", file, r.kind());
                 if (r.kind().startsWith("Secret")) {
                     secret = r;
                 }
             }
-            System.out.println("apply: "
-                    + (secret == null ? "" : "fill in " + dir.resolve(secret.file()) + ", then ")
-                    + "kubectl apply -f " + dir);
+            if (secret != null) {
+                Path oldPlace = dir.resolve(dir.resolve(secret.file()).getFileName());
+                if (Files.exists(oldPlace)) {
+                    System.out.println("  warning: " + oldPlace + " (where an older deploy wrote the Secret's template)"
+                            + " is still here, and 'kubectl apply -f " + dir + "' applies it: move it out");
+                }
+                Object name = ((Map<?, ?>) secret.body().get("metadata")).get("name");
+                System.out.println("secret: create the Secret " + name + " with the values "
+                        + dir.resolve(secret.file()) + " lists (kubectl create secret generic, or a filled-in copy kept"
+                        + " outside " + dir + "); kubectl apply -f " + dir + " does not read " + SECRET_TEMPLATES
+                        + "/, so writing these files again never replaces it");
+            }
+            System.out.println("apply: kubectl apply -f " + dir);
             if (d.kubernetes().containsKey("session") && secret != null) {
                 System.out.println("  the session " + d.kubernetes().get("session") + " must mount that Secret at "
                         + FlinkOperatorResources.FLINK_SECRETS + " (a session job has no pods of its own)");

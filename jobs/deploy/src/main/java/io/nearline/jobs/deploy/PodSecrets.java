@@ -131,6 +131,8 @@ final class PodSecrets {
         body.put("type", "Opaque");
         body.put("stringData", data);
         return new KubernetesDeploy.Resource(
-                "secret-" + name + ".yaml", "Secret template: fill in " + data.size() + " value(s)", body);
+                KubernetesDeploy.SECRET_TEMPLATES + "/secret-" + name + ".yaml",
+                "Secret template: fill in " + data.size() + " value(s)",
+                body);
     }
 }

@@ -27,6 +27,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
 import com.networknt.schema.SpecVersion;
+import io.nearline.common.testkit.Printed;
 import io.nearline.jobs.cluster.ClusterException;
 import io.nearline.jobs.cluster.ClusterFile;
 import java.io.IOException;
@@ -286,20 +287,23 @@ class KubernetesResourcesTest {
             }
             if (update) {
                 Files.createDirectories(golden);
-                try (Stream<Path> old = Files.list(golden)) {
-                    for (Path f : old.toList()) {
+                try (Stream<Path> old = Files.walk(golden)) {
+                    for (Path f : old.filter(Files::isRegularFile).toList()) {
                         Files.delete(f);
                     }
                 }
                 for (Map.Entry<String, String> e : written.entrySet()) {
+                    Files.createDirectories(golden.resolve(e.getKey()).getParent());
                     Files.writeString(golden.resolve(e.getKey()), e.getValue(), StandardCharsets.UTF_8);
                 }
                 continue;
             }
-            try (Stream<Path> files = Files.list(golden)) {
+            try (Stream<Path> files = Files.walk(golden)) {
                 assertEquals(
                         new TreeSet<>(written.keySet()),
-                        files.map(f -> f.getFileName().toString()).collect(Collectors.toCollection(TreeSet::new)),
+                        files.filter(Files::isRegularFile)
+                                .map(f -> golden.relativize(f).toString())
+                                .collect(Collectors.toCollection(TreeSet::new)),
                         name + ": the files written");
             }
             for (Map.Entry<String, String> e : written.entrySet()) {
@@ -380,6 +384,41 @@ class KubernetesResourcesTest {
                 }
             });
         }
+    }
+
+    /**
+     * Written twice into one directory (an upgrade), the resources that {@code kubectl apply -f DIR} reads
+     * (the directory's own files, not its subfolders) hold no Secret: the template, with its placeholders,
+     * sits in {@code secret-templates/}, so applying again never replaces the live Secret. A template an
+     * older version left among the applied files is warned about.
+     */
+    @Test
+    void writingAgainNeverPutsASecretAmongTheAppliedFiles(@TempDir Path out) throws IOException {
+        Descriptor d = shipped("cache-updater-flink-k8s.yaml");
+        for (int round = 0; round < 2; round++) {
+            Printed written = Printed.by(() -> KubernetesDeploy.write(generate(d), d, out, false));
+            assertEquals(0, written.exit(), written.out());
+            assertFalse(written.out().contains("warning"), written.out());
+        }
+        List<String> applied = new ArrayList<>();
+        try (Stream<Path> files = Files.list(out)) {
+            for (Path f : files.filter(Files::isRegularFile).toList()) {
+                applied.add(f.getFileName() + ": " + kindOf(Files.readString(f)));
+            }
+        }
+        assertTrue(applied.stream().noneMatch(a -> a.endsWith(": Secret")), applied.toString());
+        assertEquals(1, applied.size(), applied.toString());
+        Path template = out.resolve("secret-templates/secret-nearline-cache-updater-secrets.yaml");
+        assertEquals("Secret", kindOf(Files.readString(template)));
+
+        Files.copy(template, out.resolve(template.getFileName())); // where an older version wrote it
+        Printed again = Printed.by(() -> KubernetesDeploy.write(generate(d), d, out, false));
+        assertTrue(again.out().contains("warning: " + out.resolve(template.getFileName())), again.out());
+    }
+
+    private static String kindOf(String yaml) {
+        Map<String, Object> body = new Yaml(new SafeConstructor(new LoaderOptions())).load(yaml);
+        return String.valueOf(body.get("kind"));
     }
 
     @Test
