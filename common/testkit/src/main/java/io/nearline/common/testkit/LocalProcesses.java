@@ -18,6 +18,8 @@ package io.nearline.common.testkit;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * What the local tools and the test kits need around the servers they start (a broker, a database, a
@@ -39,9 +41,35 @@ public final class LocalProcesses {
      * Loopback only: the servers here never listen beyond the machine.
      */
     public static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
+        return freePort(() -> {
+            try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+                return socket.getLocalPort();
+            }
+        });
+    }
+
+    /** A port the system offers, asked again if this process handed it out before. */
+    interface PortSource {
+        int next() throws IOException;
+    }
+
+    /**
+     * Ports handed out by {@link #freePort} in this process. The system may offer a port it offered a
+     * moment ago (nothing listens on it yet), and two servers of one run then get the same port: a broker
+     * once got one port for both of its listeners. A port handed out is never handed out again here.
+     */
+    private static final Set<Integer> HANDED_OUT = new HashSet<>();
+
+    static int freePort(PortSource system) throws IOException {
+        for (int tries = 0; tries < 100; tries++) {
+            int port = system.next();
+            synchronized (HANDED_OUT) {
+                if (HANDED_OUT.add(port)) {
+                    return port;
+                }
+            }
         }
+        throw new IOException("the system offered only ports this process has handed out already, 100 times");
     }
 
     /**
