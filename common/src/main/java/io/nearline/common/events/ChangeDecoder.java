@@ -26,6 +26,14 @@ public interface ChangeDecoder extends Serializable {
 
     Decoded decode(byte[] key, byte[] value);
 
+    /**
+     * The table a record names, for a record {@link #decode} rejected: read as far as the record allows,
+     * so that its rejection is counted against its table; empty where it names none or cannot be read.
+     */
+    default String tableOf(byte[] key, byte[] value) {
+        return "";
+    }
+
     /** This project's own form: Avro {@code ChangeEvent} in the value; the key is only for partitioning. */
     ChangeDecoder AVRO = new Avro();
 

@@ -76,6 +76,18 @@ public record DebeziumDecoder(DebeziumKeys keys, String versionField) implements
     }
 
     @Override
+    public String tableOf(byte[] key, byte[] value) {
+        if (value == null || value.length == 0) {
+            return "";
+        }
+        try {
+            return tableOfValue(JSON.readTree(value));
+        } catch (IOException | RuntimeException unreadable) {
+            return "";
+        }
+    }
+
+    @Override
     public Decoded decode(byte[] key, byte[] value) {
         if (value == null || value.length == 0) {
             return nullValue("a record without a value");

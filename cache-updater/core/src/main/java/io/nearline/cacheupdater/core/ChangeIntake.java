@@ -61,7 +61,7 @@ public final class ChangeIntake {
         }
         Rejection rejection = decoded.ok() ? validator.check(decoded.event()) : decoded.rejection();
         if (rejection != null) {
-            refused(decoded.ok() ? decoded.event().getTable() : "", rejection, rejected);
+            refused(decoded.ok() ? decoded.event().getTable() : decoder.tableOf(key, value), rejection, rejected);
             return null;
         }
         return decoded.event();
@@ -73,7 +73,7 @@ public final class ChangeIntake {
         refused("", rejection, rejected);
     }
 
-    /** {@code table}: "" when the record did not decode far enough to name it. */
+    /** {@code table}: "" when the record does not name one (or cannot be read far enough to). */
     private void refused(String table, Rejection rejection, Consumer<Rejection> rejected) {
         invalid.inc();
         rejectedBy.inc(table, rejection.code());

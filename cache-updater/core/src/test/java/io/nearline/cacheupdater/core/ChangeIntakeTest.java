@@ -24,12 +24,15 @@ import io.nearline.common.avro.Op;
 import io.nearline.common.events.ChangeDecoder;
 import io.nearline.common.events.ChangeEventCodec;
 import io.nearline.common.events.ChangeEventValidator;
+import io.nearline.common.events.DebeziumDecoder;
+import io.nearline.common.events.DebeziumKeys;
 import io.nearline.common.events.Rejection;
 import io.nearline.common.metrics.InMemoryMetrics;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The intake every runtime runs before the write: what it passes, what it names, what it counts. */
@@ -85,5 +88,23 @@ class ChangeIntakeTest {
         assertEquals(1, rejected.size());
         assertEquals(1, metrics.count("events.received"));
         assertEquals(1, metrics.count("events.invalid"));
+    }
+
+    /** A record refused before it decoded fully is counted against the table it names, where it names one. */
+    @Test
+    void aRejectionIsCountedAgainstTheTableTheRecordNames() {
+        ChangeIntake debezium = new ChangeIntake(
+                new DebeziumDecoder(
+                        new DebeziumKeys("", List.of(), Map.of("public.orders", DebeziumKeys.Table.DEFAULT)),
+                        DebeziumDecoder.AUTO),
+                ChangeEventValidator.of(1024, ""),
+                metrics);
+        String audit = "{\"after\":{\"id\":1},\"op\":\"c\",\"source\":{\"connector\":\"postgresql\","
+                + "\"schema\":\"public\",\"table\":\"audit\",\"lsn\":5}}";
+        assertNull(debezium.take(null, audit.getBytes(StandardCharsets.UTF_8), rejected::add));
+        assertEquals(Rejection.Reason.UNKNOWN_TABLE, rejected.get(0).reason());
+        assertEquals(1, metrics.count("events.rejected{table=public.audit,reason=UNKNOWN_TABLE}"));
+        assertNull(debezium.take(null, "{not json".getBytes(StandardCharsets.UTF_8), rejected::add));
+        assertEquals(1, metrics.count("events.rejected{table=,reason=UNDECODABLE}"), "no table to name");
     }
 }
