@@ -23,25 +23,19 @@ import io.nearline.cacheupdater.core.testkit.InMemoryCacheStore;
 import io.nearline.common.avro.ChangeEvent;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecordCodec;
-import io.nearline.common.config.Config;
 import io.nearline.common.events.ChangeEvents;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.common.store.CacheStore;
-import io.nearline.common.store.StoreOpener;
 import io.nearline.common.testkit.ChangeEventGenerator;
-import io.nearline.localcluster.kit.stores.LocalStores;
-import io.nearline.localcluster.kit.stores.LocalStoresTest;
-import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
-class BlindWritesTest {
+public class BlindWritesTest {
 
-    private static final ChangeEvent NEWER = ChangeEventGenerator.event("k1", 0, 20, false);
-    private static final ChangeEvent OLDER = ChangeEventGenerator.event("k1", 0, 10, false);
+    public static final ChangeEvent NEWER = ChangeEventGenerator.event("k1", 0, 20, false);
+    public static final ChangeEvent OLDER = ChangeEventGenerator.event("k1", 0, 10, false);
 
     /** The job's writer over {@code store}: the newer change, then a replay of an older one. */
-    private static Object versionAfterAReplay(CacheStore store) {
+    public static Object versionAfterAReplay(CacheStore store) {
         ScnOrderedWriter writer = new ScnOrderedWriter(store, WriterSettings.defaults(), Metrics.NONE);
         CacheKey key = ChangeEvents.cacheKey(NEWER);
         writer.write(key, ChangeEvents.cacheRecord(NEWER));
@@ -61,20 +55,5 @@ class BlindWritesTest {
         CacheStore blind = BlindWrites.around(new InMemoryCacheStore());
         assertEquals(ChangeEvents.cacheRecord(OLDER).version(), versionAfterAReplay(blind), "no version compare");
         assertEquals(2, BlindWrites.upserts() - before, "both writes went through as upserts");
-    }
-
-    /** Asked for by the settings, blind writes are put around the store where a tool opens it, and only there. */
-    @Test
-    void onlyWhereAToolOpensTheStore(@TempDir Path dir) {
-        Config blind = LocalStoresTest.config(dir, BlindWrites.SETTING + "=true");
-        long before = BlindWrites.upserts();
-        try (CacheStore jobs = StoreOpener.CONFIGURED.open(blind)) {
-            assertEquals(ChangeEvents.cacheRecord(NEWER).version(), versionAfterAReplay(jobs), "ordered");
-        }
-        assertEquals(before, BlindWrites.upserts(), "the jobs' own opener wrote blind");
-        try (CacheStore tools = LocalStores.OPENER.open(LocalStoresTest.config(dir, BlindWrites.SETTING + "=true"))) {
-            assertEquals(ChangeEvents.cacheRecord(OLDER).version(), versionAfterAReplay(tools), "blind");
-        }
-        assertEquals(before + 2, BlindWrites.upserts());
     }
 }

@@ -29,7 +29,10 @@ import io.nearline.common.config.ConfigException;
 import io.nearline.common.events.ChangeEvents;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.common.store.CacheStore;
+import io.nearline.common.store.StoreOpener;
 import io.nearline.common.testkit.ChangeEventGenerator;
+import io.nearline.localcluster.kit.baselines.BlindWrites;
+import io.nearline.localcluster.kit.baselines.BlindWritesTest;
 import io.nearline.localcluster.kit.faults.OutageStore;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,7 +43,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The tools' stores: the outage switch where the settings ask for it, and the tools' keys checked. */
-public class LocalStoresTest {
+class LocalStoresTest {
 
     private static final ChangeEvent NEWER = ChangeEventGenerator.event("k1", 0, 20, false);
 
@@ -53,7 +56,7 @@ public class LocalStoresTest {
     }
 
     /** The embedded store in a directory of its own, with {@code settings} ("key=value"). */
-    public static Config config(Path dir, String... settings) {
+    static Config config(Path dir, String... settings) {
         Map<String, String> values = new HashMap<>();
         values.put("cache.store", "rocksdb");
         values.put("rocksdb.path", dir.resolve("cache-" + System.nanoTime()).toString());
@@ -100,5 +103,26 @@ public class LocalStoresTest {
         ConfigException typo =
                 assertThrows(ConfigException.class, () -> LocalStores.open(config("outage.enabeld=true")));
         assertTrue(typo.getMessage().contains("outage.enabled"), typo.getMessage());
+    }
+
+    /** Asked for by the settings, blind writes are put around the store where a tool opens it, and only there. */
+    @Test
+    void onlyWhereAToolOpensTheStore(@TempDir Path own) {
+        Config blind = config(own, BlindWrites.SETTING + "=true");
+        long before = BlindWrites.upserts();
+        try (CacheStore jobs = StoreOpener.CONFIGURED.open(blind)) {
+            assertEquals(
+                    ChangeEvents.cacheRecord(BlindWritesTest.NEWER).version(),
+                    BlindWritesTest.versionAfterAReplay(jobs),
+                    "ordered");
+        }
+        assertEquals(before, BlindWrites.upserts(), "the jobs' own opener wrote blind");
+        try (CacheStore tools = LocalStores.OPENER.open(config(own, BlindWrites.SETTING + "=true"))) {
+            assertEquals(
+                    ChangeEvents.cacheRecord(BlindWritesTest.OLDER).version(),
+                    BlindWritesTest.versionAfterAReplay(tools),
+                    "blind");
+        }
+        assertEquals(before + 2, BlindWrites.upserts());
     }
 }
