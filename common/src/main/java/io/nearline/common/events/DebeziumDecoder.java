@@ -175,7 +175,7 @@ public record DebeziumDecoder(DebeziumKeys keys, String versionField) implements
         if (cacheKey instanceof Rejection r) {
             return new Decoded(null, r, null);
         }
-        Object version = DebeziumVersion.of(versionField, opCode.equals("r"), envelope, source);
+        Object version = DebeziumVersion.of(versionField, DebeziumVersion.Kind.of(opCode, source), envelope, source);
         if (version instanceof Rejection r) {
             return new Decoded(null, r, null);
         }

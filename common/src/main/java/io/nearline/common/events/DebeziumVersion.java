@@ -37,8 +37,14 @@ import java.util.regex.Pattern;
  *       {@code scn}); without a commit SCN (old connectors) the change's own {@code scn}.
  *   <li>MySQL and MariaDB: the binlog position (file, position, row) packed into the SCN; binlog events
  *       are written in commit order.
- *   <li>Snapshot reads ({@code op} {@code r}) of PostgreSQL rank below every streamed change: they carry
- *       the slot's start, not a commit position that could be placed between two commits.
+ *   <li>Initial snapshot reads ({@code op} {@code r}) of PostgreSQL rank below every streamed change:
+ *       they carry the slot's start, not a commit position that could be placed between two commits.
+ *   <li>Incremental snapshot reads ({@code source.snapshot} {@code incremental}) rank where their
+ *       window closed: Debezium emits a chunk once its high watermark passes, having dropped from it
+ *       every key the stream changed inside the window, so the row is the table's as of that point
+ *       (DBLog's watermarks). PostgreSQL: SCN = the sequence's lastCommitLsn, sequence 0 (below the
+ *       changes of the transaction delivered next, which share that lastCommitLsn). Oracle: the
+ *       commit SCN, sequence 0. MySQL: the binlog position, as for any event.
  * </ul>
  */
 public final class DebeziumVersion {
@@ -55,7 +61,22 @@ public final class DebeziumVersion {
      * The position of {@code envelope} (whose {@code source} block is {@code source}) as {@code
      * versionField} says, or a Rejection.
      */
-    static Object of(String versionField, boolean snapshotRead, JsonNode envelope, JsonNode source) {
+    /** What an event is: a streamed change, a read of the initial snapshot, or one of an incremental snapshot. */
+    enum Kind {
+        CHANGE,
+        INITIAL_READ,
+        INCREMENTAL_READ;
+
+        /** By {@code op} and {@code source.snapshot}. */
+        static Kind of(String opCode, JsonNode source) {
+            if (!opCode.equals("r")) {
+                return CHANGE;
+            }
+            return source.path("snapshot").asText("").equals("incremental") ? INCREMENTAL_READ : INITIAL_READ;
+        }
+    }
+
+    static Object of(String versionField, Kind kind, JsonNode envelope, JsonNode source) {
         String field = versionField;
         if (field.equals(DebeziumDecoder.AUTO)) {
             String connector = connector(source);
@@ -76,8 +97,8 @@ public final class DebeziumVersion {
         }
         return switch (field) {
             case DebeziumDecoder.MYSQL_BINLOG -> binlogPosition(source);
-            case "postgresql" -> postgres(source, snapshotRead);
-            case "oracle" -> oracle(source, snapshotRead);
+            case "postgresql" -> postgres(source, kind);
+            case "oracle" -> oracle(source, kind);
             default -> named(field, envelope);
         };
     }
@@ -87,7 +108,7 @@ public final class DebeziumVersion {
      * its watermark. Throws IllegalArgumentException with the decoder's reason when it has none.
      */
     public static Position ofStreamed(JsonNode envelope) {
-        return orThrow(of(DebeziumDecoder.AUTO, false, envelope, envelope.path("source")));
+        return orThrow(of(DebeziumDecoder.AUTO, Kind.CHANGE, envelope, envelope.path("source")));
     }
 
     /** The version of binlog position {@code file}:{@code pos}, row 0, as a change there would carry it. */
@@ -118,36 +139,45 @@ public final class DebeziumVersion {
         return source.has("file") && source.has("pos") ? "mysql" : "";
     }
 
-    private static Object postgres(JsonNode source, boolean snapshotRead) {
+    private static Object postgres(JsonNode source, Kind kind) {
         Long lsn = wholeNumber(source.path("lsn"));
-        if (snapshotRead) {
+        if (kind == Kind.INITIAL_READ) {
             return new Position(0, lsn == null ? 0 : lsn);
         }
-        if (lsn == null) {
-            return Rejection.of(
-                    Rejection.Reason.BAD_SCN,
-                    "a PostgreSQL change needs a whole-number source.lsn, got " + shown(source.path("lsn")));
-        }
         JsonNode sequence = source.path("sequence");
-        if (sequence.isMissingNode() || sequence.isNull()) {
+        if ((sequence.isMissingNode() || sequence.isNull()) && kind == Kind.CHANGE) {
+            if (lsn == null) {
+                return Rejection.of(
+                        Rejection.Reason.BAD_SCN,
+                        "a PostgreSQL change needs a whole-number source.lsn, got " + shown(source.path("lsn")));
+            }
             return new Position(lsn, lsn); // connectors before source.sequence existed: the change's position only
         }
-        Long lastCommit;
+        Long lastCommit = null;
+        Long own = null;
         try {
             JsonNode pair = sequence.isTextual() ? JSON.readTree(sequence.asText()) : sequence;
-            lastCommit = pair.isArray() && pair.size() == 2 ? wholeNumberOrZero(pair.get(0)) : null;
+            if (pair.isArray() && pair.size() == 2) {
+                lastCommit = wholeNumberOrZero(pair.get(0));
+                own = lsn != null ? lsn : wholeNumber(pair.get(1));
+            }
         } catch (IOException e) {
             lastCommit = null;
         }
-        if (lastCommit == null) {
+        if (lastCommit == null || own == null) {
             return Rejection.of(
                     Rejection.Reason.BAD_SCN,
-                    "source.sequence must be [lastCommitLsn, lsn] (numbers or null), got " + sequence);
+                    "source.sequence must be [lastCommitLsn, lsn] (numbers or null, lsn set), got " + shown(sequence));
         }
-        return new Position(lastCommit == 0 ? lsn : lastCommit, lsn);
+        if (kind == Kind.INCREMENTAL_READ) {
+            // the window closed after every commit up to lastCommitLsn; the transaction delivered next
+            // carries that same lastCommitLsn and an lsn above 0, so seq 0 keeps the read below it
+            return new Position(lastCommit == 0 ? own : lastCommit, 0);
+        }
+        return new Position(lastCommit == 0 ? own : lastCommit, own);
     }
 
-    private static Object oracle(JsonNode source, boolean snapshotRead) {
+    private static Object oracle(JsonNode source, Kind kind) {
         Long scn = wholeNumber(source.path("scn"));
         if (scn == null) {
             return Rejection.of(
@@ -155,8 +185,11 @@ public final class DebeziumVersion {
                     "source.scn must be a whole number (the version), got " + shown(source.path("scn")));
         }
         Long commit = wholeNumber(source.path("commit_scn"));
-        if (snapshotRead || commit == null) {
+        if (kind == Kind.INITIAL_READ || commit == null) {
             return new Position(scn, 0);
+        }
+        if (kind == Kind.INCREMENTAL_READ) {
+            return new Position(commit, 0); // where the window closed: below the changes committed after it
         }
         Long txSeq = wholeNumber(source.path("txSeq"));
         return new Position(commit, txSeq != null && txSeq > 0 ? txSeq : scn);

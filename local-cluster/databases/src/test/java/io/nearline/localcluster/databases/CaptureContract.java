@@ -45,6 +45,7 @@ import io.nearline.common.events.Decoded;
 import io.nearline.common.metrics.InMemoryMetrics;
 import io.nearline.common.schema.TrustedAvroClasses;
 import io.nearline.common.testkit.Seeds;
+import io.nearline.common.version.Version;
 import io.nearline.jobs.checker.CacheView;
 import io.nearline.jobs.checker.DivergenceChecker;
 import io.nearline.jobs.checker.TableCheck;
@@ -66,6 +67,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -119,6 +121,16 @@ abstract class CaptureContract {
 
     List<ChangeEvent> quietSnapshot;
     List<ChangeEvent> typedSnapshot;
+    /** Debezium's signalling table, through which the re-sync asks for an incremental snapshot. */
+    static final String SIGNAL_TABLE = "debezium_signal";
+
+    /** Where {@link #stream} stood when the re-sync's stretch began to be lost, and when the signal came. */
+    int lostFrom;
+
+    int signalAt = -1;
+    /** The connector's notifications (its sink channel): the incremental snapshot's progress. */
+    final List<String> notifications = Collections.synchronizedList(new ArrayList<>());
+
     /** A key changed after the quiet snapshot, and the log position after that change. */
     static final String LATE_KEY = "7";
 
@@ -204,11 +216,23 @@ abstract class CaptureContract {
                 }
             }
             s.executeBatch();
+            s.execute("CREATE TABLE " + SIGNAL_TABLE
+                    + " (id varchar(42) PRIMARY KEY, type varchar(32) NOT NULL, data varchar(2048))");
         }
         ExecutorService engineThread = Executors.newSingleThreadExecutor();
         try (DebeziumEngine<io.debezium.engine.ChangeEvent<String, String>> engine = DebeziumEngine.create(Json.class)
-                .using(connectorProperties())
+                .using(withSignalling(connectorProperties()))
                 .notifying(r -> {
+                    if (r.destination().equals(NOTIFICATIONS)) {
+                        notifications.add(r.value());
+                        return;
+                    }
+                    if (r.destination().endsWith("." + SIGNAL_TABLE)) {
+                        if (signalAt < 0 && r.value() != null && r.value().contains(RESYNC_SIGNAL)) {
+                            signalAt = stream.size();
+                        }
+                        return;
+                    }
                     if (STREAM_TABLES.stream().anyMatch(t -> r.destination().endsWith("." + t))) {
                         stream.add(new Captured(r.key(), r.value()));
                     }
@@ -237,6 +261,7 @@ abstract class CaptureContract {
             racingSnapshot = racing.get(2, TimeUnit.MINUTES);
             moreWorkload();
             linkWorkload();
+            resyncAfterALostStretch();
             quietSnapshotThenALateChange();
             try (Connection c = connect();
                     Statement s = c.createStatement()) {
@@ -351,6 +376,52 @@ abstract class CaptureContract {
             s.executeUpdate("DELETE FROM links WHERE a = 5 AND b = 4");
             s.executeUpdate("INSERT INTO links VALUES (5, 4, 54)");
         }
+    }
+
+    static final String NOTIFICATIONS = "it.notifications";
+    private static final String RESYNC_SIGNAL = "resync-after-a-lost-stretch";
+
+    /**
+     * The settings that let the connector take signals from {@link #SIGNAL_TABLE} (which it must capture)
+     * and send its notifications to {@link #NOTIFICATIONS}; small chunks, so that the re-sync's windows
+     * interleave with the writers'.
+     */
+    private Properties withSignalling(Properties p) {
+        p.setProperty("table.include.list", p.getProperty("table.include.list") + "," + qualified(SIGNAL_TABLE));
+        p.setProperty("signal.data.collection", qualified(SIGNAL_TABLE));
+        p.setProperty("signal.enabled.channels", "source");
+        p.setProperty("incremental.snapshot.chunk.size", "25");
+        p.setProperty("notification.enabled.channels", "sink");
+        p.setProperty("notification.sink.topic.name", NOTIFICATIONS);
+        return p;
+    }
+
+    /**
+     * Writers change items, tags and links in a stretch of the stream that the test will drop, as a lost
+     * segment would; then the signal asks for an incremental snapshot of the three tables, while writers
+     * race on items through its windows, and the connector says it has completed.
+     */
+    private void resyncAfterALostStretch() throws Exception {
+        lostFrom = stream.size();
+        concurrentWriters(new Random(Seeds.seed() + 1), 2, 60);
+        try (Connection c = connect();
+                Statement s = c.createStatement()) {
+            s.executeUpdate("UPDATE tags SET label = concat('lost-', id) WHERE id > 7");
+            s.executeUpdate("DELETE FROM tags WHERE id = 5");
+            s.executeUpdate("UPDATE links SET w = w + 1000 WHERE a = 1");
+            s.executeUpdate("DELETE FROM links WHERE a = 2 AND b = 2");
+            String tables = STREAM_TABLES.stream()
+                    .map(t -> "\"" + qualified(t) + "\"")
+                    .collect(java.util.stream.Collectors.joining(","));
+            s.executeUpdate("INSERT INTO " + SIGNAL_TABLE + " VALUES ('" + RESYNC_SIGNAL + "', 'execute-snapshot', "
+                    + "'{\"data-collections\": [" + tables + "], \"type\": \"incremental\"}')");
+        }
+        concurrentWriters(new Random(Seeds.seed() + 2), 2, 60);
+        await("the incremental snapshot's completion")
+                .atMost(Duration.ofMinutes(2))
+                .until(() -> notifications.stream()
+                        .anyMatch(n -> n.contains("Incremental Snapshot") && n.contains("COMPLETED")));
+        assertTrue(signalAt > lostFrom, "the signal came after the stretch to lose");
     }
 
     private void quietSnapshotThenALateChange() throws Exception {
@@ -560,6 +631,128 @@ abstract class CaptureContract {
         assertFalse(oneRule.total().converged(), "the negative control diverges");
     }
 
+    /**
+     * Issue 66 on a real capture: a stretch of the stream before the signal lost (items raced by writers,
+     * tags and links changed and deleted in it), the incremental snapshot the signal asked for, with
+     * writers racing through its windows, repairs every row of the three tables. What it cannot repair is
+     * a row deleted inside the lost stretch: such keys stay cached, and only those. Controls: without the
+     * snapshot's reads the same stream leaves rows wrong, so the loss was real and the reads repaired it.
+     */
+    @Test
+    void anIncrementalSnapshotRepairsWhatALostStretchLeftWrong() throws Exception {
+        List<Captured> kept = withoutTheLostStretch();
+        Map<DivergenceChecker.Kind, List<CacheKey>> repaired = divergences(kept);
+        System.out.printf(
+                "%s: %d records lost before the signal; after the incremental snapshot %s%n",
+                getClass().getSimpleName(), signalAt - lostFrom, counts(repaired));
+        assertEquals(List.of(), repaired.getOrDefault(DivergenceChecker.Kind.MISSING, List.of()), "rows missing");
+        assertEquals(List.of(), repaired.getOrDefault(DivergenceChecker.Kind.DIFFERENT, List.of()), "rows wrong");
+        Set<CacheKey> deletedInTheLoss = deletedIn(stream.subList(lostFrom, signalAt));
+        for (CacheKey k : repaired.getOrDefault(DivergenceChecker.Kind.RESURRECTED, List.of())) {
+            assertTrue(deletedInTheLoss.contains(k), k + " is cached, deleted, but not inside the lost stretch");
+        }
+
+        List<Captured> noReads =
+                kept.stream().filter(r -> !isIncrementalRead(r)).toList();
+        assertTrue(noReads.size() < kept.size(), "the capture holds the incremental snapshot's reads");
+        Map<DivergenceChecker.Kind, List<CacheKey>> unrepaired = divergences(noReads);
+        assertFalse(
+                unrepaired
+                                .getOrDefault(DivergenceChecker.Kind.MISSING, List.of())
+                                .isEmpty()
+                        && unrepaired
+                                .getOrDefault(DivergenceChecker.Kind.DIFFERENT, List.of())
+                                .isEmpty(),
+                "the control: without the reads, the lost stretch leaves rows wrong: " + counts(unrepaired));
+    }
+
+    /** {@link #stream} with the stretch before the signal left out. */
+    List<Captured> withoutTheLostStretch() {
+        List<Captured> kept = new ArrayList<>(stream.subList(0, lostFrom));
+        kept.addAll(stream.subList(signalAt, stream.size()));
+        return kept;
+    }
+
+    /**
+     * The ranking on the real capture: each incremental read's version is above every streamed change
+     * delivered before it and below every one delivered after it (the stream is in commit order).
+     */
+    @Test
+    void eachIncrementalReadRanksBetweenTheChangesAroundIt() {
+        DebeziumDecoder decoder = streamDecoder();
+        Version newestChange = Version.NONE;
+        Version newestRead = Version.NONE;
+        int reads = 0;
+        for (Captured r : stream) {
+            Decoded d = decoder.decode(bytes(r.key()), bytes(r.value()));
+            if (!d.ok() || d.event().getScn() == 0) {
+                continue; // the initial snapshot's reads rank below everything
+            }
+            Version v = ChangeEvents.cacheRecord(d.event()).version();
+            if (isIncrementalRead(r)) {
+                assertTrue(v.isNewerThan(newestChange), v + " must pass every change before it, " + newestChange);
+                newestRead = v.isNewerThan(newestRead) ? v : newestRead;
+                reads++;
+            } else {
+                assertTrue(
+                        v.isNewerThan(newestRead),
+                        "the change " + v + " must pass every read before it, " + newestRead);
+                newestChange = v.isNewerThan(newestChange) ? v : newestChange;
+            }
+        }
+        assertTrue(reads > 100, "incremental reads checked: " + reads);
+    }
+
+    static boolean isIncrementalRead(Captured r) {
+        return r.value() != null && r.value().contains("\"snapshot\":\"incremental\"");
+    }
+
+    /** Every table of the stream against the cache {@code records} leave (keys the cache holds included), by kind. */
+    Map<DivergenceChecker.Kind, List<CacheKey>> divergences(List<Captured> records) throws SQLException {
+        DebeziumDecoder decoder = streamDecoder();
+        Map<String, Set<CacheKey>> cachedByTable = new TreeMap<>();
+        for (Captured r : records) {
+            Decoded d = decoder.decode(bytes(r.key()), bytes(r.value()));
+            if (d.ok()) {
+                cachedByTable
+                        .computeIfAbsent(d.event().getTable(), t -> new java.util.TreeSet<>())
+                        .add(CacheKey.of(d.event().getKey()));
+            }
+        }
+        Map<String, TableCheck.Table> checks = new java.util.LinkedHashMap<>();
+        streamTables().read().tables().forEach((table, rows) -> {
+            Map<CacheKey, ObjectNode> byKey = new TreeMap<>();
+            rows.byKey().forEach((k, row) -> byKey.put(CacheKey.of(k), row));
+            checks.put(
+                    table, new TableCheck.Table(byKey, rows.compared(), cachedByTable.getOrDefault(table, Set.of())));
+        });
+        Map<DivergenceChecker.Kind, List<CacheKey>> byKind = new TreeMap<>();
+        TableCheck.check(checks, ordered(records, decoder)).total().divergent().forEach(d -> byKind.computeIfAbsent(
+                        d.kind(), k -> new ArrayList<>())
+                .add(d.key()));
+        return byKind;
+    }
+
+    private static String counts(Map<DivergenceChecker.Kind, List<CacheKey>> byKind) {
+        return byKind.isEmpty()
+                ? "no divergence"
+                : byKind.entrySet().stream()
+                        .map(e -> e.getValue().size() + " " + e.getKey())
+                        .collect(java.util.stream.Collectors.joining(", "));
+    }
+
+    /** The keys {@code records} delete, decoded as the stream's job would. */
+    private Set<CacheKey> deletedIn(List<Captured> records) {
+        Set<CacheKey> keys = new java.util.TreeSet<>();
+        for (Captured r : records) {
+            Decoded d = streamDecoder().decode(bytes(r.key()), bytes(r.value()));
+            if (d.ok() && ChangeEvents.cacheRecord(d.event()).tombstone()) {
+                keys.add(CacheKey.of(d.event().getKey()));
+            }
+        }
+        return keys;
+    }
+
     /** Each table's rows as the check takes them. */
     private static Map<String, TableCheck.Table> tableChecks(SourceDatabase.Read read) {
         Map<String, TableCheck.Table> out = new java.util.LinkedHashMap<>();
@@ -643,18 +836,22 @@ abstract class CaptureContract {
      * database's business (the transaction is rolled back and the writer goes on).
      */
     private void concurrentWriters(Random seeds) throws Exception {
+        concurrentWriters(seeds, 4, 150);
+    }
+
+    private void concurrentWriters(Random seeds, int count, int transactions) throws Exception {
         List<CompletableFuture<Void>> writers = new ArrayList<>();
-        for (int w = 0; w < 4; w++) {
+        for (int w = 0; w < count; w++) {
             long seed = seeds.nextLong();
-            writers.add(CompletableFuture.runAsync(() -> write(new Random(seed))));
+            writers.add(CompletableFuture.runAsync(() -> write(new Random(seed), transactions)));
         }
         CompletableFuture.allOf(writers.toArray(CompletableFuture[]::new)).get(5, TimeUnit.MINUTES);
     }
 
-    private void write(Random random) {
+    private void write(Random random, int transactions) {
         try (Connection c = connect()) {
             c.setAutoCommit(false);
-            for (int t = 0; t < 150; t++) {
+            for (int t = 0; t < transactions; t++) {
                 try (Statement s = c.createStatement()) {
                     // keys in ascending order within a transaction, so that writers rarely deadlock
                     int[] keys =

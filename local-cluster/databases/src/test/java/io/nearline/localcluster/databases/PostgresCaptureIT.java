@@ -184,10 +184,35 @@ class PostgresCaptureIT extends CaptureContract {
         return p;
     }
 
-    /** The race is in the capture: by the change's own LSN the delete wins on every raced key. */
+    /**
+     * The ranking the incremental snapshot's reads had before issue 66, as an initial snapshot's (below
+     * every streamed change, since they carry no lsn): after the lost stretch they fill only keys the
+     * cache lacks, and rows the stretch changed stay wrong.
+     */
+    @Test
+    void readsRankedAsTheInitialSnapshotsLeaveRowsWrong() throws Exception {
+        List<Captured> asInitial = withoutTheLostStretch().stream()
+                .map(r -> isIncrementalRead(r)
+                        ? new Captured(
+                                r.key(), r.value().replace("\"snapshot\":\"incremental\"", "\"snapshot\":\"true\""))
+                        : r)
+                .toList();
+        assertFalse(
+                divergences(asInitial)
+                        .getOrDefault(DivergenceChecker.Kind.DIFFERENT, List.of())
+                        .isEmpty(),
+                "rows the lost stretch changed stay wrong");
+    }
+
+    /**
+     * The race is in the capture: by the change's own LSN the delete wins on every raced key. (The
+     * incremental snapshot's reads have no lsn of their own, and are left out.)
+     */
     @Test
     void orderingByTheChangesOwnLsnGetsTheRaceWrong() {
-        Map<String, String> byLsn = apply(capture, new DebeziumDecoder(List.of("id"), "", "source.lsn"));
+        List<Captured> withLsn =
+                capture.stream().filter(r -> !isIncrementalRead(r)).toList();
+        Map<String, String> byLsn = apply(withLsn, new DebeziumDecoder(List.of("id"), "", "source.lsn"));
         for (String key : racedKeys) {
             assertFalse(byLsn.containsKey(key), "by the change's LSN the delete wins for key " + key);
         }
