@@ -17,6 +17,7 @@ package io.nearline.common.store;
 
 import io.nearline.common.cache.CacheKey;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -120,6 +121,21 @@ public interface CacheStore extends AutoCloseable {
     default Optional<StoreOrderedWrite> orderedWrite() {
         return Optional.empty();
     }
+
+    /**
+     * A page of the keys that start with {@code prefix}, of about {@code limit} keys (a page may be
+     * shorter, even empty, before the end), from {@code cursor} ({@code null}: the first page). Every
+     * key present for the whole scan is listed at least once; an expired key may be listed (its get
+     * says it is absent). For sweeps that bound their load on the store by pages.
+     *
+     * @throws UnsupportedOperationException where the store cannot list its keys, with the reason
+     */
+    default KeyPage scanKeys(String prefix, String cursor, int limit) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot list its keys");
+    }
+
+    /** Keys of one {@link #scanKeys} page, and the cursor of the next ({@code null}: the scan is done). */
+    record KeyPage(List<CacheKey> keys, String next) {}
 
     /** Whether the store can take traffic now; jobs stop pulling input while it cannot. */
     Health health();

@@ -81,6 +81,12 @@ public final class SharedStores {
         }
 
         @Override
+        public KeyPage scanKeys(String prefix, String cursor, int limit) {
+            check();
+            return store.scanKeys(prefix, cursor, limit);
+        }
+
+        @Override
         public WriteResult insertIfAbsent(CacheKey key, byte[] value, Duration expiry) {
             check();
             return store.insertIfAbsent(key, value, expiry);

@@ -131,6 +131,17 @@ public final class CouchbaseCacheStore implements CacheStore {
                         }));
     }
 
+    /**
+     * Not here: Couchbase lists a collection's keys only through a KV range scan (Server 7.6 and later)
+     * or a query index, and this store uses neither; sweeps for deleted rows skip a Couchbase cache.
+     */
+    @Override
+    public KeyPage scanKeys(String prefix, String cursor, int limit) {
+        throw new UnsupportedOperationException(
+                "a Couchbase cache's keys are not listed (that needs a KV range scan, Couchbase Server 7.6+, or a"
+                        + " query index; neither is used here)");
+    }
+
     @Override
     public Optional<Stored> get(CacheKey key) {
         return call("get", key, () -> {

@@ -15,9 +15,12 @@
  */
 package io.nearline.cacheupdater.storeredis;
 
+import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisException;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.cluster.SlotHash;
@@ -37,6 +40,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -44,6 +48,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -86,7 +91,7 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
      */
     public static final String JOB_COMMANDS = "-@all +get +set +exists +getrange +fcall +function|list +ping +hello"
             + " +auth +client|setname +info +cluster|nodes +cluster|shards +cluster|slots +cluster|myid"
-            + " +readonly +command";
+            + " +readonly +command +scan";
 
     static final String WRITE = LIBRARY + "_write";
     static final String REPLACE = LIBRARY + "_replace";
@@ -160,6 +165,54 @@ public final class RedisCacheStore implements CacheStore, StoreOrderedWrite {
         byte[] framed = call("get", key, () -> commands.get(RedisFraming.bytes(key)));
         return framed == null ? Optional.empty() : Optional.of(RedisFraming.unframe(key, framed));
     }
+
+    /**
+     * Redis's SCAN with a MATCH of the prefix, in the server's order (on a cluster, node after node).
+     * A key may be listed twice. The cursor is a token of this store object: a scan goes on through
+     * the store that began it.
+     */
+    @Override
+    public KeyPage scanKeys(String prefix, String cursor, int limit) {
+        ScanCursor from;
+        if (cursor == null) {
+            from = ScanCursor.INITIAL;
+        } else {
+            synchronized (scans) {
+                from = scans.remove(cursor);
+            }
+            if (from == null) {
+                throw new IllegalArgumentException("no scan of this store is at cursor " + cursor);
+            }
+        }
+        ScanArgs args =
+                ScanArgs.Builder.matches(RedisFraming.glob(prefix) + "*").limit(limit);
+        KeyScanCursor<byte[]> page =
+                call("scan", CacheKey.of(prefix.isEmpty() ? "*" : prefix), () -> commands.scan(from, args));
+        List<CacheKey> keys = page.getKeys().stream()
+                .map(k -> CacheKey.of(new String(k, StandardCharsets.UTF_8)))
+                .toList();
+        if (page.isFinished()) {
+            return new KeyPage(keys, null);
+        }
+        String next = Long.toHexString(scanTokens.incrementAndGet());
+        synchronized (scans) {
+            scans.put(next, page);
+        }
+        return new KeyPage(keys, next);
+    }
+
+    /**
+     * Scans under way, by the token handed out as their cursor: on a cluster Lettuce must be given the
+     * cursor object it returned (it holds the node the scan is on). The oldest are forgotten.
+     */
+    private final Map<String, ScanCursor> scans = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, ScanCursor> eldest) {
+            return size() > 64;
+        }
+    };
+
+    private final AtomicLong scanTokens = new AtomicLong();
 
     @Override
     public WriteResult insertIfAbsent(CacheKey key, byte[] value, Duration expiry) {

@@ -75,6 +75,11 @@ final class RedisFraming {
                 : new Result(outcome, Version.of(scn, in.getInt(TOKEN_BYTES + 10)));
     }
 
+    /** {@code text} as a glob pattern that matches only itself (SCAN's MATCH). */
+    static String glob(String text) {
+        return text.replaceAll("([*?\\[\\]\\\\])", "\\\\$1");
+    }
+
     static byte[] bytes(CacheKey key) {
         return key.value().getBytes(StandardCharsets.UTF_8);
     }

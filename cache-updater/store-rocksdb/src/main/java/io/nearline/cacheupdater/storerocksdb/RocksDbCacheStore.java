@@ -21,10 +21,13 @@ import io.nearline.common.store.StoreException;
 import io.nearline.common.store.StoreUnavailableException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -126,6 +129,36 @@ public final class RocksDbCacheStore implements CacheStore {
     /** With a clock of the caller's (tests move it to expire records). */
     public static RocksDbCacheStore open(RocksDbStoreSettings settings, Clock clock) {
         return new RocksDbCacheStore(settings, clock);
+    }
+
+    /** In key order; the cursor is the last key listed. */
+    @Override
+    public KeyPage scanKeys(String prefix, String cursor, int limit) {
+        return guarded(() -> {
+            byte[] start = (cursor == null ? prefix : cursor).getBytes(StandardCharsets.UTF_8);
+            byte[] head = prefix.getBytes(StandardCharsets.UTF_8);
+            List<CacheKey> keys = new ArrayList<>();
+            try (RocksIterator it = db.newIterator()) {
+                for (it.seek(start); it.isValid(); it.next()) {
+                    byte[] key = it.key();
+                    if (!startsWith(key, head)) {
+                        return new KeyPage(keys, null);
+                    }
+                    if (cursor != null && Arrays.equals(key, start)) {
+                        continue;
+                    }
+                    keys.add(CacheKey.of(new String(key, StandardCharsets.UTF_8)));
+                    if (keys.size() == limit) {
+                        return new KeyPage(keys, keys.get(keys.size() - 1).value());
+                    }
+                }
+            }
+            return new KeyPage(keys, null);
+        });
+    }
+
+    private static boolean startsWith(byte[] key, byte[] head) {
+        return key.length >= head.length && Arrays.equals(key, 0, head.length, head, 0, head.length);
     }
 
     @Override

@@ -31,6 +31,7 @@ import io.nearline.jobs.cluster.ClusterOption;
 import io.nearline.jobs.cluster.ClusterPrometheus;
 import io.nearline.jobs.cluster.LiveStores;
 import io.nearline.jobs.cluster.PrivateLink;
+import io.nearline.jobs.cluster.database.CachedKeysSweep;
 import io.nearline.jobs.cluster.database.SampledRead;
 import io.nearline.jobs.cluster.database.SourceDatabase;
 import io.nearline.jobs.kit.console.DurationConverter;
@@ -42,6 +43,7 @@ import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.net.URI;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -184,6 +186,7 @@ public final class VerifyCommand implements Callable<Integer> {
         SourceDatabase database = SourceDatabase.fromClusterFile(c.dir(), source);
         SuspectKeys suspects = new SuspectKeys(inFlight);
         SampledRead slices = keysPerRound == 0 ? null : new SampledRead(database, keysPerRound);
+        sweep = new CachedKeysSweep(database, keysPerRound);
         SourceRepair repairs = repair
                 ? new SourceRepair(
                         c,
@@ -240,7 +243,7 @@ public final class VerifyCommand implements Callable<Integer> {
         long consistentThrough = consistentThrough(c);
         long readAt = System.currentTimeMillis();
         long started = System.nanoTime();
-        Compared compared = compare(read(database, slices, suspects), cache);
+        Compared compared = compare(swept(read(database, slices, suspects), cache, suspects), cache);
         List<SuspectKeys.Confirmed> confirmed = slices == null
                 ? suspects.round(compared.differing(), readAt, consistentThrough)
                 : suspects.round(compared.differing(), compared.checkedKeys()::contains, readAt, consistentThrough);
@@ -262,6 +265,43 @@ public final class VerifyCommand implements Callable<Integer> {
                 round.inFlight(),
                 consistentThrough == 0 ? " (the job's consistent-through not known)" : "");
         return round;
+    }
+
+    /** Lists the cache's keys of each table, a slice a round, to find those whose rows are gone. */
+    private CachedKeysSweep sweep;
+
+    /** Tables whose cache keys could not be listed, said once. */
+    private final Set<String> notSwept = new HashSet<>();
+
+    /**
+     * The reading with the cache's keys whose rows the database no longer has added to its gone keys
+     * (a delete the stream lost), the next slice of them a round, and again those found before.
+     */
+    private Reading swept(Reading reading, CacheStore cache, SuspectKeys suspects) throws SQLException {
+        Map<String, Set<String>> covered = new HashMap<>();
+        reading.read()
+                .tables()
+                .forEach((table, rows) ->
+                        covered.put(table, new HashSet<>(rows.byKey().keySet())));
+        reading.gone().forEach((table, keys) -> covered.computeIfAbsent(table, t -> new HashSet<>())
+                .addAll(keys));
+        Map<String, List<String>> recheck = new HashMap<>();
+        suspects.suspects().forEach((key, table) -> {
+            if (!keyValues.containsKey(key)) { // found by the sweep: no key values to read it again by
+                recheck.computeIfAbsent(table, t -> new ArrayList<>()).add(key);
+            }
+        });
+        CachedKeysSweep.Found found = sweep.next(cache, covered, recheck);
+        found.notSwept().forEach((table, why) -> {
+            if (notSwept.add(table)) {
+                System.out.println("  " + table + ": the cache's keys are not swept for deleted rows: " + why);
+            }
+        });
+        Map<String, List<String>> gone = new HashMap<>();
+        reading.gone().forEach((table, keys) -> gone.put(table, new ArrayList<>(keys)));
+        found.gone().forEach((table, keys) -> gone.computeIfAbsent(table, t -> new ArrayList<>())
+                .addAll(keys));
+        return new Reading(reading.read(), gone);
     }
 
     /** What a round read: the rows of every table, and the keys a slice found gone from the database. */

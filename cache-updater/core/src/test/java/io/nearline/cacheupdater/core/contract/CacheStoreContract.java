@@ -46,6 +46,8 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
@@ -195,6 +197,40 @@ public abstract class CacheStoreContract {
         assertThrows(IllegalArgumentException.class, () -> store().insertIfAbsent(k, bytes("x"), Duration.ZERO));
         assertThrows(IllegalArgumentException.class, () -> store().upsert(k, bytes("x"), Duration.ofSeconds(-1)));
         assertThrows(IllegalArgumentException.class, () -> store().replaceIfCasMatches(k, bytes("x"), 1, null));
+    }
+
+    /**
+     * A scan by pages lists every key under its prefix, and none outside it, whatever the prefix holds
+     * of the pattern characters a store might read (Redis's glob); a store that cannot list keys says so.
+     */
+    @Test
+    void aScanByPagesListsEveryKeyUnderItsPrefixAndNoOther() {
+        Set<String> under = new TreeSet<>();
+        for (int i = 0; i < 23; i++) {
+            CacheKey k = key("t*[a]?\\:" + i);
+            store().upsert(k, bytes("x"), LONG_TTL);
+            under.add(k.value());
+        }
+        store().upsert(key("t*[a]?\\"), bytes("x"), LONG_TTL); // the prefix less its colon: outside
+        store().upsert(key("tX[a]?\\:1"), bytes("x"), LONG_TTL); // what an unescaped * would match
+        String prefix = key("t*[a]?\\:").value();
+        CacheStore.KeyPage page;
+        try {
+            page = store().scanKeys(prefix, null, 5);
+        } catch (UnsupportedOperationException e) {
+            Assumptions.abort(e.getMessage());
+            return;
+        }
+        Set<String> listed = new TreeSet<>();
+        for (int pages = 1; ; pages++) {
+            page.keys().forEach(k -> listed.add(k.value()));
+            if (page.next() == null) {
+                break;
+            }
+            assertTrue(pages < 1000, "the scan ends");
+            page = store().scanKeys(prefix, page.next(), 5);
+        }
+        assertEquals(under, listed);
     }
 
     @Test

@@ -20,6 +20,7 @@ import io.nearline.common.store.CacheStore;
 import io.nearline.common.store.StoreException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -42,6 +43,22 @@ public final class InMemoryCacheStore implements CacheStore {
 
     public InMemoryCacheStore() {
         this(Clock.systemUTC());
+    }
+
+    /** In key order; the cursor is the last key listed. */
+    @Override
+    public KeyPage scanKeys(String prefix, String cursor, int limit) {
+        open();
+        List<CacheKey> keys = new java.util.ArrayList<>();
+        for (CacheKey k : new TreeMap<>(entries).keySet()) {
+            if (k.value().startsWith(prefix) && (cursor == null || k.value().compareTo(cursor) > 0)) {
+                keys.add(k);
+                if (keys.size() == limit) {
+                    return new KeyPage(keys, k.value());
+                }
+            }
+        }
+        return new KeyPage(keys, null);
     }
 
     @Override

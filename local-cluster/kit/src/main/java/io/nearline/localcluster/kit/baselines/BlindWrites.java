@@ -71,6 +71,11 @@ public final class BlindWrites {
         }
 
         @Override
+        public KeyPage scanKeys(String prefix, String cursor, int limit) {
+            return inner.scanKeys(prefix, cursor, limit);
+        }
+
+        @Override
         public WriteResult insertIfAbsent(CacheKey key, byte[] value, Duration expiry) {
             return upsert(key, value, expiry);
         }

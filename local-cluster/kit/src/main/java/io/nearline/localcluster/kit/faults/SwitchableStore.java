@@ -76,6 +76,12 @@ public final class SwitchableStore implements CacheStore {
     }
 
     @Override
+    public KeyPage scanKeys(String prefix, String cursor, int limit) {
+        check("scan");
+        return inner.scanKeys(prefix, cursor, limit);
+    }
+
+    @Override
     public WriteResult insertIfAbsent(CacheKey key, byte[] value, Duration expiry) {
         checkWrite("insert", key);
         return loses.test(key) ? WriteResult.ok(0L) : inner.insertIfAbsent(key, value, expiry);
