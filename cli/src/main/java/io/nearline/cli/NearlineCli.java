@@ -19,6 +19,7 @@ import io.nearline.jobs.cluster.ClusterException;
 import io.nearline.jobs.deploy.DeployCommand;
 import io.nearline.jobs.deploy.JobsCommand;
 import io.nearline.jobs.kit.console.CommandGroup;
+import io.nearline.jobs.verifier.ResyncCommand;
 import io.nearline.jobs.verifier.VerifyCommand;
 import io.nearline.localcluster.bench.BenchCommand;
 import io.nearline.localcluster.bench.RaceCommand;
@@ -43,6 +44,7 @@ import picocli.CommandLine.Command;
             ReplayCommand.class,
             CheckCommand.class,
             VerifyCommand.class,
+            ResyncCommand.class,
             GenerateCommand.class,
             BenchCommand.class,
             RaceCommand.class,

@@ -350,6 +350,16 @@ public record ClusterFile(
         return connectRestUrl;
     }
 
+    /** The kind of the one database section ({@code postgres} or {@code mysql}), or a {@link ClusterException}. */
+    public String databaseKind() {
+        if (databases.size() != 1) {
+            throw new ClusterException("the cluster in " + dir + " has "
+                    + (databases.isEmpty() ? "no database" : "the databases " + String.join(", ", databases.keySet()))
+                    + ": name one with --source");
+        }
+        return databases.keySet().iterator().next();
+    }
+
     /** The {@code postgres:} or {@code mysql:} section, or a {@link ClusterException} naming how to get one. */
     public Map<String, String> database(String kind) {
         Map<String, String> d = databases.get(kind);

@@ -21,6 +21,7 @@ import io.nearline.jobs.cluster.ClusterFile;
 import io.nearline.jobs.cluster.ConnectRest;
 import io.nearline.jobs.cluster.Daemons;
 import io.nearline.jobs.cluster.database.CaptureReadiness;
+import io.nearline.jobs.cluster.database.DebeziumSignals;
 import io.nearline.jobs.cluster.database.SourceDatabase;
 import io.nearline.jobs.kit.processes.ConnectJmx;
 import io.nearline.jobs.kit.processes.PluginZip;
@@ -83,9 +84,20 @@ final class ConnectDeploy {
         }
         config.putAll(d.settings());
         config.putAll(overrides);
+        if (takesSignals(config)) {
+            // resync's requests: the connector reads them from a table it captures
+            String signals = config.computeIfAbsent("signal.data.collection", k -> DebeziumSignals.qualified(kind, db));
+            config.put("table.include.list", config.get("table.include.list") + "," + signals);
+        }
         config.put("name", d.name());
         config.put("tasks.max", "" + d.parallelism());
         return config;
+    }
+
+    /** Whether a Debezium connector's config takes signals through its signalling table. */
+    static boolean takesSignals(Map<String, String> config) {
+        return List.of(config.getOrDefault("signal.enabled.channels", "").split(","))
+                .contains("source");
     }
 
     /** The cluster file's database section a Debezium descriptor captures: {@code postgres} or {@code mysql}. */
@@ -126,7 +138,7 @@ final class ConnectDeploy {
             return 0;
         }
         if (!isCacheSink(d)) {
-            readyForCapture(d, c);
+            readyForCapture(d, c, config);
         }
         validate(rest, config);
         ConnectRest.put(rest, "/connectors/" + encode(d.name()) + "/config", config);
@@ -267,11 +279,14 @@ final class ConnectDeploy {
     }
 
     /** The database set up for the connector (logical WAL or a row binlog, the user's privileges): else exit 2, the setting named. */
-    private static void readyForCapture(Descriptor d, ClusterFile c) {
+    private static void readyForCapture(Descriptor d, ClusterFile c, Map<String, String> config) {
         String kind = d.job().substring("debezium-".length());
         Optional<String> problem;
         try (Connection conn = SourceDatabase.connect(c.database(kind))) {
             problem = CaptureReadiness.problem(kind, conn);
+            if (problem.isEmpty() && takesSignals(config)) {
+                problem = DebeziumSignals.create(conn, config.get("signal.data.collection"));
+            }
         } catch (SQLException | IOException e) {
             throw new ClusterException(
                     "cannot reach the " + kind + " database the cluster file names: " + e.getMessage());

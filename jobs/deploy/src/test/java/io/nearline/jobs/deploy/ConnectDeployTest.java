@@ -16,6 +16,7 @@
 package io.nearline.jobs.deploy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.jobs.cluster.ClusterFile;
@@ -63,7 +64,11 @@ class ConnectDeployTest {
         for (String shipped : new String[] {"debezium-postgres.yaml", "debezium-postgres-unwrapped.yaml"}) {
             Descriptor d = Descriptor.read(Path.of("../../jobs/deploy", shipped));
             Map<String, String> config = ConnectDeploy.config(d, cluster(postgres), Map.of());
-            assertEquals("public.items,public.orders,public.item_links", config.get("table.include.list"), shipped);
+            boolean signals = ConnectDeploy.takesSignals(config);
+            assertEquals(
+                    "public.items,public.orders,public.item_links" + (signals ? ",public.debezium_signal" : ""),
+                    config.get("table.include.list"),
+                    shipped + ": the listed tables, and the signalling table where it takes signals");
             assertTrue(config.get("database.password").startsWith("${file:"), "the password by reference only");
         }
         Descriptor unwrapped = Descriptor.read(Path.of("../../jobs/deploy/debezium-postgres-unwrapped.yaml"));
@@ -72,6 +77,33 @@ class ConnectDeployTest {
         assertEquals(
                 "op,source.connector,source.sequence,lsn,source.ts_ms,source.schema,source.table",
                 config.get("transforms.unwrap.add.fields"));
+    }
+
+    /**
+     * The shipped descriptors take resync's signals through the signalling table, which the deploy adds
+     * to the captured tables, and route every table's topic to the cache's but the signalling table's.
+     */
+    @Test
+    void theSignallingTableIsCapturedButNeverRoutedToTheCache() {
+        Map<String, String> postgres = Map.of(
+                "host", "10.0.0.2", "port", "5432", "database", "shop", "user", "nearline", "tables", "public.items");
+        Map<String, String> config = ConnectDeploy.config(
+                Descriptor.read(Path.of("../../jobs/deploy/debezium-postgres.yaml")), cluster(postgres), Map.of());
+        assertTrue(ConnectDeploy.takesSignals(config));
+        assertEquals("public.debezium_signal", config.get("signal.data.collection"));
+        assertEquals("nearline-pg.notifications", config.get("notification.sink.topic.name"));
+        String route = config.get("transforms.route.regex");
+        assertTrue("nearline-pg.public.items".matches(route), route);
+        assertTrue("nearline-pg.public.debezium_signal_log".matches(route), "only that table stays out: " + route);
+        assertFalse("nearline-pg.public.debezium_signal".matches(route), route);
+        assertFalse("nearline-pg.notifications".matches(route), route);
+
+        Descriptor mysql = Descriptor.read(Path.of("../../jobs/deploy/debezium-mysql.yaml"));
+        String mysqlRoute = mysql.settings().get("transforms.route.regex");
+        assertTrue("nearline-mysql.shop.items".matches(mysqlRoute), mysqlRoute);
+        assertFalse("nearline-mysql.shop.debezium_signal".matches(mysqlRoute), mysqlRoute);
+        assertFalse("nearline-mysql.notifications".matches(mysqlRoute), mysqlRoute);
+        assertFalse("nearline-mysql".matches(mysqlRoute), "the schema changes' topic stays out: " + mysqlRoute);
     }
 
     /** The cache sink reading that stream keys rows by the same tables. */

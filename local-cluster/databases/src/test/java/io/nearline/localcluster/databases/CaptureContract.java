@@ -422,6 +422,7 @@ abstract class CaptureContract {
                 .until(() -> notifications.stream()
                         .anyMatch(n -> n.contains("Incremental Snapshot") && n.contains("COMPLETED")));
         assertTrue(signalAt > lostFrom, "the signal came after the stretch to lose");
+        notifications.forEach(n -> System.out.println("NOTIFICATION " + n));
     }
 
     private void quietSnapshotThenALateChange() throws Exception {

@@ -52,6 +52,8 @@ public final class CachedKeysSweep {
 
     private final SourceDatabase database;
     private final int perTable;
+    /** The tables swept; null: all the database's. */
+    private final Set<String> only;
     /** Each table's scan cursor; absent: the next call starts at the table's first key. */
     private final Map<String, String> cursors = new HashMap<>();
 
@@ -59,11 +61,20 @@ public final class CachedKeysSweep {
     public record Found(Map<String, List<String>> gone, Map<String, String> notSwept) {}
 
     public CachedKeysSweep(SourceDatabase database, int perTable) {
+        this(database, perTable, null);
+    }
+
+    /**
+     * A sweep of some of {@code database}'s tables ({@code only}, null: all). The keys stay those of the
+     * whole database: where it lists several tables, each key names its table, where it lists one, not.
+     */
+    public CachedKeysSweep(SourceDatabase database, int perTable, Set<String> only) {
         if (perTable < 0) {
             throw new IllegalArgumentException("a sweep takes 0 (every key) or more keys a table, got " + perTable);
         }
         this.database = database;
         this.perTable = perTable;
+        this.only = only;
     }
 
     /**
@@ -78,6 +89,9 @@ public final class CachedKeysSweep {
         try (Connection c = database.connect()) {
             DebeziumKeys resolved = database.resolvedKeys(c);
             for (String table : resolved.tables().keySet()) {
+                if (only != null && !only.contains(table)) {
+                    continue;
+                }
                 Set<String> keys = new LinkedHashSet<>(recheck.getOrDefault(table, List.of()));
                 try {
                     keys.addAll(listed(cache, table, resolved.prefixOf(table)));

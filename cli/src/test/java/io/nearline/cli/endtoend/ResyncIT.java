@@ -1,0 +1,185 @@
+/*
+ * Copyright 2026 The Nearline Authors
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *     http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package io.nearline.cli.endtoend;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.nearline.cli.CliRun;
+import io.nearline.common.testkit.Printed;
+import io.nearline.jobs.cluster.ClusterFile;
+import io.nearline.jobs.cluster.ConnectRest;
+import io.nearline.jobs.cluster.database.SourceDatabase;
+import io.nearline.localcluster.databases.PostgresServer;
+import io.nearline.localcluster.databases.SqlWorkload;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * {@code resync} on the local cluster: PostgreSQL captured by Debezium's connector into the cache
+ * updater on a Flink session, a Redis cache. A stretch of the stream is lost as a connector restarted
+ * past its offsets loses it (the connector removed, writers racing, the replication slot advanced past
+ * their changes, the connector deployed again): the cache then differs from the tables (the control).
+ * {@code resync} of each table, with writers racing again, asks the connector for an incremental
+ * snapshot, follows it and sweeps the deleted rows' keys; the cache ends equal to every table, rows
+ * deleted inside the lost stretch included ({@code verify} lists the cache's keys).
+ */
+class ResyncIT extends LocalClusterIT {
+
+    @Test
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    void aLostStretchIsRepairedTableByTableWhileWritersRace() throws Exception {
+        Optional<String> skip = PostgresServer.skipReason();
+        Assumptions.assumeTrue(skip.isEmpty(), () -> skip.orElse(""));
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
+        Path cluster = dir.resolve("cluster");
+        String debezium = descriptor("debezium-postgres.yaml");
+        assertEquals(
+                0,
+                nearline("cluster", "up", "--postgres", "--flink", "--store", "redis", "--dir", cluster.toString()),
+                err.toString());
+        ClusterFile c = ClusterFile.read(cluster);
+        Map<String, String> db = c.database("postgres");
+        try {
+            workload(db, 300, 1);
+            assertEquals(0, nearline("deploy", debezium, "--cluster", cluster.toString()), err.toString());
+            assertEquals(
+                    0,
+                    nearline(
+                            "deploy",
+                            descriptor("cache-updater-flink-session-redis.yaml"),
+                            "--cluster",
+                            cluster.toString(),
+                            "--set",
+                            "cdc.format=debezium-json"),
+                    err.toString());
+            workload(db, 300, 2);
+            Printed streamed = check(cluster, "--wait", "180s");
+            assertEquals(0, streamed.exit(), "the live stream keeps the cache right: " + streamed.out());
+
+            // the lost stretch: no connector, writers race, the slot moves past their changes
+            ConnectRest.delete(c.connectRest(), "/connectors/nearline-debezium-postgres");
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (activeSlots(db) > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(200);
+            }
+            assertEquals(0, activeSlots(db), "the connector still reads the slot");
+            SqlWorkload.Result lost = workload(db, 600, 3);
+            try (Connection conn = SourceDatabase.connect(db);
+                    Statement s = conn.createStatement()) {
+                s.execute("SELECT pg_replication_slot_advance('nearline', pg_current_wal_lsn())");
+            }
+            assertEquals(0, nearline("deploy", debezium, "--cluster", cluster.toString()), err.toString());
+            workload(db, 100, 4);
+            Printed lossShows = check(cluster, "--wait", "20s");
+            assertEquals(
+                    1, lossShows.exit(), "the control: the lost stretch leaves the cache wrong: " + lossShows.out());
+
+            // resync each table while writers race
+            java.util.concurrent.CompletableFuture<SqlWorkload.Result> racing =
+                    java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                        try {
+                            return workload(db, 600, 5);
+                        } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                        }
+                    });
+            long deleted = 0;
+            for (String table : ClusterFile.tables(db)) {
+                Path summary = dir.resolve("resync-" + table + ".json");
+                Printed resync = CliRun.of(
+                        "resync",
+                        "--cluster",
+                        cluster.toString(),
+                        "--table",
+                        table,
+                        "--timeout",
+                        "3m",
+                        "--summary-json",
+                        summary.toString());
+                System.err.println(resync.out());
+                assertEquals(0, resync.exit(), resync.out());
+                JsonNode s = new ObjectMapper().readTree(Files.readString(summary));
+                assertTrue(s.path("completed").asBoolean(), s.toString());
+                assertTrue(s.path("rowsReread").asLong() > 0, s.toString());
+                assertEquals(0, s.path("keysLeft").asLong(), s.toString());
+                deleted += s.path("keysDeleted").asLong();
+            }
+            racing.get(2, TimeUnit.MINUTES);
+            assertTrue(lost.committed() > 300, "a stretch worth losing: " + lost);
+            assertTrue(deleted > 0, "rows deleted inside the lost stretch were swept");
+
+            Printed repaired = check(cluster, "--wait", "180s");
+            assertEquals(0, repaired.exit(), repaired.out());
+            Printed verified = CliRun.of(
+                    "verify",
+                    "--source",
+                    "postgres",
+                    "--cluster",
+                    cluster.toString(),
+                    "--keys-per-round",
+                    "0",
+                    "--every",
+                    "2s",
+                    "--in-flight",
+                    "4s",
+                    "--duration",
+                    "10s",
+                    "--metrics-port",
+                    "0");
+            assertEquals(0, verified.exit(), "no row, and no deleted row's key, differs: " + verified.out());
+            assertTrue(verified.out().contains(", 0 divergent"), verified.out());
+        } finally {
+            Printed down = CliRun.of("cluster", "down", "--dir", cluster.toString());
+            assertEquals(0, down.exit(), down.out());
+        }
+    }
+
+    private static int activeSlots(Map<String, String> db) throws Exception {
+        try (Connection conn = SourceDatabase.connect(db);
+                Statement s = conn.createStatement();
+                ResultSet r = s.executeQuery("SELECT count(*) FROM pg_replication_slots WHERE active")) {
+            r.next();
+            return r.getInt(1);
+        }
+    }
+
+    private static SqlWorkload.Result workload(Map<String, String> db, int transactions, long seed) throws Exception {
+        return new SqlWorkload(SqlWorkload.Dialect.POSTGRES, 4, transactions, 60, 0, seed)
+                .run(() -> SourceDatabase.connect(db), Duration.ofSeconds(90));
+    }
+
+    private static Printed check(Path cluster, String... more) {
+        List<String> args = new java.util.ArrayList<>(
+                List.of("check", "--source", "postgres", "--store", "redis", "--cluster", cluster.toString()));
+        args.addAll(List.of(more));
+        return CliRun.of(args.toArray(String[]::new));
+    }
+}
