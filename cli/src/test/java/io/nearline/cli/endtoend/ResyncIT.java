@@ -25,6 +25,7 @@ import io.nearline.common.testkit.Printed;
 import io.nearline.jobs.cluster.ClusterFile;
 import io.nearline.jobs.cluster.ConnectRest;
 import io.nearline.jobs.cluster.database.SourceDatabase;
+import io.nearline.localcluster.databases.MariadbServer;
 import io.nearline.localcluster.databases.PostgresServer;
 import io.nearline.localcluster.databases.SqlWorkload;
 import java.nio.file.Files;
@@ -39,36 +40,38 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * {@code resync} on the local cluster: PostgreSQL captured by Debezium's connector into the cache
- * updater on a Flink session, a Redis cache. A stretch of the stream is lost as a connector restarted
- * past its offsets loses it (the connector removed, writers racing, the replication slot advanced past
- * their changes, the connector deployed again): the cache then differs from the tables (the control).
+ * {@code resync} on the local cluster: PostgreSQL or MariaDB captured by Debezium's connector into the
+ * cache updater on a Flink session, a Redis cache. A stretch of the stream is lost while writers race
+ * (PostgreSQL: the replication slot advanced past their changes; MariaDB: the connector's offsets moved
+ * past them): the cache then differs from the tables (the control).
  * {@code resync} of each table, with writers racing again, asks the connector for an incremental
  * snapshot, follows it and sweeps the deleted rows' keys; the cache ends equal to every table, rows
  * deleted inside the lost stretch included ({@code verify} lists the cache's keys).
  */
 class ResyncIT extends LocalClusterIT {
 
-    @Test
+    @ParameterizedTest
+    @ValueSource(strings = {"postgres", "mysql"})
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
-    void aLostStretchIsRepairedTableByTableWhileWritersRace() throws Exception {
-        Optional<String> skip = PostgresServer.skipReason();
+    void aLostStretchIsRepairedTableByTableWhileWritersRace(String kind) throws Exception {
+        Optional<String> skip = kind.equals("postgres") ? PostgresServer.skipReason() : MariadbServer.skipReason();
         Assumptions.assumeTrue(skip.isEmpty(), () -> skip.orElse(""));
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx--x--x"));
-        Path cluster = dir.resolve("cluster");
-        String debezium = descriptor("debezium-postgres.yaml");
+        Path cluster = dir.resolve("cluster-" + kind);
+        String debezium = descriptor("debezium-" + kind + ".yaml");
         assertEquals(
                 0,
-                nearline("cluster", "up", "--postgres", "--flink", "--store", "redis", "--dir", cluster.toString()),
+                nearline("cluster", "up", "--" + kind, "--flink", "--store", "redis", "--dir", cluster.toString()),
                 err.toString());
         ClusterFile c = ClusterFile.read(cluster);
-        Map<String, String> db = c.database("postgres");
+        Map<String, String> db = c.database(kind);
         try {
-            workload(db, 300, 1);
+            workload(kind, db, 300, 1);
             assertEquals(0, nearline("deploy", debezium, "--cluster", cluster.toString()), err.toString());
             assertEquals(
                     0,
@@ -80,25 +83,15 @@ class ResyncIT extends LocalClusterIT {
                             "--set",
                             "cdc.format=debezium-json"),
                     err.toString());
-            workload(db, 300, 2);
-            Printed streamed = check(cluster, "--wait", "180s");
+            workload(kind, db, 300, 2);
+            Printed streamed = check(kind, cluster, "--wait", "180s");
             assertEquals(0, streamed.exit(), "the live stream keeps the cache right: " + streamed.out());
 
-            // the lost stretch: no connector, writers race, the slot moves past their changes
-            ConnectRest.delete(c.connectRest(), "/connectors/nearline-debezium-postgres");
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (activeSlots(db) > 0 && System.nanoTime() < deadline) {
-                Thread.sleep(200);
-            }
-            assertEquals(0, activeSlots(db), "the connector still reads the slot");
-            SqlWorkload.Result lost = workload(db, 600, 3);
-            try (Connection conn = SourceDatabase.connect(db);
-                    Statement s = conn.createStatement()) {
-                s.execute("SELECT pg_replication_slot_advance('nearline', pg_current_wal_lsn())");
-            }
-            assertEquals(0, nearline("deploy", debezium, "--cluster", cluster.toString()), err.toString());
-            workload(db, 100, 4);
-            Printed lossShows = check(cluster, "--wait", "20s");
+            SqlWorkload.Result lost = kind.equals("postgres")
+                    ? loseAStretchPastTheSlot(c, db, debezium, cluster)
+                    : loseAStretchPastTheOffsets(c, db);
+            workload(kind, db, 100, 4);
+            Printed lossShows = check(kind, cluster, "--wait", "20s");
             assertEquals(
                     1, lossShows.exit(), "the control: the lost stretch leaves the cache wrong: " + lossShows.out());
 
@@ -106,7 +99,7 @@ class ResyncIT extends LocalClusterIT {
             java.util.concurrent.CompletableFuture<SqlWorkload.Result> racing =
                     java.util.concurrent.CompletableFuture.supplyAsync(() -> {
                         try {
-                            return workload(db, 600, 5);
+                            return workload(kind, db, 600, 5);
                         } catch (Exception e) {
                             throw new IllegalStateException(e);
                         }
@@ -116,6 +109,8 @@ class ResyncIT extends LocalClusterIT {
                 Path summary = dir.resolve("resync-" + table + ".json");
                 Printed resync = CliRun.of(
                         "resync",
+                        "--source",
+                        kind,
                         "--cluster",
                         cluster.toString(),
                         "--table",
@@ -136,12 +131,12 @@ class ResyncIT extends LocalClusterIT {
             assertTrue(lost.committed() > 300, "a stretch worth losing: " + lost);
             assertTrue(deleted > 0, "rows deleted inside the lost stretch were swept");
 
-            Printed repaired = check(cluster, "--wait", "180s");
+            Printed repaired = check(kind, cluster, "--wait", "180s");
             assertEquals(0, repaired.exit(), repaired.out());
             Printed verified = CliRun.of(
                     "verify",
                     "--source",
-                    "postgres",
+                    kind,
                     "--cluster",
                     cluster.toString(),
                     "--keys-per-round",
@@ -162,6 +157,77 @@ class ResyncIT extends LocalClusterIT {
         }
     }
 
+    /**
+     * PostgreSQL: the connector removed, writers racing, the replication slot advanced past their
+     * changes (a slot moved on by hand), the connector deployed again: it streams from the slot.
+     */
+    private SqlWorkload.Result loseAStretchPastTheSlot(
+            ClusterFile c, Map<String, String> db, String debezium, Path cluster) throws Exception {
+        ConnectRest.delete(c.connectRest(), "/connectors/nearline-debezium-postgres");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (activeSlots(db) > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        assertEquals(0, activeSlots(db), "the connector still reads the slot");
+        SqlWorkload.Result lost = workload("postgres", db, 600, 3);
+        try (Connection conn = SourceDatabase.connect(db);
+                Statement s = conn.createStatement()) {
+            s.execute("SELECT pg_replication_slot_advance('nearline', pg_current_wal_lsn())");
+        }
+        assertEquals(0, nearline("deploy", debezium, "--cluster", cluster.toString()), err.toString());
+        return lost;
+    }
+
+    /**
+     * MariaDB: the connector stopped, writers racing, its offsets moved to the binlog's end through
+     * Kafka Connect's offsets API (a connector restarted past its offsets), then resumed.
+     */
+    private static SqlWorkload.Result loseAStretchPastTheOffsets(ClusterFile c, Map<String, String> db)
+            throws Exception {
+        String connector = c.connectRest() + "/connectors/nearline-debezium-mysql";
+        ConnectRest.put(c.connectRest(), "/connectors/nearline-debezium-mysql/stop", Map.of());
+        awaitState(c, "STOPPED");
+        SqlWorkload.Result lost = workload("mysql", db, 600, 3);
+        String file;
+        long pos;
+        try (Connection conn = SourceDatabase.connect(db);
+                Statement s = conn.createStatement();
+                ResultSet r = s.executeQuery("SHOW MASTER STATUS")) {
+            r.next();
+            file = r.getString(1);
+            pos = r.getLong(2);
+        }
+        String offsets = "{\"offsets\":[{\"partition\":{\"server\":\"nearline-mysql\"}," + "\"offset\":{\"file\":\""
+                + file + "\",\"pos\":" + pos + "}}]}";
+        java.net.http.HttpResponse<String> patched = java.net.http.HttpClient.newHttpClient()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create(connector + "/offsets"))
+                                .header("Content-Type", "application/json")
+                                .method("PATCH", java.net.http.HttpRequest.BodyPublishers.ofString(offsets))
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, patched.statusCode(), patched.body());
+        ConnectRest.put(c.connectRest(), "/connectors/nearline-debezium-mysql/resume", Map.of());
+        awaitState(c, "RUNNING");
+        return lost;
+    }
+
+    private static void awaitState(ClusterFile c, String state) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        String now = "";
+        while (System.nanoTime() < deadline) {
+            now = ConnectRest.get(c.connectRest(), "/connectors/nearline-debezium-mysql/status")
+                    .path("connector")
+                    .path("state")
+                    .asText();
+            if (now.equals(state)) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("the connector is " + now + ", not " + state);
+    }
+
     private static int activeSlots(Map<String, String> db) throws Exception {
         try (Connection conn = SourceDatabase.connect(db);
                 Statement s = conn.createStatement();
@@ -171,14 +237,17 @@ class ResyncIT extends LocalClusterIT {
         }
     }
 
-    private static SqlWorkload.Result workload(Map<String, String> db, int transactions, long seed) throws Exception {
-        return new SqlWorkload(SqlWorkload.Dialect.POSTGRES, 4, transactions, 60, 0, seed)
+    private static SqlWorkload.Result workload(String kind, Map<String, String> db, int transactions, long seed)
+            throws Exception {
+        SqlWorkload.Dialect dialect =
+                kind.equals("postgres") ? SqlWorkload.Dialect.POSTGRES : SqlWorkload.Dialect.MYSQL;
+        return new SqlWorkload(dialect, 4, transactions, 60, 0, seed)
                 .run(() -> SourceDatabase.connect(db), Duration.ofSeconds(90));
     }
 
-    private static Printed check(Path cluster, String... more) {
+    private static Printed check(String kind, Path cluster, String... more) {
         List<String> args = new java.util.ArrayList<>(
-                List.of("check", "--source", "postgres", "--store", "redis", "--cluster", cluster.toString()));
+                List.of("check", "--source", kind, "--store", "redis", "--cluster", cluster.toString()));
         args.addAll(List.of(more));
         return CliRun.of(args.toArray(String[]::new));
     }
