@@ -45,6 +45,7 @@ import picocli.CommandLine.Command;
             CheckCommand.class,
             VerifyCommand.class,
             ResyncCommand.class,
+            TablesCommand.class,
             GenerateCommand.class,
             BenchCommand.class,
             RaceCommand.class,

@@ -165,6 +165,33 @@ public record ClusterFile(
         return s instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
     }
 
+    /** This cluster with its {@code kind} database section capturing {@code tables}. */
+    public ClusterFile withTables(String kind, List<String> tables) {
+        Map<String, String> section = new LinkedHashMap<>(database(kind));
+        section.remove("table"); // the older one-table form
+        section.put("tables", String.join(",", tables));
+        Map<String, Map<String, String>> d = new LinkedHashMap<>(databases);
+        d.put(kind, section);
+        return new ClusterFile(
+                dir,
+                kafkaBootstrapServers,
+                kafkaSecurity,
+                store,
+                storeAddress,
+                flinkRestUrl,
+                flinkStateDir,
+                yarnRmAddress,
+                yarnWebUrl,
+                yarnConfDir,
+                packages,
+                namespace,
+                address,
+                connectRestUrl,
+                zookeeper,
+                d,
+                processes);
+    }
+
     /** This cluster with {@code name} now running as {@code pid} (a restarted daemon). */
     public ClusterFile withProcess(String name, long pid) {
         Map<String, Long> p = new LinkedHashMap<>(processes);
