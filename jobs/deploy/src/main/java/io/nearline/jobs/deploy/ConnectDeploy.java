@@ -84,20 +84,10 @@ final class ConnectDeploy {
         }
         config.putAll(d.settings());
         config.putAll(overrides);
-        if (takesSignals(config)) {
-            // resync's requests: the connector reads them from a table it captures
-            String signals = config.computeIfAbsent("signal.data.collection", k -> DebeziumSignals.qualified(kind, db));
-            config.put("table.include.list", config.get("table.include.list") + "," + signals);
-        }
+        DebeziumSignals.pointAt(config, DebeziumSignals.qualified(kind, db)); // resync's requests
         config.put("name", d.name());
         config.put("tasks.max", "" + d.parallelism());
         return config;
-    }
-
-    /** Whether a Debezium connector's config takes signals through its signalling table. */
-    static boolean takesSignals(Map<String, String> config) {
-        return List.of(config.getOrDefault("signal.enabled.channels", "").split(","))
-                .contains("source");
     }
 
     /** The cluster file's database section a Debezium descriptor captures: {@code postgres} or {@code mysql}. */
@@ -284,7 +274,7 @@ final class ConnectDeploy {
         Optional<String> problem;
         try (Connection conn = SourceDatabase.connect(c.database(kind))) {
             problem = CaptureReadiness.problem(kind, conn);
-            if (problem.isEmpty() && takesSignals(config)) {
+            if (problem.isEmpty() && DebeziumSignals.takenBy(config)) {
                 problem = DebeziumSignals.create(conn, config.get("signal.data.collection"));
             }
         } catch (SQLException | IOException e) {

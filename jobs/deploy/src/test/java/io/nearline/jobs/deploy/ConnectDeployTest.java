@@ -20,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.jobs.cluster.ClusterFile;
+import io.nearline.jobs.cluster.database.DebeziumSignals;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -64,7 +65,7 @@ class ConnectDeployTest {
         for (String shipped : new String[] {"debezium-postgres.yaml", "debezium-postgres-unwrapped.yaml"}) {
             Descriptor d = Descriptor.read(Path.of("../../jobs/deploy", shipped));
             Map<String, String> config = ConnectDeploy.config(d, cluster(postgres), Map.of());
-            boolean signals = ConnectDeploy.takesSignals(config);
+            boolean signals = DebeziumSignals.takenBy(config);
             assertEquals(
                     "public.items,public.orders,public.item_links" + (signals ? ",public.debezium_signal" : ""),
                     config.get("table.include.list"),
@@ -89,7 +90,7 @@ class ConnectDeployTest {
                 "host", "10.0.0.2", "port", "5432", "database", "shop", "user", "nearline", "tables", "public.items");
         Map<String, String> config = ConnectDeploy.config(
                 Descriptor.read(Path.of("../../jobs/deploy/debezium-postgres.yaml")), cluster(postgres), Map.of());
-        assertTrue(ConnectDeploy.takesSignals(config));
+        assertTrue(DebeziumSignals.takenBy(config));
         assertEquals("public.debezium_signal", config.get("signal.data.collection"));
         assertEquals("nearline-pg.notifications", config.get("notification.sink.topic.name"));
         String route = config.get("transforms.route.regex");

@@ -29,6 +29,7 @@ import io.nearline.common.store.CacheStore;
 import io.nearline.jobs.checker.CacheView;
 import io.nearline.jobs.checker.DivergenceChecker;
 import io.nearline.jobs.checker.TableCheck;
+import io.nearline.jobs.cluster.database.DebeziumSignals;
 import io.nearline.jobs.cluster.database.SourceDatabase;
 import io.nearline.jobs.kit.kafka.KafkaTopics;
 import io.nearline.jobs.kit.processes.Home;
@@ -172,6 +173,9 @@ final class SourceDemo {
     private void createAndFillTheTables(Database db, SqlWorkload.Dialect dialect) throws Exception {
         try (Connection c = db.connect()) {
             SqlWorkload.createTables(c);
+            DebeziumSignals.create(c, qualified(DebeziumSignals.TABLE)).ifPresent(problem -> {
+                throw new IllegalStateException(problem);
+            });
         }
         new SqlWorkload(dialect, WRITERS, options.keys, options.keys, 0, options.seed.value)
                 .run(db::connect, Duration.ofSeconds(120));
@@ -225,6 +229,7 @@ final class SourceDemo {
         }
         config.put("transforms.route.replacement", cdcTopic);
         config.put("tasks.max", "1");
+        DebeziumSignals.pointAt(config, qualified(DebeziumSignals.TABLE)); // as a deploy points it
         return config;
     }
 

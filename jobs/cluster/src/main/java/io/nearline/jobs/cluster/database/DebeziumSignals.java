@@ -38,6 +38,24 @@ public final class DebeziumSignals {
 
     private DebeziumSignals() {}
 
+    /** Whether a Debezium connector's config takes signals through its signalling table. */
+    public static boolean takenBy(Map<String, String> config) {
+        return java.util.List.of(
+                        config.getOrDefault("signal.enabled.channels", "").split(","))
+                .contains("source");
+    }
+
+    /**
+     * {@code config} pointed at the signalling table {@code qualified} where it takes signals: the table
+     * named, and captured beside the others (the connector reads signals from its change stream).
+     */
+    public static void pointAt(Map<String, String> config, String qualified) {
+        if (takenBy(config)) {
+            String signals = config.computeIfAbsent("signal.data.collection", k -> qualified);
+            config.put("table.include.list", config.get("table.include.list") + "," + signals);
+        }
+    }
+
     /** The table as the connector names it, for the cluster file's {@code kind} section {@code db}. */
     public static String qualified(String kind, Map<String, String> db) {
         return (kind.equals("postgres") ? "public" : db.get("database")) + "." + TABLE;
