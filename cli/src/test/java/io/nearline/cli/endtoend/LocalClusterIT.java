@@ -15,14 +15,20 @@
  */
 package io.nearline.cli.endtoend;
 
+import io.nearline.cli.CliRun;
 import io.nearline.cli.NearlineCli;
+import io.nearline.common.testkit.Printed;
 import io.nearline.common.testkit.Required;
+import io.nearline.jobs.cluster.database.SourceDatabase;
 import io.nearline.localcluster.cluster.PrivateNetwork;
+import io.nearline.localcluster.databases.SqlWorkload;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -68,6 +74,23 @@ abstract class LocalClusterIT {
         }
         args.addAll(List.of("--store", store, "--cluster", cluster.toString(), "--wait", wait));
         return nearline(args.toArray(String[]::new));
+    }
+
+    /** Four writers racing through {@code transactions} transactions on 60 keys of the cluster's tables. */
+    static SqlWorkload.Result sqlWorkload(String kind, Map<String, String> db, int transactions, long seed)
+            throws Exception {
+        SqlWorkload.Dialect dialect =
+                kind.equals("postgres") ? SqlWorkload.Dialect.POSTGRES : SqlWorkload.Dialect.MYSQL;
+        return new SqlWorkload(dialect, 4, transactions, 60, 0, seed)
+                .run(() -> SourceDatabase.connect(db), Duration.ofSeconds(90));
+    }
+
+    /** {@code check --source KIND} of the cluster's live {@code store} against every table. */
+    static Printed checkSource(String kind, String store, Path cluster, String... more) {
+        List<String> args =
+                new ArrayList<>(List.of("check", "--source", kind, "--store", store, "--cluster", cluster.toString()));
+        args.addAll(List.of(more));
+        return CliRun.of(args.toArray(String[]::new));
     }
 
     /** A file of the shipped descriptors. */

@@ -35,7 +35,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.Statement;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -88,7 +87,7 @@ class RealSourceDeployIT extends LocalClusterIT {
             assertTrue(err.toString().contains("snapshot.mode"), err.toString());
 
             // rows before the connector (its snapshot reads them), then changes streamed after it
-            SqlWorkload.Result before = workload(kind, db, 300, 1);
+            SqlWorkload.Result before = sqlWorkload(kind, db, 300, 1);
             assertEquals(0, nearline("deploy", debezium, "--cluster", cluster.toString()), err.toString());
             assertEquals(
                     0,
@@ -102,11 +101,11 @@ class RealSourceDeployIT extends LocalClusterIT {
                             "--set",
                             "bootstrap.enabled=true"),
                     err.toString());
-            SqlWorkload.Result after = workload(kind, db, 1500, 2);
+            SqlWorkload.Result after = sqlWorkload(kind, db, 1500, 2);
             assertTrue(before.committed() + after.committed() > 1000, before + " " + after);
             assertTrue(after.conflicts() > 0, "no writer lost a race: " + after);
 
-            Printed check = check(kind, cluster, "--wait", "180s");
+            Printed check = checkSource(kind, "couchbase", cluster, "--wait", "180s");
             assertEquals(0, check.exit(), check.out());
             // the connector's whole stream: each of the cluster's tables checked and reported on its own
             for (String table : ClusterFile.tables(db)) {
@@ -123,14 +122,22 @@ class RealSourceDeployIT extends LocalClusterIT {
             // every key the stream deleted too: the captured topic names them, the table does not have them
             Path capture = dir.resolve(kind + "-capture.jsonl");
             assertEquals(0, nearline("collect", "cdc", "--cluster", cluster.toString(), "--out", capture.toString()));
-            Printed withDeletes =
-                    check(kind, cluster, "--events", capture.toString(), "--format", "debezium", "--wait", "60s");
+            Printed withDeletes = checkSource(
+                    kind,
+                    "couchbase",
+                    cluster,
+                    "--events",
+                    capture.toString(),
+                    "--format",
+                    "debezium",
+                    "--wait",
+                    "60s");
             assertEquals(0, withDeletes.exit(), withDeletes.out());
 
             // the bootstrap from the database while writers race: the cache still ends equal to the table
             CompletableFuture<SqlWorkload.Result> racing = CompletableFuture.supplyAsync(() -> {
                 try {
-                    return workload(kind, db, 600, 3);
+                    return sqlWorkload(kind, db, 600, 3);
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
@@ -139,7 +146,7 @@ class RealSourceDeployIT extends LocalClusterIT {
             assertEquals(0, bootstrap.exit(), bootstrap.out());
             assertTrue(bootstrap.out().contains("published to nearline.bootstrap"), bootstrap.out());
             racing.get(2, TimeUnit.MINUTES);
-            Printed afterBootstrap = check(kind, cluster, "--wait", "120s");
+            Printed afterBootstrap = checkSource(kind, "couchbase", cluster, "--wait", "120s");
             assertEquals(0, afterBootstrap.exit(), afterBootstrap.out());
 
             if (kind.equals("postgres")) {
@@ -163,7 +170,7 @@ class RealSourceDeployIT extends LocalClusterIT {
                     Statement s = conn.createStatement()) {
                 s.executeUpdate("INSERT INTO items (id, name, qty) VALUES (1000001, 'unseen', 1)");
             }
-            Printed missed = check(kind, cluster);
+            Printed missed = checkSource(kind, "couchbase", cluster);
             assertEquals(1, missed.exit(), missed.out());
             assertTrue(missed.out().contains("MISSING 1"), missed.out());
 
@@ -171,7 +178,7 @@ class RealSourceDeployIT extends LocalClusterIT {
                 // the bootstrap repairs what the stream missed: its snapshot holds the row
                 Printed repair = CliRun.of("bootstrap", "run", "--from", kind, "--cluster", cluster.toString());
                 assertEquals(0, repair.exit(), repair.out());
-                Printed repaired = check(kind, cluster, "--wait", "60s");
+                Printed repaired = checkSource(kind, "couchbase", cluster, "--wait", "60s");
                 assertEquals(0, repaired.exit(), repaired.out());
             } else {
                 // PostgreSQL's snapshot point comes from the connector: none running, the bootstrap says so
@@ -229,20 +236,5 @@ class RealSourceDeployIT extends LocalClusterIT {
                 }
             }
         }
-    }
-
-    private static SqlWorkload.Result workload(String kind, Map<String, String> db, int transactions, long seed)
-            throws Exception {
-        SqlWorkload.Dialect dialect =
-                kind.equals("postgres") ? SqlWorkload.Dialect.POSTGRES : SqlWorkload.Dialect.MYSQL;
-        return new SqlWorkload(dialect, 4, transactions, 60, 0, seed)
-                .run(() -> SourceDatabase.connect(db), Duration.ofSeconds(90));
-    }
-
-    private static Printed check(String kind, Path cluster, String... more) {
-        java.util.List<String> args = new java.util.ArrayList<>(
-                java.util.List.of("check", "--source", kind, "--store", "couchbase", "--cluster", cluster.toString()));
-        args.addAll(java.util.List.of(more));
-        return CliRun.of(args.toArray(String[]::new));
     }
 }

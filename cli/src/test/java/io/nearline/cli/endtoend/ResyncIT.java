@@ -34,8 +34,6 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
-import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -72,7 +70,7 @@ class ResyncIT extends LocalClusterIT {
         ClusterFile c = ClusterFile.read(cluster);
         Map<String, String> db = c.database(kind);
         try {
-            workload(kind, db, 300, 1);
+            sqlWorkload(kind, db, 300, 1);
             assertEquals(0, nearline("deploy", debezium, "--cluster", cluster.toString()), err.toString());
             assertEquals(
                     0,
@@ -84,15 +82,15 @@ class ResyncIT extends LocalClusterIT {
                             "--set",
                             "cdc.format=debezium-json"),
                     err.toString());
-            workload(kind, db, 300, 2);
-            Printed streamed = check(kind, cluster, "--wait", "180s");
+            sqlWorkload(kind, db, 300, 2);
+            Printed streamed = checkSource(kind, "redis", cluster, "--wait", "180s");
             assertEquals(0, streamed.exit(), "the live stream keeps the cache right: " + streamed.out());
 
             SqlWorkload.Result lost = kind.equals("postgres")
                     ? loseAStretchPastTheSlot(c, db, debezium, cluster)
                     : loseAStretchPastTheOffsets(c, db);
-            workload(kind, db, 100, 4);
-            Printed lossShows = check(kind, cluster, "--wait", "20s");
+            sqlWorkload(kind, db, 100, 4);
+            Printed lossShows = checkSource(kind, "redis", cluster, "--wait", "20s");
             assertEquals(
                     1, lossShows.exit(), "the control: the lost stretch leaves the cache wrong: " + lossShows.out());
 
@@ -100,7 +98,7 @@ class ResyncIT extends LocalClusterIT {
             java.util.concurrent.CompletableFuture<SqlWorkload.Result> racing =
                     java.util.concurrent.CompletableFuture.supplyAsync(() -> {
                         try {
-                            return workload(kind, db, 600, 5);
+                            return sqlWorkload(kind, db, 600, 5);
                         } catch (Exception e) {
                             throw new IllegalStateException(e);
                         }
@@ -132,7 +130,7 @@ class ResyncIT extends LocalClusterIT {
             assertTrue(lost.committed() > 300, "a stretch worth losing: " + lost);
             assertTrue(deleted > 0, "rows deleted inside the lost stretch were swept");
 
-            Printed repaired = check(kind, cluster, "--wait", "180s");
+            Printed repaired = checkSource(kind, "redis", cluster, "--wait", "180s");
             assertEquals(0, repaired.exit(), repaired.out());
             Printed verified = CliRun.of(
                     "verify",
@@ -183,18 +181,18 @@ class ResyncIT extends LocalClusterIT {
                 s.execute("CREATE TABLE notes (id int PRIMARY KEY, body text)");
                 s.execute("INSERT INTO notes SELECT g, 'note ' || g FROM generate_series(1, 500) g");
             }
-            workload("postgres", db, 200, 1);
+            sqlWorkload("postgres", db, 200, 1);
             assertEquals(0, nearline("deploy", descriptor("debezium-postgres.yaml"), "--cluster", cluster.toString()));
             assertEquals(
                     0, nearline("deploy", job, "--cluster", cluster.toString(), "--set", "cdc.format=debezium-json"));
-            Printed streamed = check("postgres", cluster, "--wait", "180s");
+            Printed streamed = checkSource("postgres", "redis", cluster, "--wait", "180s");
             assertEquals(0, streamed.exit(), streamed.out());
             long itemReadsBefore = readsOf(c, "items");
 
             java.util.concurrent.CompletableFuture<SqlWorkload.Result> racing =
                     java.util.concurrent.CompletableFuture.supplyAsync(() -> {
                         try {
-                            return workload("postgres", db, 600, 2);
+                            return sqlWorkload("postgres", db, 600, 2);
                         } catch (Exception e) {
                             throw new IllegalStateException(e);
                         }
@@ -238,7 +236,7 @@ class ResyncIT extends LocalClusterIT {
                 s.execute("INSERT INTO notes VALUES (10001, 'inserted after the add')");
             }
 
-            Printed after = check("postgres", cluster, "--wait", "180s");
+            Printed after = checkSource("postgres", "redis", cluster, "--wait", "180s");
             assertEquals(0, after.exit(), after.out());
             assertTrue(
                     java.util.regex.Pattern.compile("public\\.notes\\s+OK")
@@ -273,7 +271,7 @@ class ResyncIT extends LocalClusterIT {
             Thread.sleep(200);
         }
         assertEquals(0, activeSlots(db), "the connector still reads the slot");
-        SqlWorkload.Result lost = workload("postgres", db, 600, 3);
+        SqlWorkload.Result lost = sqlWorkload("postgres", db, 600, 3);
         try (Connection conn = SourceDatabase.connect(db);
                 Statement s = conn.createStatement()) {
             s.execute("SELECT pg_replication_slot_advance('nearline', pg_current_wal_lsn())");
@@ -291,7 +289,7 @@ class ResyncIT extends LocalClusterIT {
         String connector = c.connectRest() + "/connectors/nearline-debezium-mysql";
         ConnectRest.put(c.connectRest(), "/connectors/nearline-debezium-mysql/stop", Map.of());
         awaitState(c, "STOPPED");
-        SqlWorkload.Result lost = workload("mysql", db, 600, 3);
+        SqlWorkload.Result lost = sqlWorkload("mysql", db, 600, 3);
         String file;
         long pos;
         try (Connection conn = SourceDatabase.connect(db);
@@ -339,20 +337,5 @@ class ResyncIT extends LocalClusterIT {
             r.next();
             return r.getInt(1);
         }
-    }
-
-    private static SqlWorkload.Result workload(String kind, Map<String, String> db, int transactions, long seed)
-            throws Exception {
-        SqlWorkload.Dialect dialect =
-                kind.equals("postgres") ? SqlWorkload.Dialect.POSTGRES : SqlWorkload.Dialect.MYSQL;
-        return new SqlWorkload(dialect, 4, transactions, 60, 0, seed)
-                .run(() -> SourceDatabase.connect(db), Duration.ofSeconds(90));
-    }
-
-    private static Printed check(String kind, Path cluster, String... more) {
-        List<String> args = new java.util.ArrayList<>(
-                List.of("check", "--source", kind, "--store", "redis", "--cluster", cluster.toString()));
-        args.addAll(List.of(more));
-        return CliRun.of(args.toArray(String[]::new));
     }
 }

@@ -172,30 +172,17 @@ public record ClusterFile(
         section.put("tables", String.join(",", tables));
         Map<String, Map<String, String>> d = new LinkedHashMap<>(databases);
         d.put(kind, section);
-        return new ClusterFile(
-                dir,
-                kafkaBootstrapServers,
-                kafkaSecurity,
-                store,
-                storeAddress,
-                flinkRestUrl,
-                flinkStateDir,
-                yarnRmAddress,
-                yarnWebUrl,
-                yarnConfDir,
-                packages,
-                namespace,
-                address,
-                connectRestUrl,
-                zookeeper,
-                d,
-                processes);
+        return with(d, processes);
     }
 
     /** This cluster with {@code name} now running as {@code pid} (a restarted daemon). */
     public ClusterFile withProcess(String name, long pid) {
         Map<String, Long> p = new LinkedHashMap<>(processes);
         p.put(name, pid);
+        return with(databases, p);
+    }
+
+    private ClusterFile with(Map<String, Map<String, String>> databases, Map<String, Long> processes) {
         return new ClusterFile(
                 dir,
                 kafkaBootstrapServers,
@@ -213,7 +200,7 @@ public record ClusterFile(
                 connectRestUrl,
                 zookeeper,
                 databases,
-                p);
+                processes);
     }
 
     public void write() {

@@ -19,43 +19,29 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.nearline.common.config.Config;
-import io.nearline.common.events.DebeziumDecoder;
 import io.nearline.common.store.CacheStore;
 import io.nearline.jobs.cluster.ClusterException;
 import io.nearline.jobs.cluster.ClusterFile;
 import io.nearline.jobs.cluster.ClusterOption;
 import io.nearline.jobs.cluster.ConnectRest;
 import io.nearline.jobs.cluster.LiveStores;
-import io.nearline.jobs.cluster.database.CachedKeysSweep;
-import io.nearline.jobs.cluster.database.DebeziumSignals;
 import io.nearline.jobs.cluster.database.SourceDatabase;
 import io.nearline.jobs.kit.console.DurationConverter;
 import io.nearline.jobs.kit.console.LinesFile;
 import io.nearline.jobs.kit.console.SummaryJsonOption;
-import io.nearline.jobs.kit.kafka.KafkaClient;
-import io.nearline.jobs.kit.kafka.KafkaTopics;
 import java.nio.file.Path;
-import java.sql.Connection;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Callable;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code nearline resync}: one table read again into the cache while everything runs. Debezium's
- * connector is asked, through its signalling table, for an incremental snapshot of the table; its
- * reads flow through the live stream to the job, ranked where their window closed, so each repairs an
- * older cached row and never passes a newer change (docs/debezium.md). The snapshot sends the rows the
- * table has, never the keys it lacks, so the cache's keys of the table are then swept for rows deleted
- * at the source, and those are deleted at the version of one consistent read (as {@code verify
- * --repair} does).
+ * {@code nearline resync}: {@link TableResync} on a cluster: the connector and its signalling table found
+ * through the cluster's Kafka Connect, the database and the cache through the cluster file.
  */
 @Command(
         name = "resync",
@@ -71,8 +57,6 @@ import picocli.CommandLine.Option;
                     + "options.%n"
         })
 public final class ResyncCommand implements Callable<Integer> {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Option(
             names = "--table",
@@ -131,19 +115,6 @@ public final class ResyncCommand implements Callable<Integer> {
     @Mixin
     SummaryJsonOption summaryJson;
 
-    /** What the connector said about the snapshot, in order. */
-    private record Progress(String type, JsonNode data) {}
-
-    /** What a run did, as --summary-json writes it. */
-    private record Outcome(
-            String signal,
-            boolean completed,
-            long rowsReread,
-            double snapshotSeconds,
-            long keysGone,
-            long keysDeleted,
-            String notSwept) {}
-
     @Override
     public Integer call() throws Exception {
         ClusterFile c = cluster.read();
@@ -165,71 +136,29 @@ public final class ResyncCommand implements Callable<Integer> {
                     + "deploy it again from the shipped descriptor (jobs/deploy/debezium-" + kind + ".yaml sets "
                     + "signal.enabled.channels and notification.sink.topic.name)");
         }
-        SourceDatabase database = SourceDatabase.fromClusterFile(c.dir(), kind);
-        KafkaClient kafka = KafkaClient.from(Config.of(c.jobSettings()));
-        String id = "nearline-resync-" + System.currentTimeMillis();
-        long started = System.nanoTime();
-        try (Connection conn = database.only(table).connect()) {
-            DebeziumSignals.requestSnapshot(conn, signalTable, id, table, where);
-        }
-        System.out.printf(
-                "resync %s: asked %s for an incremental snapshot (signal %s in %s)%n", table, name, id, signalTable);
-        Progress end = follow(kafka, notifications, id, started);
-        double snapshotSeconds = (System.nanoTime() - started) / 1e9;
-        long rows = end == null ? 0 : end.data().path("rows").asLong();
-        if (end == null || !end.type().equals("COMPLETED")) {
-            String why = end == null
-                    ? "no end within " + timeout.toSeconds() + " s (is the connector running? " + c.connectRest()
-                            + "/connectors/" + name + "/status)"
-                    : "the connector aborted it";
-            System.out.println("resync " + table + ": the snapshot did not complete: " + why);
-            writeSummary(new Outcome(id, false, rows, snapshotSeconds, 0, 0, ""));
-            return 1;
-        }
-        System.out.printf(
-                "resync %s: the snapshot re-read %,d rows in %.1f s (%,.0f rows/s)%n",
-                table, rows, snapshotSeconds, rows / Math.max(snapshotSeconds, 0.001));
-        return sweep(c, kind, database, id, rows, snapshotSeconds);
-    }
-
-    /** The deleted rows' keys: listed, checked against the database, deleted at a consistent read's version. */
-    private int sweep(ClusterFile c, String kind, SourceDatabase database, String id, long rows, double seconds)
-            throws Exception {
+        SourceRepair repair = new SourceRepair(
+                c,
+                kind,
+                (config == null ? Config.empty() : Config.load(config)).withOverrides(overrides),
+                watermarkTopic,
+                Duration.ofSeconds(60));
+        TableResync resync = new TableResync(
+                SourceDatabase.fromClusterFile(c.dir(), kind),
+                signalTable,
+                c.kafka(),
+                notifications,
+                repair,
+                timeout,
+                System.out);
+        TableResync.Outcome o;
         try (CacheStore cache = LiveStores.open(c.store(), c)) {
-            // the whole database's keys (a key names its table where the cluster has several), this table's swept
-            CachedKeysSweep.Found found =
-                    new CachedKeysSweep(database, 0, Set.of(table)).next(cache, Map.of(), Map.of());
-            String notSwept = found.notSwept().getOrDefault(table, "");
-            if (!notSwept.isEmpty()) {
-                System.out.println("resync " + table + ": rows deleted at the source are not swept: " + notSwept);
-                writeSummary(new Outcome(id, true, rows, seconds, 0, 0, notSwept));
-                return 0;
-            }
-            List<String> gone = found.gone().getOrDefault(table, List.of());
-            System.out.printf("resync %s: %,d cached keys whose rows the database no longer has%n", table, gone.size());
-            long deleted = 0;
-            if (!gone.isEmpty()) {
-                SourceRepair repair = new SourceRepair(
-                        c,
-                        kind,
-                        (config == null ? Config.empty() : Config.load(config)).withOverrides(overrides),
-                        watermarkTopic,
-                        Duration.ofSeconds(60));
-                List<SourceRepair.Wrong> wrong = new ArrayList<>();
-                gone.forEach(key -> wrong.add(new SourceRepair.Wrong(table, key, false)));
-                for (SourceRepair.Repaired r : repair.repair(wrong, cache)) {
-                    if (!r.outcome().equals("skipped")) {
-                        deleted++; // applied, or stale: a newer change of the key stands
-                    }
-                    System.out.println(
-                            "  SWEEP " + table + " " + r.wrong().key() + ": " + r.outcome() + " (" + r.why() + ")");
-                }
-            }
-            System.out.printf(
-                    "resync %s: done; %,d rows re-read, %,d deleted rows' keys swept%n", table, rows, deleted);
-            writeSummary(new Outcome(id, true, rows, seconds, gone.size(), deleted, ""));
-            return deleted == gone.size() ? 0 : 1;
+            o = resync.run(table, where, cache);
         }
+        if (!o.completed()) {
+            System.out.println("  watch " + c.connectRest() + "/connectors/" + name + "/status");
+        }
+        writeSummary(o);
+        return o.done() ? 0 : 1;
     }
 
     /** The connector's config from the cluster's Kafka Connect; exit 2 where it does not run there. */
@@ -243,70 +172,12 @@ public final class ResyncCommand implements Callable<Integer> {
         }
     }
 
-    /**
-     * The connector's notifications about snapshot {@code id}, printed as they come, until it completes
-     * or aborts (that notification, rows scanned as {@code rows}) or the timeout (null).
-     */
-    private Progress follow(KafkaClient kafka, String topic, String id, long started) throws InterruptedException {
-        int seen = 0;
-        long rows = 0;
-        long deadline = started + timeout.toNanos();
-        while (System.nanoTime() < deadline) {
-            List<Progress> ours = new ArrayList<>();
-            for (ConsumerRecord<byte[], byte[]> r : KafkaTopics.readAll(kafka, topic)) {
-                JsonNode n = notification(r.value());
-                if (n != null && n.path("id").asText().equals(id)) {
-                    ours.add(new Progress(n.path("type").asText(), n.path("additional_data")));
-                }
-            }
-            for (Progress p : ours.subList(Math.min(seen, ours.size()), ours.size())) {
-                switch (p.type()) {
-                    case "IN_PROGRESS" ->
-                        System.out.printf(
-                                "  %s: up to key %s of %s (%.0f s)%n",
-                                p.data().path("current_collection_in_progress").asText(table),
-                                p.data().path("last_processed_key").asText("?"),
-                                p.data().path("maximum_key").asText("?"),
-                                (System.nanoTime() - started) / 1e9);
-                    case "TABLE_SCAN_COMPLETED" -> {
-                        rows += p.data().path("total_rows_scanned").asLong();
-                        System.out.printf(
-                                "  %s: scanned, %s rows (%s)%n",
-                                p.data().path("scanned_collection").asText(table),
-                                p.data().path("total_rows_scanned").asText("?"),
-                                p.data().path("status").asText(""));
-                    }
-                    case "COMPLETED", "ABORTED" -> {
-                        ObjectNode data = JSON.createObjectNode().put("rows", rows);
-                        return new Progress(p.type(), data);
-                    }
-                    default -> System.out.println("  " + p.type().toLowerCase(java.util.Locale.ROOT));
-                }
-            }
-            seen = ours.size();
-            Thread.sleep(500);
-        }
-        return null;
-    }
-
-    /** A notification record's payload (JSON with or without the converter's schema), or null. */
-    private static JsonNode notification(byte[] value) {
-        if (value == null) {
-            return null;
-        }
-        try {
-            return DebeziumDecoder.unwrap(JSON.readTree(value));
-        } catch (java.io.IOException e) {
-            return null;
-        }
-    }
-
-    private void writeSummary(Outcome o) throws Exception {
+    private void writeSummary(TableResync.Outcome o) throws Exception {
         if (summaryJson.file == null) {
             return;
         }
-        ObjectNode json = JSON.createObjectNode();
-        json.put("table", table);
+        ObjectNode json = new ObjectMapper().createObjectNode();
+        json.put("table", o.table());
         json.put("signal", o.signal());
         json.put("completed", o.completed());
         json.put("rowsReread", o.rowsReread());

@@ -64,8 +64,10 @@ public final class SourceRepair {
      */
     public record Repaired(Wrong wrong, String outcome, String why) {}
 
-    private final ClusterFile cluster;
+    private final SourceDatabase database;
     private final String kind;
+    private final KafkaClient kafka;
+    private final Path workDir;
     private final WriterSettings writerSettings;
     private final String watermarkTopic;
     private final Duration wait;
@@ -74,12 +76,36 @@ public final class SourceRepair {
      * @param settings the cache updater's settings (its TTLs), over the cluster's; checked as the job checks them
      * @param watermarkTopic where Debezium's PostgreSQL connector streams the read's watermark
      */
-    public SourceRepair(ClusterFile cluster, String kind, Config settings, String watermarkTopic, Duration wait) {
-        DatabaseSnapshot.Source.of(kind);
-        Config config = Config.of(cluster.jobSettings()).withOverrides(settings.asMap());
+    public SourceRepair(ClusterFile cluster, String kind, Config settings, String watermarkTopic, Duration wait)
+            throws IOException {
+        this(
+                SourceDatabase.fromClusterFile(cluster.dir(), kind),
+                cluster.kafka(),
+                cluster.dir().resolve("verify"),
+                Config.of(cluster.jobSettings()).withOverrides(settings.asMap()),
+                watermarkTopic,
+                wait);
+    }
+
+    /**
+     * @param database the source of truth ({@code kind} is its kind)
+     * @param kafka the broker the connector streams the read's watermark to (PostgreSQL)
+     * @param workDir where the read is written while it is used
+     * @param config the cache updater's settings (its TTLs); checked as the job checks them
+     */
+    public SourceRepair(
+            SourceDatabase database,
+            KafkaClient kafka,
+            Path workDir,
+            Config config,
+            String watermarkTopic,
+            Duration wait) {
+        DatabaseSnapshot.Source.of(database.kind());
         CacheUpdaterSettings.validateJob(config);
-        this.cluster = cluster;
-        this.kind = kind;
+        this.database = database;
+        this.kind = database.kind();
+        this.kafka = kafka;
+        this.workDir = workDir;
         this.writerSettings =
                 WriterSettings.from(config).withTtlByKeyPrefix(CacheUpdaterSettings.ttlByKeyPrefix(config));
         this.watermarkTopic = watermarkTopic;
@@ -88,15 +114,11 @@ public final class SourceRepair {
 
     /** Reads the database once at a known point, then writes each wrong key's row at that point's version. */
     public List<Repaired> repair(List<Wrong> wrong, CacheStore cache) throws IOException, SQLException {
-        Path file = Files.createDirectories(cluster.dir().resolve("verify")).resolve(kind + ".repair.jsonl");
-        SourceDatabase database = SourceDatabase.fromClusterFile(cluster.dir(), kind);
+        Path file = Files.createDirectories(workDir).resolve(kind + ".repair.jsonl");
         DatabaseSnapshot.Taken taken;
         try (Connection c = database.connect()) {
             taken = new DatabaseSnapshot(c, DatabaseSnapshot.Source.of(kind), database.resolvedKeys(c), wait)
-                    .write(
-                            new DebeziumWatermarks(
-                                    KafkaClient.from(Config.of(cluster.kafka().settings())), watermarkTopic),
-                            file);
+                    .write(new DebeziumWatermarks(kafka, watermarkTopic), file);
         } catch (IllegalStateException e) {
             throw new ClusterException("verify --repair: " + e.getMessage(), 1);
         }

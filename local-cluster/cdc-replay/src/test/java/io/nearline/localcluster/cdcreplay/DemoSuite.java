@@ -155,6 +155,27 @@ public abstract class DemoSuite {
     }
 
     /**
+     * {@code --lose}: a stretch of the change stream lost while the writers race (the connector's offsets
+     * moved past it), then every table re-synced: the verdict over every key of the range, deleted rows
+     * included, is 0 divergent.
+     */
+    @Tag(SLOW)
+    @Timeout(value = 6, unit = TimeUnit.MINUTES)
+    @ParameterizedTest
+    @ValueSource(strings = {"postgres", "mysql"})
+    void aLostStretchIsReSyncedBeforeTheVerdict(String source) throws Exception {
+        assumeDatabase(source);
+        long seed = Seeds.seed();
+        DemoResult r = demoRun(seed, "24s", "--source", source, "--lose", "6s");
+        String where = r.summary() + " " + Seeds.replay(seed);
+        assertEquals(0, r.exit(), where);
+        assertEquals(0, r.summary().get("divergentKeys").asLong(), where);
+        assertEquals(6, r.summary().get("lostStreamSeconds").asLong(), where);
+        assertTrue(r.summary().get("resyncDone").asBoolean(), where);
+        assertTrue(r.summary().get("resyncRowsReread").asLong() > 1000, where);
+    }
+
+    /**
      * Its negative control: a store that drops the writes of some keys of one table fails the verdict,
      * on that table alone.
      */

@@ -95,6 +95,10 @@ public final class Demo {
     /** The demo on {@code engine}: its broker, the job, the trouble, the verdict. Exit code 0 iff converged. */
     public static int run(DemoOptions options, Engine engine) throws Exception {
         options.run.validate();
+        if (!options.lose.isZero() && options.source.equals("simulator")) {
+            throw new IllegalArgumentException(
+                    "--lose loses a stretch of a real database's change stream: give --source postgres or mysql");
+        }
         switch (options.source) {
             case "simulator" -> {}
             case "postgres", "mysql" -> {

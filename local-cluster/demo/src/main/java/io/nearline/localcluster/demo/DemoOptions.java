@@ -58,6 +58,16 @@ public final class DemoOptions {
                             + "Connect worker; racing SQL writers at --rate transactions/s; the verdict against the table).")
     public String source;
 
+    @Option(
+            names = "--lose",
+            defaultValue = "0s",
+            converter = DurationConverter.class,
+            description = "With --source postgres or mysql: lose this long a stretch of the change stream while "
+                    + "the writers race (PostgreSQL: the replication slot advanced past it; MariaDB: the connector's "
+                    + "offsets moved past it), then re-sync every table (bin/nearline resync) before the verdict. "
+                    + "Under half of --duration. Default: none.")
+    public Duration lose;
+
     @Option(names = "--no-trouble", description = "Skip the injected job restart, bootstrap and store faults.")
     public boolean noTrouble;
 

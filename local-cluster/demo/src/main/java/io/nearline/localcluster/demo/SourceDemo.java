@@ -31,8 +31,11 @@ import io.nearline.jobs.checker.DivergenceChecker;
 import io.nearline.jobs.checker.TableCheck;
 import io.nearline.jobs.cluster.database.DebeziumSignals;
 import io.nearline.jobs.cluster.database.SourceDatabase;
+import io.nearline.jobs.kit.kafka.KafkaClient;
 import io.nearline.jobs.kit.kafka.KafkaTopics;
 import io.nearline.jobs.kit.processes.Home;
+import io.nearline.jobs.verifier.SourceRepair;
+import io.nearline.jobs.verifier.TableResync;
 import io.nearline.localcluster.databases.MariadbServer;
 import io.nearline.localcluster.databases.PostgresServer;
 import io.nearline.localcluster.databases.Processes;
@@ -41,6 +44,7 @@ import io.nearline.localcluster.kit.processes.ForkedConnect;
 import io.nearline.localcluster.kit.processes.ForkedStore;
 import io.nearline.localcluster.kit.processes.LocalBroker;
 import io.nearline.localcluster.kit.stores.LocalStores;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -104,6 +108,10 @@ final class SourceDemo {
                     + "user, who cannot enter " + closed.get() + ": 'chmod o+x " + closed.get() + "', or give a "
                     + "--work-dir under directories others may enter");
         }
+        if (!options.lose.isZero() && options.lose.compareTo(options.duration.dividedBy(2)) >= 0) {
+            throw new IllegalArgumentException("--lose " + options.lose.toSeconds() + "s must be under half of "
+                    + "--duration (" + options.duration.toSeconds() + "s): the writers go on after the loss");
+        }
         return new SourceDemo(options, engine, options.source, work).call();
     }
 
@@ -138,8 +146,21 @@ final class SourceDemo {
                 Thread probe = new Thread(() -> probe(db, store, writing, staleness), "commit-to-cache probe");
                 probe.start();
                 AtomicLong tagged = new AtomicLong();
-                Thread schemaChange = new Thread(() -> addAColumnHalfWay(db, writing, tagged), "schema change");
+                java.util.concurrent.CountDownLatch columnsAdded = new java.util.concurrent.CountDownLatch(1);
+                Thread schemaChange = new Thread(
+                        () -> {
+                            try {
+                                addAColumnHalfWay(db, writing, tagged, columnsAdded);
+                            } finally {
+                                columnsAdded.countDown();
+                            }
+                        },
+                        "schema change");
                 schemaChange.start();
+                Thread loss = new Thread(() -> loseAStretch(connect, db, columnsAdded), "lost stretch");
+                if (!options.lose.isZero()) {
+                    loss.start();
+                }
                 long writingFrom = System.currentTimeMillis();
                 try {
                     result = new SqlWorkload(
@@ -156,13 +177,30 @@ final class SourceDemo {
                 long writingMillis = Math.max(1, System.currentTimeMillis() - writingFrom);
                 probe.join();
                 schemaChange.join();
+                loss.join();
                 System.out.println("  writers stopped; draining the cache...");
+                List<TableResync.Outcome> resynced =
+                        options.lose.isZero() ? List.of() : resyncEveryTable(db, store, bootstrap, config);
                 TableCheck.Tables checked = check(db, store);
                 DivergenceChecker.Report report = checked.total();
                 job.close();
                 Map<String, Object> summary = summary(result, staleness, writingMillis, report, started);
                 summary.put("rowsTaggedAfterTheNewColumn", tagged.get());
                 summary.put("tables", perTable(checked));
+                if (!options.lose.isZero()) {
+                    summary.put("lostStreamSeconds", options.lose.toSeconds());
+                    summary.put(
+                            "resyncRowsReread",
+                            resynced.stream()
+                                    .mapToLong(TableResync.Outcome::rowsReread)
+                                    .sum());
+                    summary.put(
+                            "resyncKeysDeleted",
+                            resynced.stream()
+                                    .mapToLong(TableResync.Outcome::keysDeleted)
+                                    .sum());
+                    summary.put("resyncDone", resynced.stream().allMatch(TableResync.Outcome::done));
+                }
                 print(summary, checked);
                 return Demo.conclude(options, engine, summary, report);
             }
@@ -211,11 +249,7 @@ final class SourceDemo {
      */
     private Map<String, String> connectorConfig(ForkedConnect connect, Database db, String bootstrap, String cdcTopic)
             throws Exception {
-        Path descriptor = Home.dir().resolve("jobs/deploy/debezium-" + kind + ".yaml");
-        Map<String, Object> y = new Yaml(new SafeConstructor(new LoaderOptions()))
-                .load(Files.readString(descriptor, StandardCharsets.UTF_8));
-        Map<String, String> config = new LinkedHashMap<>();
-        ((Map<?, ?>) y.get("settings")).forEach((k, v) -> config.put(String.valueOf(k), String.valueOf(v)));
+        Map<String, String> config = descriptorSettings();
         config.put("database.hostname", "127.0.0.1");
         config.put("database.port", "" + db.port);
         config.put("database.user", db.user);
@@ -233,6 +267,16 @@ final class SourceDemo {
         return config;
     }
 
+    /** The shipped descriptor's connector settings (jobs/deploy/debezium-KIND.yaml). */
+    private Map<String, String> descriptorSettings() throws IOException {
+        Path descriptor = Home.dir().resolve("jobs/deploy/debezium-" + kind + ".yaml");
+        Map<String, Object> y = new Yaml(new SafeConstructor(new LoaderOptions()))
+                .load(Files.readString(descriptor, StandardCharsets.UTF_8));
+        Map<String, String> settings = new LinkedHashMap<>();
+        ((Map<?, ?>) y.get("settings")).forEach((k, v) -> settings.put(String.valueOf(k), String.valueOf(v)));
+        return settings;
+    }
+
     /** The demo's tables as the connector names them: SCHEMA.TABLE, or DB.TABLE on MariaDB. */
     private List<String> tables() {
         return SqlWorkload.TABLES.keySet().stream().map(this::qualified).toList();
@@ -247,6 +291,81 @@ final class SourceDemo {
         return RowKey.of(
                 RowKey.tablePart(qualified(table)),
                 Arrays.stream(values).map(String::valueOf).toList());
+    }
+
+    /**
+     * Once the half-way schema change is made, the change stream loses {@code --lose} of the writing, as it does
+     * when a connector restarts past its offsets: the connector is stopped while the writers go on, its
+     * offsets are moved to the log's end (Kafka Connect's offsets API), and it resumes from there.
+     */
+    private void loseAStretch(ForkedConnect connect, Database db, java.util.concurrent.CountDownLatch columnsAdded) {
+        try {
+            // after the half-way schema change: a stretch holding DDL would leave MariaDB's connector without
+            // the table's new schema (docs/operations.md#re-sync-a-table-after-a-loss)
+            columnsAdded.await();
+            System.out.printf("  >> the change stream loses the next %d s%n", options.lose.toSeconds());
+            connect.stop(CONNECTOR);
+            Thread.sleep(options.lose.toMillis());
+            connect.moveOffsets(CONNECTOR, offsetsNow(db));
+            connect.resume(CONNECTOR);
+            System.out.println("  >> the connector streams again, past the lost stretch");
+        } catch (Exception e) {
+            System.out.println("  losing a stretch failed: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The connector's source offset at the log's end now, as Kafka Connect's offsets API takes it: on
+     * PostgreSQL the WAL position (and the slot advanced to it, so the server can serve it), on MariaDB
+     * the binlog file and position.
+     */
+    private String offsetsNow(Database db) throws Exception {
+        try (Connection c = db.connect();
+                Statement s = c.createStatement()) {
+            if (kind.equals("postgres")) {
+                try (java.sql.ResultSet r = s.executeQuery(
+                        "SELECT lsn - '0/0'::pg_lsn FROM pg_replication_slot_advance('nearline', pg_current_wal_lsn())"
+                                + " AS a(slot, lsn)")) {
+                    r.next();
+                    long lsn = r.getLong(1);
+                    return "{\"offsets\":[{\"partition\":{\"server\":\"nearline-pg\"},\"offset\":{\"lsn\":" + lsn
+                            + ",\"lsn_proc\":" + lsn + ",\"lsn_commit\":" + lsn + "}}]}";
+                }
+            }
+            try (java.sql.ResultSet r = s.executeQuery("SHOW MASTER STATUS")) {
+                r.next();
+                return "{\"offsets\":[{\"partition\":{\"server\":\"nearline-mysql\"},\"offset\":{\"file\":\""
+                        + r.getString(1) + "\",\"pos\":" + r.getLong(2) + "}}]}";
+            }
+        }
+    }
+
+    /** After a lost stretch: every table read again through the connector, and its deleted rows swept. */
+    private List<TableResync.Outcome> resyncEveryTable(Database db, CacheStore store, String bootstrap, Config config)
+            throws Exception {
+        Map<String, String> connector = descriptorSettings();
+        KafkaClient kafka = KafkaClient.plaintext(bootstrap);
+        SourceDatabase database =
+                SourceDatabase.of(kind, db.url, db.user, db.password, tables().toArray(String[]::new));
+        TableResync resync = new TableResync(
+                database,
+                qualified(DebeziumSignals.TABLE),
+                kafka,
+                connector.get("notification.sink.topic.name"),
+                new SourceRepair(
+                        database,
+                        kafka,
+                        work.resolve("repair"),
+                        config,
+                        connector.get("topic.prefix") + ".message",
+                        Duration.ofSeconds(60)),
+                Duration.ofMinutes(2),
+                System.out);
+        List<TableResync.Outcome> out = new ArrayList<>();
+        for (String table : tables()) {
+            out.add(resync.run(table, null, store));
+        }
+        return out;
     }
 
     /** A transaction that changes two rows and stays open. */
@@ -266,7 +385,8 @@ final class SourceDemo {
      * updates. The columns have no default: a default would be the table's value for every existing row
      * with no change event saying so (docs/debezium.md#schema-changes).
      */
-    private void addAColumnHalfWay(Database db, AtomicBoolean writing, AtomicLong tagged) {
+    private void addAColumnHalfWay(
+            Database db, AtomicBoolean writing, AtomicLong tagged, java.util.concurrent.CountDownLatch columnsAdded) {
         long halfWay = System.nanoTime() + options.duration.toNanos() / 2;
         try (Connection c = db.connect()) {
             while (writing.get() && System.nanoTime() < halfWay) {
@@ -280,6 +400,7 @@ final class SourceDemo {
                 s.execute("ALTER TABLE orders ADD COLUMN channel VARCHAR(20)");
             }
             System.out.println("  >> columns added: items.tag, orders.channel");
+            columnsAdded.countDown();
             java.util.Random random = new java.util.Random(options.seed.value + 5);
             try (PreparedStatement tag = c.prepareStatement("UPDATE items SET tag = ? WHERE id = ?");
                     PreparedStatement channel = c.prepareStatement("UPDATE orders SET channel = ? WHERE id = ?")) {

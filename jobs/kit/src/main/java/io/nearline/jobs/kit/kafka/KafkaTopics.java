@@ -178,10 +178,14 @@ public final class KafkaTopics {
         }
     }
 
-    /** Assigns every partition of {@code topic} at its beginning; returns where each ends now. */
+    /**
+     * Assigns every partition of {@code topic} at its beginning; returns where each ends now (none for a
+     * topic not created yet: its first record, a connector's say, creates it).
+     */
     private static Map<TopicPartition, Long> fromBeginning(KafkaConsumer<byte[], byte[]> consumer, String topic) {
         List<TopicPartition> partitions = new ArrayList<>();
-        for (PartitionInfo p : consumer.partitionsFor(topic)) {
+        List<PartitionInfo> found = consumer.partitionsFor(topic);
+        for (PartitionInfo p : found == null ? List.<PartitionInfo>of() : found) {
             partitions.add(new TopicPartition(topic, p.partition()));
         }
         consumer.assign(partitions);

@@ -297,6 +297,55 @@ public final class ForkedConnect implements AutoCloseable {
         }
     }
 
+    /** Stops the connector {@code name} (its tasks end, its config and offsets stay) and waits until it is. */
+    public void stop(String name) throws IOException {
+        state(name, "stop", "STOPPED");
+    }
+
+    /** Resumes the connector {@code name} and waits until it runs. */
+    public void resume(String name) throws IOException {
+        state(name, "resume", "RUNNING");
+    }
+
+    /**
+     * Moves the stopped connector {@code name}'s source offsets to {@code offsets} (Kafka Connect's
+     * offsets API, a JSON body {@code {"offsets":[{"partition":…,"offset":…}]}}): what a connector
+     * restarted past its offsets does.
+     */
+    public void moveOffsets(String name, String offsets) throws IOException {
+        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(rest + "/connectors/" + name + "/offsets"))
+                .header("Content-Type", "application/json")
+                .method("PATCH", HttpRequest.BodyPublishers.ofString(offsets)));
+        if (r.statusCode() >= 300) {
+            throw new IOException("Kafka Connect did not move connector " + name + "'s offsets: " + r.body());
+        }
+    }
+
+    /** PUTs {@code /connectors/NAME/ACTION}, then waits (up to a minute) until the connector is in {@code state}. */
+    private void state(String name, String action, String state) throws IOException {
+        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(rest + "/connectors/" + name + "/" + action))
+                .PUT(HttpRequest.BodyPublishers.noBody()));
+        if (r.statusCode() >= 300) {
+            throw new IOException("Kafka Connect did not " + action + " connector " + name + ": " + r.body());
+        }
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        while (!get("/connectors/" + name + "/status")
+                .path("connector")
+                .path("state")
+                .asText()
+                .equals(state)) {
+            if (System.nanoTime() > deadline) {
+                throw new IOException("connector " + name + " is not " + state + " a minute after " + action);
+            }
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted", e);
+            }
+        }
+    }
+
     /** The worker's answer to a GET of {@code path} on its REST API. */
     public JsonNode get(String path) throws IOException {
         HttpResponse<String> r =
