@@ -279,6 +279,36 @@ class DebeziumDecoderTest {
         assertTrue(laterCommit.isNewerThan(sameScnLater), "commit order beats the change's own SCN");
     }
 
+    /**
+     * Incremental snapshot reads rank where their window closed: on Oracle at the high watermark's commit
+     * SCN (sequence 0: below the changes committed after it, above those before); on MySQL at the
+     * binlog position of the window's close, as any event there.
+     */
+    @Test
+    void incrementalReadsRankWhereTheirWindowClosedOnOracleAndMysql() {
+        Version before = version(ok(BY_ID.decode(null, oracle("990", "1000", 4))));
+        Version read = version(ok(BY_ID.decode(
+                null,
+                b("{\"after\":{\"id\":1},\"op\":\"r\",\"source\":{\"connector\":\"oracle\",\"snapshot\":"
+                        + "\"incremental\",\"scn\":\"1004\",\"commit_scn\":\"1005\",\"txSeq\":1}}"))));
+        Version after = version(ok(BY_ID.decode(null, oracle("1003", "1006", 1))));
+        assertTrue(read.isNewerThan(before), read + " above " + before);
+        assertTrue(after.isNewerThan(read), after + " above " + read);
+        Version initial = version(ok(BY_ID.decode(
+                null,
+                b("{\"after\":{\"id\":1},\"op\":\"r\",\"source\":{\"connector\":\"oracle\",\"snapshot\":"
+                        + "\"true\",\"scn\":\"1004\",\"commit_scn\":\"1005\"}}"))));
+        assertEquals(1004L, initial.scn().value(), "the initial snapshot's read keeps the flashback SCN");
+
+        Version mysqlRead = version(ok(BY_ID.decode(
+                null,
+                b("{\"after\":{\"id\":1},\"op\":\"r\",\"source\":{\"connector\":\"mysql\",\"snapshot\":"
+                        + "\"incremental\",\"file\":\"binlog.000002\",\"pos\":900,\"row\":0}}"))));
+        assertTrue(mysqlRead.isNewerThan(version(ok(BY_ID.decode(null, mysql("binlog.000002", 800, 0))))));
+        assertTrue(
+                version(ok(BY_ID.decode(null, mysql("binlog.000002", 1200, 0)))).isNewerThan(mysqlRead));
+    }
+
     @Test
     void mariadbEventsUseTheBinlogPosition() {
         ChangeEvent e = ok(BY_ID.decode(
