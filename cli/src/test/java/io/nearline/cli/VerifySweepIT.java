@@ -65,25 +65,12 @@ class VerifySweepIT {
                 s.execute("CREATE TABLE items (id int PRIMARY KEY, v text)");
                 s.execute("INSERT INTO items SELECT g, 'v' || g FROM generate_series(1, 12) g");
             }
-            Path cluster = Files.createDirectories(dir.resolve("cluster"));
-            Files.write(
-                    cluster.resolve("cluster.yaml"),
-                    List.of(
-                            "kafka:",
-                            "  bootstrap-servers: 127.0.0.1:9",
-                            "store: rocksdb",
-                            "rocksdb:",
-                            "  path: " + cluster.resolve("cache"),
-                            "package-dir: " + cluster.resolve("packages"),
-                            "postgres:",
-                            "  jdbc-url: " + server.jdbcUrl(),
-                            "  user: " + PostgresServer.USER,
-                            "  table: public.items"));
-            SourceDatabase database = SourceDatabase.fromClusterFile(cluster, "postgres");
-            String prefix;
-            try (Connection c = database.connect()) {
-                prefix = database.resolvedKeys(c).prefixOf("public.items");
-            }
+            Path cluster = clusterFile(
+                    "postgres",
+                    "  jdbc-url: " + server.jdbcUrl(),
+                    "  user: " + PostgresServer.USER,
+                    "  table: public.items");
+            String prefix = prefixOf(cluster, "postgres", "public.items");
             String ghost = RowKey.of(prefix, List.of("40"));
             try (CacheStore cache = LiveStores.open("rocksdb", ClusterFile.read(cluster))) {
                 for (int id = 1; id <= 12; id++) {
@@ -123,27 +110,14 @@ class VerifySweepIT {
                 s.execute("CREATE TABLE " + table + " (id int PRIMARY KEY, v varchar(20))");
                 s.execute("INSERT INTO " + table + " VALUES (1, 'v1'), (2, 'v2'), (3, 'v3')");
             }
-            Path cluster = Files.createDirectories(dir.resolve("cluster"));
-            Path password = Files.writeString(cluster.resolve("db.password"), server.password());
-            Files.write(
-                    cluster.resolve("cluster.yaml"),
-                    List.of(
-                            "kafka:",
-                            "  bootstrap-servers: 127.0.0.1:9",
-                            "store: rocksdb",
-                            "rocksdb:",
-                            "  path: " + cluster.resolve("cache"),
-                            "package-dir: " + cluster.resolve("packages"),
-                            "mysql:",
-                            "  jdbc-url: " + server.jdbcUrl(),
-                            "  user: " + MariadbServer.USER,
-                            "  password-file: " + password,
-                            "  table: " + table));
-            SourceDatabase database = SourceDatabase.fromClusterFile(cluster, "mysql");
-            String prefix;
-            try (Connection c = database.connect()) {
-                prefix = database.resolvedKeys(c).prefixOf(table);
-            }
+            Path password = Files.writeString(dir.resolve("db.password"), server.password());
+            Path cluster = clusterFile(
+                    "mysql",
+                    "  jdbc-url: " + server.jdbcUrl(),
+                    "  user: " + MariadbServer.USER,
+                    "  password-file: " + password,
+                    "  table: " + table);
+            String prefix = prefixOf(cluster, "mysql", table);
             String ghost = RowKey.of(prefix, List.of("40"));
             try (CacheStore cache = LiveStores.open("rocksdb", ClusterFile.read(cluster))) {
                 for (int id = 1; id <= 3; id++) {
@@ -166,6 +140,30 @@ class VerifySweepIT {
                 assertTrue(
                         held.version().isNewerThan(Version.of(7, 0)), "above what the cache held: " + held.version());
             }
+        }
+    }
+
+    /** A cluster directory over a RocksDB cache and the database whose {@code kind:} section is {@code section}. */
+    private Path clusterFile(String kind, String... section) throws Exception {
+        Path cluster = Files.createDirectories(dir.resolve("cluster"));
+        List<String> lines = new java.util.ArrayList<>(List.of(
+                "kafka:",
+                "  bootstrap-servers: 127.0.0.1:9",
+                "store: rocksdb",
+                "rocksdb:",
+                "  path: " + cluster.resolve("cache"),
+                "package-dir: " + cluster.resolve("packages"),
+                kind + ":"));
+        lines.addAll(List.of(section));
+        Files.write(cluster.resolve("cluster.yaml"), lines);
+        return cluster;
+    }
+
+    /** The key prefix of {@code table}'s rows, as the cluster file's section makes keys. */
+    private static String prefixOf(Path cluster, String kind, String table) throws Exception {
+        SourceDatabase database = SourceDatabase.fromClusterFile(cluster, kind);
+        try (Connection c = database.connect()) {
+            return database.resolvedKeys(c).prefixOf(table);
         }
     }
 

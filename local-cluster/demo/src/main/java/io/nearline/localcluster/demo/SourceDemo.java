@@ -140,52 +140,15 @@ final class SourceDemo {
                         CacheUpdaterSettings.from(config).cdcTopic());
                 System.out.println("  connector " + CONNECTOR + " running on Kafka Connect " + connect.rest());
                 AutoCloseable job = engine.start(config, work);
-                SqlWorkload.Result result;
-                List<Long> staleness = new ArrayList<>();
-                AtomicBoolean writing = new AtomicBoolean(true);
-                Thread probe = new Thread(() -> probe(db, store, writing, staleness), "commit-to-cache probe");
-                probe.start();
-                AtomicLong tagged = new AtomicLong();
-                java.util.concurrent.CountDownLatch columnsAdded = new java.util.concurrent.CountDownLatch(1);
-                Thread schemaChange = new Thread(
-                        () -> {
-                            try {
-                                addAColumnHalfWay(db, writing, tagged, columnsAdded);
-                            } finally {
-                                columnsAdded.countDown();
-                            }
-                        },
-                        "schema change");
-                schemaChange.start();
-                Thread loss = new Thread(() -> loseAStretch(connect, db, columnsAdded), "lost stretch");
-                if (!options.lose.isZero()) {
-                    loss.start();
-                }
-                long writingFrom = System.currentTimeMillis();
-                try {
-                    result = new SqlWorkload(
-                                    dialect,
-                                    WRITERS,
-                                    (int) (options.rate * options.duration.toSeconds()),
-                                    options.keys,
-                                    options.rate,
-                                    options.seed.value + 1)
-                            .run(db::connect, options.duration);
-                } finally {
-                    writing.set(false);
-                }
-                long writingMillis = Math.max(1, System.currentTimeMillis() - writingFrom);
-                probe.join();
-                schemaChange.join();
-                loss.join();
+                Writing w = write(connect, db, store, dialect);
                 System.out.println("  writers stopped; draining the cache...");
                 List<TableResync.Outcome> resynced =
                         options.lose.isZero() ? List.of() : resyncEveryTable(db, store, bootstrap, config);
                 TableCheck.Tables checked = check(db, store);
                 DivergenceChecker.Report report = checked.total();
                 job.close();
-                Map<String, Object> summary = summary(result, staleness, writingMillis, report, started);
-                summary.put("rowsTaggedAfterTheNewColumn", tagged.get());
+                Map<String, Object> summary = summary(w.result(), w.staleness(), w.millis(), report, started);
+                summary.put("rowsTaggedAfterTheNewColumn", w.tagged());
                 summary.put("tables", perTable(checked));
                 if (!options.lose.isZero()) {
                     summary.put("lostStreamSeconds", options.lose.toSeconds());
@@ -205,6 +168,56 @@ final class SourceDemo {
                 return Demo.conclude(options, engine, summary, report);
             }
         }
+    }
+
+    /** What the writing did: the workload's result, the probe's commit-to-cache times, its length, rows tagged. */
+    private record Writing(SqlWorkload.Result result, List<Long> staleness, long millis, long tagged) {}
+
+    /**
+     * The racing writers for {@code --duration}, with the probe timing commits to the cache, the half-way
+     * schema change and, with {@code --lose}, the lost stretch after it.
+     */
+    private Writing write(ForkedConnect connect, Database db, CacheStore store, SqlWorkload.Dialect dialect)
+            throws Exception {
+        List<Long> staleness = new ArrayList<>();
+        AtomicBoolean writing = new AtomicBoolean(true);
+        Thread probe = new Thread(() -> probe(db, store, writing, staleness), "commit-to-cache probe");
+        probe.start();
+        AtomicLong tagged = new AtomicLong();
+        java.util.concurrent.CountDownLatch columnsAdded = new java.util.concurrent.CountDownLatch(1);
+        Thread schemaChange = new Thread(
+                () -> {
+                    try {
+                        addAColumnHalfWay(db, writing, tagged, columnsAdded);
+                    } finally {
+                        columnsAdded.countDown();
+                    }
+                },
+                "schema change");
+        schemaChange.start();
+        Thread loss = new Thread(() -> loseAStretch(connect, db, columnsAdded), "lost stretch");
+        if (!options.lose.isZero()) {
+            loss.start();
+        }
+        long writingFrom = System.currentTimeMillis();
+        SqlWorkload.Result result;
+        try {
+            result = new SqlWorkload(
+                            dialect,
+                            WRITERS,
+                            (int) (options.rate * options.duration.toSeconds()),
+                            options.keys,
+                            options.rate,
+                            options.seed.value + 1)
+                    .run(db::connect, options.duration);
+        } finally {
+            writing.set(false);
+        }
+        long millis = Math.max(1, System.currentTimeMillis() - writingFrom);
+        probe.join();
+        schemaChange.join();
+        loss.join();
+        return new Writing(result, staleness, millis, tagged.get());
     }
 
     /** The demo's tables, with their rows before the connector starts: the connector's snapshot reads them. */
@@ -305,9 +318,12 @@ final class SourceDemo {
             columnsAdded.await();
             System.out.printf("  >> the change stream loses the next %d s%n", options.lose.toSeconds());
             connect.stop(CONNECTOR);
-            Thread.sleep(options.lose.toMillis());
-            connect.moveOffsets(CONNECTOR, offsetsNow(db));
-            connect.resume(CONNECTOR);
+            try {
+                Thread.sleep(options.lose.toMillis());
+                connect.moveOffsets(CONNECTOR, offsetsNow(db));
+            } finally {
+                connect.resume(CONNECTOR); // a failed move must not leave the stream stopped
+            }
             System.out.println("  >> the connector streams again, past the lost stretch");
         } catch (Exception e) {
             System.out.println("  losing a stretch failed: " + e.getMessage());
@@ -323,6 +339,7 @@ final class SourceDemo {
         try (Connection c = db.connect();
                 Statement s = c.createStatement()) {
             if (kind.equals("postgres")) {
+                awaitNoReader(db); // the stopped task lets go of the slot a moment after Connect says STOPPED
                 try (java.sql.ResultSet r = s.executeQuery(
                         "SELECT lsn - '0/0'::pg_lsn FROM pg_replication_slot_advance('nearline', pg_current_wal_lsn())"
                                 + " AS a(slot, lsn)")) {
@@ -338,6 +355,23 @@ final class SourceDemo {
                         + r.getString(1) + "\",\"pos\":" + r.getLong(2) + "}}]}";
             }
         }
+    }
+
+    /** Until PostgreSQL's slot has no reader (the stopped connector's task has let go), at most a minute. */
+    private static void awaitNoReader(Database db) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        while (System.nanoTime() < deadline) {
+            try (Connection c = db.connect();
+                    Statement s = c.createStatement();
+                    java.sql.ResultSet r = s.executeQuery("SELECT count(*) FROM pg_replication_slots WHERE active")) {
+                r.next();
+                if (r.getInt(1) == 0) {
+                    return;
+                }
+            }
+            Thread.sleep(200);
+        }
+        throw new IllegalStateException("the stopped connector still reads the replication slot");
     }
 
     /** After a lost stretch: every table read again through the connector, and its deleted rows swept. */
