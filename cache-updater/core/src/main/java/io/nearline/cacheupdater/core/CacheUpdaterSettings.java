@@ -16,6 +16,7 @@
 package io.nearline.cacheupdater.core;
 
 import io.nearline.common.cache.CacheTtl;
+import io.nearline.common.cache.ConsistentThroughEntry;
 import io.nearline.common.config.Check;
 import io.nearline.common.config.Config;
 import io.nearline.common.config.ConfigDef;
@@ -196,6 +197,21 @@ public record CacheUpdaterSettings(
             "Measure each change from its commit to the write: the freshness histograms, consistent-through and the "
                     + "per-table outcomes (table.writes), labelled by table and partition. false leaves the job-wide "
                     + "counters only (fewer series; docs/operations.md has what this costs).");
+    public static final ConfigKey<Duration> PUBLISH_THROUGH_EVERY = ConfigKey.of(
+                    "write.consistent-through.publish-every",
+                    ValueType.DURATION,
+                    Duration.ZERO,
+                    "Publish each table's and partition's consistent-through in the store beside the data, at most this "
+                            + "often, for readers' staleness bounds and read-your-writes (docs/reading.md). 0 (the "
+                            + "default) publishes nothing. Needs write.freshness-metrics=true.")
+            .checked(new Check<>("must be >= 0", d -> !d.isNegative()));
+    public static final ConfigKey<String> PUBLISH_THROUGH_KEY_PREFIX = ConfigKey.of(
+                    "write.consistent-through.key-prefix",
+                    ValueType.STRING,
+                    ConsistentThroughEntry.DEFAULT_KEY_PREFIX,
+                    "Where the published consistent-through entries go: no table's keys may start with it, nor it "
+                            + "with a table's key prefix (checked for Debezium's tables).")
+            .checked(Check.notBlank());
     public static final ConfigKey<Duration> MAX_PAUSE = ConfigKey.of(
                     "write.outage.max-pause",
                     ValueType.DURATION,
@@ -227,7 +243,9 @@ public record CacheUpdaterSettings(
                     WRITE_THREADS,
                     MAX_IN_FLIGHT,
                     MAX_PAUSE,
-                    FRESHNESS_METRICS)
+                    FRESHNESS_METRICS,
+                    PUBLISH_THROUGH_EVERY,
+                    PUBLISH_THROUGH_KEY_PREFIX)
             .withInvariant(
                     c -> !c.get(CDC_TOPIC).equals(c.get(DEAD_LETTER_TOPIC)),
                     "'cdc.topic' and 'cdc.dead-letter-topic' must differ: rejected events would be read again.")
@@ -245,7 +263,37 @@ public record CacheUpdaterSettings(
                     c -> debeziumKeys(c).sharedKeySpace().isEmpty(),
                     "two tables of 'cdc.debezium.tables' would share cache keys (the same key prefix, or one the "
                             + "start of another's, so that rows of both could meet under one key): give each its own "
-                            + "'cdc.debezium.table.<table>.key-prefix', none the start of another's.");
+                            + "'cdc.debezium.table.<table>.key-prefix', none the start of another's.")
+            .withInvariant(
+                    c -> c.get(PUBLISH_THROUGH_EVERY).isZero() || c.get(FRESHNESS_METRICS),
+                    "'write.consistent-through.publish-every' needs the watermark that 'write.freshness-metrics=true' "
+                            + "tracks: turn the metrics on, or set publish-every to 0.")
+            .withInvariant(
+                    c -> c.get(PUBLISH_THROUGH_EVERY).isZero()
+                            || throughKeysMeetRows(c).isEmpty(),
+                    "'write.consistent-through.key-prefix' and a table's keys could meet: give the table (or "
+                            + "'cdc.debezium.key-prefix') a prefix that neither starts it nor starts with it.");
+
+    /**
+     * The tables of a Debezium job whose row keys could equal a published consistent-through entry's key;
+     * empty for the text form, whose keys the events carry (docs/reading.md says what to avoid there).
+     */
+    static List<String> throughKeysMeetRows(Config c) {
+        if (c.get(CDC_FORMAT) != CdcFormat.DEBEZIUM_JSON) {
+            return List.of();
+        }
+        String through = c.get(PUBLISH_THROUGH_KEY_PREFIX);
+        DebeziumKeys keys = debeziumKeys(c);
+        List<String> tables = keys.tables().isEmpty()
+                ? List.of("")
+                : List.copyOf(keys.tables().keySet());
+        return tables.stream()
+                .filter(t -> {
+                    String rows = keys.prefixOf(t);
+                    return rows.startsWith(through) || through.startsWith(rows);
+                })
+                .toList();
+    }
 
     /**
      * Every setting the job reads, the chosen store's included, typos caught: call it before starting.

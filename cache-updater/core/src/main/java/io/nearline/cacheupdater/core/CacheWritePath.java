@@ -62,7 +62,8 @@ public final class CacheWritePath implements AutoCloseable {
             int maxInFlight,
             boolean freshnessMetrics,
             int batchMaxKeys,
-            Duration batchMaxDelay)
+            Duration batchMaxDelay,
+            Publishing publishing)
             implements Serializable {
 
         /** The write path's settings of {@code config}; {@code cache} opens the store. */
@@ -76,9 +77,15 @@ public final class CacheWritePath implements AutoCloseable {
                     config.get(CacheUpdaterSettings.MAX_IN_FLIGHT),
                     config.get(CacheUpdaterSettings.FRESHNESS_METRICS),
                     config.get(CacheUpdaterSettings.BATCH_MAX_KEYS),
-                    config.get(CacheUpdaterSettings.BATCH_MAX_DELAY));
+                    config.get(CacheUpdaterSettings.BATCH_MAX_DELAY),
+                    new Publishing(
+                            config.get(CacheUpdaterSettings.PUBLISH_THROUGH_KEY_PREFIX),
+                            config.get(CacheUpdaterSettings.PUBLISH_THROUGH_EVERY)));
         }
     }
+
+    /** Where and how often the path publishes consistent-through for readers; {@code every} 0: never. */
+    public record Publishing(String keyPrefix, Duration every) implements Serializable {}
 
     /** Opens the store and the batch of a task; closing the path closes both. */
     public static CacheWritePath open(Settings settings, Metrics metrics) {
@@ -91,6 +98,10 @@ public final class CacheWritePath implements AutoCloseable {
                     settings.writeThreads(),
                     settings.maxInFlight(),
                     settings.freshnessMetrics());
+            if (!settings.publishing().every().isZero()) {
+                batch.publishingThrough(
+                        settings.publishing().keyPrefix(), settings.publishing().every(), metrics);
+            }
             return new CacheWritePath(store, batch, settings.batchMaxKeys());
         } catch (RuntimeException e) {
             store.close();

@@ -15,6 +15,7 @@
  */
 package io.nearline.cacheupdater.core;
 
+import io.nearline.common.version.Version;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
@@ -22,15 +23,14 @@ import java.util.Map;
 /**
  * How far each input partition's changes are durable in the store: per partition, the newest source
  * commit time T such that every change the job has taken from that partition with a commit time up to
- * T is durable. Writes may complete in any order (parallel writes, cuts written in the background); the
- * watermark moves only over the longest run of the partition's changes, in the order they were taken,
- * that are all durable — never to the newest write alone, which may have overtaken an older one still
- * in flight.
+ * T is durable, and the same as a version (the position a reader compares its own commit with). Writes
+ * may complete in any order (parallel writes, cuts written in the background); the watermark moves only
+ * over the longest run of the partition's changes, in the order they were taken, that are all durable —
+ * never to the newest write alone, which may have overtaken an older one still in flight.
  *
- * <p>A partition carries its changes in commit order; a change whose commit time is below one taken
- * before it on the partition counts as committed at the newest time seen, so the watermark never
- * moves back. A change whose commit time is not known (0) counts at the time seen before it.
- * Thread-safe.
+ * <p>A partition carries its changes in commit order; a change whose commit time (or version) is below
+ * one taken before it on the partition counts at the newest seen, so the watermark never moves back. A
+ * change whose commit time is not known (0) counts at the time seen before it. Thread-safe.
  */
 final class ConsistentThrough {
 
@@ -38,28 +38,64 @@ final class ConsistentThrough {
     static final class Ticket {
         private final Partition partition;
         private final long commitTime;
+        private final Version version;
         private boolean durable;
 
-        private Ticket(Partition partition, long commitTime) {
+        private Ticket(Partition partition, long commitTime, Version version) {
             this.partition = partition;
             this.commitTime = commitTime;
+            this.version = version;
+        }
+    }
+
+    /** Where a partition stands, by commit time and by version. */
+    record Through(long commitTimeMillis, Version version) {}
+
+    /**
+     * One measure of a partition's watermark: the newest taken, the newest done at the head, and the newest
+     * done below that — what is all durable while a change counted at the newest done is still in flight.
+     */
+    private static final class Mark<T extends Comparable<T>> {
+        private T newestTaken;
+        private T newestDone;
+        private T belowNewestDone;
+
+        Mark(T none) {
+            newestTaken = none;
+            newestDone = none;
+            belowNewestDone = none;
+        }
+
+        T taken(T value) {
+            if (value.compareTo(newestTaken) > 0) {
+                newestTaken = value;
+            }
+            return newestTaken;
+        }
+
+        void done(T value) {
+            if (value.compareTo(newestDone) > 0) {
+                belowNewestDone = newestDone;
+                newestDone = value;
+            }
+        }
+
+        T through(T next) {
+            return next == null || next.compareTo(newestDone) > 0 ? newestDone : belowNewestDone;
         }
     }
 
     /** One partition's changes in the order taken, the durable ones at its head removed as they go. */
     private static final class Partition {
         private final ArrayDeque<Ticket> taken = new ArrayDeque<>();
-        /** The newest commit time taken so far: what a change with an older or unknown one counts at. */
-        private long newestTaken;
-        /** The newest commit time of the changes removed from the head, all durable. */
-        private long newestDone;
-        /** The newest commit time removed from the head that is below {@link #newestDone}. */
-        private long belowNewestDone;
+        private final Mark<Long> time = new Mark<>(0L);
+        private final Mark<Version> version = new Mark<>(Version.NONE);
 
-        long through() {
+        Through through() {
             Ticket next = taken.peekFirst();
-            // a change still in flight committed at newestDone: only what is below it is all durable
-            return next == null || next.commitTime > newestDone ? newestDone : belowNewestDone;
+            return new Through(
+                    time.through(next == null ? null : next.commitTime),
+                    version.through(next == null ? null : next.version));
         }
     }
 
@@ -67,9 +103,13 @@ final class ConsistentThrough {
 
     /** A change taken from {@code partition}, committed at {@code commitTimeMillis} (0: not known). */
     synchronized Ticket taken(int partition, long commitTimeMillis) {
+        return taken(partition, commitTimeMillis, Version.NONE);
+    }
+
+    /** A change taken from {@code partition}, committed at {@code commitTimeMillis} (0: not known) as {@code version}. */
+    synchronized Ticket taken(int partition, long commitTimeMillis, Version version) {
         Partition p = partitions.computeIfAbsent(partition, k -> new Partition());
-        p.newestTaken = Math.max(p.newestTaken, commitTimeMillis);
-        Ticket ticket = new Ticket(p, p.newestTaken);
+        Ticket ticket = new Ticket(p, p.time.taken(commitTimeMillis), p.version.taken(version));
         p.taken.addLast(ticket);
         return ticket;
     }
@@ -79,17 +119,21 @@ final class ConsistentThrough {
         ticket.durable = true;
         Partition p = ticket.partition;
         while (!p.taken.isEmpty() && p.taken.peekFirst().durable) {
-            long done = p.taken.removeFirst().commitTime;
-            if (done > p.newestDone) {
-                p.belowNewestDone = p.newestDone;
-                p.newestDone = done;
-            }
+            Ticket done = p.taken.removeFirst();
+            p.time.done(done.commitTime);
+            p.version.done(done.version);
         }
     }
 
     /** The partition's watermark: a commit time in epoch ms, 0 while nothing taken from it is durable. */
     synchronized long through(int partition) {
         Partition p = partitions.get(partition);
-        return p == null ? 0 : p.through();
+        return p == null ? 0 : p.through().commitTimeMillis();
+    }
+
+    /** The partition's watermark by time and by version; null while nothing was taken from it. */
+    synchronized Through where(int partition) {
+        Partition p = partitions.get(partition);
+        return p == null ? null : p.through();
     }
 }

@@ -131,8 +131,10 @@ public final class UpdateBatch implements AutoCloseable {
     private List<WriteFreshness.Taken> taken = new ArrayList<>();
 
     private final Map<CacheKey, Pending> pending = new LinkedHashMap<>();
+    private final ScnOrderedWriter writer;
     private final ParallelWrites writes;
     private final RetryingFlush flush;
+    private ThroughPublisher publisher;
 
     /** Default of {@code write.max-in-flight}. */
     public static final int MAX_IN_FLIGHT = 256;
@@ -159,8 +161,21 @@ public final class UpdateBatch implements AutoCloseable {
         this.rowsApplied = metrics.counter(BOOTSTRAP_APPLIED);
         this.freshness = measureFreshness ? new WriteFreshness(metrics, System::currentTimeMillis) : null;
         this.tableWrites = measureFreshness ? new CounterFamily(metrics, "table.writes", "table", "outcome") : null;
+        this.writer = writer;
         this.writes = new ParallelWrites(writer, writeThreads, maxInFlight);
         this.flush = new RetryingFlush(writer, writes, maxPause);
+    }
+
+    /**
+     * Publishes each (table, partition)'s consistent-through in the store under {@code keyPrefix}, at most
+     * once per {@code every} ({@link ThroughPublisher}); needs the freshness measures, which track it.
+     */
+    public UpdateBatch publishingThrough(String keyPrefix, Duration every, Metrics metrics) {
+        if (freshness == null) {
+            throw new IllegalStateException("publishing consistent-through needs write.freshness-metrics=true");
+        }
+        this.publisher = new ThroughPublisher(writer, keyPrefix, every, metrics, System::currentTimeMillis);
+        return this;
     }
 
     public void add(CacheKey key, Pending change) {
@@ -172,7 +187,8 @@ public final class UpdateBatch implements AutoCloseable {
                 taken.add(freshness.taken(
                         change.table(),
                         change.source() == null ? 0 : change.source().partition(),
-                        change.commitTimeMillis()));
+                        change.commitTimeMillis(),
+                        change.record().version()));
             }
         }
         Pending before = pending.get(key);
@@ -245,6 +261,9 @@ public final class UpdateBatch implements AutoCloseable {
         rowsWritten.inc(cut.rows());
         if (freshness != null) {
             freshness.settled(cut.taken());
+        }
+        if (publisher != null) {
+            publisher.maybePublish(freshness);
         }
     }
 

@@ -16,9 +16,11 @@
 package io.nearline.cacheupdater.core;
 
 import io.nearline.common.metrics.Metrics;
+import io.nearline.common.version.Version;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -63,9 +65,19 @@ final class WriteFreshness {
         this.jobWide = metrics.histogram("freshness-ms");
     }
 
-    Taken taken(String table, int partition, long commitTimeMillis) {
+    Taken taken(String table, int partition, long commitTimeMillis, Version version) {
         Histogram histogram = histograms.computeIfAbsent(new Series(table, partition), this::open);
-        return new Taken(histogram, commitTimeMillis, through.taken(partition, commitTimeMillis));
+        return new Taken(histogram, commitTimeMillis, through.taken(partition, commitTimeMillis, version));
+    }
+
+    /** Each (table, partition) seen so far with its partition's watermark. */
+    void forEachSeries(BiConsumer<Series, ConsistentThrough.Through> each) {
+        for (Series series : histograms.keySet()) {
+            ConsistentThrough.Through where = through.where(series.partition());
+            if (where != null) {
+                each.accept(series, where);
+            }
+        }
     }
 
     /** The changes of a written cut are settled now. */

@@ -121,6 +121,27 @@ class CacheUpdaterSettingsTest {
         own.validateComplete(CacheUpdaterSettings.DEF); // "a:" and "public.ab:" never meet
     }
 
+    /** Published consistent-through entries must have a key space no table's rows can reach. */
+    @Test
+    void publishingConsistentThroughWhereRowKeysCouldMeetItIsRefused() {
+        String refused = "'write.consistent-through.key-prefix' and a table's keys could meet";
+        assertRefused(Map.of("write.consistent-through.publish-every", "1s"), refused); // one table: bare values
+        assertRefused(
+                Map.of(
+                        "write.consistent-through.publish-every", "1s",
+                        "cdc.debezium.tables", "public.a,public.b",
+                        "cdc.debezium.table.public.a.key-prefix", "nearline."),
+                refused);
+        assertRefused(
+                Map.of("write.consistent-through.publish-every", "1s", "write.freshness-metrics", "false"),
+                "needs the watermark");
+        debezium(Map.of("write.consistent-through.publish-every", "1s", "cdc.debezium.tables", "public.a,public.b"))
+                .validateComplete(CacheUpdaterSettings.DEF);
+        debezium(Map.of("write.consistent-through.publish-every", "1s", "cdc.debezium.key-prefix", "row:"))
+                .validateComplete(CacheUpdaterSettings.DEF);
+        debezium(Map.of()).validateComplete(CacheUpdaterSettings.DEF); // off by default: nothing to check
+    }
+
     /** Each bad table setting fails before the job starts, naming the key. */
     @Test
     void badTableSettingsAreRefusedByName() {

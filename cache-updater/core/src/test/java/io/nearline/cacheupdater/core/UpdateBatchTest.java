@@ -26,6 +26,7 @@ import io.nearline.common.avro.Op;
 import io.nearline.common.cache.CacheKey;
 import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.cache.CacheRecordCodec;
+import io.nearline.common.cache.ConsistentThroughEntry;
 import io.nearline.common.deadletter.SourceRecord;
 import io.nearline.common.events.Rejection;
 import io.nearline.common.metrics.InMemoryMetrics;
@@ -149,6 +150,47 @@ class UpdateBatchTest {
                 plain.snapshot().keySet().stream().filter(Metrics::isLabelled).toList(),
                 "no labelled series");
         assertEquals(List.of(), List.copyOf(plain.gaugeNames()), "no consistent-through");
+    }
+
+    /**
+     * Each table's and partition's consistent-through reaches the store, as readers see it; a task that
+     * lags behind (the partition's former owner) never moves it back.
+     */
+    @Test
+    void publishesConsistentThroughBesideTheDataAndNeverMovesItBack() throws Exception {
+        String prefix = ConsistentThroughEntry.DEFAULT_KEY_PREFIX;
+        CacheKey entry = CacheKey.of(ConsistentThroughEntry.key(prefix, "t", 3));
+        try (UpdateBatch publishing = new UpdateBatch(writer, metrics, Duration.ofMillis(50), 4)
+                        .publishingThrough(prefix, Duration.ZERO, metrics);
+                UpdateBatch lagging = new UpdateBatch(writer, metrics, Duration.ofMillis(50), 4)
+                        .publishingThrough(prefix, Duration.ZERO, metrics)) {
+            CacheKey a = CacheKey.of("a");
+            ChangeEvent newer = event(a, 9, 1_000);
+            publishing.add(
+                    a, UpdateBatch.Pending.of(newer, KeyHistory.record(a, Version.of(9, 1), false), source(3), false));
+            assertEquals(List.of(), publishing.flush());
+            ConsistentThroughEntry published = ConsistentThroughEntry.of(
+                    CacheRecordCodec.decode(memory.get(entry).orElseThrow().value()));
+            assertEquals(Version.of(9, 0), Version.of(published.version().scn().value(), 0));
+            assertEquals(newer.getCommitTimeMillis(), published.commitTimeMillis());
+            assertEquals(3, published.partition());
+
+            CacheKey b = CacheKey.of("b");
+            lagging.add(
+                    b,
+                    UpdateBatch.Pending.of(
+                            event(b, 4, 5_000), KeyHistory.record(b, Version.of(4, 1), false), source(3), false));
+            assertEquals(List.of(), lagging.flush());
+            assertEquals(
+                    9,
+                    ConsistentThroughEntry.of(CacheRecordCodec.decode(
+                                    memory.get(entry).orElseThrow().value()))
+                            .version()
+                            .scn()
+                            .value(),
+                    "the older watermark is stale to the ordered write");
+            assertEquals(2, metrics.count("consistent-through.published"));
+        }
     }
 
     private static SourceRecord source(int partition) {
