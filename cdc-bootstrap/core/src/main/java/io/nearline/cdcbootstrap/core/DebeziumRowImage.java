@@ -47,7 +47,7 @@ import java.util.Locale;
  * bytes in the cache. A column of any other type is refused before a row is read: the bootstrap cannot
  * promise to write it as the connector does.
  */
-final class DebeziumRowImage {
+public final class DebeziumRowImage {
 
     /** How one column is read and written. */
     private enum Rendering {
@@ -74,7 +74,7 @@ final class DebeziumRowImage {
     }
 
     /** The image of the result's columns; IllegalArgumentException naming the first column it cannot write. */
-    static DebeziumRowImage of(ResultSetMetaData meta, DatabaseSnapshot.Source source, String table)
+    public static DebeziumRowImage of(ResultSetMetaData meta, DatabaseSnapshot.Source source, String table)
             throws SQLException {
         int n = meta.getColumnCount();
         String[] names = new String[n];
@@ -162,7 +162,7 @@ final class DebeziumRowImage {
     }
 
     /** The current row of {@code r} as the cache would hold it. */
-    ObjectNode read(ResultSet r) throws SQLException {
+    public ObjectNode read(ResultSet r) throws SQLException {
         ObjectNode row = JsonNodeFactory.instance.objectNode();
         for (int i = 0; i < names.length; i++) {
             row.set(names[i], value(r, i + 1, renderings[i], zonedFormats[i]));
