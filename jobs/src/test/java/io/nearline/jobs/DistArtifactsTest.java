@@ -136,6 +136,34 @@ class DistArtifactsTest {
                 "META-INF/services/io.nearline.common.store.CacheStoreProvider");
     }
 
+    /** The client library: the codec and the stores' clients, no engine, no Kafka, none of the tools. */
+    @Test
+    void clientJar() throws IOException {
+        Path file = DIST.resolve("nearline-client.jar");
+        assertTrue(Files.size(file) <= 40 * MB, "the client is " + Files.size(file) / MB + " MB");
+        try (JarFile jar = new JarFile(file.toFile())) {
+            List<String> entries = jar.stream().map(JarEntry::getName).toList();
+            for (String forbidden : List.of(
+                    "org/apache/flink/",
+                    "org/apache/samza/",
+                    "org/apache/kafka/",
+                    "io/nearline/jobs/",
+                    "io/nearline/localcluster/",
+                    "org/slf4j/")) {
+                assertTrue(entries.stream().noneMatch(e -> e.startsWith(forbidden)), "the client holds " + forbidden);
+            }
+            for (String entry : List.of(
+                    "io/nearline/client/NearlineClient.class",
+                    "io/nearline/client/JdbcRowSource.class",
+                    "io/nearline/common/cache/CacheRecordCodec.class",
+                    "io/nearline/cacheupdater/storeredis/RedisCacheStore.class",
+                    "io/nearline/cacheupdater/storecouchbase/CouchbaseCacheStore.class",
+                    "META-INF/services/io.nearline.common.store.CacheStoreProvider")) {
+                assertTrue(entries.contains(entry), "the client lacks " + entry);
+            }
+        }
+    }
+
     @Test
     void trackingJoinFlinkJar() throws IOException {
         assertFlinkJar(
