@@ -46,6 +46,7 @@ import picocli.CommandLine.Command;
             VerifyCommand.class,
             ResyncCommand.class,
             TablesCommand.class,
+            GetCommand.class,
             GenerateCommand.class,
             BenchCommand.class,
             RaceCommand.class,
