@@ -148,6 +148,7 @@ class ClientIT extends LocalClusterIT {
                         "--set",
                         "write.consistent-through.publish-every=" + job.get("write.consistent-through.publish-every"),
                         Long.toString(id));
+                System.out.println(get.out()); // docs/reading.md shows it
                 assertEquals(0, get.exit(), get.out());
                 assertTrue(get.out().contains("from the database") && get.out().contains("unseen"), get.out());
 

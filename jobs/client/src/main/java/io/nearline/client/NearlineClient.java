@@ -118,11 +118,8 @@ public final class NearlineClient implements AutoCloseable {
      * database (null: {@link #read} is refused, {@link #get} works).
      */
     public static NearlineClient open(Config config, RowSource rows) {
-        config.validate(
-                DEF,
-                CacheUpdaterSettings.DEF,
-                WriterSettings.DEF,
-                CacheStores.provider(config).settings());
+        // the job's own keys (its Kafka among them) are the job's to check: a reader needs the store and the key rule
+        config.validate(DEF, WriterSettings.DEF, CacheStores.provider(config).settings());
         CacheStore store = CacheStores.open(config);
         try {
             return new NearlineClient(store, config, rows, Clock.systemUTC());

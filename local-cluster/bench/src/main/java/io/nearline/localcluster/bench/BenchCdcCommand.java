@@ -99,10 +99,12 @@ public final class BenchCdcCommand implements Callable<Integer> {
 
     @Option(
             names = "--against",
-            paramLabel = "blind",
+            paramLabel = "blind|publishing",
             description = "blind: each engine also runs the same job right after its ordered run, into an emptied "
                     + "store, with the store's guarded writes made blind upserts (no read, no version compare: "
-                    + "what a plain sink does); the summary gains against and againstRatio. Flink and Samza only.")
+                    + "what a plain sink does); the summary gains against and againstRatio. Flink and Samza only. "
+                    + "publishing: the other run publishes consistent-through for readers every second "
+                    + "(write.consistent-through.publish-every=1s), so againstRatio is what publishing costs.")
     String against;
 
     @Mixin
@@ -123,7 +125,9 @@ public final class BenchCdcCommand implements Callable<Integer> {
         }
         run.requireEngines(List.of("flink", "samza", "connect"));
         if (against != null) {
-            Benches.requireBlind(against, "cdc", run.engines);
+            if (!against.equals("publishing")) {
+                Benches.requireBlind(against, "cdc", run.engines);
+            }
             if (rate != null) {
                 throw new IllegalArgumentException(
                         "--against blind compares steady rates: leave out --rate (a live run measures staleness)");
@@ -242,13 +246,15 @@ public final class BenchCdcCommand implements Callable<Integer> {
      * figures go into the engine's member {@code m}, whose first ordered run is the bench's main one.
      */
     private int againstBlind(String engine, Path work, Path stream, ForkedStore server, ObjectNode m) throws Exception {
+        Map<String, String> other =
+                against.equals("blind") ? Benches.blind(settings.values) : Benches.publishing(settings.values);
         int code = Benches.alternate(
                 m,
                 "writtenPerSec",
-                "blind",
+                against,
                 run.rounds,
                 r -> measured(engine, r, work, stream, server, settings.values),
-                r -> measured(engine, "-blind" + r, work, stream, server, Benches.blind(settings.values)));
+                r -> measured(engine, "-" + against + r, work, stream, server, other));
         if (code == 0 && run.rounds > 1) {
             m.put(
                     "writtenPerCeiling",
@@ -271,7 +277,8 @@ public final class BenchCdcCommand implements Callable<Integer> {
         Path state = work.resolve("state-" + engine + suffix + ".jsonl");
         boolean verified = values.containsKey(BlindWrites.SETTING)
                 ? Benches.blindVerified(engine + suffix.replace("-blind", ""), replay, List.of(stream), state)
-                : Benches.stateMatches(engine + suffix, List.of(stream), state);
+                : Benches.stateMatches(engine + suffix, List.of(stream), state)
+                        && (!values.containsKey(Benches.PUBLISH_EVERY) || Benches.published(engine + suffix, replay));
         return new Benches.Measured(0, replay.path("steadyEventsPerSec").asLong(-1), verified);
     }
 

@@ -31,6 +31,7 @@ import picocli.CommandLine.Command;
             BenchCdcCommand.class,
             BenchJoinCommand.class,
             BenchBootstrapCommand.class,
+            BenchReadCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class BenchCommand extends CommandGroup {}

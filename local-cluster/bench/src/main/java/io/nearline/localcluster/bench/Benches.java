@@ -225,6 +225,25 @@ final class Benches {
         return blind;
     }
 
+    /** The setting a {@code --against publishing} run adds. */
+    static final String PUBLISH_EVERY = "write.consistent-through.publish-every";
+
+    /** The bench's settings with consistent-through published every second, for readers. */
+    static Map<String, String> publishing(Map<String, String> settings) {
+        Map<String, String> publishing = new LinkedHashMap<>(settings);
+        publishing.put(PUBLISH_EVERY, "1s");
+        return publishing;
+    }
+
+    /** Whether a publishing run did publish: its entries found in the store after the run; printed. */
+    static boolean published(String engine, ObjectNode replay) {
+        if (replay.path("throughEntries").asLong(0) == 0) {
+            System.out.println("  check: " + engine + " left no consistent-through entry in the store");
+            return false;
+        }
+        return true;
+    }
+
     /**
      * Whether a blind run ({@code --against blind}) is what it claims: the job's JVM counted blind upserts
      * (it wrote through {@code BlindWrites}, not its ordered write), and its state is the change logs'

@@ -81,6 +81,7 @@ final class CdcReplayRun {
     private long complete;
     private List<String> deadLetters;
     private List<String> state;
+    private long throughEntries;
     private final InMemoryMetrics staleness = new InMemoryMetrics();
     private long unmatched;
 
@@ -207,6 +208,7 @@ final class CdcReplayRun {
         deadLetters = KafkaReplay.deadLetters(KafkaClient.plaintext(bootstrapServers), settings.deadLetterTopic());
         try (CacheStore store = LocalStores.open(config)) {
             state = StateDump.lines(store, keys);
+            throughEntries = publishedThroughEntries(store);
             if (live != null) {
                 unmatched = live.staleness(store, staleness.histogram(STALENESS));
             }
@@ -215,6 +217,26 @@ final class CdcReplayRun {
         if (options.dlqOut != null) {
             LinesFile.write(options.dlqOut, deadLetters);
         }
+    }
+
+    /**
+     * The consistent-through entries the job published in the store, counted there (the evidence that a run
+     * with {@code write.consistent-through.publish-every} published); -1 where the store cannot list keys.
+     */
+    private long publishedThroughEntries(CacheStore store) {
+        String prefix = config.get(io.nearline.cacheupdater.core.CacheUpdaterSettings.PUBLISH_THROUGH_KEY_PREFIX);
+        long n = 0;
+        String cursor = null;
+        try {
+            do {
+                CacheStore.KeyPage page = store.scanKeys(prefix, cursor, 1000);
+                n += page.keys().size();
+                cursor = page.next();
+            } while (cursor != null);
+        } catch (UnsupportedOperationException e) {
+            return -1;
+        }
+        return n;
     }
 
     private ReplaySummary report() {
@@ -269,6 +291,7 @@ final class CdcReplayRun {
         }
         ObjectNode json = (ObjectNode) new ObjectMapper().readTree(summary.toJson());
         json.put("blindUpserts", BlindWrites.upserts()); // the evidence of a bench's blind run: 0 when ordered
+        json.put("throughEntries", throughEntries); // of a run that publishes consistent-through
         if (live != null) {
             json.put("offeredEventsPerSec", Math.round(live.offeredPerSec()))
                     .put("caughtUp", live.caughtUp())
