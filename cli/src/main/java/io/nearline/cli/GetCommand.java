@@ -17,12 +17,12 @@ package io.nearline.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.nearline.client.CachedRow;
-import io.nearline.client.JdbcRowSource;
-import io.nearline.client.NearlineClient;
-import io.nearline.client.Read;
-import io.nearline.client.Through;
 import io.nearline.common.config.Config;
+import io.nearline.jobs.client.CachedRow;
+import io.nearline.jobs.client.JdbcRowSource;
+import io.nearline.jobs.client.NearlineClient;
+import io.nearline.jobs.client.Read;
+import io.nearline.jobs.client.Through;
 import io.nearline.jobs.cluster.ClusterException;
 import io.nearline.jobs.cluster.ClusterFile;
 import io.nearline.jobs.cluster.ClusterOption;

@@ -92,7 +92,8 @@ class DocsNamesTest {
             "RoleBinding",
             // Hadoop, the JDK
             "FsShell",
-            "NoSuchMethodError");
+            "NoSuchMethodError",
+            "TimeoutException");
 
     /** A code span that names a class (two humps or more), maybe a member: `Class`, `Class.member`, `Class#member()`. */
     private static final Pattern NAMED =

@@ -147,14 +147,17 @@ class DistArtifactsTest {
                     "org/apache/flink/",
                     "org/apache/samza/",
                     "org/apache/kafka/",
-                    "io/nearline/jobs/",
+                    "io/nearline/jobs/cluster/",
+                    "io/nearline/jobs/deploy/",
+                    "io/nearline/jobs/verifier/",
+                    "io/nearline/jobs/kit/",
                     "io/nearline/localcluster/",
                     "org/slf4j/")) {
                 assertTrue(entries.stream().noneMatch(e -> e.startsWith(forbidden)), "the client holds " + forbidden);
             }
             for (String entry : List.of(
-                    "io/nearline/client/NearlineClient.class",
-                    "io/nearline/client/JdbcRowSource.class",
+                    "io/nearline/jobs/client/NearlineClient.class",
+                    "io/nearline/jobs/client/JdbcRowSource.class",
                     "io/nearline/common/cache/CacheRecordCodec.class",
                     "io/nearline/cacheupdater/storeredis/RedisCacheStore.class",
                     "io/nearline/cacheupdater/storecouchbase/CouchbaseCacheStore.class",

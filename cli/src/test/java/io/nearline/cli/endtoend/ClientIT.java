@@ -20,12 +20,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.nearline.cli.CliRun;
-import io.nearline.client.CommitPosition;
-import io.nearline.client.JdbcRowSource;
-import io.nearline.client.NearlineClient;
-import io.nearline.client.Read;
 import io.nearline.common.config.Config;
 import io.nearline.common.testkit.Printed;
+import io.nearline.jobs.client.CommitPosition;
+import io.nearline.jobs.client.JdbcRowSource;
+import io.nearline.jobs.client.NearlineClient;
+import io.nearline.jobs.client.Read;
 import io.nearline.jobs.cluster.ClusterFile;
 import io.nearline.jobs.cluster.ConnectRest;
 import io.nearline.jobs.cluster.database.SourceDatabase;

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.client;
+package io.nearline.jobs.client;
 
 import io.nearline.common.version.Version;
 

@@ -13,7 +13,7 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-package io.nearline.client;
+package io.nearline.jobs.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -191,6 +191,11 @@ class NearlineClientTest {
                         .version()
                         .scn()
                         .value());
+    }
+
+    @Test
+    void docsListEveryKey() {
+        io.nearline.common.testkit.ConfigDocsCheck.assertInSync("client", NearlineClient.DEF);
     }
 
     @Test
