@@ -119,8 +119,8 @@ public final class GetCommand implements Callable<Integer> {
             System.out.println("  cache    " + cached.map(GetCommand::describe).orElse("absent"));
             System.out.println("  through  "
                     + through.map(t -> String.format(
-                                    "%.1f s behind the source (the oldest of %d partitions, version %s)",
-                                    t.stalenessMillis(now) / 1000.0, t.partitions(), t.version()))
+                                    "%.1f s behind the source (the oldest of %d entries, version %s)",
+                                    t.stalenessMillis(now) / 1000.0, t.entries(), t.version()))
                             .orElse("nothing published (write.consistent-through.publish-every is off, or the job has "
                                     + "written nothing yet)"));
             ObjectNode json =
@@ -135,11 +135,13 @@ public final class GetCommand implements Callable<Integer> {
                 found = read.found();
                 row = read.row();
                 from = read.from() == Read.From.CACHE ? "cache" : "database";
+                String bound = maxStaleness.toMillis() % 1000 == 0
+                        ? maxStaleness.toSeconds() + " s"
+                        : maxStaleness.toMillis() + " ms";
                 System.out.println("  read     from the " + from
                         + (read.from() == Read.From.CACHE
-                                ? String.format(
-                                        " (%.1f s behind, within %s)", read.stalenessMillis() / 1000.0, maxStaleness)
-                                : " (the cache could not answer within " + maxStaleness + "); written back: "
+                                ? String.format(" (%.1f s behind, within %s)", read.stalenessMillis() / 1000.0, bound)
+                                : " (the cache could not answer within " + bound + "); written back: "
                                         + read.written()));
                 json.put("writtenBack", read.written());
             }

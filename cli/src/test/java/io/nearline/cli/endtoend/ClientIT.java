@@ -55,7 +55,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * <ul>
  *   <li>read-your-writes: with writers racing, a commit's position is waited for, and the row is then in
  *       the cache;
- *   <li>the control: with the connector stopped, a commit's position is never passed (the wait times
+ *   <li>the control: with the connector paused, a commit's position is never passed (the wait times
  *       out), and a bounded read goes to the database once the cache is older than its bound
  *       ({@code bin/nearline get --max-staleness});
  *   <li>resumed, the commit arrives and the cache ends equal to every table.
@@ -64,6 +64,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ClientIT extends LocalClusterIT {
 
     private static final Duration PUBLISH = Duration.ofMillis(200);
+    /** The topic's 2 partitions, each spread by key over the Flink write operator's 2 tasks (the descriptor's parallelism). */
+    private static final int ENTRIES = 2 * 2;
 
     @ParameterizedTest
     @ValueSource(strings = {"postgres", "mysql"})
@@ -108,7 +110,8 @@ class ClientIT extends LocalClusterIT {
                     .findFirst()
                     .orElseThrow();
             try (JdbcRowSource rows = new JdbcRowSource(kind, database::connect, database.keys());
-                    NearlineClient client = NearlineClient.open(Config.of(c.jobSettings(job, Map.of())), rows);
+                    NearlineClient client = NearlineClient.open(
+                            Config.of(c.jobSettings(job, Map.of("client.entries", "" + ENTRIES))), rows);
                     Connection conn = database.connect();
                     Statement s = conn.createStatement()) {
                 long id = 900_001; // beyond the workload's ids: no racing writer deletes it
@@ -127,9 +130,9 @@ class ClientIT extends LocalClusterIT {
                         "the commit waited for is in the cache");
                 racing.get(3, TimeUnit.MINUTES);
 
-                // the control: the connector stopped, the commit never reaches the cache
-                ConnectRest.put(c.connectRest(), connector + "/stop", Map.of());
-                awaitConnector(c, connector, "STOPPED");
+                // the control: the connector paused, the commit never reaches the cache
+                ConnectRest.put(c.connectRest(), connector + "/pause", Map.of()); // its task stays, its position too
+                awaitConnector(c, connector, "PAUSED");
                 s.executeUpdate("UPDATE " + items + " SET name = 'unseen' WHERE id = " + id);
                 long unseen = positionNow(kind, s);
                 assertThrows(
@@ -196,7 +199,7 @@ class ClientIT extends LocalClusterIT {
         }
     }
 
-    /** A one-second bound read until the stopped stream's cache is older than it: at most 20 s. */
+    /** A one-second bound read until the paused stream's cache is older than it: at most 20 s. */
     private static Read awaitReadFromTheDatabase(NearlineClient client, String table, long id) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         Read read;
@@ -208,21 +211,5 @@ class ClientIT extends LocalClusterIT {
             Thread.sleep(100);
         } while (System.nanoTime() < deadline);
         throw new AssertionError("a one-second bound was still served from the cache: " + read);
-    }
-
-    private static void awaitConnector(ClusterFile c, String connector, String state) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        String now = "";
-        while (System.nanoTime() < deadline) {
-            now = ConnectRest.get(c.connectRest(), connector + "/status")
-                    .path("connector")
-                    .path("state")
-                    .asText();
-            if (now.equals(state)) {
-                return;
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("the connector is " + now + ", not " + state);
     }
 }

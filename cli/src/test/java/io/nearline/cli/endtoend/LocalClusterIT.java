@@ -19,6 +19,8 @@ import io.nearline.cli.CliRun;
 import io.nearline.cli.NearlineCli;
 import io.nearline.common.testkit.Printed;
 import io.nearline.common.testkit.Required;
+import io.nearline.jobs.cluster.ClusterFile;
+import io.nearline.jobs.cluster.ConnectRest;
 import io.nearline.jobs.cluster.database.SourceDatabase;
 import io.nearline.localcluster.cluster.PrivateNetwork;
 import io.nearline.localcluster.databases.SqlWorkload;
@@ -30,6 +32,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.io.CleanupMode;
@@ -102,5 +105,22 @@ abstract class LocalClusterIT {
     static Path scenario(String name) {
         return Path.of("../local-cluster/cdc-reference/src/test/resources/scenarios", name)
                 .toAbsolutePath();
+    }
+
+    /** Until the Kafka Connect connector at {@code connector} ({@code /connectors/NAME}) is in {@code state}, at most a minute. */
+    static void awaitConnector(ClusterFile c, String connector, String state) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        String now = "";
+        while (System.nanoTime() < deadline) {
+            now = ConnectRest.get(c.connectRest(), connector + "/status")
+                    .path("connector")
+                    .path("state")
+                    .asText();
+            if (now.equals(state)) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("the connector is " + now + ", not " + state);
     }
 }

@@ -268,7 +268,7 @@ class ResyncIT extends LocalClusterIT {
             throws Exception {
         String name = "/connectors/nearline-debezium-" + kind;
         ConnectRest.put(c.connectRest(), name + "/stop", Map.of());
-        awaitState(c, name, "STOPPED");
+        awaitConnector(c, name, "STOPPED");
         SqlWorkload.Result lost = sqlWorkload(kind, db, 600, 3);
         String offsets = kind.equals("postgres") ? slotAdvancedToTheEnd(db) : binlogEnd(db);
         java.net.http.HttpResponse<String> patched = java.net.http.HttpClient.newHttpClient()
@@ -280,7 +280,7 @@ class ResyncIT extends LocalClusterIT {
                         java.net.http.HttpResponse.BodyHandlers.ofString());
         assertEquals(200, patched.statusCode(), patched.body());
         ConnectRest.put(c.connectRest(), name + "/resume", Map.of());
-        awaitState(c, name, "RUNNING");
+        awaitConnector(c, name, "RUNNING");
         return lost;
     }
 
@@ -310,22 +310,6 @@ class ResyncIT extends LocalClusterIT {
             return "{\"offsets\":[{\"partition\":{\"server\":\"nearline-mysql\"},\"offset\":{\"file\":\""
                     + r.getString(1) + "\",\"pos\":" + r.getLong(2) + "}}]}";
         }
-    }
-
-    private static void awaitState(ClusterFile c, String connector, String state) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        String now = "";
-        while (System.nanoTime() < deadline) {
-            now = ConnectRest.get(c.connectRest(), connector + "/status")
-                    .path("connector")
-                    .path("state")
-                    .asText();
-            if (now.equals(state)) {
-                return;
-            }
-            Thread.sleep(200);
-        }
-        throw new AssertionError("the connector is " + now + ", not " + state);
     }
 
     private static int activeSlots(Map<String, String> db) throws Exception {

@@ -24,26 +24,28 @@ import java.io.UncheckedIOException;
 import java.util.List;
 
 /**
- * How far a job's writes of one table from one input partition are complete, as the job publishes it in
- * the store beside the data (its {@code consistent-through}): every change of {@code table} the job took
- * from {@code partition} committed up to {@code commitTimeMillis}, at or below {@code version}, is in the
- * cache. Stored under {@link #key} as a cache record at {@code version}, its payload this JSON:
- * {@code {"table", "partition", "commitTimeMillis", "scn", "seq", "publishedMillis"}}.
+ * How far one writing task's writes of one table from one input partition are complete, as the job
+ * publishes it in the store beside the data (its {@code consistent-through}): every change of
+ * {@code table} from {@code partition} that task took, committed up to {@code commitTimeMillis}, at or
+ * below {@code version}, is in the cache. Where an engine spreads a partition's changes over several
+ * tasks by key (Flink's keyBy), each task publishes its own entry, and the table is as far as the
+ * oldest of them. Stored under {@link #key} as a cache record at {@code version}, its payload this JSON:
+ * {@code {"table", "partition", "writer", "commitTimeMillis", "scn", "seq", "publishedMillis"}}.
  */
 public record ConsistentThroughEntry(
-        String table, int partition, long commitTimeMillis, Version version, long publishedMillis) {
+        String table, int partition, String writer, long commitTimeMillis, Version version, long publishedMillis) {
 
     /** Where the jobs publish unless {@code write.consistent-through.key-prefix} says otherwise. */
     public static final String DEFAULT_KEY_PREFIX = "nearline.through:";
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** The entry's key: the prefix, then the table and the partition as key values ({@link RowKey}). */
-    public static String key(String prefix, String table, int partition) {
-        return RowKey.of(prefix, List.of(table, Integer.toString(partition)));
+    /** The entry's key: the prefix, then the table, the partition and the writer as key values ({@link RowKey}). */
+    public static String key(String prefix, String table, int partition, String writer) {
+        return RowKey.of(prefix, List.of(table, Integer.toString(partition), writer));
     }
 
-    /** The prefix every partition's entry of {@code table} starts with, to list them by a scan. */
+    /** The prefix every entry of {@code table} starts with, to list them by a scan. */
     public static String tablePrefix(String prefix, String table) {
         return prefix + RowKey.tablePart(table);
     }
@@ -52,6 +54,7 @@ public record ConsistentThroughEntry(
         ObjectNode o = JSON.createObjectNode()
                 .put("table", table)
                 .put("partition", partition)
+                .put("writer", writer)
                 .put("commitTimeMillis", commitTimeMillis)
                 .put("scn", version.scn().value())
                 .put("seq", version.seq())
@@ -73,6 +76,7 @@ public record ConsistentThroughEntry(
             return new ConsistentThroughEntry(
                     o.path("table").asText(),
                     o.path("partition").asInt(),
+                    o.path("writer").asText(""),
                     o.path("commitTimeMillis").asLong(),
                     Version.of(o.path("scn").asLong(), o.path("seq").asLong(), 0),
                     o.path("publishedMillis").asLong());

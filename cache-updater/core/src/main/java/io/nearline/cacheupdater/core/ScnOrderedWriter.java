@@ -109,6 +109,20 @@ public final class ScnOrderedWriter {
         this.unavailableRetries = metrics.counter("write.retries.unavailable");
     }
 
+    /**
+     * The same ordered write into the same store with every record kept {@code ttl}, counting nothing into
+     * the job's write counters: for the job's own bookkeeping beside the data (published consistent-through).
+     */
+    ScnOrderedWriter withTtl(Duration ttl) {
+        return new ScnOrderedWriter(
+                store,
+                new WriterSettings(ttl, settings.maxAttempts(), settings.backoff(), java.util.Map.of()),
+                Metrics.NONE,
+                clock,
+                sleeper,
+                random);
+    }
+
     /** Whether the store writes asynchronously: then {@link #writeAsync} keeps many writes in flight from one thread. */
     public boolean isAsync() {
         return store.isAsync();

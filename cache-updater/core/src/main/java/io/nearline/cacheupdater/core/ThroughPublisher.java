@@ -20,18 +20,18 @@ import io.nearline.common.cache.CacheRecord;
 import io.nearline.common.cache.ConsistentThroughEntry;
 import io.nearline.common.metrics.Metrics;
 import io.nearline.common.store.StoreException;
-import io.nearline.common.version.Version;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.function.LongSupplier;
 
 /**
- * Publishes each (table, partition)'s {@code consistent-through} in the store beside the data, where a
- * reader (the client library) can see how far the cache is complete: one entry per table and input
- * partition ({@link ConsistentThroughEntry}), written at most once per {@code every}, and only where the
- * watermark moved. It goes through the ordered write at the watermark's own version, so a task that
- * lags behind the one now owning the partition (after a rebalance) never moves it back.
+ * Publishes this task's {@code consistent-through} for each (table, partition) in the store beside the
+ * data, where a reader (the client library) can see how far the cache is complete: one entry per table,
+ * input partition and writing task ({@link ConsistentThroughEntry}), written once per {@code every}
+ * through the ordered write at the watermark's own version (an unchanged one rewritten, so its expiry
+ * starts again). A task's watermark covers only the changes it took: where an engine spreads a
+ * partition over several tasks by key (Flink), each has its own entry and readers take the oldest. The
+ * entries expire soon after a task stops publishing (a restarted task is a new writer), so a task that
+ * is gone does not hold readers back for the cache's whole TTL.
  *
  * <p>A partition with no new changes keeps its entry's commit time: readers see that time age, which is
  * the truth as far as the job can tell (Debezium's heartbeats would move it; docs/reading.md).
@@ -44,9 +44,10 @@ final class ThroughPublisher {
     private final LongSupplier clock;
     private final Metrics.Counter published;
     private final Metrics.Counter failed;
-    private final Map<WriteFreshness.Series, Version> last = new HashMap<>();
+    private final String writerId = java.util.UUID.randomUUID().toString().substring(0, 8);
     private long lastMillis;
 
+    /** @param writer the ordered write with the entries' own short TTL ({@link #entryTtl}) */
     ThroughPublisher(ScnOrderedWriter writer, String keyPrefix, Duration every, Metrics metrics, LongSupplier clock) {
         this.writer = writer;
         this.keyPrefix = keyPrefix;
@@ -56,7 +57,13 @@ final class ThroughPublisher {
         this.failed = metrics.counter("consistent-through.publish-failed");
     }
 
-    /** After a cut is settled: publishes what moved, when {@code every} has passed since the last time. */
+    /** How long an entry outlives its last publishing: ten intervals, at least half a minute. */
+    static Duration entryTtl(Duration every) {
+        Duration ten = every.multipliedBy(10);
+        return ten.compareTo(Duration.ofSeconds(30)) < 0 ? Duration.ofSeconds(30) : ten;
+    }
+
+    /** After a cut is settled: publishes every series, when {@code every} has passed since the last time. */
     void maybePublish(WriteFreshness freshness) {
         long now = clock.getAsLong();
         if (now - lastMillis < everyMillis) {
@@ -64,15 +71,15 @@ final class ThroughPublisher {
         }
         lastMillis = now;
         freshness.forEachSeries((series, through) -> {
-            if (through.version().isNone() || through.version().equals(last.get(series))) {
+            if (through.version().isNone()) {
                 return;
             }
             ConsistentThroughEntry entry = new ConsistentThroughEntry(
-                    series.table(), series.partition(), through.commitTimeMillis(), through.version(), now);
-            CacheKey key = CacheKey.of(ConsistentThroughEntry.key(keyPrefix, series.table(), series.partition()));
+                    series.table(), series.partition(), writerId, through.commitTimeMillis(), through.version(), now);
+            CacheKey key =
+                    CacheKey.of(ConsistentThroughEntry.key(keyPrefix, series.table(), series.partition(), writerId));
             try {
-                writer.write(key, CacheRecord.upsert(through.version(), series.partition(), entry.payload()));
-                last.put(series, through.version());
+                writer.write(key, CacheRecord.upsert(through.version(), series.partition(), entry.payload()), true);
                 published.inc();
             } catch (StoreException e) { // the data's own writes wait out store trouble; this tries again next time
                 failed.inc();

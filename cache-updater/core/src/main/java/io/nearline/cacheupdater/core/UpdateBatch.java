@@ -174,7 +174,8 @@ public final class UpdateBatch implements AutoCloseable {
         if (freshness == null) {
             throw new IllegalStateException("publishing consistent-through needs write.freshness-metrics=true");
         }
-        this.publisher = new ThroughPublisher(writer, keyPrefix, every, metrics, System::currentTimeMillis);
+        ScnOrderedWriter entries = writer.withTtl(ThroughPublisher.entryTtl(every));
+        this.publisher = new ThroughPublisher(entries, keyPrefix, every, metrics, System::currentTimeMillis);
         return this;
     }
 

@@ -153,44 +153,56 @@ class UpdateBatchTest {
     }
 
     /**
-     * Each table's and partition's consistent-through reaches the store, as readers see it; a task that
-     * lags behind (the partition's former owner) never moves it back.
+     * Each table's and partition's consistent-through reaches the store, as readers see it, one entry per
+     * writing task; a change that arrives with an older commit never moves a task's entry back.
      */
     @Test
-    void publishesConsistentThroughBesideTheDataAndNeverMovesItBack() throws Exception {
+    void publishesEachTasksConsistentThroughBesideTheDataAndNeverMovesItBack() throws Exception {
         String prefix = ConsistentThroughEntry.DEFAULT_KEY_PREFIX;
-        CacheKey entry = CacheKey.of(ConsistentThroughEntry.key(prefix, "t", 3));
-        try (UpdateBatch publishing = new UpdateBatch(writer, metrics, Duration.ofMillis(50), 4)
+        try (UpdateBatch one = new UpdateBatch(writer, metrics, Duration.ofMillis(50), 4)
                         .publishingThrough(prefix, Duration.ZERO, metrics);
-                UpdateBatch lagging = new UpdateBatch(writer, metrics, Duration.ofMillis(50), 4)
+                UpdateBatch other = new UpdateBatch(writer, metrics, Duration.ofMillis(50), 4)
                         .publishingThrough(prefix, Duration.ZERO, metrics)) {
             CacheKey a = CacheKey.of("a");
             ChangeEvent newer = event(a, 9, 1_000);
-            publishing.add(
-                    a, UpdateBatch.Pending.of(newer, KeyHistory.record(a, Version.of(9, 1), false), source(3), false));
-            assertEquals(List.of(), publishing.flush());
-            ConsistentThroughEntry published = ConsistentThroughEntry.of(
-                    CacheRecordCodec.decode(memory.get(entry).orElseThrow().value()));
-            assertEquals(Version.of(9, 0), Version.of(published.version().scn().value(), 0));
-            assertEquals(newer.getCommitTimeMillis(), published.commitTimeMillis());
-            assertEquals(3, published.partition());
+            one.add(a, UpdateBatch.Pending.of(newer, KeyHistory.record(a, Version.of(9, 1), false), source(3), false));
+            assertEquals(List.of(), one.flush());
+            List<ConsistentThroughEntry> published = entries(prefix);
+            assertEquals(1, published.size());
+            assertEquals(9, published.get(0).version().scn().value());
+            assertEquals(newer.getCommitTimeMillis(), published.get(0).commitTimeMillis());
+            assertEquals(3, published.get(0).partition());
 
             CacheKey b = CacheKey.of("b");
-            lagging.add(
+            one.add(
                     b,
                     UpdateBatch.Pending.of(
                             event(b, 4, 5_000), KeyHistory.record(b, Version.of(4, 1), false), source(3), false));
-            assertEquals(List.of(), lagging.flush());
+            assertEquals(List.of(), one.flush());
             assertEquals(
-                    9,
-                    ConsistentThroughEntry.of(CacheRecordCodec.decode(
-                                    memory.get(entry).orElseThrow().value()))
-                            .version()
-                            .scn()
-                            .value(),
-                    "the older watermark is stale to the ordered write");
-            assertEquals(2, metrics.count("consistent-through.published"));
+                    9, entries(prefix).get(0).version().scn().value(), "an older change counts at the newest seen");
+
+            other.add(
+                    b,
+                    UpdateBatch.Pending.of(
+                            event(b, 5, 5_000), KeyHistory.record(b, Version.of(5, 1), false), source(3), false));
+            assertEquals(List.of(), other.flush());
+            assertEquals(
+                    List.of(5L, 9L),
+                    entries(prefix).stream()
+                            .map(e -> e.version().scn().value())
+                            .sorted()
+                            .toList(),
+                    "each task its own entry: a reader takes the oldest");
+            assertEquals(0, metrics.count("write.refreshed"), "the entries are not counted as the job's writes");
         }
+    }
+
+    private List<ConsistentThroughEntry> entries(String prefix) {
+        return memory.scanKeys(ConsistentThroughEntry.tablePrefix(prefix, "t"), null, 100).keys().stream()
+                .map(k -> ConsistentThroughEntry.of(
+                        CacheRecordCodec.decode(memory.get(k).orElseThrow().value())))
+                .toList();
     }
 
     private static SourceRecord source(int partition) {

@@ -65,13 +65,15 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class NearlineClient implements AutoCloseable {
 
-    public static final ConfigKey<Integer> PARTITIONS = ConfigKey.of(
-                    "client.partitions",
+    public static final ConfigKey<Integer> ENTRIES = ConfigKey.of(
+                    "client.entries",
                     ValueType.INT,
                     0,
-                    "The input topic's partition count: a table's consistent-through is known only once every "
-                            + "partition has published one (read by key, on every store). 0: whatever entries a scan "
-                            + "of the store finds (Redis, RocksDB; Couchbase cannot list its keys).")
+                    "How many consistent-through entries a table must have before the client trusts them: the input "
+                            + "topic's partitions times the tasks that write each one's changes (Flink spreads a "
+                            + "partition over the write operator's parallelism by key; Samza and Connect write a "
+                            + "partition from one task). Until then the table's consistent-through is unknown and "
+                            + "bounded reads go to the database. 0: whatever entries there are.")
             .checked(Check.atLeast(0));
     public static final ConfigKey<Duration> THROUGH_REFRESH = ConfigKey.of(
                     "client.through-refresh",
@@ -80,7 +82,7 @@ public final class NearlineClient implements AutoCloseable {
                     "How long a table's consistent-through is reused before it is read again. An older value only "
                             + "makes the cache look staler than it is, never fresher.")
             .checked(Check.positiveDuration());
-    public static final ConfigDef DEF = ConfigDef.of("client", PARTITIONS, THROUGH_REFRESH);
+    public static final ConfigDef DEF = ConfigDef.of("client", ENTRIES, THROUGH_REFRESH);
 
     /** Written back where nothing is known of the stream: any stored record, and every change, is above it. */
     static final Version FLOOR = Version.of(0, 0, 0);
@@ -89,7 +91,7 @@ public final class NearlineClient implements AutoCloseable {
     private final ScnOrderedWriter writer;
     private final DebeziumKeys keys;
     private final String throughPrefix;
-    private final int partitions;
+    private final int entries;
     private final long refreshMillis;
     private final Clock clock;
     private final RowSource rows;
@@ -97,6 +99,9 @@ public final class NearlineClient implements AutoCloseable {
     private final Counts counts = new Counts();
 
     private record Cached(Optional<Through> through, long readAtMillis) {}
+
+    /** Whether closing the client closes the store: not a store the caller opened ({@link #over}). */
+    private boolean ownsStore = true;
 
     NearlineClient(CacheStore store, Config config, RowSource rows, Clock clock) {
         this.store = store;
@@ -106,7 +111,7 @@ public final class NearlineClient implements AutoCloseable {
                 Metrics.NONE);
         this.keys = CacheUpdaterSettings.debeziumKeys(config);
         this.throughPrefix = config.get(CacheUpdaterSettings.PUBLISH_THROUGH_KEY_PREFIX);
-        this.partitions = config.get(PARTITIONS);
+        this.entries = config.get(ENTRIES);
         this.refreshMillis = config.get(THROUGH_REFRESH).toMillis();
         this.clock = clock;
         this.rows = rows;
@@ -129,6 +134,17 @@ public final class NearlineClient implements AutoCloseable {
         }
     }
 
+    /**
+     * A client over a store the caller has open and keeps (the local demo's embedded one, whose files only
+     * one process may open): closing the client leaves it open.
+     */
+    public static NearlineClient over(CacheStore store, Config config, RowSource rows) {
+        config.validate(DEF, WriterSettings.DEF);
+        NearlineClient client = new NearlineClient(store, config, rows, Clock.systemUTC());
+        client.ownsStore = false;
+        return client;
+    }
+
     /** The cache key of the row of {@code table} whose key columns hold {@code keyValues}. */
     public String key(String table, List<String> keyValues) {
         return RowKey.of(keys.prefixOf(table), keyValues);
@@ -149,7 +165,7 @@ public final class NearlineClient implements AutoCloseable {
 
     /**
      * How far the cache holds {@code table}, as the job published it: the oldest of its partitions'
-     * entries; empty where nothing is published (or, with {@code client.partitions}, a partition has not).
+     * entries; empty where nothing is published (or fewer than {@code client.entries}), or the store cannot list them.
      */
     public Optional<Through> consistentThrough(String table) {
         long now = clock.millis();
@@ -162,42 +178,33 @@ public final class NearlineClient implements AutoCloseable {
     }
 
     private Optional<Through> readThrough(String table) {
-        List<ConsistentThroughEntry> entries = new ArrayList<>();
-        for (String key : throughKeys(table)) {
-            Optional<CacheRecord> stored = store.get(CacheKey.of(key)).map(s -> CacheRecordCodec.decode(s.value()));
-            if (stored.isPresent() && !stored.get().tombstone()) {
-                entries.add(ConsistentThroughEntry.of(stored.get()));
-            } else if (partitions > 0) {
-                return Optional.empty(); // a partition that has not published holds the table back
-            }
-        }
-        return entries.stream()
-                .min((a, b) -> a.version().compareTo(b.version()))
-                .map(oldest -> new Through(
-                        entries.stream()
-                                .mapToLong(ConsistentThroughEntry::commitTimeMillis)
-                                .min()
-                                .orElse(0),
-                        oldest.version(),
-                        entries.size()));
-    }
-
-    private List<String> throughKeys(String table) {
-        List<String> out = new ArrayList<>();
-        if (partitions > 0) {
-            for (int p = 0; p < partitions; p++) {
-                out.add(ConsistentThroughEntry.key(throughPrefix, table, p));
-            }
-            return out;
-        }
+        List<ConsistentThroughEntry> found = new ArrayList<>();
         String cursor = null;
-        do {
-            CacheStore.KeyPage page =
-                    store.scanKeys(ConsistentThroughEntry.tablePrefix(throughPrefix, table), cursor, 100);
-            page.keys().forEach(k -> out.add(k.value()));
-            cursor = page.next();
-        } while (cursor != null);
-        return out;
+        try {
+            do {
+                CacheStore.KeyPage page =
+                        store.scanKeys(ConsistentThroughEntry.tablePrefix(throughPrefix, table), cursor, 100);
+                for (CacheKey key : page.keys()) {
+                    store.get(key)
+                            .map(stored -> CacheRecordCodec.decode(stored.value()))
+                            .filter(r -> !r.tombstone())
+                            .ifPresent(r -> found.add(ConsistentThroughEntry.of(r)));
+                }
+                cursor = page.next();
+            } while (cursor != null);
+        } catch (UnsupportedOperationException cannotList) {
+            return Optional.empty(); // Couchbase: the entries cannot be found, so nothing is known
+        }
+        if (found.isEmpty() || found.size() < entries) {
+            return Optional.empty(); // a partition or a task that has not published holds the table back
+        }
+        ConsistentThroughEntry oldest =
+                found.stream().min((x, y) -> x.version().compareTo(y.version())).orElseThrow();
+        long time = found.stream()
+                .mapToLong(ConsistentThroughEntry::commitTimeMillis)
+                .min()
+                .orElseThrow();
+        return Optional.of(new Through(time, oldest.version(), found.size()));
     }
 
     /**
@@ -270,7 +277,9 @@ public final class NearlineClient implements AutoCloseable {
 
     @Override
     public void close() {
-        store.close();
+        if (ownsStore) {
+            store.close();
+        }
     }
 
     /**

@@ -19,10 +19,11 @@ import io.nearline.common.version.Version;
 
 /**
  * How far the cache holds a table: the oldest of the table's published consistent-through entries, one
- * per input partition. Every change of the table committed up to {@code commitTimeMillis}, at or below
- * {@code version}, is in the cache (of the partitions that published; {@code partitions} says how many).
+ * per input partition and writing task. Every change of the table committed up to
+ * {@code commitTimeMillis}, at or below {@code version}, is in the cache (of the partitions and tasks
+ * that published; {@code entries} says how many).
  */
-public record Through(long commitTimeMillis, Version version, int partitions) {
+public record Through(long commitTimeMillis, Version version, int entries) {
 
     /** How far behind the source the cache may be, seen at {@code nowMillis}. */
     public long stalenessMillis(long nowMillis) {

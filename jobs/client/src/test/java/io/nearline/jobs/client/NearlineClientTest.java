@@ -50,12 +50,7 @@ class NearlineClientTest {
     private final RowSource rows = (table, values) ->
             Optional.ofNullable(database.get(values.get(0))).map(r -> r.getBytes(StandardCharsets.UTF_8));
     private final Config settings = Config.of(Map.of(
-            "cdc.format",
-            "debezium-json",
-            "cdc.debezium.tables",
-            "public.items,public.orders",
-            "client.partitions",
-            "2"));
+            "cdc.format", "debezium-json", "cdc.debezium.tables", "public.items,public.orders", "client.entries", "2"));
 
     private NearlineClient client() {
         return new NearlineClient(store, settings, rows, Clock.fixed(Instant.ofEpochMilli(NOW), ZoneOffset.UTC));
@@ -70,9 +65,10 @@ class NearlineClientTest {
 
     private void publish(int partition, long scn, long commitTimeMillis) {
         ConsistentThroughEntry e =
-                new ConsistentThroughEntry(TABLE, partition, commitTimeMillis, Version.of(scn, 0, 0), NOW);
+                new ConsistentThroughEntry(TABLE, partition, "w", commitTimeMillis, Version.of(scn, 0, 0), NOW);
         store.upsert(
-                CacheKey.of(ConsistentThroughEntry.key(ConsistentThroughEntry.DEFAULT_KEY_PREFIX, TABLE, partition)),
+                CacheKey.of(
+                        ConsistentThroughEntry.key(ConsistentThroughEntry.DEFAULT_KEY_PREFIX, TABLE, partition, "w")),
                 CacheRecordCodec.encode(CacheRecord.upsert(e.version(), partition, e.payload())),
                 Duration.ofHours(1));
     }
@@ -107,7 +103,7 @@ class NearlineClientTest {
         Through through = fresh.consistentThrough(TABLE).orElseThrow();
         assertEquals(Version.of(30, 0, 0), through.version());
         assertEquals(9_000, through.stalenessMillis(NOW));
-        assertEquals(2, through.partitions());
+        assertEquals(2, through.entries());
     }
 
     @Test

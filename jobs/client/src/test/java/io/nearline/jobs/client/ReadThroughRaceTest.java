@@ -88,9 +88,9 @@ class ReadThroughRaceTest {
                 return;
             }
             Version through = log.get(applied - 1).version();
-            ConsistentThroughEntry e = new ConsistentThroughEntry(TABLE, 0, 0, through, 0);
+            ConsistentThroughEntry e = new ConsistentThroughEntry(TABLE, 0, "job", 0, through, 0);
             job.write(
-                    CacheKey.of(ConsistentThroughEntry.key(ConsistentThroughEntry.DEFAULT_KEY_PREFIX, TABLE, 0)),
+                    CacheKey.of(ConsistentThroughEntry.key(ConsistentThroughEntry.DEFAULT_KEY_PREFIX, TABLE, 0, "job")),
                     CacheRecord.upsert(through, 0, e.payload()));
         }
 

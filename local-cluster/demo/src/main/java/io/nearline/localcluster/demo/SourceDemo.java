@@ -29,6 +29,8 @@ import io.nearline.common.store.CacheStore;
 import io.nearline.jobs.checker.CacheView;
 import io.nearline.jobs.checker.DivergenceChecker;
 import io.nearline.jobs.checker.TableCheck;
+import io.nearline.jobs.client.JdbcRowSource;
+import io.nearline.jobs.client.NearlineClient;
 import io.nearline.jobs.cluster.database.DebeziumSignals;
 import io.nearline.jobs.cluster.database.SourceDatabase;
 import io.nearline.jobs.kit.kafka.KafkaClient;
@@ -140,7 +142,7 @@ final class SourceDemo {
                         CacheUpdaterSettings.from(config).cdcTopic());
                 System.out.println("  connector " + CONNECTOR + " running on Kafka Connect " + connect.rest());
                 AutoCloseable job = engine.start(config, work);
-                Writing w = write(connect, db, store, dialect);
+                Writing w = write(connect, db, store, dialect, config);
                 System.out.println("  writers stopped; draining the cache...");
                 List<TableResync.Outcome> resynced =
                         options.lose.isZero() ? List.of() : resyncEveryTable(db, store, bootstrap, config);
@@ -149,6 +151,12 @@ final class SourceDemo {
                 job.close();
                 Map<String, Object> summary = summary(w.result(), w.staleness(), w.millis(), report, started);
                 summary.put("rowsTaggedAfterTheNewColumn", w.tagged());
+                if (w.reads() != null) {
+                    summary.put("readerReads", w.reads().hits() + w.reads().readsThrough());
+                    summary.put("readerFromCache", w.reads().hits());
+                    summary.put("readerFromDatabase", w.reads().readsThrough());
+                    summary.put("readerMaxStalenessServedMillis", w.reads().maxStalenessServedMillis());
+                }
                 summary.put("tables", perTable(checked));
                 if (!options.lose.isZero()) {
                     summary.put("lostStreamSeconds", options.lose.toSeconds());
@@ -170,19 +178,32 @@ final class SourceDemo {
         }
     }
 
-    /** What the writing did: the workload's result, the probe's commit-to-cache times, its length, rows tagged. */
-    private record Writing(SqlWorkload.Result result, List<Long> staleness, long millis, long tagged) {}
+    /**
+     * What the writing did: the workload's result, the probe's commit-to-cache times, its length, rows
+     * tagged, and what the reader's reads through the client library did meanwhile.
+     */
+    private record Writing(
+            SqlWorkload.Result result,
+            List<Long> staleness,
+            long millis,
+            long tagged,
+            NearlineClient.ReadCounts reads) {}
 
     /**
      * The racing writers for {@code --duration}, with the probe timing commits to the cache, the half-way
      * schema change and, with {@code --lose}, the lost stretch after it.
      */
-    private Writing write(ForkedConnect connect, Database db, CacheStore store, SqlWorkload.Dialect dialect)
+    private Writing write(
+            ForkedConnect connect, Database db, CacheStore store, SqlWorkload.Dialect dialect, Config config)
             throws Exception {
         List<Long> staleness = new ArrayList<>();
         AtomicBoolean writing = new AtomicBoolean(true);
         Thread probe = new Thread(() -> probe(db, store, writing, staleness), "commit-to-cache probe");
         probe.start();
+        java.util.concurrent.atomic.AtomicReference<NearlineClient.ReadCounts> reads =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        Thread reader = new Thread(() -> read(db, store, config, writing, reads), "reader");
+        reader.start();
         AtomicLong tagged = new AtomicLong();
         java.util.concurrent.CountDownLatch columnsAdded = new java.util.concurrent.CountDownLatch(1);
         Thread schemaChange = new Thread(
@@ -215,9 +236,47 @@ final class SourceDemo {
         }
         long millis = Math.max(1, System.currentTimeMillis() - writingFrom);
         probe.join();
+        reader.join();
         schemaChange.join();
         loss.join();
-        return new Writing(result, staleness, millis, tagged.get());
+        return new Writing(result, staleness, millis, tagged.get(), reads.get());
+    }
+
+    /**
+     * An application reading while the writers, the job and the bootstrapper race: rows of items through
+     * the client library, each within a second of staleness (from the cache when the job's published
+     * consistent-through allows it, else from the database, written back). The verdict after the run
+     * covers its write-backs too. At most 100 reads a second, until the writers stop.
+     */
+    private void read(
+            Database db,
+            CacheStore store,
+            Config config,
+            AtomicBoolean writing,
+            java.util.concurrent.atomic.AtomicReference<NearlineClient.ReadCounts> out) {
+        java.util.Random random = new java.util.Random(options.seed.value + 2);
+        try (JdbcRowSource rows =
+                        new JdbcRowSource(kind, () -> connect(db), CacheUpdaterSettings.debeziumKeys(config));
+                NearlineClient client = NearlineClient.over(store, config, rows)) {
+            while (writing.get()) {
+                String id = Integer.toString(1 + random.nextInt(options.keys));
+                client.read(qualified("items"), Duration.ofSeconds(1), List.of(id));
+                Thread.sleep(10);
+            }
+            out.set(client.counts());
+        } catch (Exception e) {
+            System.out.println("  the reader stopped: " + e);
+        }
+    }
+
+    private static Connection connect(Database db) throws java.sql.SQLException {
+        try {
+            return db.connect();
+        } catch (java.sql.SQLException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new java.sql.SQLException("connecting to the demo's database: " + e.getMessage(), e);
+        }
     }
 
     /** The demo's tables, with their rows before the connector starts: the connector's snapshot reads them. */
@@ -240,6 +299,8 @@ final class SourceDemo {
         choices.put("cdc.debezium.tables", String.join(",", tables()));
         // the engines run the bootstrapper beside the job; here its topic stays empty
         choices.put("bootstrap.enabled", "true");
+        // for the demo's reader: the client library bounds its reads by the job's published consistent-through
+        choices.put("write.consistent-through.publish-every", "1s");
         options.store.putSettings(choices, work, options.run);
         if (!options.store.isNetworked()) {
             choices.put("outage.enabled", "true"); // the embedded store behind the demo's switch (outage.lose-prefix)
@@ -637,6 +698,15 @@ final class SourceDemo {
                 "  staleness        commit to cache p50 %,d ms, p99 %,d ms (%,d probes)%n",
                 s.get("stalenessP50Millis"), s.get("stalenessP99Millis"), s.get("stalenessSamples"));
         Demo.printFreshness(s);
+        if (s.containsKey("readerReads")) {
+            System.out.printf(
+                    "  reader           %,d reads of items within 1 s through the client: %,d from the cache (at most "
+                            + "%,d ms behind), %,d from the database, written back%n",
+                    s.get("readerReads"),
+                    s.get("readerFromCache"),
+                    s.get("readerMaxStalenessServedMillis"),
+                    s.get("readerFromDatabase"));
+        }
         System.out.printf(
                 "  verdict          %s against %d tables: keys checked %,d, divergent %,d%n",
                 report.converged() ? "CONVERGED" : "DIVERGED",
