@@ -96,6 +96,7 @@ public final class NearlineClient implements AutoCloseable {
     private final Clock clock;
     private final RowSource rows;
     private final Map<String, Cached> through = new ConcurrentHashMap<>();
+    private final Map<String, Listed> entryKeys = new ConcurrentHashMap<>();
     private final Counts counts = new Counts();
 
     private record Cached(Optional<Through> through, long readAtMillis) {}
@@ -178,23 +179,56 @@ public final class NearlineClient implements AutoCloseable {
     }
 
     private Optional<Through> readThrough(String table) {
-        List<ConsistentThroughEntry> found = new ArrayList<>();
-        String cursor = null;
+        Listed listed = entryKeys.get(table);
+        long now = clock.millis();
         try {
-            do {
-                CacheStore.KeyPage page =
-                        store.scanKeys(ConsistentThroughEntry.tablePrefix(throughPrefix, table), cursor, 100);
-                for (CacheKey key : page.keys()) {
-                    store.get(key)
-                            .map(stored -> CacheRecordCodec.decode(stored.value()))
-                            .filter(r -> !r.tombstone())
-                            .ifPresent(r -> found.add(ConsistentThroughEntry.of(r)));
-                }
-                cursor = page.next();
-            } while (cursor != null);
+            if (listed == null || now - listed.atMillis() >= RESCAN_MILLIS) {
+                listed = new Listed(scan(table), now);
+                entryKeys.put(table, listed);
+            }
+            List<ConsistentThroughEntry> found = read(listed.keys());
+            if (found.size() < listed.keys().size() || found.size() < entries) {
+                // a writer went away (its entry expired), or not every writer was there yet: look again
+                listed = new Listed(scan(table), now);
+                entryKeys.put(table, listed);
+                found = read(listed.keys());
+            }
+            return oldest(found);
         } catch (UnsupportedOperationException cannotList) {
             return Optional.empty(); // Couchbase: the entries cannot be found, so nothing is known
         }
+    }
+
+    /** The entry keys of {@code table} a scan found, and when: read by key until {@link #RESCAN_MILLIS} has passed. */
+    private record Listed(List<CacheKey> keys, long atMillis) {}
+
+    /** How often the entries are listed again (a scan of the store) to find writers that started since. */
+    static final long RESCAN_MILLIS = 10_000;
+
+    private List<CacheKey> scan(String table) {
+        List<CacheKey> keys = new ArrayList<>();
+        String cursor = null;
+        do {
+            CacheStore.KeyPage page =
+                    store.scanKeys(ConsistentThroughEntry.tablePrefix(throughPrefix, table), cursor, 1000);
+            keys.addAll(page.keys());
+            cursor = page.next();
+        } while (cursor != null);
+        return keys;
+    }
+
+    private List<ConsistentThroughEntry> read(List<CacheKey> keys) {
+        List<ConsistentThroughEntry> found = new ArrayList<>();
+        for (CacheKey key : keys) {
+            store.get(key)
+                    .map(stored -> CacheRecordCodec.decode(stored.value()))
+                    .filter(r -> !r.tombstone())
+                    .ifPresent(r -> found.add(ConsistentThroughEntry.of(r)));
+        }
+        return found;
+    }
+
+    private Optional<Through> oldest(List<ConsistentThroughEntry> found) {
         if (found.isEmpty() || found.size() < entries) {
             return Optional.empty(); // a partition or a task that has not published holds the table back
         }
