@@ -157,15 +157,7 @@ final class SourceDemo {
                 job.close();
                 Map<String, Object> summary = summary(w.result(), w.staleness(), w.millis(), report, started);
                 summary.put("rowsTaggedAfterTheNewColumn", w.tagged());
-                if (w.reads() != null) {
-                    summary.put("readerReads", w.reads().hits() + w.reads().readsThrough());
-                    summary.put("readerFromCache", w.reads().hits());
-                    summary.put("readerFromDatabase", w.reads().readsThrough());
-                    summary.put("readerMaxStalenessServedMillis", w.reads().maxStalenessServedMillis());
-                    summary.put("readerTooStale", w.reads().tooStale());
-                    summary.put("readerNothingPublished", w.reads().unknown());
-                    summary.put("readerMisses", w.reads().misses());
-                }
+                putReads(summary, w.reads());
                 summary.put("tables", perTable(checked));
                 if (!options.lose.isZero()) {
                     summary.put("lostStreamSeconds", options.lose.toSeconds());
@@ -185,6 +177,20 @@ final class SourceDemo {
                 return Demo.conclude(options, engine, summary, report);
             }
         }
+    }
+
+    /** What the reader's reads through the client did, and why some went to the database. */
+    private static void putReads(Map<String, Object> summary, NearlineClient.ReadCounts reads) {
+        if (reads == null) {
+            return; // the reader stopped early; it said why
+        }
+        summary.put("readerReads", reads.hits() + reads.readsThrough());
+        summary.put("readerFromCache", reads.hits());
+        summary.put("readerFromDatabase", reads.readsThrough());
+        summary.put("readerMaxStalenessServedMillis", reads.maxStalenessServedMillis());
+        summary.put("readerTooStale", reads.tooStale());
+        summary.put("readerNothingPublished", reads.unknown());
+        summary.put("readerMisses", reads.misses());
     }
 
     /**
