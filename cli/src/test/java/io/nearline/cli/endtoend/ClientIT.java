@@ -85,21 +85,9 @@ class ClientIT extends LocalClusterIT {
             sqlWorkload(kind, db, 100, 1);
             assertEquals(
                     0, nearline("deploy", descriptor("debezium-" + kind + ".yaml"), "--cluster", cluster.toString()));
-            Map<String, String> job = Map.of(
-                    "cdc.format", "debezium-json", "write.consistent-through.publish-every", PUBLISH.toMillis() + "ms");
-            assertEquals(
-                    0,
-                    nearline(
-                            "deploy",
-                            descriptor("cache-updater-flink-session-redis.yaml"),
-                            "--cluster",
-                            cluster.toString(),
-                            "--set",
-                            "cdc.format=debezium-json",
-                            "--set",
-                            "write.consistent-through.publish-every="
-                                    + job.get("write.consistent-through.publish-every")),
-                    err.toString());
+            Map<String, String> publishing =
+                    Map.of("write.consistent-through.publish-every", PUBLISH.toMillis() + "ms");
+            assertEquals(0, deployDebeziumCacheUpdater(cluster, publishing), err.toString());
             sqlWorkload(kind, db, 100, 2);
             assertEquals(
                     0, checkSource(kind, "redis", cluster, "--wait", "180s").exit());
@@ -111,7 +99,9 @@ class ClientIT extends LocalClusterIT {
                     .orElseThrow();
             try (JdbcRowSource rows = new JdbcRowSource(kind, database::connect, database.keys());
                     NearlineClient client = NearlineClient.open(
-                            Config.of(c.jobSettings(job, Map.of("client.entries", "" + ENTRIES))), rows);
+                            Config.of(c.jobSettings(
+                                    Map.of("cdc.format", "debezium-json"), Map.of("client.entries", "" + ENTRIES))),
+                            rows);
                     Connection conn = database.connect();
                     Statement s = conn.createStatement()) {
                 long id = 900_001; // beyond the workload's ids: no racing writer deletes it
@@ -148,8 +138,6 @@ class ClientIT extends LocalClusterIT {
                         items,
                         "--max-staleness",
                         "1s",
-                        "--set",
-                        "write.consistent-through.publish-every=" + job.get("write.consistent-through.publish-every"),
                         Long.toString(id));
                 System.out.println(get.out()); // docs/reading.md shows it
                 assertEquals(0, get.exit(), get.out());

@@ -123,4 +123,20 @@ abstract class LocalClusterIT {
         }
         throw new AssertionError("the connector is " + now + ", not " + state);
     }
+
+    /**
+     * The cache updater on the cluster's Flink session writing Redis, reading Debezium's stream, with
+     * {@code settings} on top (each a {@code --set}); the deploy's exit code.
+     */
+    int deployDebeziumCacheUpdater(Path cluster, Map<String, String> settings) {
+        List<String> args = new ArrayList<>(List.of(
+                "deploy",
+                descriptor("cache-updater-flink-session-redis.yaml"),
+                "--cluster",
+                cluster.toString(),
+                "--set",
+                "cdc.format=debezium-json"));
+        settings.forEach((key, value) -> args.addAll(List.of("--set", key + "=" + value)));
+        return nearline(args.toArray(String[]::new));
+    }
 }

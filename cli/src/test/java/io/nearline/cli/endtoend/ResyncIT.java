@@ -72,16 +72,7 @@ class ResyncIT extends LocalClusterIT {
         try {
             sqlWorkload(kind, db, 300, 1);
             assertEquals(0, nearline("deploy", debezium, "--cluster", cluster.toString()), err.toString());
-            assertEquals(
-                    0,
-                    nearline(
-                            "deploy",
-                            descriptor("cache-updater-flink-session-redis.yaml"),
-                            "--cluster",
-                            cluster.toString(),
-                            "--set",
-                            "cdc.format=debezium-json"),
-                    err.toString());
+            assertEquals(0, deployDebeziumCacheUpdater(cluster, Map.of()), err.toString());
             sqlWorkload(kind, db, 300, 2);
             Printed streamed = checkSource(kind, "redis", cluster, "--wait", "180s");
             assertEquals(0, streamed.exit(), "the live stream keeps the cache right: " + streamed.out());
