@@ -15,12 +15,12 @@
  */
 package io.nearline.jobs.client;
 
+import io.nearline.cdcbootstrap.core.CatalogTables;
 import io.nearline.cdcbootstrap.core.DatabaseSnapshot;
 import io.nearline.cdcbootstrap.core.DebeziumRowImage;
 import io.nearline.common.events.DebeziumKeys;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -29,7 +29,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -110,28 +109,17 @@ public final class JdbcRowSource implements RowSource, AutoCloseable {
         if (!named.isEmpty()) {
             return named;
         }
-        String[] name = table.split("\\.", 2);
-        if (name.length != 2) {
-            throw new IllegalArgumentException("name the table as SCHEMA.TABLE or DB.TABLE, got '" + table + "'");
-        }
-        TreeMap<Integer, String> bySeq = new TreeMap<>();
+        List<String> primaryKey;
         try {
-            DatabaseMetaData meta = connection.getMetaData();
-            try (ResultSet r = kind == DatabaseSnapshot.Source.MYSQL
-                    ? meta.getPrimaryKeys(name[0], null, name[1])
-                    : meta.getPrimaryKeys(null, name[0], name[1])) {
-                while (r.next()) {
-                    bySeq.put(r.getInt("KEY_SEQ"), r.getString("COLUMN_NAME"));
-                }
-            }
+            primaryKey = CatalogTables.primaryKey(connection, table);
         } catch (SQLException e) {
             throw new IllegalStateException("reading the primary key of " + table + ": " + e.getMessage(), e);
         }
-        if (bySeq.isEmpty()) {
+        if (primaryKey.isEmpty()) {
             throw new IllegalArgumentException(
                     table + " has no primary key: name its key columns in cdc.debezium.table." + table + ".key-fields");
         }
-        return List.copyOf(bySeq.values());
+        return primaryKey;
     }
 
     @Override

@@ -24,6 +24,7 @@ import com.fasterxml.jackson.databind.node.LongNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import io.nearline.cdcbootstrap.core.CatalogTables;
 import io.nearline.common.cache.RowKey;
 import io.nearline.common.events.DebeziumKeys;
 import java.io.IOException;
@@ -195,24 +196,14 @@ public record SourceDatabase(String kind, String jdbcUrl, String user, String pa
 
     /** The columns of the primary key of {@code table} ({@code SCHEMA.TABLE} or {@code DB.TABLE}), in key order. */
     public static List<String> primaryKey(Connection c, String table) throws SQLException {
-        String[] name = split(table);
-        Map<Integer, String> bySeq = new TreeMap<>();
-        DatabaseMetaData meta = c.getMetaData();
-        try (ResultSet r = isMysql(c)
-                ? meta.getPrimaryKeys(name[0], null, name[1])
-                : meta.getPrimaryKeys(null, name[0], name[1])) {
-            while (r.next()) {
-                bySeq.put(r.getInt("KEY_SEQ"), r.getString("COLUMN_NAME"));
-            }
-        }
-        return List.copyOf(bySeq.values());
+        return CatalogTables.primaryKey(c, table);
     }
 
     private static List<String> columns(Connection c, String table) throws SQLException {
-        String[] name = split(table);
+        String[] name = CatalogTables.parts(table);
         List<String> out = new ArrayList<>();
         DatabaseMetaData meta = c.getMetaData();
-        try (ResultSet r = isMysql(c)
+        try (ResultSet r = CatalogTables.isMysql(c)
                 ? meta.getColumns(name[0], null, name[1], null)
                 : meta.getColumns(null, name[0], name[1], null)) {
             while (r.next()) {
@@ -220,24 +211,6 @@ public record SourceDatabase(String kind, String jdbcUrl, String user, String pa
             }
         }
         return out;
-    }
-
-    private static boolean isMysql(Connection c) throws SQLException {
-        return !c.getMetaData()
-                .getDatabaseProductName()
-                .toLowerCase(java.util.Locale.ROOT)
-                .contains("postgres");
-    }
-
-    /** {@code SCHEMA.TABLE} (or {@code DB.TABLE}) as its two parts. */
-    private static String[] split(String table) {
-        int dot = table.indexOf('.');
-        if (dot <= 0 || dot == table.length() - 1) {
-            throw new IllegalArgumentException(
-                    "table '" + table + "' must be named SCHEMA.TABLE (PostgreSQL) or DB.TABLE (MariaDB), as the "
-                            + "connector names it");
-        }
-        return new String[] {table.substring(0, dot), table.substring(dot + 1)};
     }
 
     /**
